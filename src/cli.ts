@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+import { createClients } from "./clients/index.js";
+import { type Config, ConfigFileError, parseCli } from "./config.js";
+import { Logger } from "./log.js";
+import { buildServer } from "./server.js";
+import { VERSION } from "./version.js";
+
+async function main(): Promise<void> {
+  const command = parseCli(process.argv.slice(2));
+  if (command.kind === "help") return void process.stderr.write(command.text);
+  if (command.kind === "version") return void process.stderr.write(`${VERSION}\n`);
+  if (command.kind === "sandbox") return runSandbox(command.port, command.host);
+
+  let config: Config = command.config;
+  const logger = new Logger(config.logLevel);
+  const cleanups: (() => Promise<void>)[] = [];
+  let banner: ((url: string) => Promise<string>) | undefined;
+  if (config.demo) {
+    const { startDemo, clientSnippets } = await import("./demo.js");
+    const demo = await startDemo(config);
+    config = demo.config;
+    cleanups.push(demo.close);
+    logger.info(`demo: sandbox shop at ${demo.sandbox.started.origin}`);
+    banner = async (url) => clientSnippets(url, config.mcpToken);
+  }
+  const clients = createClients(config, logger);
+  cleanups.unshift(clients.close);
+  const closeAll = async () => {
+    for (const cleanup of cleanups) await cleanup().catch(() => {});
+  };
+
+  if (!config.http) {
+    const { serveStdio } = await import("./transports/stdio.js");
+    await serveStdio(buildServer({ config, clients, logger, forwardLogs: true }), logger, closeAll);
+    return;
+  }
+  const { serveHttp } = await import("./transports/http.js");
+  const handle = await serveHttp({
+    host: config.host,
+    port: config.port,
+    token: config.mcpToken,
+    allowedHosts: config.allowedHosts,
+    allowedOrigins: config.allowedOrigins,
+    logger,
+    createServer: () => buildServer({ config, clients, logger }),
+  });
+  if (banner) process.stderr.write(`\n${await banner(handle.url)}\n\n`);
+  const shutdown = async () => {
+    logger.info("shutting down");
+    await handle.close();
+    await closeAll();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void shutdown());
+  process.once("SIGINT", () => void shutdown());
+}
+
+async function runSandbox(port: number, host: string): Promise<void> {
+  const { Sandbox } = await import("./sandbox/index.js");
+  const sandbox = new Sandbox();
+  const urls = await sandbox.start(port, host);
+  const c = sandbox.credentials;
+  process.stderr.write(
+    [
+      `sandbox listening on ${urls.origin}`,
+      `PANCAKE_BASE_URL=${urls.messagingBaseUrl}`,
+      `PANCAKE_POS_BASE_URL=${urls.posBaseUrl}`,
+      `PANCAKE_ACCESS_TOKEN=${c.userToken}`,
+      `PANCAKE_POS_API_KEY=${c.posApiKey}`,
+      `(shop ${c.shopId}; pages ${Object.keys(c.pageTokens).join(", ")})`,
+      "",
+    ].join("\n"),
+  );
+  const stop = () => void sandbox.close().then(() => process.exit(0));
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof ConfigFileError || error instanceof Error ? error.message : String(error);
+  process.stderr.write(`pancake-mcp: ${message}\n`);
+  process.exit(2);
+});

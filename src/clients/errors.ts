@@ -1,0 +1,125 @@
+import { redact } from "./redact.js";
+
+/**
+ * Every failure a tool can meet is one of these. The tool wrapper turns them into isError
+ * results; `hint` says what the user or assistant should do next.
+ */
+export abstract class PancakeError extends Error {
+  abstract readonly kind: string;
+  readonly hint: string | undefined;
+  constructor(message: string, hint?: string) {
+    super(redact(message));
+    this.hint = hint === undefined ? undefined : redact(hint);
+    this.name = new.target.name;
+  }
+}
+
+/** The caller's arguments are wrong; nothing was sent upstream. */
+export class InputError extends PancakeError {
+  readonly kind = "invalid_input";
+  readonly field: string | undefined;
+  constructor(field: string | undefined, message: string, hint?: string) {
+    super(field ? `${field}: ${message}` : message, hint);
+    this.field = field;
+  }
+}
+
+/** A setting (credential, page token) is missing; names the variable to set. */
+export class ConfigError extends PancakeError {
+  readonly kind = "not_configured";
+}
+
+/** A record the caller named does not exist (found out locally or from a 404). */
+export class NotFoundError extends PancakeError {
+  readonly kind = "not_found";
+}
+
+export interface UpstreamErrorInit {
+  op: string;
+  status?: number;
+  code?: string | number;
+  upstreamMessage?: string;
+  subcode?: string | number;
+  permission?: string;
+  retryAfterMs?: number;
+  hint?: string;
+}
+
+/** The upstream answered with an error: HTTP 4xx/5xx, or HTTP 200 with `success: false`. */
+export class UpstreamError extends PancakeError {
+  readonly kind = "upstream_error";
+  readonly op: string;
+  readonly status: number | undefined;
+  readonly code: string | number | undefined;
+  readonly subcode: string | number | undefined;
+  readonly upstreamMessage: string | undefined;
+  readonly permission: string | undefined;
+  readonly retryAfterMs: number | undefined;
+  constructor(init: UpstreamErrorInit) {
+    const parts = [`${init.op} failed`];
+    if (init.status !== undefined) parts.push(`HTTP ${init.status}`);
+    if (init.code !== undefined) parts.push(`code ${init.code}`);
+    if (init.subcode !== undefined) parts.push(`subcode ${init.subcode}`);
+    let message = parts.join(", ");
+    if (init.upstreamMessage) message += `: ${init.upstreamMessage}`;
+    if (init.permission) message += ` (permission: ${init.permission})`;
+    super(message, init.hint ?? hintFor(init));
+    this.op = init.op;
+    this.status = init.status;
+    this.code = init.code;
+    this.subcode = init.subcode;
+    this.upstreamMessage = init.upstreamMessage === undefined ? undefined : redact(init.upstreamMessage);
+    this.permission = init.permission;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/** The body was not the JSON the operation promises (an HTML error page, a cut body). */
+export class BadResponseError extends PancakeError {
+  readonly kind = "bad_response";
+  readonly status: number;
+  constructor(op: string, status: number, snippet: string) {
+    super(
+      `${op} failed: HTTP ${status} with a body that is not valid JSON: ${JSON.stringify(snippet.slice(0, 120))}`,
+      "The upstream service is having trouble; try again in a moment.",
+    );
+    this.status = status;
+  }
+}
+
+/** No answer in time, or the connection failed. */
+export class NetworkError extends PancakeError {
+  readonly kind: "timeout" | "network";
+  constructor(op: string, kind: "timeout" | "network", detail: string, hint?: string) {
+    super(`${op} failed: ${kind === "timeout" ? "no answer in time" : "connection failed"} (${detail})`, hint);
+    this.kind = kind;
+  }
+}
+
+/** A write was sent but its answer was lost: it may or may not have taken effect. */
+export class OutcomeUnknownError extends PancakeError {
+  readonly kind = "outcome_unknown";
+  constructor(op: string, detail: string) {
+    super(
+      `${op}: outcome unknown, the request was sent but its answer was lost (${detail})`,
+      "Check whether the change happened (read it back) before retrying; writes are never retried automatically.",
+    );
+  }
+}
+
+function hintFor(init: UpstreamErrorInit): string | undefined {
+  const { status, code, subcode } = init;
+  if (status === 429 || code === 106 || subcode === 3252001)
+    return "Rate limited: wait a few seconds and try again.";
+  if (subcode === 2018278 || code === 10)
+    return "The customer last wrote more than 24 hours ago, so the platform refuses a message; reply from the page's own inbox with an approved tag, or wait for the customer to write.";
+  if (code === 102) return "The page access token is invalid: set PANCAKE_PAGE_ACCESS_TOKENS or check that PANCAKE_ACCESS_TOKEN can read the page list.";
+  if (code === 101) return "The request carried no credential: set the variable named in the tool's description.";
+  if (code === 105) return "The POS api_key is invalid: check PANCAKE_POS_API_KEY (shop settings, API KEY frame).";
+  if (status === 401) return "The user access token is expired or invalid: create a new one in the account settings and set PANCAKE_ACCESS_TOKEN.";
+  if (status === 403) return "The credential lacks the permission for this operation: grant it to the api key or user, or use another account.";
+  if (status === 404) return "Check the id: the record does not exist or belongs to another page or shop.";
+  if (status !== undefined && status >= 500) return "The upstream service is failing; try again in a moment.";
+  if (status === 400) return "The upstream rejected the parameters; check them against the tool's schema.";
+  return undefined;
+}

@@ -1,0 +1,282 @@
+import { Agent, type Dispatcher, errors as undiciErrors } from "undici";
+import { silentLogger, type Logger } from "../log.js";
+import {
+  BadResponseError,
+  InputError,
+  NetworkError,
+  OutcomeUnknownError,
+  PancakeError,
+  UpstreamError,
+} from "./errors.js";
+import { RateLimiter } from "./limiter.js";
+import { redact, registerSecret } from "./redact.js";
+
+export type QueryScalar = string | number | boolean;
+export type QueryValue = QueryScalar | readonly QueryScalar[] | Record<string, unknown> | null | undefined;
+
+export interface RequestOptions {
+  /** Operation name used in every error and log line, e.g. "list conversations". */
+  op: string;
+  method?: "GET" | "POST" | "PUT" | "DELETE";
+  /** Path below the base URL; build it with pathOf() so ids cannot change it. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** Credentials that travel in the query string (access_token, page_access_token, api_key). */
+  auth?: Record<string, string>;
+  body?: unknown;
+  /** Requests sharing a key share the rate limit (the page id for the page-token API). */
+  rateKey?: string;
+  /** Writes are never retried. Defaults to true for every method but GET. */
+  write?: boolean;
+  signal?: AbortSignal;
+  /** Extra request headers (the messaging API repeats page_id in a header on some routes). */
+  headers?: Record<string, string>;
+}
+
+export interface RetryPolicy {
+  /** Total tries of a read, first one included. */
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Reads give up once this much time has passed since the first try. */
+  budgetMs: number;
+}
+
+export interface HttpCoreOptions {
+  baseUrl: string;
+  connectTimeoutMs?: number;
+  responseTimeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Calls per second per rateKey; 0 disables the limiter. */
+  ratePerSecond?: number;
+  dispatcher?: Dispatcher;
+  logger?: Logger;
+}
+
+export const defaultRetry: RetryPolicy = { attempts: 3, baseDelayMs: 250, maxDelayMs: 4000, budgetMs: 15_000 };
+
+/** Encodes every interpolated value as one path segment, so no id can add `/`, `?`, `#` or `..`. */
+export function pathOf(strings: TemplateStringsArray, ...values: (string | number)[]): string {
+  let out = strings[0]!;
+  values.forEach((value, i) => {
+    const text = String(value);
+    if (text === "" || text === "." || text === ".." || /[\u0000-\u001f]/.test(text)) {
+      throw new InputError(undefined, `invalid id ${JSON.stringify(text.slice(0, 40))} in a request path`);
+    }
+    out += encodeURIComponent(text) + strings[i + 1]!;
+  });
+  return out;
+}
+
+/** The one request core for both upstreams: auth, redaction, timeouts, retries, limits, errors. */
+export class HttpCore {
+  readonly baseUrl: string;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly retry: RetryPolicy;
+  private readonly limiter: RateLimiter | undefined;
+  private readonly logger: Logger;
+
+  constructor(options: HttpCoreOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.retry = { ...defaultRetry, ...options.retry };
+    this.logger = options.logger ?? silentLogger;
+    this.limiter = options.ratePerSecond ? new RateLimiter(options.ratePerSecond) : undefined;
+    this.ownsDispatcher = !options.dispatcher;
+    this.dispatcher =
+      options.dispatcher ??
+      new Agent({
+        connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+        headersTimeout: options.responseTimeoutMs ?? 30_000,
+        bodyTimeout: options.responseTimeoutMs ?? 30_000,
+        keepAliveTimeout: 30_000,
+        connections: 64,
+      });
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  /** Builds the full URL. The only place credentials are put into a URL. */
+  url(options: Pick<RequestOptions, "path" | "query" | "auth">): URL {
+    const url = new URL(this.baseUrl + options.path);
+    for (const [key, value] of Object.entries(options.query ?? {})) appendQuery(url, key, value);
+    for (const [key, value] of Object.entries(options.auth ?? {})) {
+      // Any credential that reaches a URL is also scrubbed from upstream text that echoes it.
+      registerSecret(value);
+      url.searchParams.set(key, value);
+    }
+    return url;
+  }
+
+  async request<T = unknown>(options: RequestOptions): Promise<T> {
+    const method = options.method ?? "GET";
+    const write = options.write ?? method !== "GET";
+    const url = this.url(options);
+    const started = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (this.limiter && options.rateKey) await this.limiter.acquire(options.rateKey);
+        return await this.once<T>(options, method, write, url);
+      } catch (error) {
+        const delay = write ? undefined : this.retryDelay(error, attempt, started);
+        if (delay === undefined) throw error;
+        this.logger.debug(`${options.op}: retry ${attempt} in ${delay} ms after ${(error as Error).message}`);
+        await sleep(delay, options.signal);
+      }
+    }
+  }
+
+  private async once<T>(options: RequestOptions, method: string, write: boolean, url: URL): Promise<T> {
+    const { op } = options;
+    const t0 = Date.now();
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await this.dispatcher.request({
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: method as Dispatcher.HttpMethod,
+        headers: {
+          accept: "application/json",
+          ...(options.body === undefined ? {} : { "content-type": "application/json" }),
+          ...options.headers,
+        },
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: options.signal,
+      });
+    } catch (error) {
+      throw this.transportError(op, error, write, false);
+    }
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (error) {
+      throw this.transportError(op, error, write, true);
+    }
+    const status = response.statusCode;
+    this.logger.debug(`${method} ${redact(url.pathname + url.search)} -> ${status} in ${Date.now() - t0} ms`);
+    let json: unknown;
+    try {
+      json = text === "" ? {} : JSON.parse(text);
+    } catch {
+      if (status >= 400) throw upstreamFromStatus(op, status, response.headers, undefined, snippet(text));
+      throw new BadResponseError(op, status, snippet(text));
+    }
+    if (status >= 400) throw upstreamFromStatus(op, status, response.headers, json);
+    if (isRecord(json) && json.success === false) throw upstreamFromBody(op, status, json);
+    return json as T;
+  }
+
+  private transportError(op: string, error: unknown, write: boolean, sent: boolean): PancakeError {
+    if (error instanceof PancakeError) return error;
+    const err = error as { code?: string; name?: string; message?: string };
+    const code = err.code ?? err.name ?? "error";
+    if (err.name === "AbortError") return new NetworkError(op, "network", "cancelled by the client");
+    const notSent =
+      !sent &&
+      (error instanceof undiciErrors.ConnectTimeoutError ||
+        code === "ECONNREFUSED" ||
+        code === "ENOTFOUND" ||
+        code === "EAI_AGAIN");
+    if (write && !notSent) return new OutcomeUnknownError(op, code);
+    const timeout =
+      error instanceof undiciErrors.HeadersTimeoutError ||
+      error instanceof undiciErrors.BodyTimeoutError ||
+      error instanceof undiciErrors.ConnectTimeoutError;
+    return new NetworkError(
+      op,
+      timeout ? "timeout" : "network",
+      code,
+      write ? "Nothing was sent; it is safe to try again." : "The service did not answer; try again in a moment.",
+    );
+  }
+
+  /** Milliseconds to wait before the next try of a read, or undefined to give up. */
+  private retryDelay(error: unknown, attempt: number, started: number): number | undefined {
+    if (attempt >= this.retry.attempts) return undefined;
+    const transient =
+      error instanceof NetworkError ||
+      error instanceof BadResponseError ||
+      (error instanceof UpstreamError &&
+        error.status !== undefined &&
+        (error.status === 429 || error.status >= 500 || error.code === 106));
+    if (!transient || (error instanceof NetworkError && /cancelled/.test(error.message))) return undefined;
+    const backoff = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
+    const jittered = backoff / 2 + Math.random() * (backoff / 2);
+    const delay = Math.round(Math.max(jittered, (error as UpstreamError).retryAfterMs ?? 0));
+    return Date.now() - started + delay > this.retry.budgetMs ? undefined : delay;
+  }
+}
+
+function appendQuery(url: URL, key: string, value: QueryValue): void {
+  if (value === undefined || value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value) url.searchParams.append(key, String(item));
+  } else if (typeof value === "object") {
+    url.searchParams.set(key, JSON.stringify(value));
+  } else {
+    url.searchParams.set(key, String(value));
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function snippet(text: string): string {
+  return text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim().slice(0, 120);
+}
+
+function scalar(value: unknown): string | number | undefined {
+  return typeof value === "string" || typeof value === "number" ? value : undefined;
+}
+
+function bodyDetails(body: Record<string, unknown>) {
+  const message = scalar(body.message) ?? scalar(body.error) ?? scalar(body.error_message);
+  return {
+    code: scalar(body.error_code) ?? scalar(body.e_code) ?? scalar(body.code),
+    subcode: scalar(body.e_subcode),
+    upstreamMessage: message === undefined ? undefined : String(message).slice(0, 300),
+    permission: scalar(body.permission) === undefined ? undefined : String(body.permission),
+  };
+}
+
+function upstreamFromBody(op: string, status: number, body: Record<string, unknown>): UpstreamError {
+  return new UpstreamError({ op, status: status === 200 ? undefined : status, ...bodyDetails(body) });
+}
+
+function upstreamFromStatus(
+  op: string,
+  status: number,
+  headers: Dispatcher.ResponseData["headers"],
+  body: unknown,
+  text?: string,
+): UpstreamError {
+  const details = isRecord(body) ? bodyDetails(body) : { upstreamMessage: text || undefined };
+  return new UpstreamError({ op, status, ...details, retryAfterMs: parseRetryAfter(headers["retry-after"]) });
+}
+
+export function parseRetryAfter(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new NetworkError("request", "network", "cancelled by the client"));
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(new NetworkError("request", "network", "cancelled by the client"));
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,0 +1,78 @@
+// Status code tables of the POS API ("States" of spec/pos-api.md). Tools accept a name or a code
+// and print both; resources publish these tables as they are.
+
+export interface StatusCode {
+  code: number;
+  name: string;
+  meaning: string;
+}
+
+const table = (rows: [number, string, string][]): readonly StatusCode[] =>
+  Object.freeze(rows.map(([code, name, meaning]) => Object.freeze({ code, name, meaning })));
+
+/** Order `status` and the `filter_status[]` values, in the order the workflow goes through them. */
+export const ORDER_STATUSES = table([
+  [0, "new", "new"],
+  [11, "waiting_for_goods", "waiting for goods"],
+  [20, "ordered", "ordered"],
+  [1, "confirmed", "confirmed"],
+  [12, "waiting_to_print", "waiting to print"],
+  [13, "printed", "printed"],
+  [8, "packing", "packing"],
+  [9, "waiting_to_ship", "waiting to ship"],
+  [2, "shipped", "shipped"],
+  [3, "received", "received"],
+  [16, "money_collected", "money collected"],
+  [4, "returning", "returning"],
+  [15, "partly_returned", "partly returned"],
+  [5, "returned", "returned"],
+]);
+
+/** Return/exchange order `status` (list filter default -1: all). */
+export const RETURN_ORDER_STATUSES = table([
+  [0, "new", "new"],
+  [2, "shipped", "shipped"],
+  [1, "completed", "completed"],
+  [4, "cancelled", "cancelled"],
+]);
+
+export const TRANSACTION_STATUSES = table([
+  [-1, "all", "all (filter only)"],
+  [0, "new", "new"],
+  [1, "in_effect", "in effect"],
+  [2, "cancelled", "cancelled"],
+  [3, "deleted", "deleted"],
+]);
+
+export const DEBT_STATUSES = table([
+  [-1, "all", "all (filter only)"],
+  [0, "open", "not yet settled or partly paid"],
+  [1, "settled", "settled"],
+  [2, "cancelled", "cancelled"],
+]);
+
+/** Analytics `returned_status`: which orders count as returned when revenue is deducted. */
+export const ANALYTICS_RETURNED_STATUSES = table([
+  [5, "returned", "returned"],
+  [4, "returning", "returning"],
+]);
+
+export const POS_STATUS_TABLES = {
+  orders: ORDER_STATUSES,
+  return_orders: RETURN_ORDER_STATUSES,
+  transactions: TRANSACTION_STATUSES,
+  debts: DEBT_STATUSES,
+  analytics_returned: ANALYTICS_RETURNED_STATUSES,
+} as const;
+
+export type PosStatusTable = keyof typeof POS_STATUS_TABLES;
+
+/** The row for a code or a name (case-insensitive, spaces or underscores), or undefined. */
+export function findStatus(rows: readonly StatusCode[], value: string | number): StatusCode | undefined {
+  if (typeof value === "number" || /^-?\d+$/.test(value.trim())) {
+    const code = Number(value);
+    return rows.find((row) => row.code === code);
+  }
+  const name = value.trim().toLowerCase().replace(/[\s-]+/g, "_");
+  return rows.find((row) => row.name === name);
+}

@@ -1,0 +1,242 @@
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { registerSecret } from "./clients/redact.js";
+import { DEFAULT_TOOLSETS, TOOLSETS, type ToolsetName } from "./tools/toolsets.js";
+
+const LOG_LEVELS = ["debug", "info", "warning", "error"] as const;
+
+/** `a=1,b=2` -> { a: "1", b: "2" }; whitespace around items is ignored. */
+function parsePairs(name: string, text: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of (text ?? "").split(",")) {
+    const trimmed = item.trim();
+    if (!trimmed) continue;
+    const eq = trimmed.indexOf("=");
+    if (eq <= 0 || eq === trimmed.length - 1) {
+      throw new z.ZodError([
+        { code: "custom", path: [name], message: `expected id=value pairs separated by commas, got an item without "="`, input: undefined },
+      ]);
+    }
+    out[trimmed.slice(0, eq).trim()] = trimmed.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+const toolsetList = z
+  .string()
+  .transform((text) => text.split(",").map((s) => s.trim()).filter(Boolean))
+  .pipe(z.array(z.enum([...TOOLSETS, "all"])).min(1, "name at least one toolset"))
+  .transform((names): ToolsetName[] => (names.includes("all") ? [...TOOLSETS] : [...new Set(names as ToolsetName[])]));
+
+const bool = z
+  .union([z.boolean(), z.enum(["1", "0", "true", "false", "yes", "no", ""])])
+  .transform((v) => v === true || v === "1" || v === "true" || v === "yes");
+
+const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ""));
+
+export const configSchema = z.object({
+  accessToken: z.string().min(1).optional(),
+  pageAccessTokens: z.record(z.string(), z.string()).default({}),
+  /** shop_id -> key; the key under "*" serves every shop. */
+  posApiKeys: z.record(z.string(), z.string()).default({}),
+  timezone: z.string().refine((tz) => {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, "unknown IANA time zone (example: Asia/Ho_Chi_Minh)"),
+  baseUrl: url,
+  posBaseUrl: url,
+  toolsets: z.array(z.enum(TOOLSETS)),
+  readOnly: z.boolean(),
+  mcpToken: z.string().min(16, "PANCAKE_MCP_TOKEN must be at least 16 characters").optional(),
+  http: z.boolean(),
+  host: z.string().min(1),
+  port: z.number().int().min(0).max(65535),
+  demo: z.boolean(),
+  logLevel: z.enum(LOG_LEVELS),
+  connectTimeoutMs: z.number().int().min(100).max(120_000),
+  responseTimeoutMs: z.number().int().min(100).max(600_000),
+  allowedHosts: z.array(z.string()).default([]),
+  allowedOrigins: z.array(z.string()).default([]),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+const HELP = `pancake-mcp: MCP server for a shop's page inbox (messaging API) and point of sale (POS API)
+
+Usage:
+  pancake-mcp [flags]                 serve over stdio (for Claude Desktop, Claude Code, Cursor, ...)
+  pancake-mcp --http [flags]          serve Streamable HTTP at http://HOST:PORT/mcp
+  pancake-mcp --demo [--http]         serve against the embedded sandbox shop (no credentials needed)
+  pancake-mcp sandbox [--port N]      run only the simulated upstream APIs
+
+Flags:
+  --http                 Streamable HTTP instead of stdio
+  --host HOST            HTTP bind address (default 127.0.0.1)
+  --port N               HTTP port (default 3000)
+  --demo                 start the embedded sandbox on loopback and use it
+  --read-only            register no tool that writes upstream (env PANCAKE_READ_ONLY)
+  --toolsets LIST        comma list of toolsets or "all" (env PANCAKE_TOOLSETS)
+  --timezone ZONE        IANA zone for reading and writing dates (env PANCAKE_TIMEZONE)
+  --log-level LEVEL      debug | info | warning | error (env PANCAKE_LOG_LEVEL, default info)
+  -h, --help             show this help
+  -v, --version          print the version
+
+Environment:
+  PANCAKE_ACCESS_TOKEN        user token: page list, page-token lookup, sending, multi-page staff stats
+  PANCAKE_PAGE_ACCESS_TOKENS  optional page_id=token,... (else read from the page list and cached)
+  PANCAKE_POS_API_KEY         POS api key, or shop_id=key,... for several shops
+  PANCAKE_TIMEZONE            default Asia/Ho_Chi_Minh
+  PANCAKE_BASE_URL            default https://pages.fm/api
+  PANCAKE_POS_BASE_URL        default https://pos.pages.fm/api/v1
+  PANCAKE_TOOLSETS            default ${DEFAULT_TOOLSETS.join(",")}; all: ${TOOLSETS.join(",")}
+  PANCAKE_READ_ONLY           1 to register no write tool
+  PANCAKE_MCP_TOKEN           bearer token for --http (required when the host is not loopback)
+  PANCAKE_MCP_ALLOWED_HOSTS   extra Host header values accepted by --http (comma list)
+  PANCAKE_MCP_ALLOWED_ORIGINS extra Origin values accepted by --http (comma list)
+  PANCAKE_CONNECT_TIMEOUT_MS  upstream connect timeout (default 10000)
+  PANCAKE_TIMEOUT_MS          upstream response timeout (default 30000)
+`;
+
+export type CliCommand =
+  | { kind: "help"; text: string }
+  | { kind: "version" }
+  | { kind: "sandbox"; port: number; host: string }
+  | { kind: "serve"; config: Config };
+
+/** A config problem the CLI prints and exits on; the message names the variable or flag. */
+export class ConfigFileError extends Error {}
+
+function list(text: string | undefined): string[] {
+  return (text ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+function flagOrEnv(flag: string | undefined, env: string | undefined): string | undefined {
+  return flag ?? (env === "" ? undefined : env);
+}
+
+/** Reads flags and environment into a validated Config. Registers every secret for redaction. */
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliCommand {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      http: { type: "boolean" },
+      host: { type: "string" },
+      port: { type: "string" },
+      demo: { type: "boolean" },
+      "read-only": { type: "boolean" },
+      toolsets: { type: "string" },
+      timezone: { type: "string" },
+      "log-level": { type: "string" },
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
+    },
+  });
+  if (values.help) return { kind: "help", text: HELP };
+  if (values.version) return { kind: "version" };
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+    throw new ConfigFileError(`--port: expected an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
+  }
+  if (positionals[0] === "sandbox") {
+    return { kind: "sandbox", port: port ?? 4010, host: values.host ?? "127.0.0.1" };
+  }
+  if (positionals.length > 0) throw new ConfigFileError(`unknown command ${JSON.stringify(positionals[0])}; see --help`);
+
+  const problems: string[] = [];
+  const field = <T>(label: string, parse: () => T): T | undefined => {
+    try {
+      return parse();
+    } catch (error) {
+      const message = error instanceof z.ZodError ? error.issues.map((i) => i.message).join("; ") : String(error);
+      problems.push(`${label}: ${message}`);
+      return undefined;
+    }
+  };
+
+  const posKeyText = env.PANCAKE_POS_API_KEY?.trim();
+  const posApiKeys = field("PANCAKE_POS_API_KEY", () =>
+    posKeyText && !posKeyText.includes("=") ? { "*": posKeyText } : parsePairs("PANCAKE_POS_API_KEY", posKeyText),
+  );
+  const raw = {
+    accessToken: env.PANCAKE_ACCESS_TOKEN?.trim() || undefined,
+    pageAccessTokens: field("PANCAKE_PAGE_ACCESS_TOKENS", () =>
+      parsePairs("PANCAKE_PAGE_ACCESS_TOKENS", env.PANCAKE_PAGE_ACCESS_TOKENS),
+    ),
+    posApiKeys,
+    timezone: flagOrEnv(values.timezone, env.PANCAKE_TIMEZONE) ?? "Asia/Ho_Chi_Minh",
+    baseUrl: env.PANCAKE_BASE_URL || "https://pages.fm/api",
+    posBaseUrl: env.PANCAKE_POS_BASE_URL || "https://pos.pages.fm/api/v1",
+    toolsets: field("PANCAKE_TOOLSETS / --toolsets", () => {
+      const text = flagOrEnv(values.toolsets, env.PANCAKE_TOOLSETS);
+      return text === undefined ? [...DEFAULT_TOOLSETS] : toolsetList.parse(text);
+    }),
+    readOnly: values["read-only"] === true || (field("PANCAKE_READ_ONLY", () => bool.parse(env.PANCAKE_READ_ONLY ?? "")) ?? false),
+    mcpToken: env.PANCAKE_MCP_TOKEN || undefined,
+    http: values.http === true,
+    host: values.host ?? "127.0.0.1",
+    port: port ?? 3000,
+    demo: values.demo === true,
+    logLevel: flagOrEnv(values["log-level"], env.PANCAKE_LOG_LEVEL) ?? "info",
+    connectTimeoutMs: Number(env.PANCAKE_CONNECT_TIMEOUT_MS || 10_000),
+    responseTimeoutMs: Number(env.PANCAKE_TIMEOUT_MS || 30_000),
+    allowedHosts: list(env.PANCAKE_MCP_ALLOWED_HOSTS),
+    allowedOrigins: list(env.PANCAKE_MCP_ALLOWED_ORIGINS),
+  };
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success && problems.length === 0) {
+    for (const issue of parsed.error.issues) {
+      const key = String(issue.path[0] ?? "");
+      problems.push(`${ENV_NAMES[key] ?? key}: ${issue.message}`);
+    }
+  }
+  if (problems.length > 0 || !parsed.success) {
+    throw new ConfigFileError(`invalid configuration:\n  ${[...new Set(problems)].join("\n  ")}`);
+  }
+  const config = parsed.data;
+  registerConfigSecrets(config);
+  return { kind: "serve", config };
+}
+
+const ENV_NAMES: Record<string, string> = {
+  timezone: "PANCAKE_TIMEZONE / --timezone",
+  baseUrl: "PANCAKE_BASE_URL",
+  posBaseUrl: "PANCAKE_POS_BASE_URL",
+  mcpToken: "PANCAKE_MCP_TOKEN",
+  logLevel: "PANCAKE_LOG_LEVEL / --log-level",
+  connectTimeoutMs: "PANCAKE_CONNECT_TIMEOUT_MS",
+  responseTimeoutMs: "PANCAKE_TIMEOUT_MS",
+};
+
+export function registerConfigSecrets(config: Config): void {
+  registerSecret(config.accessToken);
+  registerSecret(config.mcpToken);
+  for (const token of Object.values(config.pageAccessTokens)) registerSecret(token);
+  for (const key of Object.values(config.posApiKeys)) registerSecret(key);
+}
+
+/** Defaults for programmatic use (tests, benchmarks, the demo). */
+export function makeConfig(overrides: Partial<Config> = {}): Config {
+  const config = configSchema.parse({
+    timezone: "Asia/Ho_Chi_Minh",
+    baseUrl: "https://pages.fm/api",
+    posBaseUrl: "https://pos.pages.fm/api/v1",
+    toolsets: [...DEFAULT_TOOLSETS],
+    readOnly: false,
+    http: false,
+    host: "127.0.0.1",
+    port: 3000,
+    demo: false,
+    logLevel: "info",
+    connectTimeoutMs: 10_000,
+    responseTimeoutMs: 30_000,
+    ...overrides,
+  });
+  registerConfigSecrets(config);
+  return config;
+}

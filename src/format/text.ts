@@ -1,0 +1,73 @@
+/**
+ * Customer-authored text is data, never instructions. Everything a customer (or any untrusted
+ * party: names, notes, comments) wrote passes through sanitizeText before it reaches a model.
+ */
+
+const ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+};
+
+// Zero-width, bidi embedding/override/isolate marks, BOM, soft hyphen, and C0/C1 controls except \n and \t.
+const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
+
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, " ")
+    .replace(/<br\s*\/?>/gi, "\n")
+    .replace(/<\/(p|div|li|tr|h[1-6])\s*>/gi, "\n")
+    .replace(/<[^>]*>/g, "")
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+      if (name[0] === "#") {
+        const code = name[1] === "x" || name[1] === "X" ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+        return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : "";
+      }
+      return ENTITIES[name.toLowerCase()] ?? whole;
+    });
+}
+
+export interface SanitizeOptions {
+  /** Longest text kept, in characters; the rest is cut with a marker. */
+  max?: number;
+  /** Treat the input as HTML. */
+  html?: boolean;
+}
+
+export function sanitizeText(value: unknown, options: SanitizeOptions = {}): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  let text = String(value);
+  if (options.html || /<\/?[a-z][^>]*>/i.test(text)) text = htmlToText(text);
+  text = text
+    .normalize("NFC")
+    .replace(INVISIBLE, "")
+    .replace(/[ \t]+/g, " ")
+    .replace(/\s*\n\s*/g, "\n")
+    .trim();
+  const max = options.max ?? 2000;
+  if (text.length > max) {
+    const cut = text.length - max;
+    text = `${text.slice(0, max)}… [cut ${cut} chars]`;
+  }
+  return text === "" ? undefined : text;
+}
+
+/** A person's or label's name: one line, short. */
+export function sanitizeName(value: unknown): string | undefined {
+  return sanitizeText(value, { max: 120 })?.replace(/\n/g, " ");
+}
+
+/** Folds Vietnamese (and other Latin) diacritics away for matching: "Hà Nội" -> "ha noi". */
+export function fold(text: string): string {
+  return text
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/đ/g, "d")
+    .replace(/Đ/g, "D")
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim();
+}

@@ -1,0 +1,232 @@
+import { InputError } from "../clients/errors.js";
+
+/**
+ * Dates in and out. Callers speak in the shop's zone (PANCAKE_TIMEZONE); the upstreams want
+ * Unix seconds or zone-less text, and store record times as UTC without a suffix.
+ */
+
+const partsCache = new Map<string, Intl.DateTimeFormat>();
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = partsCache.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    partsCache.set(timeZone, f);
+  }
+  return f;
+}
+
+export interface WallTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+/** The wall-clock reading of an instant in a zone. */
+export function wallTime(date: Date, timeZone: string): WallTime {
+  const parts: Record<string, number> = {};
+  for (const p of formatter(timeZone).formatToParts(date)) if (p.type !== "literal") parts[p.type] = Number(p.value);
+  return {
+    year: parts.year!,
+    month: parts.month!,
+    day: parts.day!,
+    hour: parts.hour!,
+    minute: parts.minute!,
+    second: parts.second!,
+  };
+}
+
+/** Offset of the zone from UTC at that instant, in minutes (Asia/Ho_Chi_Minh: 420). */
+export function offsetMinutes(date: Date, timeZone: string): number {
+  const w = wallTime(date, timeZone);
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  return Math.round((asUtc - Math.floor(date.getTime() / 1000) * 1000) / 60_000);
+}
+
+/** The instant at which the zone's clock shows the given wall time. */
+export function fromWallTime(w: WallTime, timeZone: string): Date {
+  const guess = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  let instant = guess - offsetMinutes(new Date(guess), timeZone) * 60_000;
+  // A second pass settles instants near an offset change.
+  instant = guess - offsetMinutes(new Date(instant), timeZone) * 60_000;
+  return new Date(instant);
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+function offsetText(minutes: number): string {
+  const sign = minutes < 0 ? "-" : "+";
+  const abs = Math.abs(minutes);
+  return `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+/** ISO 8601 with the zone's offset: 2026-11-20T14:05:00+07:00. */
+export function toIsoInZone(date: Date, timeZone: string): string {
+  const w = wallTime(date, timeZone);
+  return `${w.year}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}${offsetText(offsetMinutes(date, timeZone))}`;
+}
+
+/** YYYY-MM-DD of the instant in the zone. */
+export function toDateInZone(date: Date, timeZone: string): string {
+  const w = wallTime(date, timeZone);
+  return `${w.year}-${pad(w.month)}-${pad(w.day)}`;
+}
+
+export const toUnix = (date: Date): number => Math.floor(date.getTime() / 1000);
+
+/** DD/MM/YYYY HH:MM:SS in the zone (statistics date_range halves). */
+export function toDmyHms(date: Date, timeZone: string): string {
+  const w = wallTime(date, timeZone);
+  return `${pad(w.day)}/${pad(w.month)}/${w.year} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
+}
+
+/** DD/MM/YYYY in the zone. */
+export function toDmy(date: Date, timeZone: string): string {
+  const w = wallTime(date, timeZone);
+  return `${pad(w.day)}/${pad(w.month)}/${w.year}`;
+}
+
+/** YYYY-MM-DD HH:MM:SS in the zone (POS analytics). */
+export function toYmdHms(date: Date, timeZone: string): string {
+  const w = wallTime(date, timeZone);
+  return `${w.year}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
+}
+
+/**
+ * An upstream record time to ISO in the zone. Record times are UTC without a suffix
+ * (`2026-11-20T07:15:02` or with fractions); text that carries its own offset is honoured.
+ */
+export function recordTime(value: unknown, timeZone: string): string | undefined {
+  if (value === null || value === undefined || value === "") return undefined;
+  let date: Date;
+  if (typeof value === "number") date = new Date(value < 1e12 ? value * 1000 : value);
+  else if (typeof value === "string") {
+    const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/.test(value);
+    date = new Date(hasZone ? value : `${value.replace(" ", "T")}Z`);
+  } else return undefined;
+  return Number.isNaN(date.getTime()) ? undefined : toIsoInZone(date, timeZone);
+}
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/;
+
+/**
+ * Reads a caller's date: YYYY-MM-DD (start of that day, or its end with `endOfDay`),
+ * ISO 8601 with or without offset (without: in the zone), or Unix seconds.
+ */
+export function parseDateInput(field: string, input: string | number, timeZone: string, endOfDay = false): Date {
+  const bad = () =>
+    new InputError(
+      field,
+      `cannot read ${JSON.stringify(String(input).slice(0, 40))} as a date`,
+      "Use YYYY-MM-DD, an ISO 8601 date-time such as 2026-11-20T14:00:00 (shop time) or 2026-11-20T07:00:00Z, or Unix seconds.",
+    );
+  if (typeof input === "number" || /^\d{9,11}$/.test(input)) {
+    const seconds = Number(input);
+    if (!Number.isFinite(seconds) || seconds < 0 || seconds > 4_102_444_800) throw bad();
+    return new Date(seconds * 1000);
+  }
+  const text = input.trim();
+  let m = DATE_ONLY.exec(text);
+  if (m) {
+    const w = { year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: 0, minute: 0, second: 0 };
+    if (!validDay(w.year, w.month, w.day)) throw bad();
+    const start = fromWallTime(w, timeZone);
+    if (!endOfDay) return start;
+    const next = fromWallTime(addDays(w, 1), timeZone);
+    return new Date(next.getTime() - 1000);
+  }
+  m = LOCAL_DATE_TIME.exec(text);
+  if (m) {
+    const w = { year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: +m[4]!, minute: +m[5]!, second: +(m[6] ?? 0) };
+    if (!validDay(w.year, w.month, w.day) || w.hour > 23 || w.minute > 59 || w.second > 59) throw bad();
+    return fromWallTime(w, timeZone);
+  }
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(text)) {
+    const date = new Date(text);
+    if (!Number.isNaN(date.getTime())) return date;
+  }
+  throw bad();
+}
+
+function validDay(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+function addDays(w: WallTime, days: number): WallTime {
+  const d = new Date(Date.UTC(w.year, w.month - 1, w.day + days));
+  return { ...w, year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+}
+
+/** Start of the zone's day that contains `date`, shifted by `days`. */
+export function startOfDay(date: Date, timeZone: string, days = 0): Date {
+  const w = wallTime(date, timeZone);
+  return fromWallTime(addDays({ ...w, hour: 0, minute: 0, second: 0 }, days), timeZone);
+}
+
+export interface DateRange {
+  since: Date;
+  until: Date;
+}
+
+export interface RangeRules {
+  /** Used when neither end is given: the last N days up to now (default 7). */
+  defaultDays?: number;
+  /** Longest allowed span in days; checked before any call. */
+  maxDays?: number;
+  /** Field names used in errors. */
+  fields?: [string, string];
+  now?: Date;
+}
+
+/**
+ * A caller's since/until into instants. A date-only `until` means the end of that day. With one
+ * end missing the other is derived from the default span; with both missing, the last N days.
+ */
+export function parseRange(
+  since: string | number | undefined,
+  until: string | number | undefined,
+  timeZone: string,
+  rules: RangeRules = {},
+): DateRange {
+  const [sinceField, untilField] = rules.fields ?? ["since", "until"];
+  const days = rules.defaultDays ?? 7;
+  const now = rules.now ?? new Date();
+  const end = until === undefined ? undefined : parseDateInput(untilField, until, timeZone, true);
+  const start = since === undefined ? undefined : parseDateInput(sinceField, since, timeZone);
+  const range: DateRange =
+    start && end
+      ? { since: start, until: end }
+      : start
+        ? { since: start, until: minDate(now, new Date(start.getTime() + days * 86_400_000 - 1000)) }
+        : end
+          ? { since: new Date(end.getTime() - days * 86_400_000 + 1000), until: end }
+          : { since: startOfDay(now, timeZone, -(days - 1)), until: now };
+  if (range.until.getTime() < range.since.getTime()) {
+    throw new InputError(untilField, `${untilField} is before ${sinceField}`, `Swap them, or give a ${untilField} after ${sinceField}.`);
+  }
+  if (rules.maxDays !== undefined && range.until.getTime() - range.since.getTime() > rules.maxDays * 86_400_000) {
+    throw new InputError(
+      sinceField,
+      `the range is longer than the ${rules.maxDays} days this operation allows`,
+      `Narrow ${sinceField}..${untilField} to at most ${rules.maxDays} days, or split it into several calls.`,
+    );
+  }
+  return range;
+}
+
+function minDate(a: Date, b: Date): Date {
+  return a.getTime() < b.getTime() ? a : b;
+}

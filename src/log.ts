@@ -1,0 +1,43 @@
+import { redact } from "./clients/redact.js";
+
+export type LogLevel = "debug" | "info" | "warning" | "error";
+const order: Record<LogLevel, number> = { debug: 0, info: 1, warning: 2, error: 3 };
+
+export type LogSink = (level: LogLevel, message: string) => void;
+
+/**
+ * The one logger. stdout belongs to the MCP protocol, so the default sink is stderr; the server
+ * adds a sink that forwards to MCP logging notifications. Every line is redacted here.
+ */
+export class Logger {
+  private readonly sinks = new Set<LogSink>();
+  constructor(
+    public level: LogLevel = "info",
+    stderr = true,
+  ) {
+    if (stderr) this.sinks.add((lvl, msg) => process.stderr.write(`[pancake-mcp] ${lvl}: ${msg}\n`));
+  }
+  addSink(sink: LogSink): () => void {
+    this.sinks.add(sink);
+    return () => this.sinks.delete(sink);
+  }
+  log(level: LogLevel, message: string): void {
+    if (order[level] < order[this.level]) return;
+    const line = redact(message);
+    for (const sink of this.sinks) sink(level, line);
+  }
+  debug(message: string): void {
+    this.log("debug", message);
+  }
+  info(message: string): void {
+    this.log("info", message);
+  }
+  warn(message: string): void {
+    this.log("warning", message);
+  }
+  error(message: string): void {
+    this.log("error", message);
+  }
+}
+
+export const silentLogger = new Logger("error", false);

@@ -1,0 +1,24 @@
+import type { z } from "zod";
+import type { ResourceContext } from "../resources/define.js";
+
+export interface PromptMessage {
+  role: "user" | "assistant";
+  text: string;
+}
+
+/** Prompt arguments arrive as strings (MCP prompts/get); the schema validates and converts them. */
+export interface PromptDefinition<A extends z.ZodRawShape = z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  args: A;
+  complete?: Partial<Record<keyof A & string, (typed: string, ctx: ResourceContext) => Promise<string[]>>>;
+  build(args: z.output<z.ZodObject<A>>, ctx: ResourceContext): Promise<PromptMessage[]>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds prompts of every argument shape
+export type AnyPrompt = PromptDefinition<any>;
+
+export function definePrompt<A extends z.ZodRawShape>(def: PromptDefinition<A>): PromptDefinition<A> {
+  return def;
+}

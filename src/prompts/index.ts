@@ -1,0 +1,4 @@
+import type { AnyPrompt } from "./define.js";
+
+/** Every prompt the server offers. */
+export const prompts: AnyPrompt[] = [];

@@ -1,0 +1,72 @@
+import { registerMessaging, type MessagingState, seedMessaging } from "./messaging/index.js";
+import { makePeople } from "./people.js";
+import { registerPos, type PosState, seedPos } from "./pos/index.js";
+import { SandboxServer } from "./server.js";
+
+export { type Fault, SandboxServer } from "./server.js";
+
+/** Where the simulated upstreams live below the sandbox origin. */
+export const MESSAGING_PREFIX = "/api";
+export const POS_PREFIX = "/pos/api/v1";
+
+export interface SandboxOptions {
+  /** The instant the data set is built around ("today"); defaults to now. */
+  now?: Date;
+  /** Calls per second per page before 429 (the live limit is 5). */
+  ratePerSecond?: number;
+}
+
+/** Credentials the sandbox accepts; the demo hands them to the server. */
+export interface SandboxCredentials {
+  userToken: string;
+  pageTokens: Record<string, string>;
+  posApiKey: string;
+  shopId: number;
+}
+
+export interface SandboxUrls {
+  origin: string;
+  messagingBaseUrl: string;
+  posBaseUrl: string;
+}
+
+/** Both simulated upstreams on one loopback server, built from one deterministic data set. */
+export class Sandbox {
+  readonly server: SandboxServer;
+  readonly messaging: MessagingState;
+  readonly pos: PosState;
+  readonly credentials: SandboxCredentials;
+  readonly now: Date;
+  private urls: SandboxUrls | undefined;
+
+  constructor(options: SandboxOptions = {}) {
+    this.now = options.now ?? new Date();
+    this.server = new SandboxServer({ ratePerSecond: options.ratePerSecond ?? 5 });
+    const people = makePeople(320);
+    this.messaging = seedMessaging({ now: this.now, people });
+    this.pos = seedPos({ now: this.now, people });
+    this.credentials = {
+      userToken: this.messaging.userToken,
+      pageTokens: Object.fromEntries(this.messaging.pages.map((p) => [p.id, p.settings.page_access_token])),
+      posApiKey: this.pos.apiKey,
+      shopId: this.pos.shop.id,
+    };
+    registerMessaging(this.server.router, this.messaging, MESSAGING_PREFIX);
+    registerPos(this.server.router, this.pos, POS_PREFIX);
+  }
+
+  async start(port = 0, host = "127.0.0.1"): Promise<SandboxUrls> {
+    const origin = await this.server.listen(port, host);
+    this.urls = { origin, messagingBaseUrl: origin + MESSAGING_PREFIX, posBaseUrl: origin + POS_PREFIX };
+    return this.urls;
+  }
+
+  get started(): SandboxUrls {
+    if (!this.urls) throw new Error("sandbox not started");
+    return this.urls;
+  }
+
+  close(): Promise<void> {
+    return this.server.close();
+  }
+}

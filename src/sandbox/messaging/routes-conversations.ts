@@ -1,0 +1,167 @@
+import type { Router, SandboxRequest } from "../server.js";
+import {
+  badParams,
+  conversationOf,
+  intParam,
+  listParam,
+  onPage,
+  pageOf,
+  pageSlice,
+  type RouteContext,
+  timeRange,
+} from "./guards.js";
+import { assignUser } from "./messages.js";
+import { iso, parseIso } from "./time.js";
+import type { ConversationRecord, PageRecord } from "./types.js";
+
+const V2_PAGE = 60;
+const COUNT_FIRST = 60;
+const COUNT_STEP = 40;
+const MESSAGES_FIRST = 20;
+const MESSAGES_STEP = 30;
+/** The later v1 list refuses spans longer than one month; taken as 31 days. */
+export const MAX_SPAN_SECONDS = 31 * 86_400;
+
+const byUpdated = (a: ConversationRecord, b: ConversationRecord) =>
+  b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id);
+
+function ofPage(ctx: RouteContext, page: PageRecord): ConversationRecord[] {
+  return ctx.state.conversations.filter((c) => c.page_id === page.id);
+}
+
+/** `tags=1,2` keeps conversations carrying any of them; `ALL` keeps those with any tag. */
+function tagFilter(req: SandboxRequest): (c: ConversationRecord) => boolean {
+  const wanted = listParam(req, "tags");
+  if (wanted.length === 0) return () => true;
+  if (wanted.some((t) => t.toUpperCase() === "ALL")) return (c) => c.tags.length > 0;
+  return (c) => c.tags.some((t) => wanted.includes(String(t)));
+}
+
+export function registerConversationRoutes(router: Router, ctx: RouteContext, prefix: string): void {
+  const conv = `${prefix}/public_api/v1/pages/:page_id/conversations/:conversation_id`;
+
+  onPage(router, ctx, "GET", `${prefix}/public_api/v2/pages/:page_id/conversations`, (req, page) => {
+    const range = timeRange(req, true);
+    const types = listParam(req, "type");
+    const posts = listParam(req, "post_ids");
+    const tags = tagFilter(req);
+    const list = ofPage(ctx, page)
+      .filter(
+        (c) =>
+          tags(c) &&
+          (types.length === 0 || types.includes(c.type)) &&
+          (posts.length === 0 || posts.includes(c.post_id ?? "")) &&
+          (!range || within(c.updated_at, range)),
+      )
+      .sort(req.query.get("unread_first") === "true" ? (a, b) => Number(a.seen) - Number(b.seen) || byUpdated(a, b) : byUpdated);
+    const cursor = req.query.get("last_conversation_id");
+    const start = cursor ? list.findIndex((c) => c.id === cursor) + 1 : 0;
+    return { conversations: cursor && start === 0 ? [] : list.slice(start, start + V2_PAGE), success: true };
+  });
+
+  onPage(router, ctx, "GET", `${prefix}/public_api/v1/pages/:page_id/conversations`, (req, page) => {
+    const range = timeRange(req)!;
+    if (range.to - range.from > MAX_SPAN_SECONDS * 1000 + 999) throw badParams("The time range must not exceed one month");
+    const pageNumber = intParam(req, "page_number", { required: true, min: 1 })!;
+    const orderBy = req.query.get("order_by") ?? "inserted_at";
+    if (orderBy !== "inserted_at" && orderBy !== "updated_at") throw badParams("order_by must be inserted_at or updated_at");
+    const tags = tagFilter(req);
+    const list = ofPage(ctx, page)
+      .filter((c) => tags(c) && within(c[orderBy], range))
+      .sort((a, b) => b[orderBy].localeCompare(a[orderBy]) || b.id.localeCompare(a.id));
+    return { conversations: pageSlice(list, pageNumber, V2_PAGE), success: true, total: list.length };
+  });
+
+  // The oldest list: under /v1, token named access_token; it takes the page token or the user token.
+  router.on(
+    "GET",
+    `${prefix}/v1/pages/:page_id/conversations`,
+    (req) => {
+      const page =
+        req.query.get("access_token") === ctx.state.userToken ? ctx.state.pages.find((p) => p.id === req.params.page_id) : undefined;
+      const target = page ?? pageOf(ctx, req);
+      const count = intParam(req, "current_count", { min: 0 });
+      const list = ofPage(ctx, target).filter(tagFilter(req)).sort(byUpdated);
+      const slice = count === undefined ? list.slice(0, COUNT_FIRST) : list.slice(Math.max(0, count - 1), Math.max(0, count - 1) + COUNT_STEP);
+      return { success: true, conversations: slice };
+    },
+    { rateKey: (req) => req.params.page_id },
+  );
+
+  onPage(router, ctx, "GET", `${conv}/messages`, (req, page) => {
+    const c = conversationOf(ctx, page, req.params.conversation_id);
+    const count = intParam(req, "current_count", { min: 0 });
+    const newestFirst = [...(ctx.state.messages[c.id] ?? [])].reverse();
+    const slice = count === undefined ? newestFirst.slice(0, MESSAGES_FIRST) : newestFirst.slice(count, count + MESSAGES_STEP);
+    return {
+      success: true,
+      conversation_id: c.id,
+      messages: slice.reverse(),
+      conv_from: c.from,
+      customers: c.customers,
+      can_inbox: c.type === "INBOX",
+    };
+  });
+
+  onPage(router, ctx, "POST", `${conv}/tags`, (req, page) => {
+    const c = conversationOf(ctx, page, req.params.conversation_id);
+    const body = (req.body ?? {}) as { action?: unknown; tag_id?: unknown };
+    if (body.action !== "add" && body.action !== "remove") throw badParams("action must be add or remove");
+    const tag = ctx.state.tags[page.id]?.find((t) => String(t.id) === String(body.tag_id ?? ""));
+    if (!tag) throw badParams("tag_id is not a tag of this page");
+    const has = c.tags.includes(tag.id);
+    const now = ctx.clock();
+    if (body.action === "add" ? !has : has) {
+      c.tags = body.action === "add" ? [...c.tags, tag.id] : c.tags.filter((t) => t !== tag.id);
+      c.tag_histories.push({
+        conversation_id: c.id,
+        inserted_at: iso(now),
+        payload: { action: body.action, editor_id: "", editor_name: "API", tag: { id: tag.id, text: tag.text } },
+      });
+    }
+    return { data: c.tags, success: true, timestamp: Math.floor(now / 1000) };
+  });
+
+  const assign = (req: SandboxRequest, page: PageRecord) => {
+    const c = conversationOf(ctx, page, req.params.conversation_id);
+    const fromBody = (req.body as { assignee_ids?: unknown } | undefined)?.assignee_ids;
+    const ids = Array.isArray(fromBody) ? fromBody.map(String) : listParam(req, "assignee_ids");
+    if (fromBody === undefined && !req.query.has("assignee_ids") && !req.query.has("assignee_ids[]")) {
+      throw badParams("assignee_ids is required");
+    }
+    const users = ids.map((id) => {
+      const user = ctx.state.staff.find((s) => s.id === id && s.page_ids.includes(page.id) && !s.disabled_page_ids.includes(page.id));
+      if (!user) throw badParams(`assignee ${id} is not an active user of this page`);
+      return assignUser(user);
+    });
+    const added = users.filter((u) => !c.assignee_ids.includes(u.id));
+    const deleted = c.current_assign_users.filter((u) => !ids.includes(u.id));
+    const now = ctx.clock();
+    if (added.length || deleted.length) {
+      c.assignee_histories.push({ conversation_id: c.id, inserted_at: iso(now), payload: { added_users: added, deleted_users: deleted } });
+    }
+    c.assignee_ids = users.map((u) => u.id);
+    c.current_assign_users = users;
+    return { ...c, success: true };
+  };
+  onPage(router, ctx, "POST", `${conv}/assign`, assign);
+  onPage(router, ctx, "GET", `${conv}/assign`, assign);
+
+  onPage(router, ctx, "POST", `${conv}/read`, (req, page) => {
+    const c = conversationOf(ctx, page, req.params.conversation_id);
+    c.seen = true;
+    c.unread_count = 0;
+    return { success: true };
+  });
+  onPage(router, ctx, "POST", `${conv}/unread`, (req, page) => {
+    const c = conversationOf(ctx, page, req.params.conversation_id);
+    c.seen = false;
+    c.unread_count = Math.max(1, c.unread_count);
+    return { success: true };
+  });
+}
+
+function within(time: string, range: { from: number; to: number }): boolean {
+  const ms = parseIso(time);
+  return ms >= range.from && ms <= range.to;
+}

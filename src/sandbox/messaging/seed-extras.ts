@@ -1,0 +1,138 @@
+import type { Random } from "../random.js";
+import { POST_LINES } from "./text.js";
+import { DAY_MS, iso, localIso } from "./time.js";
+import type {
+  AdDayRecord,
+  AdRecord,
+  CallLogRecord,
+  CampaignRecord,
+  PageRecord,
+  PostRecord,
+  StaffUser,
+} from "./types.js";
+
+/** Posts of one page, oldest first; page 0 also runs livestreams. */
+export function seedPosts(rng: Random, page: PageRecord, count: number, staff: StaffUser[], now: number): PostRecord[] {
+  const posts: PostRecord[] = [];
+  for (let i = 0; i < count; i++) {
+    const at = now - Math.round(((count - i) / count) * 88 * DAY_MS) + rng.int(0, 3_600_000);
+    const live = page.platform === "facebook" && i % 7 === 3;
+    const type = live ? "livestream" : rng.pick(["photo", "photo", "video", "text"] as const);
+    const fbid = `${1_000_000_000_000 + i * 7919 + rng.int(0, 7000)}`;
+    const author = rng.pick(staff);
+    posts.push({
+      id: `${page.id}_${fbid}`,
+      page_id: page.id,
+      from: { id: page.id, name: page.name },
+      message: live ? "Livestream xả kho tối nay 20h" : rng.pick(POST_LINES),
+      story: null,
+      type,
+      status_type: live ? "added_video" : type === "text" ? "mobile_status_update" : "added_photos",
+      inserted_at: iso(at),
+      like_count: rng.int(5, 900),
+      link: `https://www.facebook.com/${page.id}/posts/${fbid}`,
+      privacy: "EVERYONE",
+      attachments: type === "photo" ? [{ type: "photo", url: `https://cdn.sandbox.example/posts/${fbid}.jpg` }] : [],
+      admin_creator: { id: author.id, name: author.name },
+      live_video_status: live ? "VOD" : null,
+      delete_comment: false,
+      hide_comment: false,
+      ignore_comment: false,
+      is_removed: false,
+    });
+  }
+  return posts;
+}
+
+export function seedCallLogs(
+  rng: Random,
+  page: PageRecord,
+  phones: string[],
+  staff: StaffUser[],
+  now: number,
+): CallLogRecord[] {
+  const logs: CallLogRecord[] = [];
+  for (let i = 0; i < 100; i++) {
+    const created = now - rng.int(600, 60 * 86_400) * 1000;
+    const answered = rng.chance(0.75) ? created + rng.int(4, 25) * 1000 : null;
+    const hangup = answered === null ? created + rng.int(15, 45) * 1000 : answered + rng.int(20, 600) * 1000;
+    const id = rng.uuid();
+    logs.push({
+      id,
+      page_id: page.id,
+      type: "call",
+      direction: rng.chance(0.6) ? "outbound" : "inbound",
+      client_type: rng.chance(0.7) ? "web" : "mobile",
+      client_hangup: rng.chance(0.5),
+      created_time: iso(created),
+      answered_time: answered === null ? null : iso(answered),
+      hangup_time: iso(hangup),
+      phone_number: rng.pick(phones),
+      employee_name: rng.pick(staff).name,
+      record_file: answered === null ? null : `https://records.sandbox.example/${id}.mp3`,
+    });
+  }
+  return logs.sort((a, b) => b.created_time.localeCompare(a.created_time));
+}
+
+export interface AdSeed {
+  campaigns: CampaignRecord[];
+  ads: AdRecord[];
+  adDays: AdDayRecord[];
+}
+
+/** Two campaigns of three ads per page, delivering daily over the last 45 days. */
+export function seedAds(rng: Random, page: PageRecord, now: number): AdSeed {
+  const out: AdSeed = { campaigns: [], ads: [], adDays: [] };
+  const account = `act_${rng.int(100_000_000, 999_999_999)}`;
+  const names = ["Tin nhắn - Váy hè", "Chuyển đổi - Áo sơ mi"];
+  names.forEach((campaignName, c) => {
+    const campaignId = `2385${rng.int(10_000_000, 99_999_999)}${c}`;
+    const paused = c === 1;
+    out.campaigns.push({
+      account_id: account,
+      campaign_id: campaignId,
+      page_id: page.id,
+      name: campaignName,
+      status: paused ? "PAUSED" : "ACTIVE",
+      currency: "VND",
+      daily_budget: paused ? 0 : 500_000,
+      lifetime_budget: paused ? 10_000_000 : 0,
+    });
+    const adsetId = `${campaignId}1`;
+    for (let a = 0; a < 3; a++) {
+      const ad: AdRecord = {
+        account_id: account,
+        campaign_id: campaignId,
+        adset_id: adsetId,
+        ad_id: `${adsetId}${a}${rng.int(1000, 9999)}`,
+        page_id: page.id,
+        name: `${campaignName} - mẫu ${a + 1}`,
+        status: paused ? "PAUSED" : "ACTIVE",
+        currency: "VND",
+      };
+      out.ads.push(ad);
+      const stopDay = paused ? 10 : 0;
+      for (let d = 45; d >= stopDay; d--) {
+        const impressions = rng.int(400, 8000);
+        const clicks = Math.round(impressions * (0.008 + rng.next() * 0.025));
+        const started = Math.round(clicks * (0.2 + rng.next() * 0.2));
+        const purchases = rng.int(0, Math.max(0, Math.round(started / 4)));
+        out.adDays.push({
+          ad_id: ad.ad_id,
+          date: localIso(now - d * DAY_MS).slice(0, 10),
+          impressions,
+          reach: Math.round(impressions * (0.6 + rng.next() * 0.3)),
+          link_click: clicks,
+          spend: clicks * rng.int(1500, 4000),
+          messaging_conversation_started_7d: started,
+          messaging_first_reply: Math.round(started * 0.8),
+          post_comments: rng.int(0, 12),
+          purchases,
+          purchases_conversion_value: purchases * 350_000,
+        });
+      }
+    }
+  });
+  return out;
+}

@@ -1,0 +1,71 @@
+import { appendMessage, buildConversation, buildMessage, customerSender, staffSender } from "./messages.js";
+import { messageId, type PageSeedContext } from "./seed-inbox.js";
+import { HOSTILE } from "./text.js";
+import { iso } from "./time.js";
+
+/**
+ * An attacker writing to the page: an inbox thread and a comment whose author name and texts
+ * carry prompt injection, invisible and bidi characters, script markup and fake chat JSON.
+ * Both are recent and unread so they show up first in every list.
+ */
+export function seedHostile(ctx: PageSeedContext): string[] {
+  const { rng, page, now } = ctx;
+  const psid = "6999999999999999001";
+  const customer = {
+    id: rng.uuid(),
+    customer_id: rng.uuid(),
+    page_id: page.id,
+    psid,
+    name: HOSTILE.name,
+    gender: null,
+    birthday: null,
+    lives_in: HOSTILE.lines[0]!,
+    phone_numbers: [],
+    inserted_at: iso(now - 3 * 3_600_000),
+    updated_at: iso(now - 3 * 3_600_000),
+    can_inbox: true,
+    thread_id: `t_${psid}`,
+  };
+  ctx.out.customers.push(customer);
+  const post = ctx.posts[ctx.posts.length - 1]!;
+  const threads = [
+    buildConversation({ id: `${page.id}_${psid}`, page, customer, type: "INBOX", at: now - 2 * 3_600_000 }),
+    buildConversation({
+      id: `${post.id.split("_")[1]}_666000000001`,
+      page,
+      customer,
+      type: "COMMENT",
+      at: now - 90 * 60_000,
+      postId: post.id,
+    }),
+  ];
+  threads.forEach((conversation, t) => {
+    const list = (ctx.out.messages[conversation.id] = []);
+    ctx.out.conversations.push(conversation);
+    const lines = t === 0 ? HOSTILE.lines : [HOSTILE.lines[2]!, HOSTILE.lines[1]!];
+    lines.forEach((text, i) => {
+      const at = now - (lines.length - i) * 10 * 60_000;
+      if (i === 1) {
+        const reply = buildMessage({
+          id: t === 0 ? messageId(rng) : `${conversation.id}9`,
+          conversation,
+          from: staffSender(page, ctx.staff[0]!),
+          text: "Dạ shop chào bạn ạ",
+          at: at - 60_000,
+          parentId: t === 0 ? null : conversation.id,
+        });
+        appendMessage(list, conversation, reply);
+      }
+      const message = buildMessage({
+        id: t === 0 ? messageId(rng) : i === 0 ? conversation.id : `${conversation.id}${i}`,
+        conversation,
+        from: customerSender(conversation),
+        text,
+        at,
+        parentId: t === 0 || i === 0 ? null : conversation.id,
+      });
+      appendMessage(list, conversation, message);
+    });
+  });
+  return threads.map((c) => c.id);
+}

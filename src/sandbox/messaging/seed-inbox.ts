@@ -1,0 +1,242 @@
+import type { Person } from "../people.js";
+import type { Random } from "../random.js";
+import { appendMessage, assignUser, buildConversation, buildMessage, customerSender, staffSender } from "./messages.js";
+import { CITIES, COMMENT_LINES, CUSTOMER_LINES, ORDER_TAG, RATING_LINES, STAFF_LINES } from "./text.js";
+import { DAY_MS, iso, isoMicro, parseIso } from "./time.js";
+import type {
+  Attachment,
+  ConversationRecord,
+  MessageRecord,
+  PageCustomerRecord,
+  PageRecord,
+  PostRecord,
+  PrivateReplyRecord,
+  StaffUser,
+  TagRecord,
+} from "./types.js";
+
+export interface InboxSeed {
+  conversations: ConversationRecord[];
+  messages: Record<string, MessageRecord[]>;
+  customers: PageCustomerRecord[];
+  privateReplies: PrivateReplyRecord[];
+}
+
+export interface PageSeedContext {
+  rng: Random;
+  page: PageRecord;
+  /** Active staff of the page. */
+  staff: StaffUser[];
+  tags: TagRecord[];
+  posts: PostRecord[];
+  adIds: string[];
+  now: number;
+  out: InboxSeed;
+}
+
+/** The page's customers: one record per person of the pool, created before their first conversation. */
+export function seedCustomers(ctx: PageSeedContext, pool: Person[]): PageCustomerRecord[] {
+  const { rng, page, now } = ctx;
+  return pool.map((person) => {
+    const at = now - rng.int(3600, 90 * 86_400) * 1000;
+    return {
+      id: rng.uuid(),
+      customer_id: rng.uuid(),
+      page_id: page.id,
+      psid: person.psid,
+      name: person.name,
+      gender: rng.chance(0.9) ? person.gender : null,
+      birthday: rng.chance(0.6) ? person.birthday : null,
+      lives_in: rng.pick(CITIES),
+      phone_numbers: rng.chance(0.2) ? [person.phone] : [],
+      inserted_at: iso(at),
+      updated_at: iso(at),
+      can_inbox: true,
+      thread_id: null,
+    };
+  });
+}
+
+/** Conversations of one page with their messages, tags, assignments and private replies. */
+export function seedConversations(ctx: PageSeedContext, customers: PageCustomerRecord[], people: Map<string, Person>, count: number): void {
+  const { rng, page, posts } = ctx;
+  const facebook = page.platform === "facebook";
+  const lives = posts.filter((p) => p.type === "livestream");
+  const inboxQueue = [...customers];
+  for (let i = 0; i < count; i++) {
+    const roll = rng.next();
+    let type: ConversationRecord["type"] =
+      roll < 0.64 || posts.length === 0
+        ? "INBOX"
+        : roll < 0.89 || !facebook
+          ? "COMMENT"
+          : roll < 0.95 && lives.length > 0
+            ? "COMMENT_LIVESTREAM"
+            : "RATING";
+    if (type === "INBOX" && inboxQueue.length === 0) type = "COMMENT";
+    const customer = type === "INBOX" ? inboxQueue.splice(rng.int(0, inboxQueue.length - 1), 1)[0]! : rng.pick(customers);
+    seedConversation(ctx, type, customer, people.get(customer.psid)!);
+  }
+}
+
+function seedConversation(ctx: PageSeedContext, type: ConversationRecord["type"], customer: PageCustomerRecord, person: Person): void {
+  const { rng, page, now, staff } = ctx;
+  const commentLike = type === "COMMENT" || type === "COMMENT_LIVESTREAM";
+  const post = commentLike
+    ? rng.pick(type === "COMMENT_LIVESTREAM" ? ctx.posts.filter((p) => p.type === "livestream") : ctx.posts)
+    : undefined;
+  let start: number;
+  if (post) {
+    const posted = parseIso(post.inserted_at);
+    start = posted + rng.int(60, Math.max(61, Math.min(10 * 86_400, Math.floor((now - posted) / 1000) - 120))) * 1000;
+  } else {
+    start = now - (rng.chance(0.15) ? rng.int(600, 2 * 86_400) : rng.int(600, 90 * 86_400)) * 1000;
+  }
+  const postFbid = post?.id.split("_")[1] ?? "";
+  const commentId = () => `${postFbid}_${rng.int(100_000_000_000, 999_999_999_999)}`;
+  const id =
+    type === "INBOX" ? `${page.id}_${customer.psid}` : post ? commentId() : `${page.id}_rating_${rng.int(1_000_000, 9_999_999)}`;
+  const conversation = buildConversation({ id, page, customer, type, at: start, postId: post?.id ?? null });
+  const list: MessageRecord[] = [];
+  ctx.out.conversations.push(conversation);
+  ctx.out.messages[id] = list;
+
+  const assigned = rng.chance(0.65);
+  const handler = rng.pick(staff);
+  const count = type === "INBOX" ? rng.int(3, 40) : rng.int(3, 15);
+  const longest = Math.max(60, Math.floor((now - start) / 1000) - 30);
+  const span = Math.min(longest, rng.chance(0.6) ? rng.int(60, 6 * 3600) : rng.int(3600, 5 * 86_400)) * 1000;
+  const offsets = Array.from({ length: count - 1 }, () => Math.floor(rng.next() * span)).sort((a, b) => a - b);
+  let wantsPhone = rng.chance(0.3);
+  let fromCustomer = true;
+  let root: MessageRecord | undefined;
+  [0, ...offsets].forEach((offset, index) => {
+    if (index > 0) fromCustomer = fromCustomer ? !rng.chance(0.65) : rng.chance(0.6);
+    const at = start + offset + rng.int(0, 999);
+    const attachments: Attachment[] = [];
+    let text: string;
+    if (fromCustomer) {
+      text = index === 0 && commentLike ? rng.pick(COMMENT_LINES) : index === 0 && type === "RATING" ? rng.pick(RATING_LINES) : rng.pick(CUSTOMER_LINES);
+      if (wantsPhone && (index > 0 || commentLike)) {
+        text = commentLike ? `${person.phone} ib em giá nhé` : `Số em là ${person.phone} nha shop`;
+        wantsPhone = false;
+      } else if (rng.chance(0.06)) {
+        text = "";
+        attachments.push({ type: "photo", url: `https://cdn.sandbox.example/u/${rng.hex(12)}.jpg` });
+      }
+    } else {
+      text = rng.pick(STAFF_LINES);
+      if (rng.chance(0.05)) {
+        attachments.push(
+          rng.chance(0.5)
+            ? { type: "photo", url: `https://cdn.sandbox.example/p/${rng.hex(12)}.jpg` }
+            : { type: "file", url: `https://cdn.sandbox.example/f/bang-size.pdf`, name: "bang-size.pdf", mime_type: "application/pdf" },
+        );
+      }
+    }
+    const sender = fromCustomer ? customerSender(conversation) : staffSender(page, rng.chance(0.8) ? handler : rng.pick(staff));
+    const message = buildMessage({
+      id: index === 0 && post ? id : post ? commentId() : messageId(rng),
+      conversation,
+      from: sender,
+      text,
+      at,
+      attachments,
+      parentId: root && commentLike ? root.id : null,
+      likeCount: commentLike ? rng.int(0, 5) : null,
+    });
+    root ??= message;
+    appendMessage(list, conversation, message);
+  });
+  finishConversation(ctx, conversation, list, assigned ? handler : undefined, handler);
+  touchCustomer(customer, conversation);
+  if (root && type === "COMMENT" && page.platform === "facebook" && rng.chance(0.25)) {
+    const sent = Math.min(now - 60_000, parseIso(root.inserted_at) + rng.int(60, 7200) * 1000);
+    const inboxId = `${page.id}_${customer.psid}`;
+    root.private_reply_conversation = inboxId;
+    ctx.out.privateReplies.push({
+      page_id: page.id,
+      post_id: conversation.post_id!,
+      comment_id: root.id,
+      comment_conversation_id: conversation.id,
+      inbox_conversation_id: inboxId,
+      message_id: messageId(rng),
+      sender_id: handler.id,
+      inserted_at: isoMicro(sent),
+    });
+  }
+}
+
+/** Assignment and tag histories, read state and ad origin, once the messages are in place. */
+function finishConversation(
+  ctx: PageSeedContext,
+  c: ConversationRecord,
+  list: MessageRecord[],
+  assignee: StaffUser | undefined,
+  editor: StaffUser,
+): void {
+  const { rng, staff, tags, now } = ctx;
+  const start = parseIso(c.inserted_at);
+  const moment = () => parseIso(rng.pick(list).inserted_at);
+  if (assignee) {
+    const previous = staff.find((s) => s.id !== assignee.id);
+    if (previous && rng.chance(0.15)) {
+      c.assignee_histories.push({ conversation_id: c.id, inserted_at: iso(start + 30_000), payload: { added_users: [assignUser(previous)], deleted_users: [] } });
+      c.assignee_histories.push({
+        conversation_id: c.id,
+        inserted_at: iso(start + 90_000),
+        payload: { added_users: [assignUser(assignee)], deleted_users: [assignUser(previous)] },
+      });
+    } else {
+      c.assignee_histories.push({ conversation_id: c.id, inserted_at: iso(start + 30_000), payload: { added_users: [assignUser(assignee)], deleted_users: [] } });
+    }
+    c.assignee_ids = [assignee.id];
+    c.current_assign_users = [assignUser(assignee)];
+  }
+  const tagEvent = (tag: TagRecord, action: "add" | "remove", at: number) =>
+    c.tag_histories.push({
+      conversation_id: c.id,
+      inserted_at: iso(at),
+      payload: { action, editor_id: editor.id, editor_name: editor.name, tag: { id: tag.id, text: tag.text } },
+    });
+  const orderTag = tags.find((t) => t.text === ORDER_TAG)!;
+  const chosen = new Set<TagRecord>();
+  if (c.has_phone && rng.chance(0.5)) chosen.add(orderTag);
+  if (rng.chance(0.4)) chosen.add(rng.pick(tags));
+  for (const tag of chosen) {
+    tagEvent(tag, "add", moment());
+    c.tags.push(tag.id);
+  }
+  if (rng.chance(0.2)) {
+    const dropped = rng.pick(tags.filter((t) => !chosen.has(t)));
+    const first = moment();
+    tagEvent(dropped, "add", first);
+    tagEvent(dropped, "remove", Math.min(now - 1000, first + rng.int(60, 86_400) * 1000));
+  }
+  c.tag_histories.sort((a, b) => a.inserted_at.localeCompare(b.inserted_at));
+  const last = list[list.length - 1]!;
+  if (!c.seen && (parseIso(last.inserted_at) < now - 3 * DAY_MS || rng.chance(0.4))) {
+    c.seen = true;
+    c.unread_count = 0;
+  }
+  if (c.seen) {
+    c.read_watermarks = [{ message_id: last.id, psid: c.from.id, watermark: parseIso(last.inserted_at) }];
+    c.recent_seen_users = [{ fb_id: editor.fb_id, fb_name: editor.name, seen_at: last.inserted_at }];
+  }
+  if (c.type === "INBOX" && ctx.adIds.length > 0 && rng.chance(0.2)) c.ad_ids = [rng.pick(ctx.adIds)];
+}
+
+/** Inbox message ids look like the live `m_` ids; two random integers are cheaper than hex. */
+export function messageId(rng: Random): string {
+  return `m_${rng.int(100_000_000, 999_999_999)}${rng.int(100_000_000, 999_999_999)}`;
+}
+
+/** Keeps the customer record consistent with what their conversations show. */
+export function touchCustomer(customer: PageCustomerRecord, c: ConversationRecord): void {
+  if (c.inserted_at < customer.inserted_at) customer.inserted_at = c.inserted_at;
+  if (c.updated_at > customer.updated_at) customer.updated_at = c.updated_at;
+  for (const p of c.recent_phone_numbers) {
+    if (!customer.phone_numbers.includes(p.phone_number)) customer.phone_numbers.push(p.phone_number);
+  }
+  if (c.type === "INBOX") customer.thread_id = c.thread_id;
+}

@@ -1,0 +1,47 @@
+/** Every seeded page is Vietnamese: page-local time is UTC+7 all year. */
+export const LOCAL_OFFSET_MS = 7 * 3_600_000;
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 86_400_000;
+
+/** Record time: UTC without a zone suffix, `2026-11-20T07:15:02`. */
+export function iso(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19);
+}
+
+/** Message time: like iso() with the six fractional digits the live API sends. */
+export function isoMicro(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 23)}000`;
+}
+
+export function parseIso(text: string): number {
+  return Date.parse(`${text.slice(0, 23)}Z`);
+}
+
+/** The page-local wall clock of an instant, as `YYYY-MM-DDTHH:MM:SS`. */
+export function localIso(ms: number): string {
+  return iso(ms + LOCAL_OFFSET_MS);
+}
+
+/** Start (UTC ms) of the page-local day holding `ms`. */
+export function localDayStart(ms: number): number {
+  return Math.floor((ms + LOCAL_OFFSET_MS) / DAY_MS) * DAY_MS - LOCAL_OFFSET_MS;
+}
+
+/**
+ * Parses `DD/MM/YYYY HH:MM:SS - DD/MM/YYYY HH:MM:SS` (or, with `withTime` false,
+ * `DD/MM/YYYY - DD/MM/YYYY`) read as page-local time. Returns UTC ms, `to` exclusive: the end
+ * second (or the whole end day) is included.
+ */
+export function parseLocalRange(text: string, withTime: boolean): { from: number; to: number } | undefined {
+  const part = withTime ? String.raw`(\d{2})/(\d{2})/(\d{4}) (\d{2}):(\d{2}):(\d{2})` : String.raw`(\d{2})/(\d{2})/(\d{4})`;
+  const m = new RegExp(`^\\s*${part}\\s*-\\s*${part}\\s*$`).exec(text);
+  if (!m) return undefined;
+  const n = m.slice(1).map(Number);
+  const size = withTime ? 6 : 3;
+  const clock = (o: number, i: number) => (withTime ? n[o + i]! : 0);
+  const at = (o: number) =>
+    Date.UTC(n[o + 2]!, n[o + 1]! - 1, n[o]!, clock(o, 3), clock(o, 4), clock(o, 5)) - LOCAL_OFFSET_MS;
+  const from = at(0);
+  const to = at(size) + (withTime ? 1000 : DAY_MS);
+  return Number.isNaN(from) || Number.isNaN(to) || to <= from ? undefined : { from, to };
+}

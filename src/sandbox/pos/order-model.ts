@@ -1,0 +1,223 @@
+import { ORDER_STATUSES } from "../../clients/pos-codes.js";
+import type { PosState } from "./state.js";
+import type {
+  CustomerRecord,
+  GeoData,
+  OrderItem,
+  OrderRecord,
+  ShippingAddress,
+  StatusChange,
+  UserRecord,
+  VariationRecord,
+  WarehouseRecord,
+} from "./types.js";
+
+export function statusName(code: number): string {
+  return ORDER_STATUSES.find((s) => s.code === code)?.name ?? String(code);
+}
+
+export function shippingAddress(
+  geo: GeoData,
+  communeId: string,
+  street: string,
+  fullName: string,
+  phone: string,
+): ShippingAddress {
+  const commune = geo.communes.find((c) => c.id === communeId) ?? geo.communes[0]!;
+  const district = geo.districts.find((d) => d.id === commune.district_id)!;
+  const province = geo.provinces.find((p) => p.id === commune.province_id)!;
+  return {
+    address: street,
+    commune_id: commune.id,
+    commune_name: commune.name,
+    district_id: district.id,
+    district_name: district.name,
+    province_id: province.id,
+    province_name: province.name,
+    country_code: "84",
+    post_code: commune.postcode,
+    full_address: `${street}, ${commune.name}, ${district.name}, ${province.name}`,
+    full_name: fullName,
+    phone_number: phone,
+  };
+}
+
+export function variationInfo(v: VariationRecord): OrderItem["variation_info"] {
+  return {
+    name: v.product.name,
+    detail: v.fields.map((f) => f.value).join(" - "),
+    display_id: v.display_id,
+    product_display_id: v.product.display_id,
+    barcode: v.barcode,
+    retail_price: v.retail_price,
+    weight: v.weight,
+    fields: v.fields,
+  };
+}
+
+export function orderItem(id: number, v: VariationRecord, quantity: number, discount = 0): OrderItem {
+  return {
+    id,
+    product_id: v.product_id,
+    variation_id: v.id,
+    quantity,
+    discount_each_product: discount,
+    is_bonus_product: false,
+    is_discount_percent: false,
+    is_wholesale: false,
+    is_composite: false,
+    one_time_product: false,
+    note: null,
+    returned_count: 0,
+    variation_info: variationInfo(v),
+  };
+}
+
+export function statusChange(editor: UserRecord, oldStatus: number | null, status: number, at: string): StatusChange {
+  return {
+    editor_id: editor.id,
+    editor: { id: editor.id, name: editor.name },
+    name: editor.name,
+    old_status: oldStatus,
+    status,
+    updated_at: at,
+  };
+}
+
+export function warehouseInfo(w: WarehouseRecord): Record<string, unknown> {
+  return {
+    name: w.name,
+    phone_number: w.phone_number,
+    address: w.address,
+    full_address: w.full_address,
+    province_id: w.province_id,
+    district_id: w.district_id,
+    commune_id: w.commune_id,
+    custom_id: w.custom_id,
+    affiliate_id: null,
+    ffm_id: null,
+    has_snappy_service: false,
+  };
+}
+
+/** Recomputes the money and quantity fields of an order from its items and fees. */
+export function applyTotals(order: OrderRecord): void {
+  const gross = order.items.reduce(
+    (sum, it) => sum + (it.variation_info.retail_price - it.discount_each_product) * it.quantity,
+    0,
+  );
+  order.total_quantity = order.items.reduce((sum, it) => sum + it.quantity, 0);
+  order.total_price = gross;
+  order.total_price_after_sub_discount = gross - order.total_discount;
+  const due = order.total_price_after_sub_discount + (order.is_free_shipping ? 0 : order.shipping_fee);
+  order.money_to_collect = Math.max(0, due - order.cash - order.transfer_money);
+  order.cod = order.money_to_collect;
+}
+
+export interface OrderDraft {
+  id: number;
+  displayId: number;
+  at: string;
+  creator: UserRecord;
+  warehouse: WarehouseRecord;
+  customer: CustomerRecord | null;
+  billName: string;
+  billPhone: string;
+  address: ShippingAddress;
+  items: OrderItem[];
+  source: { id: string; name: string; account: string | null; accountName: string | null };
+}
+
+/** A new order (status new) with every field the live service returns, defaults filled. */
+export function newOrder(state: PosState, d: OrderDraft): OrderRecord {
+  const order: OrderRecord = {
+    id: d.id,
+    system_id: d.id,
+    display_id: d.displayId,
+    shop_id: state.shop.id,
+    page_id: d.source.id === "-1" ? d.source.account : null,
+    post_id: null,
+    custom_id: null,
+    bill_full_name: d.billName,
+    bill_phone_number: d.billPhone,
+    creator: { id: d.creator.id, fb_id: d.creator.fb_id, name: d.creator.name, avatar_url: null },
+    inserted_at: d.at,
+    updated_at: d.at,
+    last_update_status_at: d.at,
+    status: 0,
+    status_name: statusName(0),
+    sub_status: null,
+    status_history: [statusChange(d.creator, null, 0, d.at)],
+    tags: [],
+    items: d.items,
+    shipping_address: d.address,
+    shipping_fee: 0,
+    partner_fee: 0,
+    total_discount: 0,
+    total_price: 0,
+    total_price_after_sub_discount: 0,
+    money_to_collect: 0,
+    cod: 0,
+    cash: 0,
+    transfer_money: 0,
+    total_quantity: 0,
+    is_free_shipping: false,
+    received_at_shop: false,
+    note: null,
+    note_print: null,
+    returned_reason: null,
+    warehouse_id: d.warehouse.id,
+    warehouse_info: warehouseInfo(d.warehouse),
+    partner: null,
+    partner_inserted_at: null,
+    estimate_delivery_date: null,
+    transfer_proof: null,
+    order_sources: d.source.id,
+    order_sources_name: d.source.name,
+    account: d.source.account,
+    account_name: d.source.accountName,
+    ad_id: null,
+    ads_source: null,
+    assigning_seller_id: null,
+    assigning_seller: null,
+    assigning_care_id: null,
+    marketer: null,
+    time_assign_seller: null,
+    time_assign_care: null,
+    time_assign_marketer: null,
+    customer: d.customer
+      ? {
+          id: d.customer.id,
+          customer_id: d.customer.customer_id,
+          fb_id: d.customer.fb_id,
+          name: d.customer.name,
+          page_id: d.source.id === "-1" ? d.source.account : null,
+        }
+      : null,
+    shop_customer_id: d.customer?.id ?? null,
+    order_currency: "VND",
+    is_removed: false,
+  };
+  applyTotals(order);
+  return order;
+}
+
+/** Moves an order to `status`, recording who and when, as the status_history of the live service. */
+export function moveStatus(order: OrderRecord, editor: UserRecord, status: number, at: string): void {
+  if (order.status === status) return;
+  order.status_history.push(statusChange(editor, order.status, status, at));
+  order.status = status;
+  order.status_name = statusName(status);
+  order.last_update_status_at = at;
+  order.updated_at = at;
+}
+
+/** Adds `delta` units of a variation to a warehouse's stock (negative to take them out). */
+export function changeStock(state: PosState, variationId: string, warehouseId: string, delta: number): void {
+  const variation = state.variations.find((v) => v.id === variationId);
+  const stock = variation?.variations_warehouses.find((s) => s.warehouse_id === warehouseId);
+  if (!variation || !stock) return;
+  stock.remain_quantity += delta;
+  stock.actual_remain_quantity += delta;
+  variation.remain_quantity += delta;
+}

@@ -1,0 +1,143 @@
+import type { Random } from "../random.js";
+import { applyTotals, moveStatus, newOrder, orderItem, shippingAddress } from "./order-model.js";
+import type { PosState } from "./state.js";
+import { DAY, HOUR, iso, ms } from "./time.js";
+import type { OrderRecord, UserRecord } from "./types.js";
+
+/** The usual path of an order; returns branch off after "shipped". */
+const FLOW = [0, 1, 12, 13, 8, 9, 2, 3, 16];
+
+export function statusPath(status: number): number[] {
+  if (status === 11 || status === 20) return [0, status];
+  const shipped = FLOW.slice(0, FLOW.indexOf(2) + 1);
+  if (status === 4) return [...shipped, 4];
+  if (status === 15) return [...shipped, 15];
+  if (status === 5) return [...shipped, 4, 5];
+  return FLOW.slice(0, FLOW.indexOf(status) + 1);
+}
+
+const statusWeights: [number, number][] = [
+  [0, 6], [11, 3], [20, 3], [1, 6], [12, 3], [13, 3], [8, 3],
+  [9, 4], [2, 10], [3, 24], [16, 20], [4, 4], [15, 4], [5, 7],
+];
+const sourceWeights: [string, number][] = [["-1", 55], ["-4", 12], ["-5", 8], ["-2", 12], ["-3", 8], ["-7", 5]];
+const orderNotes = ["Giao giờ hành chính", "Gọi trước khi giao", "Khách quen, tặng kèm túi", "Cho xem hàng trước khi nhận"];
+const orderTags = [
+  { id: 1, name: "Khách VIP" },
+  { id: 2, name: "Đổi size" },
+  { id: 3, name: "Giao gấp" },
+];
+const carriers = [1, 5, 15, 11];
+export const AD_IDS = ["120210000000000101", "120210000000000102", "120210000000000103", "120210000000000104"];
+export const FIRST_ORDER_ID = 58_000;
+
+function weighted<T>(rng: Random, rows: [T, number][]): T {
+  let roll = rng.next() * rows.reduce((sum, [, w]) => sum + w, 0);
+  for (const [value, weight] of rows) {
+    roll -= weight;
+    if (roll < 0) return value;
+  }
+  return rows[rows.length - 1]![0];
+}
+
+function sourceOf(state: PosState, rng: Random, id: string) {
+  const top = state.orderSources.find((s) => String(s.id) === id)!;
+  const accounts = state.orderSources.filter((s) => s.parent_id === Number(id));
+  const account = accounts.length ? rng.pick(accounts) : undefined;
+  return { id, name: top.name, account: account ? String(account.id) : null, accountName: account?.name ?? null };
+}
+
+/** Several hundred orders over the last 90 days, every status code, ids rising with time. */
+export function seedOrders(state: PosState, rng: Random, count: number): void {
+  const now = state.now.getTime();
+  const sellers = state.users.filter((u) => u.department.name === "Sales");
+  const marketer = state.users.find((u) => u.department.name === "Marketing")!;
+  const care = state.users.find((u) => u.department.name === "CSKH")!;
+  const buyers = state.customers.slice(0, 240);
+  const starts = Array.from({ length: count }, () => now - rng.int(10 * 60_000, 90 * DAY)).sort((a, b) => a - b);
+  starts.forEach((start, index) => {
+    const customer = rng.pick(buyers);
+    const home = customer.shop_customer_address[0]!;
+    const phone = customer.phone_numbers[0]!;
+    const seller = rng.pick(sellers);
+    const order = newOrder(state, {
+      id: FIRST_ORDER_ID + index + 1,
+      displayId: index + 1,
+      at: iso(start),
+      creator: seller,
+      warehouse: rng.pick(state.warehouses.slice(0, 2)),
+      customer,
+      billName: customer.name,
+      billPhone: phone,
+      address: shippingAddress(state.geo, home.commune_id, home.address, customer.name, phone),
+      items: Array.from({ length: rng.int(1, 3) }, (_, i) =>
+        orderItem(index * 10 + i + 1, rng.pick(state.variations), rng.int(1, 2)),
+      ),
+      source: sourceOf(state, rng, weighted(rng, sourceWeights)),
+    });
+    order.shipping_fee = rng.pick([0, 20_000, 30_000]);
+    order.is_free_shipping = order.shipping_fee === 0;
+    order.total_discount = rng.chance(0.2) ? 20_000 : 0;
+    order.transfer_money = rng.chance(0.2) ? 100_000 : 0;
+    order.note = rng.chance(0.3) ? rng.pick(orderNotes) : null;
+    order.tags = rng.chance(0.15) ? [rng.pick(orderTags)] : [];
+    order.is_removed = rng.chance(0.02);
+    if (order.order_sources === "-1" && rng.chance(0.5)) {
+      order.ad_id = rng.pick(AD_IDS);
+      order.ads_source = "facebook";
+      order.marketer = { id: marketer.id, name: marketer.name };
+      order.time_assign_marketer = iso(start + 60_000);
+    }
+    if (rng.chance(0.85)) {
+      order.assigning_seller_id = seller.id;
+      order.assigning_seller = { id: seller.id, name: seller.name };
+      order.time_assign_seller = iso(start + 5 * 60_000);
+    }
+    if (rng.chance(0.3)) {
+      order.assigning_care_id = care.id;
+      order.time_assign_care = iso(start + 30 * 60_000);
+    }
+    applyTotals(order);
+    walk(rng, order, weighted(rng, statusWeights), seller, now);
+    state.orders.push(order);
+  });
+  state.sequences.order = count;
+  state.sequences.orderItem = count * 10;
+}
+
+/** Takes an order along the path to `status`, all steps before `now`, and sets carrier times. */
+function walk(rng: Random, order: OrderRecord, status: number, editor: UserRecord, now: number): void {
+  const path = statusPath(status);
+  const start = ms(order.inserted_at);
+  const room = (now - start) / path.length;
+  let at = start;
+  for (const step of path.slice(1)) {
+    at += Math.min(rng.int(1, 30) * HOUR, room);
+    moveStatus(order, editor, step, iso(at));
+    if (step === 9) {
+      order.partner_inserted_at = iso(at);
+      order.estimate_delivery_date = iso(at + 3 * DAY);
+      order.partner = {
+        partner_id: rng.pick(carriers),
+        cod: order.cod,
+        extend_code: `S${rng.int(100_000_000, 999_999_999)}`,
+        total_fee: order.shipping_fee || 22_000,
+        is_returned: false,
+        paid_at: null,
+        picked_up_at: null,
+        first_delivery_at: null,
+        updated_at: iso(at),
+        system_created: true,
+        delivery_name: null,
+        delivery_tel: null,
+      };
+      order.partner_fee = order.partner.total_fee;
+    }
+    if (!order.partner) continue;
+    order.partner.updated_at = iso(at);
+    if (step === 2) order.partner.picked_up_at = iso(at);
+    if (step === 3 || step === 4 || step === 15) order.partner.first_delivery_at ??= iso(at);
+    if (step === 16) order.partner.paid_at = iso(at);
+    if (step === 4) order.partner.is_returned = true;
+  }
+}

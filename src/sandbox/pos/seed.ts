@@ -1,0 +1,62 @@
+import type { Person } from "../people.js";
+import { Random } from "../random.js";
+import { buildGeo } from "./geo-data.js";
+import { PARTNERS, seedCatalog, seedLevels, seedOrderSources, seedShop, seedUsers, seedWarehouses } from "./seed-catalog.js";
+import { seedBackOffice } from "./seed-backoffice.js";
+import { seedCustomers } from "./seed-customers.js";
+import { seedLoyalty, seedReturns } from "./seed-loyalty.js";
+import { seedOrders } from "./seed-orders.js";
+import type { PosState } from "./state.js";
+
+export const SANDBOX_POS_API_KEY = "sandbox-pos-key-7f3a9c2e41d8";
+const ORDER_COUNT = 560;
+
+/** The POS data set of a Vietnamese fashion shop, the same for the same `now` and people. */
+export function seedPos(ctx: { now: Date; people: Person[] }): PosState {
+  const now = ctx.now.getTime();
+  const rng = new Random(84_2026);
+  const geo = buildGeo();
+  const shop = seedShop(rng, now);
+  const users = seedUsers(rng);
+  const warehouses = seedWarehouses(rng, geo);
+  const { products, variations } = seedCatalog(rng, now, warehouses);
+  const { customers, notes } = seedCustomers(new Random(84_2027), now, ctx.people, geo, users);
+  const state: PosState = {
+    apiKey: SANDBOX_POS_API_KEY,
+    now: ctx.now,
+    shop,
+    geo,
+    users,
+    partners: PARTNERS.map((p) => ({ ...p })),
+    orderSources: seedOrderSources(shop, now),
+    warehouses,
+    products,
+    variations,
+    levels: seedLevels(rng),
+    customers,
+    customerNotes: notes,
+    pointLogs: [],
+    orders: [],
+    returnOrders: [],
+    transactions: [],
+    debts: [],
+    paymentHistories: [],
+    purchases: [],
+    inventoryHistories: [],
+    stockExports: [],
+    transfers: [],
+    stocktakings: [],
+    promotions: [],
+    combos: [],
+    formulas: [],
+    analyticFields: [],
+    customerPromotions: [],
+    adCosts: [],
+    sequences: {},
+  };
+  seedOrders(state, new Random(84_2028), ORDER_COUNT);
+  seedReturns(state, new Random(84_2029));
+  seedLoyalty(state, new Random(84_2030));
+  seedBackOffice(state, new Random(84_2031));
+  return state;
+}

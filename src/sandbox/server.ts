@@ -1,0 +1,313 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+/** One parsed request as a sandbox route sees it. */
+export interface SandboxRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  params: Record<string, string>;
+  headers: IncomingMessage["headers"];
+  /** Parsed JSON body, or undefined. */
+  body: unknown;
+}
+
+/** What a route returns: a JSON body (status 200) or an explicit status and body. */
+export type RouteResult = unknown | Reply;
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+export const reply = (status: number, body: unknown, headers?: Record<string, string>) =>
+  new Reply(status, body, headers);
+
+export type RouteHandler = (req: SandboxRequest) => RouteResult | Promise<RouteResult>;
+
+export interface RouteOptions {
+  /** Requests with the same key share the upstream's per-key rate limit (5 per second). */
+  rateKey?: (req: SandboxRequest) => string | undefined;
+}
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  names: string[];
+  handler: RouteHandler;
+  options: RouteOptions;
+}
+
+/**
+ * A fault the next matching requests meet. `times` counts how many requests it hits
+ * (default 1; Infinity for every request until cleared).
+ */
+export interface Fault {
+  method?: string;
+  /** Matches when the request path contains this text (or matches this pattern). */
+  path?: string | RegExp;
+  kind:
+    | "status" // reply `status` with `body` (JSON) or a generic error body
+    | "rate_limit" // 429 with Retry-After `retryAfterSeconds`
+    | "reset" // destroy the socket without an answer
+    | "malformed" // 200 with a cut JSON body
+    | "html" // `status` (default 502) with an HTML error page
+    | "timeout" // never answer (the client's response timeout fires)
+    | "latency"; // delay `delayMs`, then answer normally
+  status?: number;
+  body?: unknown;
+  retryAfterSeconds?: number;
+  delayMs?: number;
+  times?: number;
+  /** With kind "reset": apply the route first (the write happens), then drop the answer. */
+  afterHandling?: boolean;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string[]>;
+  body: unknown;
+  at: number;
+}
+
+export class Router {
+  private readonly routes: Route[] = [];
+
+  /** Adds a route; `:name` segments become params. */
+  on(method: string, path: string, handler: RouteHandler, options: RouteOptions = {}): this {
+    const names: string[] = [];
+    const source = path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:(\w+)/g, (_, name: string) => {
+      names.push(name);
+      return "([^/]+)";
+    });
+    this.routes.push({ method, pattern: new RegExp(`^${source}$`), names, handler, options });
+    return this;
+  }
+
+  match(method: string, path: string): { route: Route; params: Record<string, string> } | undefined {
+    for (const route of this.routes) {
+      if (route.method !== method) continue;
+      const m = route.pattern.exec(path);
+      if (!m) continue;
+      const params: Record<string, string> = {};
+      route.names.forEach((name, i) => {
+        params[name] = decodeURIComponent(m[i + 1]!);
+      });
+      return { route, params };
+    }
+    return undefined;
+  }
+}
+
+export interface SandboxServerOptions {
+  /** Calls per second allowed per rate key before 429. */
+  ratePerSecond?: number;
+  /** Bytes of request body accepted. */
+  maxBodyBytes?: number;
+  /** Most recent requests kept in `requests`. */
+  keepRequests?: number;
+}
+
+/** The HTTP shell of the simulated upstream: routing, recording, rate limits, fault injection. */
+export class SandboxServer {
+  readonly router = new Router();
+  readonly requests: RecordedRequest[] = [];
+  /** Requests per "METHOD path-pattern-free path", including ones that met a fault. */
+  readonly counts = new Map<string, number>();
+  private faults: Fault[] = [];
+  private readonly windows = new Map<string, number[]>();
+  private readonly sockets = new Set<Socket>();
+  private server: Server | undefined;
+  private readonly options: Required<SandboxServerOptions>;
+
+  constructor(options: SandboxServerOptions = {}) {
+    this.options = { ratePerSecond: 5, maxBodyBytes: 1_000_000, keepRequests: 5000, ...options };
+  }
+
+  injectFault(fault: Fault): void {
+    this.faults.push({ times: 1, ...fault });
+  }
+
+  clearFaults(): void {
+    this.faults = [];
+  }
+
+  /** How many requests reached `method path` (exact path, query excluded). */
+  count(method: string, path: string): number {
+    return this.counts.get(`${method} ${path}`) ?? 0;
+  }
+
+  resetRecords(): void {
+    this.requests.length = 0;
+    this.counts.clear();
+    this.windows.clear();
+  }
+
+  async listen(port = 0, host = "127.0.0.1"): Promise<string> {
+    const server = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        if (!res.headersSent) send(res, 500, { success: false, message: String(error) });
+      });
+    });
+    server.keepAliveTimeout = 60_000;
+    server.on("connection", (socket) => {
+      this.sockets.add(socket);
+      socket.on("close", () => this.sockets.delete(socket));
+    });
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, host, () => resolve());
+    });
+    const address = server.address() as AddressInfo;
+    return `http://${host}:${address.port}`;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://sandbox");
+    const method = req.method ?? "GET";
+    const raw = await readBody(req, this.options.maxBodyBytes);
+    if (raw === undefined) return send(res, 413, { success: false, message: "Request body too large" });
+    let body: unknown;
+    if (raw.length > 0) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return send(res, 400, { success: false, error: "invalid_parameters", message: "Body is not JSON" });
+      }
+    }
+    this.record(method, url, body);
+
+    const fault = this.takeFault(method, url.pathname);
+    if (fault && !(fault.kind === "reset" && fault.afterHandling)) {
+      const done = await this.applyFault(fault, res);
+      if (done) return;
+    }
+
+    const found = this.router.match(method, url.pathname);
+    if (!found) return send(res, 404, { success: false, error: "not_found", message: `No route ${method} ${url.pathname}` });
+    const request: SandboxRequest = {
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      params: found.params,
+      headers: req.headers,
+      body,
+    };
+    const key = found.route.options.rateKey?.(request);
+    if (key !== undefined && !this.allow(key)) {
+      return send(res, 429, { success: false, error_code: 106, message: "You have reached the limit of requests" }, {
+        "retry-after": "1",
+      });
+    }
+    let result: RouteResult;
+    try {
+      result = await found.route.handler(request);
+    } catch (error) {
+      if (error instanceof Reply) result = error;
+      else throw error;
+    }
+    if (fault?.kind === "reset") {
+      res.socket?.destroy();
+      return;
+    }
+    if (result instanceof Reply) return send(res, result.status, result.body, result.headers);
+    send(res, 200, result);
+  }
+
+  private record(method: string, url: URL, body: unknown): void {
+    const key = `${method} ${url.pathname}`;
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    const query: Record<string, string[]> = {};
+    for (const [k, v] of url.searchParams) (query[k] ??= []).push(v);
+    this.requests.push({ method, path: url.pathname, query, body, at: Date.now() });
+    if (this.requests.length > this.options.keepRequests) this.requests.shift();
+  }
+
+  private takeFault(method: string, path: string): Fault | undefined {
+    const index = this.faults.findIndex(
+      (f) =>
+        (!f.method || f.method === method) &&
+        (!f.path || (typeof f.path === "string" ? path.includes(f.path) : f.path.test(path))),
+    );
+    if (index < 0) return undefined;
+    const fault = this.faults[index]!;
+    fault.times = (fault.times ?? 1) - 1;
+    if (fault.times <= 0) this.faults.splice(index, 1);
+    return fault;
+  }
+
+  /** Returns true when the fault answered (or dropped) the request. */
+  private async applyFault(fault: Fault, res: ServerResponse): Promise<boolean> {
+    switch (fault.kind) {
+      case "latency":
+        await new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? 100));
+        return false;
+      case "status":
+        send(res, fault.status ?? 500, fault.body ?? { success: false, message: "Internal server error" });
+        return true;
+      case "rate_limit":
+        send(res, 429, { success: false, error_code: 106, message: "You have reached the limit of requests" }, {
+          "retry-after": String(fault.retryAfterSeconds ?? 1),
+        });
+        return true;
+      case "malformed":
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end('{"success": true, "data": [{"id": ');
+        return true;
+      case "html":
+        res.writeHead(fault.status ?? 502, { "content-type": "text/html" });
+        res.end("<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>");
+        return true;
+      case "reset":
+        res.socket?.destroy();
+        return true;
+      case "timeout":
+        // Hold the request open; the socket is destroyed when the client gives up or on close().
+        return true;
+    }
+  }
+
+  private allow(key: string): boolean {
+    const now = Date.now();
+    const times = (this.windows.get(key) ?? []).filter((t) => t > now - 1000);
+    if (times.length >= this.options.ratePerSecond) {
+      this.windows.set(key, times);
+      return false;
+    }
+    times.push(now);
+    this.windows.set(key, times);
+    return true;
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body ?? {});
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) over = true;
+      else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(over ? undefined : Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}

@@ -1,0 +1,3 @@
+import type { AnyTool } from "../define.js";
+
+export const tools: AnyTool[] = [];

@@ -1,0 +1,89 @@
+import type { z } from "zod";
+import type { MessagingClient } from "../clients/messaging.js";
+import type { PosClient } from "../clients/pos.js";
+import { PancakeError } from "../clients/errors.js";
+import { redact } from "../clients/redact.js";
+import type { Config } from "../config.js";
+import { compact } from "../format/compact.js";
+import type { Logger } from "../log.js";
+import type { ToolsetName } from "./toolsets.js";
+
+/** All four hints are required: clients decide on confirmation prompts from them. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** A read of upstream data: safe, repeatable. */
+export const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+/** A write that adds something (a message, an order): never retried, repeating it repeats the effect. */
+export const CREATE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+/** A write that overwrites or removes state. */
+export const OVERWRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+
+export interface ToolContext {
+  config: Config;
+  messaging: MessagingClient;
+  pos: PosClient;
+  logger: Logger;
+  signal: AbortSignal;
+  /** Reports progress to the client when it asked for it (a no-op otherwise). */
+  progress(done: number, total?: number, message?: string): Promise<void>;
+}
+
+export type ObjectSchema = z.ZodObject<z.ZodRawShape>;
+
+export interface ToolDefinition<I extends ObjectSchema = ObjectSchema, O extends ObjectSchema = ObjectSchema> {
+  /** snake_case, public contract. */
+  name: string;
+  title: string;
+  /** What it does, when to use it, one example. */
+  description: string;
+  toolset: ToolsetName;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  handler(input: z.output<I>, ctx: ToolContext): Promise<z.input<O>>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds tools of every input/output type
+export type AnyTool = ToolDefinition<any, any>;
+
+export function defineTool<I extends ObjectSchema, O extends ObjectSchema>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
+  return def;
+}
+
+export const isWriteTool = (tool: AnyTool): boolean => !tool.annotations.readOnlyHint;
+
+/** The MCP tool result, kept free of SDK types so the SDK stays behind server.ts. */
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: "text"; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** Runs a handler and applies the output contract: compact structured result + same JSON as text. */
+export async function runTool(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
+  try {
+    const result = compact((await tool.handler(input, ctx)) as Record<string, unknown>);
+    return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
+  } catch (error) {
+    return errorResult(tool.name, error, ctx.logger);
+  }
+}
+
+export function errorResult(toolName: string, error: unknown, logger?: Logger): ToolResult {
+  let text: string;
+  if (error instanceof PancakeError) {
+    text = `Error (${error.kind}): ${error.message}`;
+    if (error.hint) text += `\nNext step: ${error.hint}`;
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    logger?.error(`${toolName}: unexpected error: ${error instanceof Error ? (error.stack ?? message) : message}`);
+    text = `Error (internal): ${toolName} failed unexpectedly: ${message}\nNext step: try again; if it keeps failing, report it with the tool name and arguments.`;
+  }
+  return { content: [{ type: "text", text: redact(text) }], isError: true };
+}

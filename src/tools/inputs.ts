@@ -1,0 +1,58 @@
+import { z } from "zod";
+
+/** Shared parameter vocabulary: described once here, reused by every tool. */
+
+/** Some clients double-encode nested objects and arrays as JSON strings; accept both. */
+export function jsonish<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => {
+    if (typeof value !== "string") return value;
+    const text = value.trim();
+    if (!(text.startsWith("{") || text.startsWith("["))) return value;
+    try {
+      return JSON.parse(text);
+    } catch {
+      return value;
+    }
+  }, schema);
+}
+
+export const dateInput = z
+  .union([z.string().max(40), z.number().int().nonnegative()])
+  .describe("YYYY-MM-DD, ISO 8601 date-time (no offset = shop time zone) or Unix seconds");
+
+export const sinceInput = dateInput.optional().describe("Start (inclusive): YYYY-MM-DD, ISO 8601 or Unix seconds");
+export const untilInput = dateInput
+  .optional()
+  .describe("End (inclusive; a bare date means the end of that day): YYYY-MM-DD, ISO 8601 or Unix seconds");
+
+/** An id that is put into a URL path: plain characters only, so it cannot steer the path. */
+export const idInput = (what: string) =>
+  z
+    .union([z.string(), z.number().int().nonnegative()])
+    .transform(String)
+    .pipe(
+      z
+        .string()
+        .min(1)
+        .max(128)
+        .regex(/^[A-Za-z0-9_.:-]+$/, `${what} may hold only letters, digits and _ . : -`)
+        .refine((s) => s !== "." && s !== "..", `${what} is not a valid id`),
+    )
+    .describe(what);
+
+export const pageIdInput = idInput("Page id (from list_pages)");
+export const shopIdInput = idInput("Shop id (from list_shops); optional when the api key serves one shop").optional();
+
+export const limitInput = (max: number, fallback: number) =>
+  z.number().int().min(1).max(max).default(fallback).describe(`Rows to return, 1-${max} (default ${fallback})`);
+
+export const cursorInput = z
+  .string()
+  .max(2000)
+  .optional()
+  .describe("next_cursor from the previous result, unchanged, to get the following rows");
+
+export const detailInput = z
+  .enum(["compact", "full"])
+  .default("compact")
+  .describe('"compact" (default): the fields an assistant needs; "full": the upstream record as is');

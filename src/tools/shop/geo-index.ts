@@ -1,0 +1,68 @@
+import type { PosClient } from "../../clients/pos.js";
+import type { PosCommune, PosDistrict, PosProvince } from "../../clients/schemas/pos.js";
+import { fold } from "../../format/text.js";
+
+export type ProvinceList = "old" | "new" | "all";
+
+const TTL_MS = 24 * 60 * 60_000;
+
+/**
+ * Address reference data changes a few times a decade, so it is fetched once per process and
+ * day, then matched locally: typed place names become province/district/commune ids.
+ */
+export class GeoIndex {
+  private readonly cache = new Map<string, { at: number; value: Promise<unknown> }>();
+
+  constructor(private readonly pos: PosClient) {}
+
+  provinces(list: ProvinceList = "old"): Promise<PosProvince[]> {
+    const params = list === "new" ? { is_new: true } : list === "all" ? { all: true } : {};
+    return this.cached(`p:${list}`, () => this.pos.listProvinces(params));
+  }
+
+  districts(provinceId: string): Promise<PosDistrict[]> {
+    return this.cached(`d:${provinceId}`, () => this.pos.listDistricts({ province_id: provinceId }));
+  }
+
+  communes(provinceId: string, districtId: string): Promise<PosCommune[]> {
+    return this.cached(`c:${provinceId}:${districtId}`, () =>
+      this.pos.listCommunes({ province_id: provinceId, district_id: districtId }),
+    );
+  }
+
+  private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const hit = this.cache.get(key);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit.value as Promise<T>;
+    const value = load();
+    this.cache.set(key, { at: Date.now(), value });
+    value.catch(() => this.cache.delete(key));
+    return value;
+  }
+}
+
+const indexes = new WeakMap<PosClient, GeoIndex>();
+export function geoIndex(pos: PosClient): GeoIndex {
+  let index = indexes.get(pos);
+  if (!index) indexes.set(pos, (index = new GeoIndex(pos)));
+  return index;
+}
+
+// Administrative prefixes people type or leave out: "Thành phố", "TP.", "Quận 1" vs "1".
+const PREFIX = /^(thanh pho|tinh|tp\.?|quan|huyen|thi xa|thi tran|phuong|xa|q\.|p\.|h\.|tx\.?)\s+/;
+
+/** A place name reduced for matching: folded diacritics, no administrative prefix. */
+export function placeKey(name: string): string {
+  const folded = fold(name).replace(/[.,]/g, " ").replace(/\s+/g, " ").trim();
+  return folded.replace(PREFIX, "").trim() || folded;
+}
+
+/** 3: same name, 2: one starts with the other, 1: one contains the other, 0: no match. */
+export function matchScore(typed: string, name: string): number {
+  const a = placeKey(typed);
+  const b = placeKey(name);
+  if (!a || !b) return 0;
+  if (a === b || fold(typed) === fold(name)) return 3;
+  if (b.startsWith(a) || a.startsWith(b)) return 2;
+  if (a.length >= 3 && (b.includes(a) || a.includes(b))) return 1;
+  return 0;
+}

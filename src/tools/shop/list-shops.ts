@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { sanitizeName } from "../../format/text.js";
+import { defineTool, READ } from "../define.js";
+import { cachedShops } from "./resolve-shop.js";
+
+export const listShops = defineTool({
+  name: "list_shops",
+  title: "List shops",
+  description:
+    "List the POS shops the api key can reach, with their linked social pages. Use it first to find a shop_id when several shops are configured.",
+  toolset: "shop",
+  annotations: READ,
+  input: z.object({}),
+  output: z.object({
+    shops: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string().optional(),
+        pages: z.array(z.object({ id: z.string(), name: z.string().optional(), platform: z.string().optional() })).optional(),
+      }),
+    ),
+  }),
+  async handler(_input, ctx) {
+    const shops = await cachedShops(ctx.pos);
+    return {
+      shops: shops.map((shop) => ({
+        id: String(shop.id),
+        name: sanitizeName(shop.name),
+        pages: (shop.pages ?? []).flatMap((p) =>
+          p.id == null ? [] : [{ id: String(p.id), name: sanitizeName(p.name), platform: p.platform ?? undefined }],
+        ),
+      })),
+    };
+  },
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { ConfigFileError, parseCli } from "../src/config.js";
+import { redact } from "../src/clients/redact.js";
+import { DEFAULT_TOOLSETS, TOOLSETS } from "../src/tools/toolsets.js";
+
+function serve(argv: string[], env: Record<string, string> = {}) {
+  const command = parseCli(argv, env);
+  if (command.kind !== "serve") throw new Error(`expected serve, got ${command.kind}`);
+  return command.config;
+}
+
+describe("parseCli", () => {
+  it("applies the documented defaults", () => {
+    const config = serve([]);
+    expect(config.timezone).toBe("Asia/Ho_Chi_Minh");
+    expect(config.baseUrl).toBe("https://pages.fm/api");
+    expect(config.posBaseUrl).toBe("https://pos.pages.fm/api/v1");
+    expect(config.toolsets).toEqual(DEFAULT_TOOLSETS);
+    expect(config.readOnly).toBe(false);
+    expect(config.http).toBe(false);
+    expect(config.host).toBe("127.0.0.1");
+    expect(config.port).toBe(3000);
+  });
+
+  it("reads env and lets flags win", () => {
+    const config = serve(["--toolsets", "orders,inbox", "--timezone", "Asia/Bangkok", "--http", "--port", "8080"], {
+      PANCAKE_TOOLSETS: "all",
+      PANCAKE_TIMEZONE: "UTC",
+      PANCAKE_READ_ONLY: "1",
+      PANCAKE_PAGE_ACCESS_TOKENS: "111=tokA, 222=tokB",
+      PANCAKE_POS_API_KEY: "42=keyA,43=keyB",
+    });
+    expect(config.toolsets).toEqual(["orders", "inbox"]);
+    expect(config.timezone).toBe("Asia/Bangkok");
+    expect(config.readOnly).toBe(true);
+    expect(config.pageAccessTokens).toEqual({ "111": "tokA", "222": "tokB" });
+    expect(config.posApiKeys).toEqual({ "42": "keyA", "43": "keyB" });
+    expect(config.port).toBe(8080);
+  });
+
+  it("expands all and takes a single POS key for every shop", () => {
+    const config = serve([], { PANCAKE_TOOLSETS: "all", PANCAKE_POS_API_KEY: "single-key-123" });
+    expect(config.toolsets).toEqual([...TOOLSETS]);
+    expect(config.posApiKeys).toEqual({ "*": "single-key-123" });
+  });
+
+  it("registers every secret for redaction", () => {
+    serve([], { PANCAKE_ACCESS_TOKEN: "user-token-secret-1", PANCAKE_POS_API_KEY: "pos-key-secret-2" });
+    expect(redact("a user-token-secret-1 b pos-key-secret-2")).toBe("a [redacted] b [redacted]");
+  });
+
+  it("names the variable and the allowed values when a setting is wrong", () => {
+    expect(() => serve([], { PANCAKE_TOOLSETS: "orders,nope" })).toThrow(ConfigFileError);
+    expect(() => serve([], { PANCAKE_TOOLSETS: "orders,nope" })).toThrow(/PANCAKE_TOOLSETS.*pages.*inbox/s);
+    expect(() => serve([], { PANCAKE_TIMEZONE: "Mars/Base" })).toThrow(/PANCAKE_TIMEZONE.*IANA/);
+    expect(() => serve([], { PANCAKE_PAGE_ACCESS_TOKENS: "justatoken" })).toThrow(/PANCAKE_PAGE_ACCESS_TOKENS: expected id=value/);
+    expect(() => serve([], { PANCAKE_MCP_TOKEN: "short" })).toThrow(/PANCAKE_MCP_TOKEN must be at least 16/);
+    expect(() => serve(["--port", "99999"])).toThrow(/--port/);
+    expect(() => serve(["--bogus"])).toThrow(/bogus/);
+  });
+
+  it("parses help, version and the sandbox command", () => {
+    const help = parseCli(["--help"], {});
+    expect(help.kind === "help" && help.text).toContain("PANCAKE_POS_API_KEY");
+    expect(parseCli(["--version"], {}).kind).toBe("version");
+    expect(parseCli(["sandbox", "--port", "4999"], {})).toEqual({ kind: "sandbox", port: 4999, host: "127.0.0.1" });
+  });
+});

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { InputError } from "../../src/clients/errors.js";
+import {
+  offsetMinutes,
+  parseDateInput,
+  parseRange,
+  recordTime,
+  startOfDay,
+  toDmy,
+  toDmyHms,
+  toIsoInZone,
+  toUnix,
+  toYmdHms,
+} from "../../src/format/time.js";
+
+const VN = "Asia/Ho_Chi_Minh";
+
+describe("parseDateInput", () => {
+  it("reads a bare date as midnight in the zone, or the end of that day", () => {
+    expect(parseDateInput("since", "2026-11-20", VN).toISOString()).toBe("2026-11-19T17:00:00.000Z");
+    expect(parseDateInput("until", "2026-11-20", VN, true).toISOString()).toBe("2026-11-20T16:59:59.000Z");
+  });
+
+  it("reads date-times without offset in the zone and with offset as given", () => {
+    expect(parseDateInput("since", "2026-11-20T14:30:00", VN).toISOString()).toBe("2026-11-20T07:30:00.000Z");
+    expect(parseDateInput("since", "2026-11-20 14:30", VN).toISOString()).toBe("2026-11-20T07:30:00.000Z");
+    expect(parseDateInput("since", "2026-11-20T14:30:00Z", VN).toISOString()).toBe("2026-11-20T14:30:00.000Z");
+    expect(parseDateInput("since", "2026-11-20T14:30:00+02:00", VN).toISOString()).toBe("2026-11-20T12:30:00.000Z");
+  });
+
+  it("reads Unix seconds as numbers or digit strings", () => {
+    expect(parseDateInput("since", 1_763_600_000, VN).getTime()).toBe(1_763_600_000_000);
+    expect(parseDateInput("since", "1763600000", VN).getTime()).toBe(1_763_600_000_000);
+  });
+
+  it("rejects impossible dates naming the field", () => {
+    expect(() => parseDateInput("since", "2026-02-30", VN)).toThrow(InputError);
+    expect(() => parseDateInput("until", "yesterday", VN)).toThrow(/until: cannot read "yesterday"/);
+  });
+
+  it("handles zones with daylight saving", () => {
+    // 2026-03-08 02:30 does not exist in New York; 2026-03-09 is after the change (UTC-4).
+    expect(parseDateInput("since", "2026-03-09", "America/New_York").toISOString()).toBe("2026-03-09T04:00:00.000Z");
+    expect(parseDateInput("since", "2026-03-07", "America/New_York").toISOString()).toBe("2026-03-07T05:00:00.000Z");
+  });
+});
+
+describe("formats", () => {
+  const instant = new Date("2026-12-31T17:30:05Z"); // 2027-01-01 00:30:05 in Vietnam
+  it("writes each upstream format in the zone across a year boundary", () => {
+    expect(toUnix(instant)).toBe(1_798_738_205);
+    expect(toDmyHms(instant, VN)).toBe("01/01/2027 00:30:05");
+    expect(toDmy(instant, VN)).toBe("01/01/2027");
+    expect(toYmdHms(instant, VN)).toBe("2027-01-01 00:30:05");
+    expect(toIsoInZone(instant, VN)).toBe("2027-01-01T00:30:05+07:00");
+    expect(offsetMinutes(instant, VN)).toBe(420);
+  });
+
+  it("reads upstream record times as UTC", () => {
+    expect(recordTime("2026-11-20T07:15:02", VN)).toBe("2026-11-20T14:15:02+07:00");
+    expect(recordTime("2026-11-20T07:15:02.123456", VN)).toBe("2026-11-20T14:15:02+07:00");
+    expect(recordTime("2026-11-20T07:15:02Z", "UTC")).toBe("2026-11-20T07:15:02+00:00");
+    expect(recordTime(1_763_622_902, VN)).toBe("2025-11-20T14:15:02+07:00");
+    expect(recordTime(null, VN)).toBeUndefined();
+    expect(recordTime("garbage", VN)).toBeUndefined();
+  });
+
+  it("finds the start of a day in the zone across a month boundary", () => {
+    const now = new Date("2026-11-30T20:00:00Z"); // 2026-12-01 03:00 in Vietnam
+    expect(startOfDay(now, VN).toISOString()).toBe("2026-11-30T17:00:00.000Z");
+    expect(startOfDay(now, VN, -1).toISOString()).toBe("2026-11-29T17:00:00.000Z");
+  });
+});
+
+describe("parseRange", () => {
+  const now = new Date("2026-11-22T05:00:00Z");
+  it("defaults to the last N days up to now", () => {
+    const r = parseRange(undefined, undefined, VN, { defaultDays: 7, now });
+    expect(r.since.toISOString()).toBe("2026-11-15T17:00:00.000Z");
+    expect(r.until).toEqual(now);
+  });
+
+  it("takes whole days for bare dates", () => {
+    const r = parseRange("2026-11-01", "2026-11-30", VN);
+    expect(r.since.toISOString()).toBe("2026-10-31T17:00:00.000Z");
+    expect(r.until.toISOString()).toBe("2026-11-30T16:59:59.000Z");
+  });
+
+  it("rejects reversed and over-long ranges before any call", () => {
+    expect(() => parseRange("2026-11-10", "2026-11-01", VN)).toThrow(/until is before since/);
+    expect(() => parseRange("2026-09-01", "2026-11-01", VN, { maxDays: 31 })).toThrow(/longer than the 31 days/);
+    expect(() => parseRange("2026-10-01", "2026-10-31", VN, { maxDays: 31 })).not.toThrow();
+  });
+});

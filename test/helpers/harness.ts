@@ -1,0 +1,72 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { createClients } from "../../src/clients/index.js";
+import { type Config, makeConfig } from "../../src/config.js";
+import { Logger } from "../../src/log.js";
+import { Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
+import { buildServer } from "../../src/server.js";
+import { TOOLSETS } from "../../src/tools/toolsets.js";
+
+export interface CallOutcome {
+  isError: boolean;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary result shapes
+  data: any;
+}
+
+export interface Harness {
+  sandbox: Sandbox;
+  client: Client;
+  config: Config;
+  logs: string[];
+  call(name: string, args?: Record<string, unknown>): Promise<CallOutcome>;
+  close(): Promise<void>;
+}
+
+/**
+ * The server in-process against a fresh sandbox, driven by the SDK's own MCP client over an
+ * in-memory transport: the same protocol path as stdio, fast enough for every tool test.
+ */
+export async function startHarness(
+  options: { config?: Partial<Config>; sandbox?: SandboxOptions; credentials?: boolean } = {},
+): Promise<Harness> {
+  const sandbox = new Sandbox(options.sandbox);
+  const urls = await sandbox.start();
+  const creds = options.credentials ?? true;
+  const config = makeConfig({
+    baseUrl: urls.messagingBaseUrl,
+    posBaseUrl: urls.posBaseUrl,
+    toolsets: [...TOOLSETS],
+    ...(creds
+      ? { accessToken: sandbox.credentials.userToken, posApiKeys: { "*": sandbox.credentials.posApiKey } }
+      : {}),
+    ...options.config,
+  });
+  const logs: string[] = [];
+  const logger = new Logger("debug", false);
+  logger.addSink((level, line) => logs.push(`${level}: ${line}`));
+  const clients = createClients(config, logger);
+  const server = buildServer({ config, clients, logger, forwardLogs: true });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  const client = new Client({ name: "pancake-test", version: "1.0.0" });
+  await client.connect(clientTransport);
+  return {
+    sandbox,
+    client,
+    config,
+    logs,
+    async call(name, args = {}) {
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+      return { isError: result.isError === true, text, data: result.structuredContent };
+    },
+    async close() {
+      await client.close();
+      await server.close();
+      await clients.close();
+      await sandbox.close();
+    },
+  };
+}
