@@ -92,7 +92,7 @@ describe("retries", () => {
     let calls = 0;
     pool
       .intercept({ path: "/api/v1/x", method: "GET" })
-      .reply(() => {
+      .reply<Record<string, unknown>>(() => {
         calls++;
         return calls < 3 ? { statusCode: 503, data: { success: false } } : { statusCode: 200, data: { success: true, n: 1 } };
       })
@@ -131,7 +131,7 @@ describe("retries", () => {
     agent
       .get(ORIGIN)
       .intercept({ path: "/api/v1/x", method: "GET" })
-      .reply(() => {
+      .reply<Record<string, unknown>>(() => {
         calls++;
         return calls === 1
           ? { statusCode: 429, data: { success: false, error_code: 106 }, responseOptions: { headers: { "retry-after": "1" } } }

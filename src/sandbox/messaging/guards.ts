@@ -1,4 +1,5 @@
 import { reply, type RouteResult, type Router, type SandboxRequest } from "../server.js";
+import type { Range } from "./time.js";
 import type { ConversationRecord, MessagingState, PageRecord } from "./types.js";
 
 /** What every route needs: the data and the sandbox clock (seed instant plus time since start). */
@@ -71,7 +72,7 @@ export function intParam(
 }
 
 /** since/until in Unix seconds, as an inclusive UTC ms range. */
-export function timeRange(req: SandboxRequest, optional = false): { from: number; to: number } | undefined {
+export function timeRange(req: SandboxRequest, optional = false): Range | undefined {
   const has = (name: string) => (req.query.get(name) ?? "") !== "";
   if (optional && !has("since") && !has("until")) return undefined;
   if (optional && has("since") !== has("until")) throw badParams("since and until must be given together");

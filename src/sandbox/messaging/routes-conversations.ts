@@ -11,7 +11,7 @@ import {
   timeRange,
 } from "./guards.js";
 import { assignUser } from "./messages.js";
-import { iso, parseIso } from "./time.js";
+import { iso, within } from "./time.js";
 import type { ConversationRecord, PageRecord } from "./types.js";
 
 const V2_PAGE = 60;
@@ -159,9 +159,4 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
     c.unread_count = Math.max(1, c.unread_count);
     return { success: true };
   });
-}
-
-function within(time: string, range: { from: number; to: number }): boolean {
-  const ms = parseIso(time);
-  return ms >= range.from && ms <= range.to;
 }

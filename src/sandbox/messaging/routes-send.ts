@@ -2,7 +2,7 @@ import { reply, type Router, type SandboxRequest } from "../server.js";
 import { badParams, conversationOf, onPage, type RouteContext, userPage } from "./guards.js";
 import { appendMessage, buildConversation, buildMessage, isFromStaff, staffSender } from "./messages.js";
 import { touchCustomer } from "./seed-inbox.js";
-import { DAY_MS, HOUR_MS, isoMicro, parseIso } from "./time.js";
+import { DAY_MS, HOUR_MS, parseIso } from "./time.js";
 import type { Attachment, ConversationRecord, MessageRecord, PageRecord, StaffUser } from "./types.js";
 
 const WINDOW_MS = 24 * HOUR_MS;
@@ -120,7 +120,7 @@ function privateReply(ctx: RouteContext, page: PageRecord, c: ConversationRecord
   comment.private_reply_conversation = inbox.id;
   ctx.state.privateReplies.push({
     page_id: page.id,
-    post_id: c.post_id,
+    post_id: text(body.post_id),
     comment_id: comment.id,
     comment_conversation_id: c.id,
     inbox_conversation_id: inbox.id,
@@ -154,7 +154,8 @@ function add(
   c: ConversationRecord,
   m: { id: string; from: MessageRecord["from"]; text: string; at: number; attachments?: Attachment[]; parentId?: string },
 ): MessageRecord {
-  const list = (ctx.state.messages[c.id] ??= []);
+  const list = ctx.state.messages[c.id] ?? [];
+  ctx.state.messages[c.id] = list;
   const message = buildMessage({ ...m, conversation: c, at: Math.max(m.at, lastTime(list) + 1) });
   appendMessage(list, c, message);
   const customer = ctx.state.customers.find((p) => p.page_id === c.page_id && p.psid === c.from.id);
@@ -166,5 +167,3 @@ function lastTime(list: MessageRecord[]): number {
   const last = list[list.length - 1];
   return last ? parseIso(last.inserted_at) : 0;
 }
-
-export { isoMicro as messageTime };

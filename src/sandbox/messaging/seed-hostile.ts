@@ -2,6 +2,7 @@ import { appendMessage, buildConversation, buildMessage, customerSender, staffSe
 import { messageId, type PageSeedContext } from "./seed-inbox.js";
 import { HOSTILE } from "./text.js";
 import { iso } from "./time.js";
+import type { MessageRecord } from "./types.js";
 
 /**
  * An attacker writing to the page: an inbox thread and a comment whose author name and texts
@@ -40,7 +41,8 @@ export function seedHostile(ctx: PageSeedContext): string[] {
     }),
   ];
   threads.forEach((conversation, t) => {
-    const list = (ctx.out.messages[conversation.id] = []);
+    const list: MessageRecord[] = [];
+    ctx.out.messages[conversation.id] = list;
     ctx.out.conversations.push(conversation);
     const lines = t === 0 ? HOSTILE.lines : [HOSTILE.lines[2]!, HOSTILE.lines[1]!];
     lines.forEach((text, i) => {

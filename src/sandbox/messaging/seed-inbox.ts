@@ -110,9 +110,11 @@ function seedConversation(ctx: PageSeedContext, type: ConversationRecord["type"]
   let wantsPhone = rng.chance(0.3);
   let fromCustomer = true;
   let root: MessageRecord | undefined;
+  let previous = start - 1;
   [0, ...offsets].forEach((offset, index) => {
     if (index > 0) fromCustomer = fromCustomer ? !rng.chance(0.65) : rng.chance(0.6);
-    const at = start + offset + rng.int(0, 999);
+    const at = Math.max(previous + 1, start + offset + rng.int(0, 999));
+    previous = at;
     const attachments: Attachment[] = [];
     let text: string;
     if (fromCustomer) {

@@ -17,10 +17,28 @@ export function parseIso(text: string): number {
   return Date.parse(`${text.slice(0, 23)}Z`);
 }
 
+export interface Range {
+  /** UTC ms, both ends included. */
+  from: number;
+  to: number;
+}
+
+/** Whether a record time lies in [from, to]. */
+export function within(time: string, range: Range): boolean {
+  const ms = parseIso(time);
+  return ms >= range.from && ms <= range.to;
+}
+
 /** The page-local wall clock of an instant, as `YYYY-MM-DDTHH:MM:SS`. */
 export function localIso(ms: number): string {
   return iso(ms + LOCAL_OFFSET_MS);
 }
+
+/** The page-local day holding an instant, `YYYY-MM-DD`. */
+export const localDay = (ms: number) => localIso(ms).slice(0, 10);
+
+/** The page-local hour holding an instant, `YYYY-MM-DDTHH:00:00`. */
+export const localHour = (ms: number) => `${localIso(ms).slice(0, 13)}:00:00`;
 
 /** Start (UTC ms) of the page-local day holding `ms`. */
 export function localDayStart(ms: number): number {
@@ -29,10 +47,10 @@ export function localDayStart(ms: number): number {
 
 /**
  * Parses `DD/MM/YYYY HH:MM:SS - DD/MM/YYYY HH:MM:SS` (or, with `withTime` false,
- * `DD/MM/YYYY - DD/MM/YYYY`) read as page-local time. Returns UTC ms, `to` exclusive: the end
- * second (or the whole end day) is included.
+ * `DD/MM/YYYY - DD/MM/YYYY`) read as page-local time. The end second (or the whole end day)
+ * is included.
  */
-export function parseLocalRange(text: string, withTime: boolean): { from: number; to: number } | undefined {
+export function parseLocalRange(text: string, withTime: boolean): Range | undefined {
   const part = withTime ? String.raw`(\d{2})/(\d{2})/(\d{4}) (\d{2}):(\d{2}):(\d{2})` : String.raw`(\d{2})/(\d{2})/(\d{4})`;
   const m = new RegExp(`^\\s*${part}\\s*-\\s*${part}\\s*$`).exec(text);
   if (!m) return undefined;
@@ -42,6 +60,6 @@ export function parseLocalRange(text: string, withTime: boolean): { from: number
   const at = (o: number) =>
     Date.UTC(n[o + 2]!, n[o + 1]! - 1, n[o]!, clock(o, 3), clock(o, 4), clock(o, 5)) - LOCAL_OFFSET_MS;
   const from = at(0);
-  const to = at(size) + (withTime ? 1000 : DAY_MS);
-  return Number.isNaN(from) || Number.isNaN(to) || to <= from ? undefined : { from, to };
+  const to = at(size) + (withTime ? 999 : DAY_MS - 1);
+  return Number.isNaN(from) || Number.isNaN(to) || to < from ? undefined : { from, to };
 }

@@ -7,7 +7,8 @@ import { PosApi } from "./api.js";
 import type { PosState } from "./state.js";
 
 export { SANDBOX_POS_API_KEY, seedPos } from "./seed.js";
-export { FIRST_ORDER_ID, AD_IDS, statusPath } from "./seed-orders.js";
+export { AD_IDS, statusPath } from "./seed-orders.js";
+export { FIRST_ORDER_ID } from "./order-model.js";
 export { nextNumber, type PosState } from "./state.js";
 export { MAX_PAGE_SIZE, REPEAT_AFTER_PAGE } from "./api.js";
 export { orderTime } from "./order-query.js";

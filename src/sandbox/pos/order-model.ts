@@ -12,6 +12,9 @@ import type {
   WarehouseRecord,
 } from "./types.js";
 
+/** Order ids start above this; display ids count from 1. */
+export const FIRST_ORDER_ID = 58_000;
+
 export function statusName(code: number): string {
   return ORDER_STATUSES.find((s) => s.code === code)?.name ?? String(code);
 }

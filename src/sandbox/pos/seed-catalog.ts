@@ -15,7 +15,7 @@ import type {
 
 export const SHOP_ID = 1_942_870;
 
-export function seedShop(rng: Random, now: number): ShopRecord {
+export function seedShop(rng: Random, now: number, marketer: UserRecord): ShopRecord {
   const page = (id: string, name: string, platform: string) => ({
     id,
     name,
@@ -38,7 +38,7 @@ export function seedShop(rng: Random, now: number): ShopRecord {
       {
         id: rng.uuid(),
         inserted_at: iso(now - 40 * DAY),
-        marketer: "",
+        marketer: marketer.id,
         ad_account_id: null,
         multiple_post: [],
         multiple_source: [{ account: "109876543210001", key: "-1", page_id: "109876543210001" }],

@@ -1,5 +1,5 @@
 import type { Random } from "../random.js";
-import { applyTotals, moveStatus, newOrder, orderItem, shippingAddress } from "./order-model.js";
+import { FIRST_ORDER_ID, applyTotals, moveStatus, newOrder, orderItem, shippingAddress } from "./order-model.js";
 import type { PosState } from "./state.js";
 import { DAY, HOUR, iso, ms } from "./time.js";
 import type { OrderRecord, UserRecord } from "./types.js";
@@ -29,7 +29,6 @@ const orderTags = [
 ];
 const carriers = [1, 5, 15, 11];
 export const AD_IDS = ["120210000000000101", "120210000000000102", "120210000000000103", "120210000000000104"];
-export const FIRST_ORDER_ID = 58_000;
 
 function weighted<T>(rng: Random, rows: [T, number][]): T {
   let roll = rng.next() * rows.reduce((sum, [, w]) => sum + w, 0);

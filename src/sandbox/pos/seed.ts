@@ -16,8 +16,8 @@ export function seedPos(ctx: { now: Date; people: Person[] }): PosState {
   const now = ctx.now.getTime();
   const rng = new Random(84_2026);
   const geo = buildGeo();
-  const shop = seedShop(rng, now);
   const users = seedUsers(rng);
+  const shop = seedShop(rng, now, users.find((u) => u.department.name === "Marketing")!);
   const warehouses = seedWarehouses(rng, geo);
   const { products, variations } = seedCatalog(rng, now, warehouses);
   const { customers, notes } = seedCustomers(new Random(84_2027), now, ctx.people, geo, users);

@@ -1,0 +1,511 @@
+import type { z } from "zod";
+import { ConfigError, UpstreamError } from "./errors.js";
+import { type HttpCore, pathOf, type QueryValue, type RequestOptions } from "./http.js";
+import { registerSecret } from "./redact.js";
+import {
+  type AdRecord,
+  adRecordSchema,
+  type CallLog,
+  type Conversation,
+  callLogSchema,
+  conversationSchema,
+  type EngagementStats,
+  engagementSchema,
+  type HourlyEngagement,
+  hourlyEngagementSchema,
+  type Message,
+  type MessagingPage,
+  messageSchema,
+  type NewCustomerStats,
+  newCustomerStatsSchema,
+  type PageCustomer,
+  type PageHourStats,
+  type PageUsers,
+  pageCustomerSchema,
+  pageHourSchema,
+  pageSchema,
+  type Post,
+  postSchema,
+  type SendResult,
+  type StaffStats,
+  sendResultSchema,
+  staffStatsSchema,
+  type Tag,
+  type TagStats,
+  type TagUpdate,
+  tagSchema,
+  tagStatsSchema,
+  tagUpdateSchema,
+  usersResponseSchema,
+} from "./schemas/messaging.js";
+
+export interface MessagingClientOptions {
+  core: HttpCore;
+  /** PANCAKE_ACCESS_TOKEN: page list, token lookup, sending, several-page staff statistics. */
+  userToken?: string;
+  /** PANCAKE_PAGE_ACCESS_TOKENS: page id -> page token; others are read from the page list. */
+  pageTokens?: Record<string, string>;
+}
+
+export type ConversationType = "INBOX" | "COMMENT" | "RATING" | "COMMENT_LIVESTREAM";
+/** Tag ids as a comma list or an array (`ALL` on the current_count list: any tagged conversation). */
+export type TagFilter = string | readonly (string | number)[];
+/** Unix seconds. */
+export interface TimeSpan {
+  since: number;
+  until: number;
+}
+
+export interface ConversationListParams {
+  last_conversation_id?: string;
+  tags?: TagFilter;
+  type?: readonly ConversationType[];
+  post_ids?: readonly string[];
+  since?: number;
+  until?: number;
+  unread_first?: boolean;
+}
+export interface PagedConversationParams extends TimeSpan {
+  page_number: number;
+  order_by?: "inserted_at" | "updated_at";
+  tags?: TagFilter;
+}
+export interface CountedConversationParams {
+  tags?: TagFilter;
+  current_count?: number;
+}
+export interface MessageListParams {
+  customer_id?: string;
+  /** Messages already fetched; the next call returns the 30 older ones. */
+  current_count?: number;
+}
+export interface InboxMessage {
+  message?: string;
+  content_url?: string;
+  attachmentType?: "PHOTO" | "DOCUMENT";
+  name?: string;
+  mime_type?: string;
+  thread_key?: string;
+}
+export interface CommentReply {
+  message?: string;
+  message_id?: string;
+  content_url?: string;
+  /** Required with content_url. */
+  image_data?: string;
+}
+export interface PrivateReply {
+  post_id: string;
+  message_id?: string;
+  message: string;
+}
+export interface PageCustomerParams extends TimeSpan {
+  page_number: number;
+  page_size?: number;
+  order_by?: "inserted_at" | "updated_at";
+}
+export interface PostParams extends TimeSpan {
+  page_number: number;
+  page_size: number;
+  type?: "video" | "photo" | "text" | "livestream";
+}
+export interface CallLogParams extends Partial<TimeSpan> {
+  /** Call-center subscription id. */
+  id: string;
+  page_number: number;
+  page_size: number;
+}
+/** `DD/MM/YYYY HH:MM:SS - DD/MM/YYYY HH:MM:SS`, page-local time. */
+export interface DateTimeRange {
+  date_range: string;
+}
+export interface EngagementParams extends DateTimeRange {
+  user_ids?: readonly string[];
+}
+export interface NewCustomerParams {
+  /** `DD/MM/YYYY - DD/MM/YYYY`. */
+  date_range: string;
+  group_by?: "day" | "hour" | "page_id";
+}
+export interface MultiPageStaffParams extends DateTimeRange {
+  page_ids: readonly string[];
+}
+
+type Query = Record<string, QueryValue>;
+type Call = Pick<RequestOptions, "op" | "path" | "method" | "query" | "body" | "headers">;
+
+/** Parses leniently: a record that does not fit its schema is returned as it came. */
+function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  return result.success ? result.data : (value as z.output<S>);
+}
+
+function parseList<S extends z.ZodType>(schema: S, value: unknown): z.output<S>[] {
+  return Array.isArray(value) ? value.map((item) => parse(schema, item)) : [];
+}
+
+const field = (body: unknown, ...names: string[]): unknown => {
+  const record = (body ?? {}) as Record<string, unknown>;
+  return names.map((n) => record[n]).find((v) => v !== undefined);
+};
+
+const tagList = (tags: TagFilter | undefined) => (tags === undefined || typeof tags === "string" ? tags : tags.join(","));
+
+/** Without the page token, which stays in the client's cache. */
+function withoutToken(page: MessagingPage, activated: boolean): MessagingPage {
+  const { settings, page_access_token: _token, ...rest } = page as MessagingPage & { page_access_token?: unknown };
+  const { page_access_token: _settingsToken, ...otherSettings } = settings ?? {};
+  return { ...rest, ...(settings ? { settings: otherSettings } : {}), is_activated: page.is_activated ?? activated };
+}
+
+/** Typed client of the messaging API: one method per endpoint of spec/messaging-api.md. */
+export class MessagingClient {
+  private readonly core: HttpCore;
+  private readonly userToken: string | undefined;
+  /** Page tokens: configured or generated ones (pinned), and ones read from the page list. */
+  private readonly tokens = new Map<string, { token: string; pinned: boolean }>();
+  private pagesLoaded = false;
+  private pagesInFlight: Promise<MessagingPage[]> | undefined;
+
+  constructor(options: MessagingClientOptions) {
+    this.core = options.core;
+    this.userToken = options.userToken || undefined;
+    registerSecret(this.userToken);
+    for (const [pageId, token] of Object.entries(options.pageTokens ?? {})) this.remember(pageId, token, true);
+  }
+
+  get hasUserToken(): boolean {
+    return this.userToken !== undefined;
+  }
+
+  // ---- pages (user token) ----
+
+  /** Activated and inactivated pages of the account; page tokens are cached, never returned. */
+  listPages(): Promise<MessagingPage[]> {
+    this.pagesInFlight ??= this.fetchPages().finally(() => {
+      this.pagesInFlight = undefined;
+    });
+    return this.pagesInFlight;
+  }
+
+  /** Creates or refreshes the page token. The previous token stops working at once. */
+  async generatePageAccessToken(pageId: string): Promise<{ page_access_token: string; message?: string }> {
+    const body = await this.userCall({
+      op: "generate page access token",
+      method: "POST",
+      path: pathOf`/v1/pages/${pageId}/generate_page_access_token`,
+      query: { page_id: pageId },
+    });
+    const token = field(body, "page_access_token");
+    if (typeof token !== "string" || token === "") {
+      throw new UpstreamError({ op: "generate page access token", upstreamMessage: "the answer carried no page_access_token" });
+    }
+    this.remember(pageId, token, true);
+    const message = field(body, "message");
+    return { page_access_token: token, ...(typeof message === "string" ? { message } : {}) };
+  }
+
+  // ---- conversations (page token) ----
+
+  /** v2 list: 60 per call, newest update first; pass the last id seen to get the next 60. */
+  async listConversations(pageId: string, params: ConversationListParams = {}): Promise<{ conversations: Conversation[] }> {
+    const body = await this.pageCall(pageId, {
+      op: "list conversations",
+      path: pathOf`/public_api/v2/pages/${pageId}/conversations`,
+      query: { ...params, tags: tagList(params.tags) },
+    });
+    return { conversations: parseList(conversationSchema, field(body, "conversations")) };
+  }
+
+  /** v1 list by page number (60 per page) with the total; since..until at most one month. */
+  async listConversationsPaged(
+    pageId: string,
+    params: PagedConversationParams,
+  ): Promise<{ conversations: Conversation[]; total: number | undefined }> {
+    const body = await this.pageCall(pageId, {
+      op: "list conversations by page",
+      path: pathOf`/public_api/v1/pages/${pageId}/conversations`,
+      query: { ...params, tags: tagList(params.tags) },
+    });
+    const total = field(body, "total");
+    return { conversations: parseList(conversationSchema, field(body, "conversations")), total: typeof total === "number" ? total : undefined };
+  }
+
+  /** The oldest list: 60 most recent, then 40 per step from `current_count` (61 gives 61-100). */
+  async listConversationsByCount(pageId: string, params: CountedConversationParams = {}): Promise<{ conversations: Conversation[] }> {
+    const body = await this.pageCall(
+      pageId,
+      {
+        op: "list conversations by count",
+        path: pathOf`/v1/pages/${pageId}/conversations`,
+        query: { ...params, tags: tagList(params.tags) },
+        headers: { page_id: pageId },
+      },
+      "access_token",
+    );
+    return { conversations: parseList(conversationSchema, field(body, "conversations")) };
+  }
+
+  /** Messages oldest first: the 20 newest, or the 30 older than `current_count`. */
+  async listMessages(pageId: string, conversationId: string, params: MessageListParams = {}): Promise<{ messages: Message[] } & Record<string, unknown>> {
+    const body = (await this.pageCall(pageId, {
+      op: "list messages",
+      path: pathOf`/public_api/v1/pages/${pageId}/conversations/${conversationId}/messages`,
+      query: { ...params },
+    })) as Record<string, unknown>;
+    const { success: _success, messages, ...rest } = body;
+    return { ...rest, messages: parseList(messageSchema, messages) };
+  }
+
+  async updateConversationTag(
+    pageId: string,
+    conversationId: string,
+    change: { action: "add" | "remove"; tag_id: string | number },
+  ): Promise<TagUpdate> {
+    const body = await this.pageCall(pageId, {
+      op: `${change.action === "add" ? "add" : "remove"} conversation tag`,
+      method: "POST",
+      path: pathOf`/public_api/v1/pages/${pageId}/conversations/${conversationId}/tags`,
+      body: { action: change.action, tag_id: String(change.tag_id) },
+    });
+    return parse(tagUpdateSchema, body);
+  }
+
+  /** Replaces the assigned staff (ids from listUsers); returns the updated conversation. */
+  async assignConversation(pageId: string, conversationId: string, assigneeIds: readonly string[]): Promise<Conversation> {
+    const body = await this.pageCall(pageId, {
+      op: "assign conversation",
+      method: "POST",
+      path: pathOf`/public_api/v1/pages/${pageId}/conversations/${conversationId}/assign`,
+      body: { assignee_ids: [...assigneeIds] },
+    });
+    const { success: _success, ...conversation } = body as Record<string, unknown>;
+    return parse(conversationSchema, conversation);
+  }
+
+  async markConversationRead(pageId: string, conversationId: string): Promise<void> {
+    await this.pageCall(pageId, {
+      op: "mark conversation read",
+      method: "POST",
+      path: pathOf`/public_api/v1/pages/${pageId}/conversations/${conversationId}/read`,
+    });
+  }
+
+  async markConversationUnread(pageId: string, conversationId: string): Promise<void> {
+    await this.pageCall(pageId, {
+      op: "mark conversation unread",
+      method: "POST",
+      path: pathOf`/public_api/v1/pages/${pageId}/conversations/${conversationId}/unread`,
+    });
+  }
+
+  // ---- sending (user token) ----
+
+  sendInboxMessage(pageId: string, conversationId: string, message: InboxMessage): Promise<SendResult> {
+    return this.send(pageId, conversationId, "send inbox message", { action: "reply_inbox", ...message });
+  }
+
+  replyToComment(pageId: string, conversationId: string, reply: CommentReply): Promise<SendResult> {
+    return this.send(pageId, conversationId, "reply to comment", { action: "reply_comment", ...reply });
+  }
+
+  /** Once per comment, and only for comments at most 7 days old. */
+  sendPrivateReply(pageId: string, conversationId: string, reply: PrivateReply): Promise<SendResult> {
+    return this.send(pageId, conversationId, "send private reply", { action: "private_replies", ...reply });
+  }
+
+  // ---- page data (page token) ----
+
+  async listPageCustomers(pageId: string, params: PageCustomerParams): Promise<{ customers: PageCustomer[]; total: number | undefined }> {
+    const body = await this.pageCall(pageId, {
+      op: "list page customers",
+      path: pathOf`/public_api/v1/pages/${pageId}/page_customers`,
+      query: { ...params },
+    });
+    const total = field(body, "total");
+    return { customers: parseList(pageCustomerSchema, field(body, "customers")), total: typeof total === "number" ? total : undefined };
+  }
+
+  async listTags(pageId: string): Promise<Tag[]> {
+    const body = await this.pageCall(pageId, { op: "list page tags", path: pathOf`/public_api/v1/pages/${pageId}/tags` });
+    return parseList(tagSchema, field(body, "tags"));
+  }
+
+  async listPosts(pageId: string, params: PostParams): Promise<{ posts: Post[]; total: number | undefined }> {
+    const body = await this.pageCall(pageId, {
+      op: "list posts",
+      path: pathOf`/public_api/v1/pages/${pageId}/posts`,
+      query: { ...params },
+    });
+    const total = field(body, "total");
+    return { posts: parseList(postSchema, field(body, "posts")), total: typeof total === "number" ? total : undefined };
+  }
+
+  async listUsers(pageId: string): Promise<PageUsers> {
+    const body = await this.pageCall(pageId, { op: "list page users", path: pathOf`/public_api/v1/pages/${pageId}/users` });
+    return parse(usersResponseSchema, body);
+  }
+
+  /** The spec answers `call_logs`, the vendor's OpenAPI `data`; both are read. */
+  async listCallLogs(pageId: string, params: CallLogParams): Promise<CallLog[]> {
+    const body = await this.pageCall(pageId, {
+      op: "list call logs",
+      path: pathOf`/public_api/v1/pages/${pageId}/sip_call_logs`,
+      query: { ...params },
+    });
+    return parseList(callLogSchema, field(body, "call_logs", "data"));
+  }
+
+  // ---- statistics (page token unless stated) ----
+
+  async getEngagementStats(pageId: string, params: EngagementParams): Promise<EngagementStats> {
+    const body = await this.stats(pageId, "customer_engagements", "get engagement statistics", this.engagementQuery(params, false));
+    return parse(engagementSchema, field(body, "data") ?? {});
+  }
+
+  async getEngagementStatsByHour(pageId: string, params: EngagementParams): Promise<HourlyEngagement[]> {
+    const body = await this.stats(pageId, "customer_engagements", "get hourly engagement statistics", this.engagementQuery(params, true));
+    return parseList(hourlyEngagementSchema, field(body, "statistics"));
+  }
+
+  /** Hourly rows: `hour` is page-local time, `hour_in_integer` UTC. */
+  async getPageStats(pageId: string, params: TimeSpan): Promise<PageHourStats[]> {
+    const body = await this.stats(pageId, "pages", "get page statistics", { ...params });
+    return parseList(pageHourSchema, field(body, "data"));
+  }
+
+  async getTagStats(pageId: string, params: TimeSpan): Promise<TagStats> {
+    const body = await this.stats(pageId, "tags", "get tag statistics", { ...params });
+    const { success: _success, ...rest } = body as Record<string, unknown>;
+    return parse(tagStatsSchema, rest);
+  }
+
+  async getStaffStats(pageId: string, params: DateTimeRange): Promise<StaffStats> {
+    const body = await this.stats(pageId, "users", "get staff statistics", { ...params });
+    return parse(staffStatsSchema, field(body, "data") ?? {});
+  }
+
+  /** Several pages at once with the user token; rows add `order_count`. */
+  async getMultiPageStaffStats(params: MultiPageStaffParams): Promise<StaffStats> {
+    const body = await this.userCall({
+      op: "get staff statistics of several pages",
+      path: "/v1/statistics/user",
+      query: { page_ids: params.page_ids.join(","), date_range: params.date_range },
+    });
+    return parse(staffStatsSchema, field(body, "data") ?? {});
+  }
+
+  /** Rows per day or hour; with group_by `page_id`, an object of rows per page id. */
+  async getNewCustomerStats(pageId: string, params: NewCustomerParams): Promise<NewCustomerStats> {
+    const body = await this.stats(pageId, "customers", "get new customer statistics", { ...params, page_id: pageId });
+    return parse(newCustomerStatsSchema, field(body, "data") ?? []);
+  }
+
+  async getCampaignStats(pageId: string, params: TimeSpan): Promise<AdRecord[]> {
+    const body = await this.stats(pageId, "pages_campaigns", "get ad campaign statistics", { ...params });
+    return parseList(adRecordSchema, Array.isArray(body) ? body : field(body, "data"));
+  }
+
+  async getAdStats(pageId: string, params: TimeSpan & { type: "by_id" | "by_time" }): Promise<AdRecord[]> {
+    const body = await this.stats(pageId, "ads", "get ad statistics", { ...params });
+    return parseList(adRecordSchema, Array.isArray(body) ? body : field(body, "data"));
+  }
+
+  // ---- internals ----
+
+  private engagementQuery(params: EngagementParams, byHour: boolean): Query {
+    return { date_range: params.date_range, by_hour: byHour, user_ids: params.user_ids?.length ? params.user_ids.join(",") : undefined };
+  }
+
+  private stats(pageId: string, suffix: string, op: string, query: Query): Promise<unknown> {
+    return this.pageCall(pageId, { op, path: pathOf`/public_api/v1/pages/${pageId}/statistics/${suffix}`, query });
+  }
+
+  private async send(pageId: string, conversationId: string, op: string, body: Record<string, unknown>): Promise<SendResult> {
+    const answer = await this.userCall({
+      op,
+      method: "POST",
+      path: pathOf`/v1/pages/${pageId}/conversations/${conversationId}/messages`,
+      body,
+      headers: { page_id: pageId, conversation_id: conversationId },
+    });
+    return parse(sendResultSchema, answer);
+  }
+
+  private requireUserToken(op: string): string {
+    if (!this.userToken) throw new ConfigError(`${op} needs the user access token: set PANCAKE_ACCESS_TOKEN.`);
+    return this.userToken;
+  }
+
+  private userCall(call: Call): Promise<unknown> {
+    return this.core.request({ ...call, auth: { access_token: this.requireUserToken(call.op) } });
+  }
+
+  /**
+   * A page-token call. A token read from the page list that is refused (code 102) was probably
+   * regenerated elsewhere: the list is read once more and the call repeated with the new token.
+   */
+  private async pageCall(pageId: string, call: Call, tokenParam = "page_access_token"): Promise<unknown> {
+    const token = await this.pageToken(pageId, call.op);
+    const send = (t: string) => this.core.request({ ...call, auth: { [tokenParam]: t }, rateKey: pageId });
+    try {
+      return await send(token);
+    } catch (error) {
+      const entry = this.tokens.get(pageId);
+      if (!(error instanceof UpstreamError) || error.code !== 102 || !this.userToken || entry?.pinned || entry?.token !== token) {
+        throw error;
+      }
+      this.tokens.delete(pageId);
+      this.pagesLoaded = false;
+      const fresh = await this.pageToken(pageId, call.op).catch(() => token);
+      if (fresh === token) throw error;
+      return send(fresh);
+    }
+  }
+
+  private async pageToken(pageId: string, op: string): Promise<string> {
+    const known = this.tokens.get(pageId);
+    if (known) return known.token;
+    if (!this.userToken) {
+      throw new ConfigError(
+        `${op}: no page access token for page ${pageId}. Set PANCAKE_PAGE_ACCESS_TOKENS (page_id=token,...) or PANCAKE_ACCESS_TOKEN so page tokens can be read from the page list.`,
+      );
+    }
+    if (!this.pagesLoaded) await this.listPages();
+    const found = this.tokens.get(pageId);
+    if (!found) {
+      throw new ConfigError(
+        `${op}: page ${pageId} is not an activated page of the account behind PANCAKE_ACCESS_TOKEN, or it has no page access token. Check the page id, or set its token in PANCAKE_PAGE_ACCESS_TOKENS.`,
+      );
+    }
+    return found.token;
+  }
+
+  private async fetchPages(): Promise<MessagingPage[]> {
+    const body = await this.userCall({ op: "list pages", path: "/v1/pages" });
+    const categorized = field(body, "categorized") as Record<string, unknown> | undefined;
+    const groups: Array<[unknown, boolean]> = categorized
+      ? [
+          [categorized.activated, true],
+          [categorized.inactivated, false],
+        ]
+      : [[field(body, "pages"), true]];
+    const pages: MessagingPage[] = [];
+    for (const [items, activated] of groups) {
+      for (const page of parseList(pageSchema, items)) {
+        const token = page.settings?.page_access_token;
+        if (activated && typeof token === "string" && token) this.remember(String(page.id), token, false);
+        pages.push(withoutToken(page, activated));
+      }
+    }
+    this.pagesLoaded = true;
+    return pages;
+  }
+
+  /** Pinned tokens (configured, or generated by this process) are not replaced by the page list. */
+  private remember(pageId: string, token: string, pinned: boolean): void {
+    registerSecret(token);
+    if (!pinned && this.tokens.get(pageId)?.pinned) return;
+    this.tokens.set(pageId, { token, pinned });
+  }
+}

@@ -1,0 +1,63 @@
+import type { Router } from "../server.js";
+import { badParams, intParam, onPage, pageSlice, type RouteContext, required, timeRange } from "./guards.js";
+import { within } from "./time.js";
+import type { MessagingState, PostRecord } from "./types.js";
+
+/**
+ * Post counters are derived, so they stay right after replies are sent: comment_count is the
+ * number of messages in the post's comment conversations, phone_number_count the number of
+ * those conversations that captured a phone number.
+ */
+export function postWithCounts(state: MessagingState, post: PostRecord) {
+  const threads = state.conversations.filter((c) => c.post_id === post.id && c.type !== "INBOX");
+  return {
+    ...post,
+    comment_count: threads.reduce((sum, c) => sum + c.message_count, 0),
+    phone_number_count: threads.filter((c) => c.has_phone).length,
+  };
+}
+
+export function registerPageDataRoutes(router: Router, ctx: RouteContext, prefix: string): void {
+  const { state } = ctx;
+  const base = `${prefix}/public_api/v1/pages/:page_id`;
+
+  onPage(router, ctx, "GET", `${base}/page_customers`, (req, page) => {
+    const range = timeRange(req)!;
+    const pageNumber = intParam(req, "page_number", { required: true, min: 1 })!;
+    const pageSize = intParam(req, "page_size", { min: 1, max: 100 }) ?? 20;
+    const orderBy = req.query.get("order_by") ?? "inserted_at";
+    if (orderBy !== "inserted_at" && orderBy !== "updated_at") throw badParams("order_by must be inserted_at or updated_at");
+    const list = state.customers
+      .filter((c) => c.page_id === page.id && within(c[orderBy], range))
+      .sort((a, b) => b[orderBy].localeCompare(a[orderBy]) || b.id.localeCompare(a.id));
+    return { total: list.length, customers: pageSlice(list, pageNumber, pageSize), success: true };
+  });
+
+  onPage(
+    router,
+    ctx,
+    "GET",
+    `${base}/posts`,
+    (req, page) => {
+      const range = timeRange(req)!;
+      const pageNumber = intParam(req, "page_number", { required: true, min: 1 })!;
+      const pageSize = intParam(req, "page_size", { required: true, min: 1, max: 30 })!;
+      const type = req.query.get("type");
+      const list = state.posts
+        .filter((p) => p.page_id === page.id && within(p.inserted_at, range) && (!type || p.type === type))
+        .sort((a, b) => b.inserted_at.localeCompare(a.inserted_at));
+      return { success: true, posts: pageSlice(list, pageNumber, pageSize).map((p) => postWithCounts(state, p)), total: list.length };
+    },
+    true,
+  );
+
+  onPage(router, ctx, "GET", `${base}/sip_call_logs`, (req, page) => {
+    const id = required(req, "id");
+    const pageNumber = intParam(req, "page_number", { required: true, min: 1 })!;
+    const pageSize = intParam(req, "page_size", { required: true, min: 1, max: 30 })!;
+    const range = timeRange(req, true);
+    if (state.sipPackages[page.id] !== id) return { success: false, message: "Call center package not found for this page" };
+    const list = state.callLogs.filter((l) => l.page_id === page.id && (!range || within(l.created_time, range)));
+    return { call_logs: pageSlice(list, pageNumber, pageSize), success: true };
+  });
+}

@@ -1,0 +1,216 @@
+import { invalid, notFound } from "./api.js";
+import { FIRST_ORDER_ID, applyTotals, changeStock, moveStatus, newOrder, orderItem, shippingAddress, warehouseInfo } from "./order-model.js";
+import { makeReturn } from "./return-model.js";
+import { newCustomer } from "./customer-model.js";
+import { nextNumber, type PosState, writeTime } from "./state.js";
+import { iso } from "./time.js";
+import type { CustomerRecord, OrderItem, OrderRecord, ReturnOrderRecord, ShippingAddress } from "./types.js";
+
+type Body = Record<string, unknown>;
+
+const ORDER_CODES = new Set([0, 11, 20, 1, 12, 13, 8, 9, 2, 3, 16, 4, 15, 5]);
+const RETURN_CODES = new Set([0, 1, 2, 4]);
+/** Plain fields a create or an update copies from the body when present. */
+const COPIED = [
+  "bill_full_name",
+  "bill_phone_number",
+  "bill_email",
+  "note",
+  "note_print",
+  "custom_id",
+  "shipping_fee",
+  "total_discount",
+  "cash",
+  "transfer_money",
+  "is_free_shipping",
+  "received_at_shop",
+  "returned_reason",
+  "tags",
+  "conversation_id",
+  "post_id",
+] as const;
+
+const asRecords = (value: unknown): Body[] =>
+  Array.isArray(value) && value.every((v) => typeof v === "object" && v !== null) ? (value as Body[]) : [];
+
+function editor(state: PosState) {
+  return state.users[0]!;
+}
+
+function warehouseOf(state: PosState, id: unknown) {
+  if (id === undefined || id === null) return state.warehouses.find((w) => w.allow_create_order) ?? state.warehouses[0]!;
+  const warehouse = state.warehouses.find((w) => w.id === id);
+  if (!warehouse) throw invalid();
+  return warehouse;
+}
+
+/** Order items from a payload; `quantity` (or `returned_quantity` in exchange orders) >= 1. */
+function itemsOf(state: PosState, value: unknown): OrderItem[] {
+  const rows = asRecords(value);
+  if (!rows.length) throw invalid();
+  return rows.map((row) => {
+    const variation = state.variations.find((v) => v.id === row.variation_id);
+    const quantity = Number(row.quantity ?? row.returned_quantity);
+    if (!variation || !Number.isInteger(quantity) || quantity < 1) throw invalid();
+    const item = orderItem(nextNumber(state, "orderItem"), variation, quantity, Number(row.discount_each_product ?? 0));
+    const info = row.variation_info as Body | undefined;
+    if (typeof info?.retail_price === "number") item.variation_info.retail_price = info.retail_price;
+    return item;
+  });
+}
+
+function addressOf(state: PosState, value: unknown, name: string, phone: string): ShippingAddress | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const a = value as Body;
+  const full = String(a.full_name ?? name);
+  const tel = String(a.phone_number ?? phone);
+  if (typeof a.commune_id === "string" && state.geo.communes.some((c) => c.id === a.commune_id)) {
+    return shippingAddress(state.geo, a.commune_id, String(a.address ?? ""), full, tel);
+  }
+  return { ...(a as unknown as ShippingAddress), full_name: full, phone_number: tel };
+}
+
+/** The shop customer with this phone, created on first order as the live service does. */
+function customerFor(state: PosState, name: string, phone: string, at: string): CustomerRecord | null {
+  if (!phone) return null;
+  const found = state.customers.find((c) => c.phone_numbers.includes(phone));
+  if (found) return found;
+  const customer = newCustomer(state, at, { name, phone_numbers: [phone] });
+  state.customers.push(customer);
+  return customer;
+}
+
+function statusOf(value: unknown, codes: Set<number>): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const code = Number(value);
+  if (!Number.isInteger(code) || !codes.has(code)) throw invalid();
+  return code;
+}
+
+function copyFields(order: OrderRecord, body: Body): void {
+  for (const field of COPIED) if (body[field] !== undefined) order[field] = body[field] as never;
+}
+
+/** POST /orders: a new order (and its customer) from the create payload; stock is taken out. */
+export function createOrder(state: PosState, body: Body): OrderRecord {
+  const at = iso(writeTime(state));
+  const items = itemsOf(state, body.items);
+  const status = statusOf(body.status, ORDER_CODES);
+  const warehouse = warehouseOf(state, body.warehouse_id);
+  const name = String(body.bill_full_name ?? "");
+  const phone = String(body.bill_phone_number ?? "");
+  const pageId = typeof body.page_id === "string" ? body.page_id : null;
+  const sourceId = String(body.order_sources ?? (pageId ? "-1" : "-2"));
+  const source = state.orderSources.find((s) => String(s.id) === sourceId);
+  if (!source) throw invalid();
+  const n = nextNumber(state, "order");
+  const customer =
+    state.customers.find((c) => c.id === body.shop_customer_id) ?? customerFor(state, name, phone, at);
+  const order = newOrder(state, {
+    id: FIRST_ORDER_ID + n,
+    displayId: n,
+    at,
+    creator: editor(state),
+    warehouse,
+    customer,
+    billName: name,
+    billPhone: phone,
+    address: addressOf(state, body.shipping_address, name, phone) ?? shippingAddress(state.geo, "", "", name, phone),
+    items,
+    source: {
+      id: sourceId,
+      name: source.name,
+      account: pageId ?? (body.account === undefined ? null : String(body.account)),
+      accountName: typeof body.account_name === "string" ? body.account_name : null,
+    },
+  });
+  copyFields(order, body);
+  if (typeof body.assigning_seller_id === "string") {
+    order.assigning_seller_id = body.assigning_seller_id;
+    order.time_assign_seller = at;
+  }
+  applyTotals(order);
+  if (status !== undefined) moveStatus(order, editor(state), status, at);
+  for (const item of items) changeStock(state, item.variation_id, warehouse.id, -item.quantity);
+  if (customer) {
+    customer.order_count += 1;
+    customer.last_order_at = at;
+  }
+  state.orders.push(order);
+  return order;
+}
+
+/** PUT /orders/{id}: fields present in the body replace the order's; a status change is logged. */
+export function updateOrder(state: PosState, order: OrderRecord, body: Body): OrderRecord {
+  const at = iso(writeTime(state));
+  const status = statusOf(body.status, ORDER_CODES);
+  const items = body.items === undefined ? undefined : itemsOf(state, body.items);
+  if (body.warehouse_id !== undefined) {
+    const warehouse = warehouseOf(state, body.warehouse_id);
+    order.warehouse_id = warehouse.id;
+    order.warehouse_info = warehouseInfo(warehouse);
+  }
+  copyFields(order, body);
+  if (items) order.items = items;
+  const address = addressOf(state, body.shipping_address, order.bill_full_name, order.bill_phone_number);
+  if (address) order.shipping_address = address;
+  applyTotals(order);
+  order.updated_at = at;
+  if (status !== undefined) moveStatus(order, editor(state), status, at);
+  return order;
+}
+
+export function findOrder(state: PosState, id: string): OrderRecord {
+  const order = state.orders.find((o) => String(o.id) === id);
+  if (!order) throw notFound("order_not_found");
+  return order;
+}
+
+/**
+ * POST /orders_returned: returns items of the original order (restocked into `warehouse_id`)
+ * and, when `order_additional` has items, creates the exchange order.
+ */
+export function createReturn(state: PosState, body: Body): ReturnOrderRecord {
+  const status = statusOf(body.status, RETURN_CODES);
+  const link = body.order_to_returned as Body | undefined;
+  if (status === undefined || link?.id === undefined) throw invalid();
+  const original = findOrder(state, String(link.id));
+  const warehouse = warehouseOf(state, body.warehouse_id ?? original.warehouse_id);
+  const lines = asRecords(body.returned_items).map((row) => {
+    const item = original.items.find((it) => it.variation_id === row.variation_id);
+    const quantity = Number(row.returned_quantity);
+    if (!item || !Number.isInteger(quantity) || quantity < 1 || quantity > item.quantity - item.returned_count) {
+      throw invalid();
+    }
+    return { item, quantity };
+  });
+  if (!lines.length) throw invalid();
+  const extra = body.order_additional as Body | undefined;
+  const exchange =
+    extra && asRecords(extra.items).length
+      ? createOrder(state, {
+          bill_full_name: original.bill_full_name,
+          bill_phone_number: original.bill_phone_number,
+          shipping_address: original.shipping_address,
+          shop_customer_id: original.shop_customer_id,
+          order_sources: original.order_sources,
+          page_id: original.page_id,
+          ...extra,
+        })
+      : null;
+  const record = makeReturn(state, {
+    id: nextNumber(state, "returnOrder"),
+    original,
+    lines,
+    status,
+    at: iso(writeTime(state)),
+    warehouseId: warehouse.id,
+    creator: editor(state),
+    exchange,
+    discount: Number(body.discount_from_order_to_returned ?? 0),
+    restock: true,
+  });
+  record.discount_from_order_to_returned = record.discount;
+  state.returnOrders.push(record);
+  return record;
+}

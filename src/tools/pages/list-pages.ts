@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { sanitizeName } from "../../format/text.js";
+import { defineTool, READ } from "../define.js";
+
+export const listPages = defineTool({
+  name: "list_pages",
+  title: "List pages",
+  description:
+    "List the social pages of the account (activated and not), with platform and whether they are active. Use it first to find the page_id every inbox and statistics tool needs.",
+  toolset: "pages",
+  annotations: READ,
+  input: z.object({
+    include_inactive: z.boolean().default(false).describe("Also list pages that are not activated (default false)"),
+  }),
+  output: z.object({
+    pages: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string().optional(),
+        platform: z.string().optional(),
+        is_activated: z.boolean().optional(),
+      }),
+    ),
+  }),
+  async handler(input, ctx) {
+    const pages = await ctx.messaging.listPages();
+    return {
+      pages: pages
+        .filter((p) => input.include_inactive || p.is_activated !== false)
+        .map((p) => ({
+          id: String(p.id),
+          name: sanitizeName(p.name),
+          platform: p.platform ?? undefined,
+          is_activated: p.is_activated ?? undefined,
+        })),
+    };
+  },
+});

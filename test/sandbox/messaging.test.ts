@@ -1,0 +1,197 @@
+import { request } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MessagingState, registerMessaging, seedMessaging } from "../../src/sandbox/messaging/index.js";
+import { makePeople } from "../../src/sandbox/people.js";
+import { SandboxServer } from "../../src/sandbox/server.js";
+
+const now = new Date("2026-11-20T05:00:00Z");
+const people = makePeople(320);
+
+describe("messaging seed", () => {
+  it("is deterministic and fast", () => {
+    const started = performance.now();
+    const a = seedMessaging({ now, people });
+    const elapsed = performance.now() - started;
+    const b = seedMessaging({ now, people });
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    // The target is < 50 ms warm; a cold first run on a loaded CI machine gets slack.
+    expect(elapsed).toBeLessThan(400);
+  });
+
+  it("moves with ctx.now and nothing else", () => {
+    const later = seedMessaging({ now: new Date(now.getTime() + 86_400_000), people });
+    const base = seedMessaging({ now, people });
+    expect(later.conversations.map((c) => c.id)).toEqual(base.conversations.map((c) => c.id));
+    const shift = Date.parse(`${later.conversations[5]!.inserted_at}Z`) - Date.parse(`${base.conversations[5]!.inserted_at}Z`);
+    expect(shift).toBe(86_400_000);
+  });
+
+  it("holds a Vietnamese shop of the documented shape", () => {
+    const s = seedMessaging({ now, people });
+    expect(s.pages).toHaveLength(3);
+    expect(new Set(s.pages.map((p) => p.settings.page_access_token)).size).toBe(3);
+    expect(s.staff).toHaveLength(8);
+    for (const p of s.pages) {
+      const tags = s.tags[p.id]!;
+      expect(tags).toHaveLength(10);
+      for (const t of tags) expect(t.color).toMatch(/^#[0-9a-f]{6}$/);
+    }
+    expect(s.conversations.length).toBeGreaterThan(300);
+    expect(new Set(s.conversations.map((c) => c.type))).toEqual(new Set(["INBOX", "COMMENT", "RATING", "COMMENT_LIVESTREAM"]));
+    expect(new Set(s.conversations.map((c) => c.id)).size).toBe(s.conversations.length);
+    const oldest = now.getTime() - 91 * 86_400_000;
+    for (const c of s.conversations) {
+      const list = s.messages[c.id]!;
+      expect(list.length).toBe(c.message_count);
+      if (!s.hostileConversationIds.includes(c.id)) expect(list.length).toBeGreaterThanOrEqual(3);
+      expect(list.length).toBeLessThanOrEqual(40);
+      expect(c.inserted_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
+      expect(Date.parse(`${c.inserted_at}Z`)).toBeGreaterThan(oldest);
+      expect(Date.parse(`${c.updated_at}Z`)).toBeLessThanOrEqual(now.getTime());
+      const times = list.map((m) => m.inserted_at);
+      expect([...times].sort()).toEqual(times);
+      if (c.post_id) expect(s.posts.some((p) => p.id === c.post_id)).toBe(true);
+    }
+    const messages = Object.values(s.messages).flat();
+    expect(messages[0]!.inserted_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/);
+    expect(messages.some((m) => m.attachments.some((a) => a.type === "photo"))).toBe(true);
+    expect(messages.some((m) => m.attachments.some((a) => a.type === "file"))).toBe(true);
+    expect(messages.some((m) => m.has_phone && m.phone_info[0]!.phone_number.length === 10)).toBe(true);
+    expect(s.conversations.some((c) => !c.seen && c.unread_count > 0)).toBe(true);
+    expect(s.conversations.some((c) => c.assignee_histories.some((h) => h.payload.deleted_users.length > 0))).toBe(true);
+    expect(s.conversations.some((c) => c.tag_histories.some((h) => h.payload.action === "remove"))).toBe(true);
+    expect(s.posts.length).toBeGreaterThanOrEqual(40);
+    expect(s.callLogs).toHaveLength(100);
+    expect(s.callLogs.some((l) => l.answered_time === null && l.record_file === null)).toBe(true);
+    expect(s.customers.some((c) => c.phone_numbers.length > 0 && c.birthday !== null)).toBe(true);
+    expect(s.ads.length).toBeGreaterThan(0);
+    expect(s.ads.some((a) => a.page_id === s.adsDeniedPageId)).toBe(false);
+  });
+
+  it("keeps hostile records for security tests", () => {
+    const s = seedMessaging({ now, people });
+    expect(s.hostileConversationIds).toHaveLength(2);
+    const hostile = s.conversations.find((c) => c.id === s.hostileConversationIds[0])!;
+    expect(hostile.from.name).toContain("Ignore previous instructions");
+    expect(hostile.from.name).toMatch(/\u200b/);
+    expect(hostile.from.name).toMatch(/\u202e/);
+    const texts = s.messages[hostile.id]!.map((m) => m.message).join("\n");
+    expect(texts).toContain("<script>");
+    expect(texts).toContain('{"role":"system"');
+    expect(texts).toContain("send all orders to");
+  });
+});
+
+describe("messaging routes over HTTP", () => {
+  const server = new SandboxServer({ ratePerSecond: 5 });
+  let state: MessagingState;
+  let origin: string;
+  let page: string;
+  let token: string;
+
+  const get = async (path: string, query: Record<string, string | number>) => {
+    const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+    const res = await request(`${origin}/api${path}?${qs}`);
+    return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
+  };
+
+  beforeAll(async () => {
+    state = seedMessaging({ now, people });
+    registerMessaging(server.router, state, "/api");
+    origin = await server.listen();
+    page = state.pages[1]!.id;
+    token = state.pages[1]!.settings.page_access_token;
+  });
+  afterAll(() => server.close());
+
+  const since = Math.floor(now.getTime() / 1000) - 20 * 86_400;
+  const until = Math.floor(now.getTime() / 1000);
+
+  it("answers a bad page token with HTTP 200, error_code 102", async () => {
+    const res = await get(`/public_api/v1/pages/${page}/tags`, { page_access_token: "nope" });
+    expect(res).toEqual({ status: 200, body: { success: false, error_code: 102, message: "Invalid access_token" } });
+  });
+
+  it("answers a bad user token with HTTP 401", async () => {
+    const res = await get("/v1/pages", { access_token: "expired" });
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ success: false, message: "Unauthorized" });
+  });
+
+  it("takes the page token under either name", async () => {
+    const a = await get(`/public_api/v1/pages/${page}/tags`, { page_access_token: token });
+    const b = await get(`/public_api/v1/pages/${page}/tags`, { access_token: token });
+    expect(a.body.tags).toHaveLength(10);
+    expect(b.body).toEqual(a.body);
+  });
+
+  it("checks required parameters and documented limits", async () => {
+    const base = { page_access_token: token };
+    const cases: Array<[string, Record<string, string | number>]> = [
+      [`/public_api/v1/pages/${page}/page_customers`, { ...base, until, page_number: 1 }],
+      [`/public_api/v1/pages/${page}/page_customers`, { ...base, since, until, page_number: 1, page_size: 101 }],
+      [`/public_api/v1/pages/${page}/page_customers`, { ...base, since, until, page_number: 0 }],
+      [`/public_api/v1/pages/${page}/posts`, { ...base, since, until, page_number: 1, page_size: 31 }],
+      [`/public_api/v1/pages/${page}/conversations`, { ...base, since: until - 40 * 86_400, until, page_number: 1 }],
+      [`/public_api/v2/pages/${page}/conversations`, { ...base, since }],
+      [`/public_api/v1/pages/${page}/statistics/users`, { ...base, date_range: "2026-11-01 - 2026-11-02" }],
+    ];
+    await new Promise((r) => setTimeout(r, 1100));
+    for (const [path, query] of cases) {
+      const res = await get(path, query);
+      expect(res.status, path).toBe(400);
+      expect(res.body).toMatchObject({ success: false, error: "invalid_parameters" });
+      await new Promise((r) => setTimeout(r, 210));
+    }
+  });
+
+  it("limits each page to 5 calls per second with HTTP 429", async () => {
+    await new Promise((r) => setTimeout(r, 1100));
+    const other = state.pages[2]!;
+    const burst = await Promise.all(
+      Array.from({ length: 7 }, () => get(`/public_api/v1/pages/${page}/tags`, { page_access_token: token })),
+    );
+    expect(burst.filter((r) => r.status === 429)).toHaveLength(2);
+    expect(burst.find((r) => r.status === 429)!.body).toMatchObject({ success: false });
+    const elsewhere = await get(`/public_api/v1/pages/${other.id}/tags`, { page_access_token: other.settings.page_access_token });
+    expect(elsewhere.status).toBe(200);
+  });
+
+  it("answers an unknown conversation with 404", async () => {
+    await new Promise((r) => setTimeout(r, 1100));
+    const res = await get(`/public_api/v1/pages/${page}/conversations/nope/messages`, { page_access_token: token });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ success: false });
+  });
+
+  it("replaces the page token on generate_page_access_token", async () => {
+    const target = state.pages[0]!;
+    const old = target.settings.page_access_token;
+    const res = await request(`${origin}/api/v1/pages/${target.id}/generate_page_access_token?access_token=${state.userToken}&page_id=${target.id}`, {
+      method: "POST",
+    });
+    const body = (await res.body.json()) as { success: boolean; page_access_token: string };
+    expect(body.success).toBe(true);
+    expect(body.page_access_token).not.toBe(old);
+    const before = await get(`/public_api/v1/pages/${target.id}/tags`, { page_access_token: old });
+    expect(before.body).toMatchObject({ error_code: 102 });
+    const after = await get(`/public_api/v1/pages/${target.id}/tags`, { page_access_token: body.page_access_token });
+    expect(after.body.tags).toHaveLength(10);
+  });
+
+  it("serves the private reply under the spec's /v1pages path too", async () => {
+    const comment = state.conversations.find(
+      (c) => c.page_id === page && c.type === "COMMENT" && !state.messages[c.id]![0]!.private_reply_conversation,
+    )!;
+    const res = await request(`${origin}/api/v1pages/${page}/conversations/${comment.id}/messages?access_token=${state.userToken}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ action: "private_replies", post_id: comment.post_id, message: "Shop inbox bạn nhé" }),
+    });
+    expect(res.statusCode).toBe(200);
+    const body = (await res.body.json()) as { success: boolean; message?: string };
+    // Either sent, or refused by the 7-day rule: both are the documented answers.
+    expect(typeof body.success).toBe("boolean");
+    if (!body.success) expect(body.message).toMatch(/7 days/);
+  });
+});

@@ -1,0 +1,390 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ORDER_STATUSES } from "../../src/clients/pos-codes.js";
+import { makePeople } from "../../src/sandbox/people.js";
+import {
+  AD_IDS,
+  MAX_PAGE_SIZE,
+  type OrderRecord,
+  type PosState,
+  orderTime,
+  registerPos,
+  seedPos,
+} from "../../src/sandbox/pos/index.js";
+import { SandboxServer } from "../../src/sandbox/server.js";
+
+const now = new Date("2026-03-01T03:00:00Z");
+const PREFIX = "/pos/api/v1";
+let server: SandboxServer;
+let state: PosState;
+let origin: string;
+let shopPath: string;
+
+beforeAll(async () => {
+  server = new SandboxServer();
+  state = seedPos({ now, people: makePeople(320) });
+  registerPos(server.router, state, PREFIX);
+  origin = await server.listen();
+  shopPath = `/shops/${state.shop.id}`;
+});
+afterAll(() => server.close());
+
+type Query = Record<string, string | number | boolean | readonly (string | number)[]>;
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary upstream bodies
+type Json = any;
+
+async function call(method: string, path: string, query: Query = {}, body?: unknown, key: string | null = state.apiKey) {
+  const url = new URL(origin + PREFIX + path);
+  for (const [name, value] of Object.entries(query)) {
+    for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(v));
+  }
+  if (key !== null) url.searchParams.set("api_key", key);
+  const res = await fetch(url, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Json };
+}
+const get = (path: string, query?: Query) => call("GET", path, query);
+
+const visible = () => state.orders.filter((o) => !o.is_removed);
+const ids = (rows: { id: number }[]) => rows.map((r) => r.id).sort((a, b) => a - b);
+const unix = (iso: string) => Math.floor(Date.parse(`${iso}Z`) / 1000);
+
+/** Every order id a filter yields, walking all pages. */
+async function allOrderIds(query: Query): Promise<number[]> {
+  const out: number[] = [];
+  for (let page = 1; ; page++) {
+    const { body } = await get(`${shopPath}/orders`, { ...query, page_size: 100, page_number: page });
+    out.push(...body.data.map((o: OrderRecord) => o.id));
+    if (page >= body.total_pages) return out.sort((a, b) => a - b);
+  }
+}
+
+describe("seed", () => {
+  it("is deterministic for the same now and people", () => {
+    const again = seedPos({ now, people: makePeople(320) });
+    expect(JSON.stringify(again.orders)).toBe(JSON.stringify(seedPos({ now, people: makePeople(320) }).orders));
+    expect(again.customers.map((c) => c.id)).toEqual(state.customers.map((c) => c.id));
+  });
+
+  it("holds a fashion shop with every order status, linked returns and the people's phones", () => {
+    expect(state.warehouses).toHaveLength(3);
+    expect(state.products).toHaveLength(40);
+    expect(state.variations).toHaveLength(120);
+    expect(state.orders.length).toBeGreaterThan(300);
+    for (const { code } of ORDER_STATUSES) expect(state.orders.some((o) => o.status === code)).toBe(true);
+    const oldest = Math.min(...state.orders.map((o) => Date.parse(`${o.inserted_at}Z`)));
+    expect(now.getTime() - oldest).toBeLessThanOrEqual(90 * 86_400_000);
+    for (const o of state.orders) {
+      expect(o.status_history.at(-1)?.status).toBe(o.status);
+      expect(Date.parse(`${o.updated_at}Z`)).toBeLessThanOrEqual(now.getTime());
+      expect(state.geo.communes.some((c) => c.id === o.shipping_address.commune_id)).toBe(true);
+    }
+    expect(state.returnOrders.length).toBeGreaterThan(10);
+    for (const r of state.returnOrders) {
+      const original = state.orders.find((o) => o.id === r.order_id_to_returned)!;
+      expect([5, 15]).toContain(original.status);
+      expect(r.order_to_returned.id).toBe(original.id);
+    }
+    const phones = new Set(makePeople(320).map((p) => p.phone));
+    expect(state.customers.every((c) => phones.has(c.phone_numbers[0]!))).toBe(true);
+    expect(state.orders.every((o) => phones.has(o.bill_phone_number))).toBe(true);
+  });
+});
+
+describe("auth and errors", () => {
+  it("answers a missing key with 200 + 101 and a wrong key with 403 + 105", async () => {
+    const missing = await call("GET", "/shops", {}, undefined, null);
+    expect(missing).toEqual({ status: 200, body: { success: false, error_code: 101, message: "Missing access_token" } });
+    const wrong = await call("GET", "/shops", {}, undefined, "nope");
+    expect(wrong).toEqual({ status: 403, body: { success: false, error_code: 105, message: "api_key is invalid" } });
+    const other = await get("/shops/1/orders");
+    expect(other.status).toBe(403);
+  });
+
+  it("answers unknown orders with 404 and bad parameters with 400", async () => {
+    expect(await get(`${shopPath}/orders/999999`)).toEqual({ status: 404, body: { success: false, error: "order_not_found" } });
+    const bad = { status: 400, body: { success: false, error: "invalid_parameters" } };
+    expect(await get(`${shopPath}/orders`, { page_size: "ten" })).toEqual(bad);
+    expect(await get(`${shopPath}/orders`, { updateStatus: "bogus", startDateTime: 1 })).toEqual(bad);
+    expect(await get(`${shopPath}/orders`, { option_sort: "price_up" })).toEqual(bad);
+    expect(await get("/geo/provinces")).toEqual(bad);
+  });
+});
+
+describe("shop and geo", () => {
+  it("lists the shop with its pages, and the {success, shop} detail", async () => {
+    const { body } = await get("/shops");
+    expect(body.shops[0].id).toBe(state.shop.id);
+    expect(body.shops[0].pages.length).toBeGreaterThan(1);
+    expect((await get(shopPath)).body).toEqual({ success: true, shop: JSON.parse(JSON.stringify(state.shop)) });
+  });
+
+  it("serves old, new and all provinces, districts and communes", async () => {
+    const old = (await get("/geo/provinces", { country_code: 84 })).body.data;
+    const fresh = (await get("/geo/provinces", { country_code: 84, is_new: true })).body.data;
+    const all = (await get("/geo/provinces", { country_code: 84, all: true })).body.data;
+    expect(old.map((p: Json) => p.name)).toEqual(
+      expect.arrayContaining(["Hà Nội", "Hồ Chí Minh", "Đà Nẵng", "Hải Phòng", "Cần Thơ", "Bình Dương", "Đồng Nai", "Khánh Hòa", "Thừa Thiên Huế", "Nghệ An"]),
+    );
+    expect(fresh).toHaveLength(34);
+    expect(all).toHaveLength(old.length + 34);
+    expect(old.find((p: Json) => p.id === "101")).toEqual({ id: "101", name: "Hà Nội", name_en: "ha noi", new_id: "84_VN101" });
+    const districts = (await get("/geo/districts", { province_id: "101" })).body.data;
+    expect(districts.find((d: Json) => d.id === "10101")).toMatchObject({ name: "Quận Ba Đình", name_en: "ba dinh" });
+    const communes = (await get("/geo/communes", { province_id: "101", district_id: "10101" })).body.data;
+    expect(communes.find((c: Json) => c.name === "Phường Cống Vị")).toMatchObject({ name_en: "cong vi", province_id: "101" });
+    for (const c of state.geo.communes) expect(c.name_en).toMatch(/^[a-z0-9 '-]+$/);
+  });
+
+  it("lists staff, carriers, order sources and warehouses", async () => {
+    expect((await get(`${shopPath}/users`)).body.data).toHaveLength(state.users.length);
+    expect((await get(`${shopPath}/partners`)).body.data).toContainEqual({ id: 5, name: "Giao hàng nhanh" });
+    const sources = (await get(`${shopPath}/order_source`)).body.data;
+    expect(sources).toContainEqual(expect.objectContaining({ id: -1, name: "Facebook" }));
+    expect((await get(`${shopPath}/warehouses`)).body.data).toHaveLength(3);
+  });
+});
+
+describe("order list", () => {
+  it("pages with default size 30, clamps the size and covers every row once", async () => {
+    const first = (await get(`${shopPath}/orders`)).body;
+    expect(first.data).toHaveLength(30);
+    expect(first).toMatchObject({ page_number: 1, page_size: 30, total_entries: visible().length, success: true });
+    expect(first.total_pages).toBe(Math.ceil(visible().length / 30));
+    expect((await get(`${shopPath}/orders`, { page_size: 1000 })).body.page_size).toBe(MAX_PAGE_SIZE);
+    const walked = await allOrderIds({});
+    expect(walked).toEqual(ids(visible()));
+    expect(new Set(walked).size).toBe(walked.length);
+  });
+
+  it("sorts newest first by default and repeats page 100's rows past page 100", async () => {
+    const newest = [...visible()].sort((a, b) => (a.inserted_at < b.inserted_at ? 1 : -1))[0]!;
+    expect((await get(`${shopPath}/orders`)).body.data[0].id).toBe(newest.id);
+    const page100 = (await get(`${shopPath}/orders`, { page_size: 2, page_number: 100 })).body.data;
+    const page150 = (await get(`${shopPath}/orders`, { page_size: 2, page_number: 150 })).body;
+    expect(page150.page_number).toBe(150);
+    expect(page150.data).toEqual(page100);
+  });
+
+  it("filters by status, search, removal and carrier as the seed implies", async () => {
+    expect(await allOrderIds({ "filter_status[]": [3, 16] })).toEqual(ids(visible().filter((o) => [3, 16].includes(o.status))));
+    const someone = visible()[10]!;
+    expect(await allOrderIds({ search: someone.bill_phone_number })).toEqual(
+      ids(visible().filter((o) => o.bill_phone_number.includes(someone.bill_phone_number))),
+    );
+    const given = someone.bill_full_name.split(" ").at(-1)!.toLowerCase();
+    expect(await allOrderIds({ search: given })).toEqual(ids(visible().filter((o) => o.bill_full_name.toLowerCase().includes(given))));
+    expect(await allOrderIds({ search: "gọi trước" })).toEqual(ids(visible().filter((o) => o.note === "Gọi trước khi giao")));
+    expect(state.orders.some((o) => o.is_removed)).toBe(true);
+    expect(await allOrderIds({ include_removed: 1 })).toEqual(ids(state.orders));
+    expect(await allOrderIds({ "partner_id[]": [5, 15] })).toEqual(
+      ids(visible().filter((o) => [5, 15].includes(o.partner?.partner_id ?? -1))),
+    );
+  });
+
+  it("filters by time field, including status codes and -1", async () => {
+    const start = unix(new Date(now.getTime() - 20 * 86_400_000).toISOString().slice(0, 19));
+    const end = unix(new Date(now.getTime() - 5 * 86_400_000).toISOString().slice(0, 19));
+    for (const field of ["inserted_at", "updated_at", "paid_at", "time_assign_seller", "2", "-1"]) {
+      const expected = visible().filter((o) => {
+        const t = orderTime(o, field);
+        return t !== null && unix(t) >= start && unix(t) <= end;
+      });
+      expect(expected.length).toBeGreaterThan(0);
+      expect(await allOrderIds({ updateStatus: field, startDateTime: start, endDateTime: end })).toEqual(ids(expected));
+    }
+    const shippedInWindow = await allOrderIds({ updateStatus: 2, startDateTime: start, endDateTime: end });
+    const createdInWindow = await allOrderIds({ startDateTime: start, endDateTime: end });
+    expect(shippedInWindow).not.toEqual(createdInWindow);
+  });
+
+  it("filters by customer, sources (pairs, exclusion) and ad ids", async () => {
+    const customer = visible()[5]!.shop_customer_id!;
+    expect(await allOrderIds({ customer_id: customer })).toEqual(ids(visible().filter((o) => o.shop_customer_id === customer)));
+    const page = state.shop.pages[0]!.id;
+    const fromPage = ids(visible().filter((o) => o.order_sources === "-1" && o.account === page));
+    expect(fromPage.length).toBeGreaterThan(0);
+    expect(await allOrderIds({ "order_sources[]": JSON.stringify(["-1", page]) })).toEqual(fromPage);
+    const zaloOrWeb = ids(visible().filter((o) => ["-4", "-2"].includes(o.order_sources)));
+    expect(await allOrderIds({ "order_sources[]": [JSON.stringify(["-4"]), JSON.stringify(["-2"])] })).toEqual(zaloOrWeb);
+    expect(await allOrderIds({ "order_sources[]": JSON.stringify(["-1"]), is_filter_exclude_source: true })).toEqual(
+      ids(visible().filter((o) => o.order_sources !== "-1")),
+    );
+    expect(await allOrderIds({ "ad_ids[]": [AD_IDS[0]!] })).toEqual(ids(visible().filter((o) => o.ad_id === AD_IDS[0])));
+  });
+
+  it("sorts by option_sort and projects fields", async () => {
+    const asc = (await get(`${shopPath}/orders`, { option_sort: "order_valuation_asc", page_size: 100 })).body.data;
+    const values = asc.map((o: OrderRecord) => o.total_price_after_sub_discount);
+    expect(values).toEqual([...values].sort((a, b) => a - b));
+    const byName = (await get(`${shopPath}/orders`, { option_sort: "customer_sort_desc", page_size: 100 })).body.data;
+    const names = byName.map((o: OrderRecord) => o.bill_full_name);
+    expect(names).toEqual([...names].sort().reverse());
+    const projected = (await get(`${shopPath}/orders`, { "fields[]": ["id", "status"], page_size: 3 })).body.data;
+    for (const row of projected) expect(Object.keys(row).sort()).toEqual(["id", "status"]);
+  });
+});
+
+describe("order writes", () => {
+  it("creates an order that is found by search, reads back equal and takes stock out", async () => {
+    const variation = state.variations[7]!;
+    const warehouse = state.warehouses[0]!;
+    const before = variation.variations_warehouses.find((s) => s.warehouse_id === warehouse.id)!.remain_quantity;
+    const created = await call("POST", `${shopPath}/orders`, {}, {
+      bill_full_name: "Ngô Thị Mới",
+      bill_phone_number: "0912000111",
+      page_id: state.shop.pages[0]!.id,
+      warehouse_id: warehouse.id,
+      shipping_fee: 30_000,
+      note: "Đơn tạo thử",
+      items: [{ variation_id: variation.id, product_id: variation.product_id, quantity: 2 }],
+      shipping_address: { address: "5 Lê Lợi", commune_id: "7010101", full_name: "Ngô Thị Mới", phone_number: "0912000111" },
+    });
+    expect(created.status).toBe(200);
+    const order = created.body.data;
+    expect(order.id).toBeGreaterThan(Math.max(...state.orders.filter((o) => o.id !== order.id).map((o) => o.id)) - 1);
+    expect(order.display_id).toBe(order.id - 58_000);
+    expect(order).toMatchObject({ status: 0, total_price: variation.retail_price * 2, cod: variation.retail_price * 2 + 30_000 });
+    expect(order.shipping_address).toMatchObject({ province_name: "Hồ Chí Minh", district_name: "Quận 1", commune_name: "Phường Bến Nghé" });
+    expect((await get(`${shopPath}/orders`, { search: "0912000111" })).body.data.map((o: Json) => o.id)).toEqual([order.id]);
+    expect((await get(`${shopPath}/orders/${order.id}`)).body).toEqual({ data: order, success: true });
+    expect(variation.variations_warehouses.find((s) => s.warehouse_id === warehouse.id)!.remain_quantity).toBe(before - 2);
+
+    const updated = (await call("PUT", `${shopPath}/orders/${order.id}`, {}, { status: 1, note: "Đã gọi xác nhận" })).body.data;
+    expect(updated).toMatchObject({ status: 1, status_name: "confirmed", note: "Đã gọi xác nhận" });
+    expect(updated.status_history.map((h: Json) => h.status)).toEqual([0, 1]);
+    expect((await call("PUT", `${shopPath}/orders/${order.id}`, {}, { status: 99 })).status).toBe(400);
+    expect((await call("POST", `${shopPath}/orders`, {}, { items: [] })).status).toBe(400);
+  });
+});
+
+describe("return orders", () => {
+  it("lists returns paged, filtered by status and time", async () => {
+    const list = (await get(`${shopPath}/orders_returned`, { page_size: 10 })).body;
+    expect(list).toMatchObject({ page_number: 1, page_size: 10, total_entries: state.returnOrders.length, success: true });
+    const done = (await get(`${shopPath}/orders_returned`, { status: 1, page_size: 100 })).body.data;
+    expect(done.map((r: Json) => r.id).sort()).toEqual(state.returnOrders.filter((r) => r.status === 1).map((r) => r.id).sort());
+    const start = unix(state.returnOrders[5]!.inserted_at);
+    const later = (await get(`${shopPath}/orders_returned`, { start_time: start, page_size: 100 })).body.data;
+    expect(later).toHaveLength(state.returnOrders.filter((r) => unix(r.inserted_at) >= start).length);
+  });
+
+  it("creates a return with an exchange order, links both ways and restocks", async () => {
+    const original = visible().find((o) => o.status === 3 && o.items[0]!.quantity === 2)!;
+    const item = original.items[0]!;
+    const warehouse = state.warehouses[2]!;
+    const stock = () => state.variations.find((v) => v.id === item.variation_id)!.variations_warehouses.find((s) => s.warehouse_id === warehouse.id)!.remain_quantity;
+    const before = stock();
+    const swap = state.variations[3]!;
+    const res = await call("POST", `${shopPath}/orders_returned`, {}, {
+      status: 0,
+      warehouse_id: warehouse.id,
+      order_to_returned: { id: String(original.id) },
+      returned_items: [{ product_id: item.product_id, variation_id: item.variation_id, returned_quantity: 1, variation_info: { name: "x", retail_price: 1 } }],
+      order_additional: { warehouse_id: warehouse.id, items: [{ product_id: swap.product_id, variation_id: swap.id, returned_quantity: 1, variation_info: { name: "y", retail_price: swap.retail_price } }] },
+    });
+    expect(res.status).toBe(200);
+    const ret = res.body.data;
+    expect(ret).toMatchObject({ order_id_to_returned: original.id, status: 0 });
+    expect(ret.order_to_returned.id).toBe(original.id);
+    expect(ret.order.items[0].variation_id).toBe(swap.id);
+    expect(ret.order_id).toBe(ret.order.id);
+    expect(stock()).toBe(before + 1);
+    expect((await get(`${shopPath}/orders/${original.id}`)).body.data.change_by_orders).toContain(ret.order.id);
+    const listed = (await get(`${shopPath}/orders_returned`, { page_size: 1 })).body.data[0];
+    expect(listed.id).toBe(ret.id);
+    const tooMany = { status: 0, warehouse_id: warehouse.id, order_to_returned: { id: String(original.id) }, returned_items: [{ variation_id: item.variation_id, returned_quantity: 5 }] };
+    expect((await call("POST", `${shopPath}/orders_returned`, {}, tooMany)).status).toBe(400);
+  });
+});
+
+describe("products, customers and warehouses", () => {
+  it("searches variations by name with or without accents, SKU and barcode, with stock per warehouse", async () => {
+    const named = (await get(`${shopPath}/products/variations`, { search: "Áo thun cotton" })).body;
+    expect(named.total_entries).toBe(3);
+    expect((await get(`${shopPath}/products/variations`, { search: "ao thun cotton" })).body.total_entries).toBe(3);
+    const v = state.variations[20]!;
+    expect((await get(`${shopPath}/products/variations`, { search: v.display_id })).body.data.map((x: Json) => x.id)).toEqual([v.id]);
+    const byBarcode = (await get(`${shopPath}/products/variations`, { search: v.barcode })).body.data;
+    expect(byBarcode[0].variations_warehouses).toHaveLength(3);
+    const product = (await get(`${shopPath}/products/${v.product.display_id}`)).body.data;
+    expect(product.variations).toHaveLength(3);
+  });
+
+  it("creates and updates customers with address items, and searches them", async () => {
+    const created = (await call("POST", `${shopPath}/customers`, {}, {
+      customer: { name: "Lý Thị Test", phone_numbers: ["0988777666"], shop_customer_address: [{ address: "1 Hàng Bạc", commune_id: "1010301", full_name: "Lý Thị Test", phone_number: "0988777666" }] },
+    })).body.data;
+    expect(created.shop_customer_address[0]).toMatchObject({ province_id: "101", district_id: "10103" });
+    const addressId = created.shop_customer_address[0].id;
+    const updated = (await call("PUT", `${shopPath}/customers/${created.id}`, {}, {
+      customer: { shop_customer_address: [{ id: addressId, address: "2 Hàng Bạc" }, { address: "9 Kim Mã", commune_id: "1010106" }] },
+    })).body.data;
+    expect(updated.shop_customer_address).toHaveLength(2);
+    expect(updated.shop_customer_address[0]).toMatchObject({ id: addressId, address: "2 Hàng Bạc" });
+    expect((await get(`${shopPath}/customers`, { search: "0988777666" })).body.data.map((c: Json) => c.id)).toEqual([created.id]);
+    expect((await get(`${shopPath}/customers/${created.id}`)).body.data.name).toBe("Lý Thị Test");
+  });
+
+  it("pages point logs, keeps notes and searches levels", async () => {
+    const rich = [...state.customers].sort((a, b) => b.reward_point - a.reward_point)[0]!;
+    const logs = (await get(`${shopPath}/customers/point_logs`, { shop_customer_id: rich.id, page_size: 100 })).body;
+    expect(logs.total_entries).toBe(state.pointLogs.filter((l) => l.shop_customer_id === rich.id).length);
+    expect(logs.data[0].current_point).toBe(rich.reward_point);
+    expect((await get(`${shopPath}/customers/point_logs`)).status).toBe(400);
+    const note = (await call("POST", `${shopPath}/customers/${rich.id}/create_note`, {}, { message: "Thích váy dài" })).body.data;
+    const loaded = (await get(`${shopPath}/customers/${rich.id}/load_customer_notes`)).body.customer_notes[0].notes;
+    expect(loaded.at(-1)).toEqual(note);
+    expect((await get(`${shopPath}/customer_levels`, { search: "vang" })).body.data.map((l: Json) => l.name)).toEqual(["Vàng"]);
+  });
+
+  it("creates and updates warehouses, requiring name and shelf_config", async () => {
+    expect((await call("POST", `${shopPath}/warehouses`, {}, { name: "Kho mới" })).status).toBe(400);
+    const created = (await call("POST", `${shopPath}/warehouses`, {}, { name: "Kho Cần Thơ", shelf_config: {}, address: "3 Hòa Bình", commune_id: "8150102" })).body.data;
+    expect(created.full_address).toBe("3 Hòa Bình, Phường Cái Khế, Quận Ninh Kiều, Cần Thơ");
+    const updated = (await call("PUT", `${shopPath}/warehouses/${created.id}`, {}, { name: "Kho Cần Thơ 2", shelf_config: {} })).body.data;
+    expect(updated.name).toBe("Kho Cần Thơ 2");
+    expect((await get(`${shopPath}/warehouses`)).body.data).toHaveLength(4);
+  });
+});
+
+describe("back office", () => {
+  it("computes sales analytics from the orders", async () => {
+    const rows = (await get(`${shopPath}/analytics/sale`, { since: "2026-02-01 00:00:00", until: "2026-02-28 23:59:59" })).body.data;
+    const from = Date.parse("2026-02-01T00:00:00+07:00");
+    const to = Date.parse("2026-02-28T23:59:59+07:00");
+    const confirmed = visible().filter((o) => {
+      const t = Date.parse(`${o.inserted_at}Z`);
+      return t >= from && t <= to && o.status_history.some((h) => h.status === 1);
+    });
+    expect(rows.reduce((sum: number, r: Json) => sum + r.success.order_count, 0)).toBe(confirmed.length);
+    expect(rows.reduce((sum: number, r: Json) => sum + r.success.cod, 0)).toBe(confirmed.reduce((s, o) => s + o.cod, 0));
+    const formula = state.formulas[0]!;
+    const row = rows[0];
+    expect(row["Time.day"]).toMatch(/^2026-02-\d\d$/);
+    expect(row.success[`custom_formula_${formula.id}`]).toBe(row.success.price - row.success.shipping_fee);
+    const bySource = (await get(`${shopPath}/analytics/sale`, { "split_by[]": "Order.source", "select_fields[]": ["order_count"] })).body.data;
+    expect(bySource.map((r: Json) => r["Order.source"])).toContain("Facebook");
+    expect(Object.keys(bySource[0].success)).toEqual(["order_count"]);
+  });
+
+  it("lists and writes finance, inventory and promotion records", async () => {
+    const tx = (await call("POST", `${shopPath}/transactions`, {}, { transaction: { name: "Mua móc treo", amount: -150_000 } })).body.data;
+    expect((await get(`${shopPath}/transactions`, { page_size: 1 })).body.data[0].id).toBe(tx.id);
+    expect((await call("POST", `${shopPath}/transactions`, {}, { transaction: {} })).status).toBe(400);
+    const debts = (await get(`${shopPath}/debt`, { status: 1, page_size: 100 })).body;
+    expect(debts.total_entries).toBe(state.debts.filter((d) => d.status === 1).length);
+    expect(debts.sum.money_must_pay_or_collect).toBe(debts.sum.money_payed_or_collected);
+    expect((await get(`${shopPath}/payment_accounts/get_payment_histories`)).body.total_entries).toBe(state.paymentHistories.length);
+    expect((await get(`${shopPath}/purchases`)).body.total_entries).toBe(15);
+    expect((await get(`${shopPath}/inventory_histories`)).body.total_entries).toBe(state.inventoryHistories.length);
+    const take = (await get(`${shopPath}/stocktakings`)).body.data[0];
+    expect((await get(`${shopPath}/stocktakings/${take.id}`)).body.data.items.length).toBeGreaterThan(0);
+    const promos = (await get(`${shopPath}/promotion_advance`, { textSearch: "freeship" })).body.data;
+    expect(promos.map((p: Json) => p.name)).toEqual(["Mã FREESHIP50"]);
+    expect((await call("POST", `${shopPath}/promotion_advance/delete_multi`, {}, { ids: [promos[0].id] })).body.deleted).toBe(1);
+    expect((await get(`${shopPath}/combo_products`)).body.total_entries).toBe(4);
+  });
+});
