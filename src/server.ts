@@ -1,7 +1,7 @@
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { ListToolsRequestSchema, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Clients } from "./clients/index.js";
 import type { Config } from "./config.js";
@@ -11,6 +11,7 @@ import type { ResourceContext } from "./resources/define.js";
 import { resources } from "./resources/index.js";
 import { runTool, type ToolContext } from "./tools/define.js";
 import { selectTools } from "./tools/index.js";
+import { listedTool } from "./tools/listing.js";
 import { VERSION } from "./version.js";
 
 export interface ServerDeps {
@@ -43,7 +44,8 @@ export function buildServer(deps: ServerDeps): McpServer {
     signal: new AbortController().signal,
   };
 
-  for (const tool of selectTools(config)) {
+  const tools = selectTools(config);
+  for (const tool of tools) {
     server.registerTool(
       tool.name,
       {
@@ -55,6 +57,12 @@ export function buildServer(deps: ServerDeps): McpServer {
       },
       (args: unknown, extra: Extra) => runTool(tool, args, toolContext(base, extra)),
     );
+  }
+
+  // The SDK would convert every schema on every tools/list; ours are fixed, so list them from a
+  // per-process cache, trimmed of what costs context and tells a model nothing.
+  if (tools.length > 0) {
+    server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(listedTool) }));
   }
 
   for (const resource of resources) {

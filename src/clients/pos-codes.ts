@@ -1,3 +1,5 @@
+import { InputError } from "./errors.js";
+
 // Status code tables of the POS API ("States" of spec/pos-api.md). Tools accept a name or a code
 // and print both; resources publish these tables as they are.
 
@@ -75,4 +77,18 @@ export function findStatus(rows: readonly StatusCode[], value: string | number):
   }
   const name = value.trim().toLowerCase().replace(/[\s-]+/g, "_");
   return rows.find((row) => row.name === name);
+}
+
+/** The name of a code in a table, or the code itself as text when the table does not know it. */
+export function statusName(rows: readonly StatusCode[], code: unknown): string | undefined {
+  if (typeof code !== "number") return undefined;
+  return rows.find((row) => row.code === code)?.name ?? String(code);
+}
+
+/** The code for a caller's name or code; an unknown value is an InputError listing the valid names. */
+export function requireStatus(field: string, rows: readonly StatusCode[], value: string | number): number {
+  const row = findStatus(rows, value);
+  if (row) return row.code;
+  const valid = rows.map((r) => `${r.name} (${r.code})`).join(", ");
+  throw new InputError(field, `unknown status ${JSON.stringify(String(value))}`, `Use one of: ${valid}.`);
 }

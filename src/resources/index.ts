@@ -1,4 +1,6 @@
 import type { ResourceDefinition } from "./define.js";
+import { pageResources } from "./pages.js";
+import { posResources } from "./pos.js";
 
-/** Every resource the server offers; each module adds its own. */
-export const resources: ResourceDefinition[] = [];
+/** Every resource the server offers. */
+export const resources: ResourceDefinition[] = [...pageResources, ...posResources];

@@ -1,6 +1,7 @@
 import { reply, type Router, type SandboxRequest } from "../server.js";
 import { badParams, listParam, onPage, type RouteContext, required, requireUser, timeRange, userPage } from "./guards.js";
-import { engagementByDay, engagementByHour, newCustomerStats, pageHours, staffStats, tagStats } from "./stats.js";
+import { engagementByDay, engagementByHour, newCustomerStats, pageHours, tagStats } from "./stats.js";
+import { staffStats } from "./stats-staff.js";
 import { adStats, campaignStats } from "./stats-ads.js";
 import { DAY_MS, parseLocalRange, type Range } from "./time.js";
 import type { PageRecord } from "./types.js";

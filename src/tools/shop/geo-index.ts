@@ -1,19 +1,22 @@
 import type { PosClient } from "../../clients/pos.js";
 import type { PosCommune, PosDistrict, PosProvince } from "../../clients/schemas/pos.js";
 import { fold } from "../../format/text.js";
+import { cachePer } from "./ttl-cache.js";
 
 export type ProvinceList = "old" | "new" | "all";
 
-const TTL_MS = 24 * 60 * 60_000;
+const geoCache = cachePer<PosClient>(24 * 60 * 60_000);
 
 /**
  * Address reference data changes a few times a decade, so it is fetched once per process and
  * day, then matched locally: typed place names become province/district/commune ids.
  */
 export class GeoIndex {
-  private readonly cache = new Map<string, { at: number; value: Promise<unknown> }>();
-
   constructor(private readonly pos: PosClient) {}
+
+  private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+    return geoCache(this.pos).get(key, load);
+  }
 
   provinces(list: ProvinceList = "old"): Promise<PosProvince[]> {
     const params = list === "new" ? { is_new: true } : list === "all" ? { all: true } : {};
@@ -30,13 +33,16 @@ export class GeoIndex {
     );
   }
 
-  private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const hit = this.cache.get(key);
-    if (hit && Date.now() - hit.at < TTL_MS) return hit.value as Promise<T>;
-    const value = load();
-    this.cache.set(key, { at: Date.now(), value });
-    value.catch(() => this.cache.delete(key));
-    return value;
+  /** A district by id: its province is the id without the last two digits (the service's scheme), else searched. */
+  async district(districtId: string): Promise<PosDistrict | undefined> {
+    const guess = districtId.slice(0, -2);
+    const provinces = await this.provinces();
+    const order = [...provinces].sort((a, b) => Number(String(b.id) === guess) - Number(String(a.id) === guess));
+    for (const province of order) {
+      const found = (await this.districts(String(province.id))).find((d) => String(d.id) === districtId);
+      if (found) return { ...found, province_id: found.province_id ?? province.id };
+    }
+    return undefined;
   }
 }
 

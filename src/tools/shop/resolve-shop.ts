@@ -2,18 +2,13 @@ import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosShop } from "../../clients/schemas/pos.js";
 import type { ToolContext } from "../define.js";
+import { cachePer } from "./ttl-cache.js";
 
-const SHOPS_TTL_MS = 5 * 60_000;
-const shopCache = new WeakMap<PosClient, { at: number; shops: Promise<PosShop[]> }>();
+const shopCache = cachePer<PosClient>(5 * 60_000);
 
 /** The shops the api key(s) can see, cached for a few minutes (shop lists rarely change). */
 export function cachedShops(pos: PosClient): Promise<PosShop[]> {
-  const hit = shopCache.get(pos);
-  if (hit && Date.now() - hit.at < SHOPS_TTL_MS) return hit.shops;
-  const shops = pos.listShops();
-  shopCache.set(pos, { at: Date.now(), shops });
-  shops.catch(() => shopCache.delete(pos));
-  return shops;
+  return shopCache(pos).get("shops", () => pos.listShops());
 }
 
 /**

@@ -1,0 +1,191 @@
+import { z } from "zod";
+import { ORDER_STATUSES, RETURN_ORDER_STATUSES, statusName } from "../clients/pos-codes.js";
+import type { PosOrder, PosOrderItem, PosReturnOrder } from "../clients/schemas/pos.js";
+import { id, num } from "./compact.js";
+import { sanitizeName, sanitizeText } from "./text.js";
+import { recordTime } from "./time.js";
+
+// Projections of POS orders and return orders, shared by the order tools and the prompts.
+// Money stays in integers of the shop currency; results carry `currency` once at the top.
+
+export const DEFAULT_CURRENCY = "VND";
+
+/** Names for ids an order only references (carriers, warehouses), when the caller has them. */
+export interface OrderNames {
+  carriers?: ReadonlyMap<string, string>;
+  warehouses?: ReadonlyMap<string, string>;
+}
+
+type Loose = Record<string, unknown>;
+const rec = (value: unknown): Loose => (typeof value === "object" && value !== null ? (value as Loose) : {});
+
+/** The currency of a set of orders: the first one that names it, else the shop default. */
+export function orderCurrency(orders: readonly { order_currency?: string | null }[]): string {
+  return orders.find((o) => o.order_currency)?.order_currency ?? DEFAULT_CURRENCY;
+}
+
+export const orderStatusName = (code: unknown) => statusName(ORDER_STATUSES, code);
+export const returnStatusName = (code: unknown) => statusName(RETURN_ORDER_STATUSES, code);
+
+export const orderRowSchema = z.looseObject({
+  id: z.string(),
+  display_id: z.string().optional(),
+  status: z.number().optional(),
+  status_name: z.string().optional(),
+  customer_name: z.string().optional(),
+  phone: z.string().optional(),
+  item_count: z.number().optional(),
+  total: z.number().optional(),
+  cod: z.number().optional(),
+  carrier: z.string().optional(),
+  tracking: z.string().optional(),
+  source: z.string().optional(),
+  created_at: z.string().optional(),
+  updated_at: z.string().optional(),
+});
+export type OrderRow = z.infer<typeof orderRowSchema>;
+
+/** One line per order: who, what state, how much, how it ships. */
+export function orderRow(order: PosOrder, timeZone: string, names: OrderNames = {}): OrderRow {
+  const partner = order.partner;
+  const carrierId = id(partner?.partner_id);
+  return {
+    id: String(order.id),
+    display_id: id(order.display_id),
+    status: num(order.status),
+    status_name: orderStatusName(order.status),
+    customer_name: sanitizeName(order.bill_full_name ?? order.customer?.name),
+    phone: order.bill_phone_number ?? undefined,
+    item_count: num(order.total_quantity) ?? order.items?.reduce((sum, it) => sum + (it.quantity ?? 0), 0),
+    total: num(order.total_price_after_sub_discount) ?? num(order.total_price),
+    cod: num(order.cod),
+    carrier: carrierId === undefined ? undefined : (names.carriers?.get(carrierId) ?? carrierId),
+    tracking: partner?.extend_code ?? undefined,
+    source: sanitizeName(order.order_sources_name) ?? id(order.order_sources),
+    created_at: recordTime(order.inserted_at, timeZone),
+    updated_at: recordTime(order.updated_at, timeZone),
+  };
+}
+
+/** An order line: what was sold, how many, at what unit price. */
+export function orderItemLine(item: PosOrderItem) {
+  const info = item.variation_info;
+  return {
+    variation_id: id(item.variation_id),
+    product_id: id(item.product_id),
+    name: sanitizeName(info?.name),
+    variant: sanitizeName(info?.detail),
+    sku: id(info?.display_id),
+    quantity: num(item.quantity),
+    price: num(info?.retail_price),
+    discount_each: num(item.discount_each_product) || undefined,
+    returned: num(item.returned_count) || undefined,
+    bonus: item.is_bonus_product || undefined,
+  };
+}
+
+const PAYMENT_FIELDS = [
+  "cash",
+  "transfer_money",
+  "charged_by_card",
+  "charged_by_wallet_a",
+  "charged_by_wallet_b",
+  "charged_by_lender_a",
+  "charged_by_lender_b",
+  "charged_by_qrpay",
+] as const;
+
+/** Money already paid, per channel; only channels with an amount. */
+function payments(order: PosOrder): Record<string, number> {
+  const raw = order as Loose;
+  const out: Record<string, number> = {};
+  for (const field of PAYMENT_FIELDS) {
+    const amount = num(raw[field]);
+    if (amount) out[field] = amount;
+  }
+  for (const [account, amount] of Object.entries(rec(raw.bank_payments))) {
+    const n = num(amount);
+    if (n) out[`bank:${account}`] = n;
+  }
+  return out;
+}
+
+export const orderDetailSchema = orderRowSchema.extend({
+  items: z.array(z.looseObject({ variation_id: z.string().optional(), name: z.string().optional(), quantity: z.number().optional() })),
+  address: z.looseObject({}).optional(),
+  payments: z.record(z.string(), z.number()).optional(),
+  status_history: z.array(z.looseObject({ status_name: z.string().optional(), at: z.string().optional() })).optional(),
+});
+
+/** A readable order: lines, address, money, payments by channel and status history with names. */
+export function orderDetail(order: PosOrder, timeZone: string, names: OrderNames = {}) {
+  const a = order.shipping_address;
+  const raw = order as Loose;
+  const warehouseId = id(order.warehouse_id);
+  return {
+    ...orderRow(order, timeZone, names),
+    subtotal: num(order.total_price),
+    discount: num(order.total_discount) || undefined,
+    shipping_fee: num(order.shipping_fee),
+    free_shipping: raw.is_free_shipping === true || undefined,
+    money_to_collect: num(order.money_to_collect),
+    payments: payments(order),
+    items: (order.items ?? []).map(orderItemLine),
+    address: a
+      ? {
+          receiver_name: sanitizeName(a.full_name),
+          phone: a.phone_number ?? undefined,
+          full_address: sanitizeText(a.full_address, { max: 300 }),
+          province_id: id(a.province_id),
+          district_id: id(a.district_id),
+          commune_id: id(a.commune_id),
+        }
+      : undefined,
+    warehouse: warehouseId ? { id: warehouseId, name: names.warehouses?.get(warehouseId) } : undefined,
+    shop_customer_id: id(raw.shop_customer_id),
+    page_id: id(order.page_id),
+    staff_note: sanitizeText(order.note, { max: 500 }),
+    staff_note_print: sanitizeText(order.note_print, { max: 500 }),
+    tags: (order.tags ?? []).map((t) => sanitizeName(rec(t).name ?? t)).filter((t): t is string => t !== undefined),
+    status_history: (order.status_history ?? []).map((h) => ({
+      status: num(h.status),
+      status_name: orderStatusName(h.status),
+      from: orderStatusName(h.old_status),
+      by: sanitizeName(h.name),
+      at: recordTime(h.updated_at, timeZone),
+    })),
+    exchange_order_ids: Array.isArray(raw.change_by_orders) ? raw.change_by_orders.map(String) : undefined,
+  };
+}
+
+export const returnOrderRowSchema = z.looseObject({
+  id: z.string(),
+  status_name: z.string().optional(),
+  original_order_id: z.string().optional(),
+  exchange_order_id: z.string().optional(),
+  created_at: z.string().optional(),
+});
+
+/** A return/exchange order with the order it returns and the exchange order it created. */
+export function returnOrderRow(r: PosReturnOrder, timeZone: string) {
+  const items = r.returned_items ?? [];
+  return {
+    id: String(r.id),
+    display_id: id(r.display_id),
+    status: num(r.status),
+    status_name: returnStatusName(r.status),
+    original_order_id: id(r.order_id_to_returned ?? r.order_to_returned?.id),
+    exchange_order_id: id(r.order_id ?? r.order?.id),
+    customer_name: sanitizeName(r.bill_full_name),
+    phone: r.bill_phone_number ?? undefined,
+    shop_customer_id: id(r.shop_customer_id),
+    warehouse_id: id(r.warehouse_id),
+    returned_items: items.map((it) => ({
+      variation_id: id(it.variation_id),
+      name: sanitizeName(rec(rec(it).variation_info).name),
+      quantity: num(it.returned_quantity),
+    })),
+    created_at: recordTime(r.inserted_at, timeZone),
+    updated_at: recordTime(r.updated_at, timeZone),
+  };
+}

@@ -1,0 +1,3 @@
+import type { AnyPrompt } from "./define.js";
+
+export const dailyShopReport: AnyPrompt | undefined = undefined;

@@ -1,0 +1,3 @@
+import type { ResourceDefinition } from "./define.js";
+
+export const pageResources: ResourceDefinition[] = [];

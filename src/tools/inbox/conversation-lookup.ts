@@ -1,0 +1,66 @@
+import { NotFoundError } from "../../clients/errors.js";
+import type { MessagingClient } from "../../clients/messaging.js";
+import type { Conversation } from "../../clients/schemas/messaging.js";
+
+/**
+ * The message list and the private reply need facts only the conversation list carries
+ * (customer_id, post_id, type), and no endpoint reads one conversation by id. So every
+ * conversation a list returns is remembered here (those facts never change), and an unknown one
+ * is looked for in the v2 list, newest update first: the conversation a user is working on is
+ * almost always recent, so a few pages of 60 find it, and each page read fills the memory too.
+ */
+export interface ConversationFacts {
+  customer_id?: string;
+  post_id?: string;
+  type?: string;
+}
+
+const MAX_REMEMBERED = 5000;
+const SEARCH_PAGES = 5;
+const memory = new WeakMap<MessagingClient, Map<string, ConversationFacts>>();
+
+const key = (pageId: string, conversationId: string) => `${pageId}/${conversationId}`;
+
+function store(client: MessagingClient): Map<string, ConversationFacts> {
+  let map = memory.get(client);
+  if (!map) memory.set(client, (map = new Map()));
+  return map;
+}
+
+/** The customer id the message list wants: `customer_id`, else the first customer's id. */
+export function customerIdOf(c: Conversation): string | undefined {
+  const value = c.customer_id ?? c.customers?.[0]?.id;
+  return value == null ? undefined : String(value);
+}
+
+export function rememberConversations(client: MessagingClient, pageId: string, conversations: readonly Conversation[]): void {
+  const map = store(client);
+  for (const c of conversations) {
+    const k = key(pageId, String(c.id));
+    map.delete(k);
+    map.set(k, { customer_id: customerIdOf(c), post_id: c.post_id ?? undefined, type: c.type ?? undefined });
+  }
+  // Map keeps insertion order: the first keys are the least recently seen.
+  for (const old of map.keys()) {
+    if (map.size <= MAX_REMEMBERED) break;
+    map.delete(old);
+  }
+}
+
+export async function findConversation(client: MessagingClient, pageId: string, conversationId: string): Promise<ConversationFacts> {
+  const known = store(client).get(key(pageId, conversationId));
+  if (known) return known;
+  let last: string | undefined;
+  for (let i = 0; i < SEARCH_PAGES; i++) {
+    const { conversations } = await client.listConversations(pageId, last ? { last_conversation_id: last } : {});
+    rememberConversations(client, pageId, conversations);
+    const found = store(client).get(key(pageId, conversationId));
+    if (found) return found;
+    if (conversations.length < 60) break;
+    last = String(conversations[conversations.length - 1]!.id);
+  }
+  throw new NotFoundError(
+    `conversation ${conversationId} is not among the ${SEARCH_PAGES * 60} most recently updated conversations of page ${pageId}`,
+    "Check the id with list_conversations, or pass customer_id (and post_id for a private reply) from its row.",
+  );
+}

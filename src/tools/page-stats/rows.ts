@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { num } from "../../format/compact.js";
+import { toIsoInZone, wallTime } from "../../format/time.js";
+
+/** Row shaping shared by the statistics tools: totals first, then one row per date or hour. */
+
+export type Counts = Record<string, number>;
+
+export const totalsSchema = z.record(z.string(), z.number());
+export const rowsSchema = z.array(z.looseObject({ date: z.string().optional(), hour: z.union([z.string(), z.number()]).optional() }));
+
+/** The named fields of an upstream record as numbers (missing or unreadable: 0). */
+export function counts(record: Record<string, unknown>, keys: readonly string[]): Counts {
+  return Object.fromEntries(keys.map((k) => [k, num(record[k]) ?? 0]));
+}
+
+export function sumRows(rows: readonly Counts[], keys: readonly string[]): Counts {
+  return Object.fromEntries(keys.map((k) => [k, rows.reduce((total, row) => total + (row[k] ?? 0), 0)]));
+}
+
+export const hasActivity = (row: Counts, keys: readonly string[]) => keys.some((k) => (row[k] ?? 0) !== 0);
+
+/** Sums keyed rows into one row per key, in first-seen order. */
+export function groupRows<K extends string>(rows: readonly (Counts & Record<K, unknown>)[], key: K, keys: readonly string[]) {
+  const groups = new Map<string, Counts[]>();
+  for (const row of rows) {
+    const k = String(row[key]);
+    groups.set(k, [...(groups.get(k) ?? []), row]);
+  }
+  return [...groups].map(([k, list]) => ({ [key]: k, ...sumRows(list, keys) }));
+}
+
+/**
+ * The hour of an hourly statistics row as ISO in the shop zone. `hour_in_integer`
+ * (`YYYYMMDDHH0000`, UTC) is exact; without it the page-local `hour` text is kept as it came.
+ */
+export function rowHour(row: { hour?: unknown; hour_in_integer?: unknown }, timeZone: string): string | undefined {
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})/.exec(String(row.hour_in_integer ?? ""));
+  if (m) return toIsoInZone(new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!)), timeZone);
+  return typeof row.hour === "string" && row.hour ? row.hour : undefined;
+}
+
+/** A `D/M` day label (no year, as the engagement series sends it) to YYYY-MM-DD, at or before `last`. */
+export function dayLabelDate(label: string, last: Date, timeZone: string): string | undefined {
+  const m = /^(\d{1,2})\/(\d{1,2})$/.exec(label.trim());
+  if (!m) return undefined;
+  const day = Number(m[1]);
+  const month = Number(m[2]);
+  const end = wallTime(last, timeZone);
+  const year = month > end.month || (month === end.month && day > end.day) ? end.year - 1 : end.year;
+  return `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+}
+
+/** Runs `fn` over items with at most `limit` in flight; results keep the items' order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,83 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { createMCPClient, type MCPClient } from "@ai-sdk/mcp";
+import { Experimental_StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, cleanEnv, type HttpServerProcess, requireBuild, spawnHttp } from "../helpers/spawn.js";
+
+const run = promisify(execFile);
+const CONFORMANCE = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/conformance/dist/index.js", import.meta.url));
+
+// Scenarios that need no test-only fixture (the others call tools such as test_simple_text that a
+// real server has no business exposing).
+const SCENARIOS = [
+  "server-initialize",
+  "ping",
+  "logging-set-level",
+  "tools-list",
+  "resources-list",
+  "prompts-list",
+  "completion-complete",
+  "dns-rebinding-protection",
+];
+
+describe("MCP conformance suite against the HTTP server", () => {
+  let server: HttpServerProcess;
+  beforeAll(async () => {
+    server = await spawnHttp(["--demo", "--toolsets", "all"]);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it.each(SCENARIOS)("passes %s", async (scenario) => {
+    const { stdout } = await run(process.execPath, [CONFORMANCE, "server", "--url", server.url, "--scenario", scenario], {
+      timeout: 60_000,
+      env: cleanEnv(),
+    });
+    expect(stdout).toMatch(/Passed: (\d+)\/\1, 0 failed/);
+  }, 70_000);
+});
+
+async function exercise(client: MCPClient) {
+  const listed = await client.listTools();
+  expect(listed.tools.map((t) => t.name)).toEqual(expect.arrayContaining(["list_pages", "list_shops", "lookup_address"]));
+  const tools = await client.tools();
+  const shops = (await tools.list_shops!.execute({}, { toolCallId: "1", messages: [] })) as {
+    isError?: boolean;
+    structuredContent?: { shops: unknown[] };
+  };
+  expect(shops.isError).toBeFalsy();
+  expect(shops.structuredContent?.shops.length).toBe(1);
+  const pages = (await tools.list_pages!.execute({}, { toolCallId: "2", messages: [] })) as { isError?: boolean };
+  expect(pages.isError).toBeFalsy();
+}
+
+describe("@ai-sdk/mcp, an independent protocol implementation", () => {
+  it("lists and calls tools over stdio", async () => {
+    requireBuild();
+    const client = await createMCPClient({
+      transport: new Experimental_StdioMCPTransport({ command: process.execPath, args: [CLI, "--demo"], env: cleanEnv(), stderr: "ignore" }),
+    });
+    try {
+      await exercise(client);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("lists and calls tools over Streamable HTTP with a bearer token", async () => {
+    const token = "ai-sdk-bearer-token-0123456789";
+    const server = await spawnHttp(["--demo"], { PANCAKE_MCP_TOKEN: token });
+    const client = await createMCPClient({
+      transport: { type: "http", url: server.url, headers: { Authorization: `Bearer ${token}` } },
+    });
+    try {
+      await exercise(client);
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  });
+});
