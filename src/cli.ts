@@ -44,6 +44,8 @@ async function main(): Promise<void> {
     logger,
     createServer: () => buildServer({ config, clients, logger }),
   });
+  // Printed whatever the log level: scripts and supervisors wait for this line.
+  process.stderr.write(`pancake-mcp ${VERSION} ready on ${handle.url}\n`);
   if (banner) process.stderr.write(`\n${await banner(handle.url)}\n\n`);
   const shutdown = async () => {
     logger.info("shutting down");

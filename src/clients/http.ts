@@ -81,7 +81,9 @@ export class HttpCore {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
     this.retry = { ...defaultRetry, ...options.retry };
     this.logger = options.logger ?? silentLogger;
-    this.limiter = options.ratePerSecond ? new RateLimiter(options.ratePerSecond) : undefined;
+    // Slots are timed at send; the upstream counts arrivals, which can bunch up when connections
+    // open late, so the window carries a 10% margin.
+    this.limiter = options.ratePerSecond ? new RateLimiter(options.ratePerSecond, 1100) : undefined;
     this.ownsDispatcher = !options.dispatcher;
     this.dispatcher =
       options.dispatcher ??

@@ -14,6 +14,8 @@ export interface SandboxOptions {
   now?: Date;
   /** Calls per second per page before 429 (the live limit is 5). */
   ratePerSecond?: number;
+  /** Replace the seeded credentials (tests use sentinel values to prove they never leak). */
+  credentials?: { userToken?: string; posApiKey?: string; pageTokenPrefix?: string };
 }
 
 /** Credentials the sandbox accepts; the demo hands them to the server. */
@@ -45,6 +47,14 @@ export class Sandbox {
     const people = makePeople(320);
     this.messaging = seedMessaging({ now: this.now, people });
     this.pos = seedPos({ now: this.now, people });
+    const override = options.credentials ?? {};
+    if (override.userToken) this.messaging.userToken = override.userToken;
+    if (override.posApiKey) this.pos.apiKey = override.posApiKey;
+    if (override.pageTokenPrefix) {
+      this.messaging.pages.forEach((page, i) => {
+        page.settings.page_access_token = `${override.pageTokenPrefix}${i}`;
+      });
+    }
     this.credentials = {
       userToken: this.messaging.userToken,
       pageTokens: Object.fromEntries(this.messaging.pages.map((p) => [p.id, p.settings.page_access_token])),

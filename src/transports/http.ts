@@ -124,7 +124,6 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
   });
   const shownHost = options.host.includes(":") ? `[${options.host}]` : options.host;
   const url = `http://${shownHost}:${hostPort()}/mcp`;
-  logger.info(`ready on ${url}`);
 
   return {
     url,

@@ -50,17 +50,3 @@ export function dayLabelDate(label: string, last: Date, timeZone: string): strin
   const year = month > end.month || (month === end.month && day > end.day) ? end.year - 1 : end.year;
   return `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
 }
-
-/** Runs `fn` over items with at most `limit` in flight; results keep the items' order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}

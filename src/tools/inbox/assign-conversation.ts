@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { sanitizeName } from "../../format/text.js";
+import { defineTool, OVERWRITE } from "../define.js";
+import { idInput, jsonish, pageIdInput } from "../inputs.js";
+import { resolveStaffIds } from "./page-lookups.js";
+
+export const assignConversation = defineTool({
+  name: "assign_conversation",
+  title: "Assign conversation",
+  description:
+    "Set the staff handling a conversation; replaces the current assignees ([] unassigns everyone). Staff by id, name or email (see list_page_users). Example: assignees [\"lan.nguyen@shop.vn\"].",
+  toolset: "inbox",
+  annotations: OVERWRITE,
+  input: z.object({
+    page_id: pageIdInput,
+    conversation_id: idInput("Conversation id (from list_conversations)"),
+    assignees: jsonish(z.array(z.string().min(1).max(200)).max(20)).describe("Staff ids, names or emails; [] to unassign"),
+  }),
+  output: z.object({
+    conversation_id: z.string(),
+    assignees: z.array(z.object({ id: z.string(), name: z.string().optional() })),
+  }),
+  async handler(input, ctx) {
+    const staff = await resolveStaffIds(ctx.messaging, input.page_id, "assignees", input.assignees);
+    const ids = [...new Set(staff.map((u) => String(u.id)))];
+    const updated = await ctx.messaging.assignConversation(input.page_id, input.conversation_id, ids);
+    const current = updated.current_assign_users ?? staff;
+    return {
+      conversation_id: input.conversation_id,
+      assignees: current.map((u) => ({ id: String(u.id), name: sanitizeName(u.name) })),
+    };
+  },
+});

@@ -1,0 +1,157 @@
+import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
+import type {
+  ConversationListParams,
+  ConversationType,
+  CountedConversationParams,
+  MessagingClient,
+  PagedConversationParams,
+} from "../../clients/messaging.js";
+import type { Conversation } from "../../clients/schemas/messaging.js";
+import { conversationRow } from "../../format/conversations.js";
+import { parseRange, toUnix } from "../../format/time.js";
+import { decodeCursor, encodeCursor } from "../cursor.js";
+import { defineTool, READ } from "../define.js";
+import { cursorInput, detailInput, jsonish, limitInput, pageIdInput, sinceInput, untilInput } from "../inputs.js";
+import { rememberConversations } from "./conversation-lookup.js";
+import { resolveTagIds, tagNames } from "./page-lookups.js";
+
+const NAME = "list_conversations";
+/** The v1 page-number list refuses longer spans ("one month"; the service counts 31 days). */
+const MAX_SPAN_DAYS = 31;
+const MAX_UPSTREAM_CALLS = 5;
+
+/**
+ * Which upstream list serves the request, with its resolved filters, and where it stands:
+ * `at` is the upstream position of the page being read (v2: last_conversation_id before it;
+ * paged: page_number; count: conversations already passed), `skip` the rows of it already returned.
+ */
+const stateSchema = z.object({
+  p: z.string(),
+  v: z.enum(["v2", "paged", "count"]),
+  at: z.union([z.string(), z.number()]).optional(),
+  skip: z.number().int().min(0),
+  q: z.record(z.string(), z.unknown()),
+});
+type State = z.output<typeof stateSchema>;
+
+interface Fetched {
+  rows: Conversation[];
+  next: State["at"] | undefined;
+  total?: number;
+}
+
+async function fetchPage(client: MessagingClient, pageId: string, s: State): Promise<Fetched> {
+  if (s.v === "paged") {
+    const page = typeof s.at === "number" ? s.at : 1;
+    const q = s.q as Omit<PagedConversationParams, "page_number">;
+    const { conversations, total } = await client.listConversationsPaged(pageId, { ...q, page_number: page });
+    const more = conversations.length > 0 && (total === undefined ? conversations.length >= 60 : page * 60 < total);
+    return { rows: conversations, next: more ? page + 1 : undefined, total };
+  }
+  if (s.v === "count") {
+    const passed = typeof s.at === "number" ? s.at : 0;
+    const q = s.q as CountedConversationParams;
+    const { conversations } = await client.listConversationsByCount(pageId, { ...q, ...(passed > 0 ? { current_count: passed + 1 } : {}) });
+    const full = conversations.length >= (passed > 0 ? 40 : 60);
+    return { rows: conversations, next: full ? passed + conversations.length : undefined };
+  }
+  const after = typeof s.at === "string" ? s.at : undefined;
+  const q = s.q as ConversationListParams;
+  const { conversations } = await client.listConversations(pageId, { ...q, ...(after ? { last_conversation_id: after } : {}) });
+  const last = conversations[conversations.length - 1];
+  return { rows: conversations, next: conversations.length >= 60 && last ? String(last.id) : undefined };
+}
+
+const tagsInput = jsonish(z.array(z.union([z.string().max(100), z.number()])).max(20))
+  .optional()
+  .describe('Tag ids or names; a conversation with any of them matches. ["ALL"]: every tagged conversation');
+
+const input = z.object({
+  page_id: pageIdInput,
+  type: jsonish(z.array(z.enum(["INBOX", "COMMENT", "COMMENT_LIVESTREAM"])).max(3))
+    .optional()
+    .describe("Only these types"),
+  tags: tagsInput,
+  unread_first: z.boolean().optional().describe("Put unread conversations first"),
+  since: sinceInput,
+  until: untilInput,
+  with_total: z.boolean().optional().describe("Count all matches (span at most 31 days, default the last 30)"),
+  order_by: z.enum(["inserted_at", "updated_at"]).optional().describe("Sort field; implies with_total"),
+  limit: limitInput(100, 20),
+  cursor: cursorInput,
+  detail: detailInput,
+});
+type Input = z.output<typeof input>;
+
+export const listConversations = defineTool({
+  name: NAME,
+  title: "List conversations",
+  description:
+    "List a page's conversations (inbox threads, comments, ratings), most recently updated first, with customer, snippet, read state, tag and staff names. Filter by type, tags, time; with_total or order_by switch to the counted list. Example: unread inbox threads of today.",
+  toolset: "inbox",
+  annotations: READ,
+  input,
+  output: z.object({
+    conversations: z.array(z.looseObject({ id: z.string(), type: z.string().optional(), customer_name: z.string().optional() })),
+    total: z.number().optional(),
+    next_cursor: z.string().optional(),
+  }),
+  async handler(input, ctx) {
+    const pageId = input.page_id;
+    const tz = ctx.config.timezone;
+    const state = input.cursor ? decodeCursor(NAME, input.cursor, stateSchema) : await firstState(input, ctx.messaging, tz);
+    if (state.p !== pageId) throw new InputError("cursor", `belongs to page ${state.p}, not ${pageId}`, "Pass the same page_id as the call that returned it.");
+    const names = await tagNames(ctx.messaging, pageId);
+    const rows: Conversation[] = [];
+    const seen = new Set<string>();
+    let total: number | undefined;
+    let position: State = state;
+    let next: State | undefined = state;
+    for (let call = 0; next && rows.length < input.limit && call < MAX_UPSTREAM_CALLS; call++) {
+      position = next;
+      const page = await fetchPage(ctx.messaging, pageId, position);
+      rememberConversations(ctx.messaging, pageId, page.rows);
+      total ??= page.total;
+      const fresh = page.rows.slice(position.skip);
+      const room = input.limit - rows.length;
+      for (const c of fresh.slice(0, room)) {
+        // The v2 list moves a conversation to the top when it changes: never show it twice.
+        if (seen.has(String(c.id))) continue;
+        seen.add(String(c.id));
+        rows.push(c);
+      }
+      if (fresh.length > room) next = { ...position, skip: position.skip + room };
+      else next = page.next === undefined ? undefined : { ...position, at: page.next, skip: 0 };
+      await ctx.progress(rows.length, input.limit);
+    }
+    return {
+      conversations: rows.map((c) => (input.detail === "full" ? c : conversationRow(c, { pageId, timeZone: tz, tags: names }))),
+      total,
+      next_cursor: next ? encodeCursor(NAME, next) : undefined,
+    };
+  },
+});
+
+
+async function firstState(input: Input, client: MessagingClient, tz: string): Promise<State> {
+  const all = input.tags?.length === 1 && String(input.tags[0]).toUpperCase() === "ALL";
+  const paged = input.with_total === true || input.order_by !== undefined;
+  const clash = (field: string, why: string) => new InputError(field, why, "Drop one of the two, or make two calls.");
+  if (all) {
+    const other = (["type", "unread_first", "since", "until", "with_total", "order_by"] as const).find((k) => input[k] !== undefined);
+    if (other) throw clash(other, 'cannot be combined with tags ["ALL"] (that list takes no other filter)');
+    return { p: input.page_id, v: "count", skip: 0, q: { tags: "ALL" } };
+  }
+  if (paged && input.type) throw clash("type", "cannot be combined with with_total/order_by (the counted list has no type filter)");
+  if (paged && input.unread_first) throw clash("unread_first", "cannot be combined with with_total/order_by");
+  const hasRange = input.since !== undefined || input.until !== undefined;
+  const range =
+    paged || hasRange
+      ? parseRange(input.since, input.until, tz, { defaultDays: paged ? 30 : 7, maxDays: paged ? MAX_SPAN_DAYS : undefined })
+      : undefined;
+  const tags = input.tags?.length ? (await resolveTagIds(client, input.page_id, "tags", input.tags)).join(",") : undefined;
+  const span = range ? { since: toUnix(range.since), until: toUnix(range.until) } : {};
+  if (paged) return { p: input.page_id, v: "paged", skip: 0, q: { ...span, tags, order_by: input.order_by } };
+  return { p: input.page_id, v: "v2", skip: 0, q: { ...span, tags, type: input.type, unread_first: input.unread_first } };
+}

@@ -1,0 +1,106 @@
+import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
+import type { MessagingClient } from "../../clients/messaging.js";
+import type { Message } from "../../clients/schemas/messaging.js";
+import { messageRow } from "../../format/conversations.js";
+import { decodeCursor, encodeCursor } from "../cursor.js";
+import { defineTool, READ } from "../define.js";
+import { cursorInput, detailInput, idInput, limitInput, pageIdInput } from "../inputs.js";
+import { findConversation } from "./conversation-lookup.js";
+
+const NAME = "list_messages";
+/** Without a position the list holds the 20 newest; later steps hold 25 or 30 (by variant). */
+const FIRST_PAGE = 20;
+const SMALLEST_STEP = 25;
+const MAX_UPSTREAM_CALLS = 6;
+
+const stateSchema = z.object({ c: z.string(), customer: z.string(), passed: z.number().int().min(0) });
+
+export interface MessageWindow {
+  /** Oldest first. */
+  messages: Message[];
+  /** Messages passed from the newest, to continue with older ones; undefined at the start of the thread. */
+  passed: number | undefined;
+}
+
+/**
+ * The `limit` messages older than the `passed` newest ones. current_count is a position, so any
+ * offset works and the window never skips or repeats a message while the thread is unchanged.
+ */
+export async function readMessages(
+  client: MessagingClient,
+  pageId: string,
+  conversationId: string,
+  customerId: string,
+  passed: number,
+  limit: number,
+  onPage?: (count: number) => Promise<void>,
+): Promise<MessageWindow> {
+  const newestFirst: Message[] = [];
+  const seen = new Set<string>();
+  let position = passed;
+  let ended = false;
+  for (let call = 0; !ended && newestFirst.length < limit && call < MAX_UPSTREAM_CALLS; call++) {
+    const { messages } = await client.listMessages(pageId, conversationId, {
+      customer_id: customerId,
+      ...(position > 0 ? { current_count: position } : {}),
+    });
+    ended = messages.length < (position > 0 ? SMALLEST_STEP : FIRST_PAGE);
+    const batch = [...messages].reverse();
+    let used = 0;
+    for (const m of batch) {
+      if (newestFirst.length >= limit) break;
+      used++;
+      if (seen.has(String(m.id))) continue;
+      seen.add(String(m.id));
+      newestFirst.push(m);
+    }
+    position += used;
+    if (used < batch.length) ended = false;
+    await onPage?.(newestFirst.length);
+  }
+  return { messages: newestFirst.reverse(), passed: ended ? undefined : position };
+}
+
+export const listMessages = defineTool({
+  name: NAME,
+  title: "List messages",
+  description:
+    "Read a conversation's messages: the newest `limit`, shown oldest first, each marked from page or customer, with attachments. next_cursor goes further back. Example: read thread 105828195781234_6001 before replying.",
+  toolset: "inbox",
+  annotations: READ,
+  input: z.object({
+    page_id: pageIdInput,
+    conversation_id: idInput("Conversation id (from list_conversations)"),
+    customer_id: idInput("customer_id of the conversation row; looked up when omitted").optional(),
+    limit: limitInput(100, 20),
+    cursor: cursorInput,
+    detail: detailInput,
+  }),
+  output: z.object({
+    conversation_id: z.string(),
+    messages: z.array(z.looseObject({ id: z.string(), from: z.string().optional(), text: z.string().optional() })),
+    next_cursor: z.string().optional(),
+  }),
+  async handler(input, ctx) {
+    const state = input.cursor ? decodeCursor(NAME, input.cursor, stateSchema) : undefined;
+    if (state && state.c !== input.conversation_id) {
+      throw new InputError("cursor", "belongs to another conversation", "Pass the conversation_id of the call that returned it.");
+    }
+    const customer =
+      state?.customer ?? input.customer_id ?? (await findConversation(ctx.messaging, input.page_id, input.conversation_id)).customer_id;
+    if (!customer) {
+      throw new InputError("customer_id", "the conversation row names no customer", "Pass customer_id from list_conversations.");
+    }
+    const window = await readMessages(ctx.messaging, input.page_id, input.conversation_id, customer, state?.passed ?? 0, input.limit, (n) =>
+      ctx.progress(n, input.limit),
+    );
+    const rowCtx = { pageId: input.page_id, timeZone: ctx.config.timezone };
+    return {
+      conversation_id: input.conversation_id,
+      messages: window.messages.map((m) => (input.detail === "full" ? m : messageRow(m, rowCtx))),
+      next_cursor:
+        window.passed === undefined ? undefined : encodeCursor(NAME, { c: input.conversation_id, customer, passed: window.passed }),
+    };
+  },
+});

@@ -1,0 +1,31 @@
+import { z } from "zod";
+import type { MessagingClient } from "../../clients/messaging.js";
+import { sanitizeName, sanitizeText } from "../../format/text.js";
+import { defineTool, READ } from "../define.js";
+import { pageIdInput } from "../inputs.js";
+import { cachedTags } from "./page-lookups.js";
+
+/** The page's tags as compact rows (also served as the pancake://pages/{page_id}/tags resource). */
+export async function pageTagRows(client: MessagingClient, pageId: string) {
+  return (await cachedTags(client, pageId)).map((t) => ({
+    id: String(t.id),
+    name: sanitizeName(t.text) ?? String(t.id),
+    color: t.color ?? undefined,
+    description: sanitizeText(t.description, { max: 200 }),
+  }));
+}
+
+export const listPageTags = defineTool({
+  name: "list_page_tags",
+  title: "List page tags",
+  description: "List the tags a page can put on conversations (id, name, color). Use it to pick tags for update_conversation_tags or list_conversations.",
+  toolset: "inbox",
+  annotations: READ,
+  input: z.object({ page_id: pageIdInput }),
+  output: z.object({
+    tags: z.array(z.object({ id: z.string(), name: z.string(), color: z.string().optional(), description: z.string().optional() })),
+  }),
+  async handler(input, ctx) {
+    return { tags: await pageTagRows(ctx.messaging, input.page_id) };
+  },
+});

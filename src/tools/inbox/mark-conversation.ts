@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { defineTool, OVERWRITE } from "../define.js";
+import { idInput, pageIdInput } from "../inputs.js";
+
+export const markConversation = defineTool({
+  name: "mark_conversation",
+  title: "Mark conversation read/unread",
+  description: "Mark a conversation read, or unread again so the team sees it as pending. Example: state \"unread\" after reading a thread you cannot answer yet.",
+  toolset: "inbox",
+  annotations: OVERWRITE,
+  input: z.object({
+    page_id: pageIdInput,
+    conversation_id: idInput("Conversation id (from list_conversations)"),
+    state: z.enum(["read", "unread"]).describe("New read state"),
+  }),
+  output: z.object({ conversation_id: z.string(), state: z.enum(["read", "unread"]) }),
+  async handler(input, ctx) {
+    if (input.state === "read") await ctx.messaging.markConversationRead(input.page_id, input.conversation_id);
+    else await ctx.messaging.markConversationUnread(input.page_id, input.conversation_id);
+    return { conversation_id: input.conversation_id, state: input.state };
+  },
+});

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
+import { CREATE, defineTool } from "../define.js";
+import { idInput, jsonish, pageIdInput } from "../inputs.js";
+import { messageInput, sentOutput, urlInput } from "./send-inbox-message.js";
+
+export const replyToComment = defineTool({
+  name: "reply_to_comment",
+  title: "Reply to comment",
+  description:
+    "Reply publicly under a customer's comment on a post (text and/or an image). Everyone who sees the post sees the reply; for a private answer use send_private_reply. Example: message \"Shop inbox bạn rồi ạ\".",
+  toolset: "inbox",
+  annotations: CREATE,
+  input: z.object({
+    page_id: pageIdInput,
+    conversation_id: idInput("COMMENT conversation id (from list_conversations)"),
+    comment_id: idInput("Comment to answer (message id from list_messages); default the thread's first comment").optional(),
+    message: messageInput.describe("Reply text"),
+    content_url: urlInput.optional().describe("Image URL to attach"),
+    image_data: jsonish(z.union([z.string().max(500), z.record(z.string(), z.unknown())]))
+      .optional()
+      .describe('Image dimensions, required with content_url, e.g. {"width":800,"height":600}'),
+  }),
+  output: sentOutput,
+  async handler(input, ctx) {
+    if (!input.message?.trim() && !input.content_url) {
+      throw new InputError("message", "a reply needs a message or an image", "Pass message, or content_url with image_data.");
+    }
+    if (input.content_url && input.image_data === undefined) {
+      throw new InputError("image_data", "is required with content_url", 'Pass the image size, e.g. {"width":800,"height":600}.');
+    }
+    const imageData = typeof input.image_data === "object" ? JSON.stringify(input.image_data) : input.image_data;
+    const sent = await ctx.messaging.replyToComment(input.page_id, input.conversation_id, {
+      message: input.message,
+      message_id: input.comment_id,
+      ...(input.content_url ? { content_url: input.content_url, image_data: imageData } : {}),
+    });
+    return { message_id: sent.id ?? undefined, conversation_id: input.conversation_id };
+  },
+});

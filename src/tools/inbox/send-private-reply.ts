@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
+import type { Message } from "../../clients/schemas/messaging.js";
+import { sideOf } from "../../format/conversations.js";
+import { recordTime } from "../../format/time.js";
+import { CREATE, defineTool, type ToolContext } from "../define.js";
+import { idInput, pageIdInput } from "../inputs.js";
+import { findConversation } from "./conversation-lookup.js";
+import { readMessages } from "./list-messages.js";
+import { sentOutput } from "./send-inbox-message.js";
+
+const MAX_AGE_MS = 7 * 86_400_000;
+/** Comment threads are short; this many newest messages nearly always include the comment. */
+const SCAN = 60;
+
+export const sendPrivateReply = defineTool({
+  name: "send_private_reply",
+  title: "Send private reply",
+  description:
+    "Answer a customer's comment with a private inbox message. Allowed once per comment and only within 7 days of it; both are checked first. Example: send the price privately to someone who commented \"giá?\".",
+  toolset: "inbox",
+  annotations: CREATE,
+  input: z.object({
+    page_id: pageIdInput,
+    conversation_id: idInput("COMMENT conversation id (from list_conversations)"),
+    comment_id: idInput("The customer's comment (message id from list_messages); default the thread's first comment").optional(),
+    message: z.string().min(1).max(2000).describe("Text of the private message"),
+    post_id: idInput("Post of the comment; looked up when omitted").optional(),
+  }),
+  output: sentOutput,
+  async handler(input, ctx) {
+    if (!input.message.trim()) throw new InputError("message", "is empty", "Pass the text to send.");
+    const facts = await findConversation(ctx.messaging, input.page_id, input.conversation_id);
+    if (facts.type && facts.type !== "COMMENT" && facts.type !== "COMMENT_LIVESTREAM") {
+      throw new InputError("conversation_id", `is a ${facts.type} conversation; private replies are sent from comments`, "Use send_inbox_message for inbox threads.");
+    }
+    const postId = input.post_id ?? facts.post_id;
+    if (!postId) throw new InputError("post_id", "the conversation names no post", "Pass post_id from the conversation row.");
+    if (facts.customer_id) await checkComment(ctx, input, facts.customer_id);
+    const sent = await ctx.messaging.sendPrivateReply(input.page_id, input.conversation_id, {
+      post_id: postId,
+      message_id: input.comment_id,
+      message: input.message,
+    });
+    return { message_id: sent.id ?? undefined, conversation_id: input.conversation_id };
+  },
+});
+
+/** The rule checked before sending, when the comment can be read; the upstream checks it again. */
+async function checkComment(
+  ctx: ToolContext,
+  input: { page_id: string; conversation_id: string; comment_id?: string },
+  customerId: string,
+): Promise<void> {
+  const { messages, passed } = await readMessages(ctx.messaging, input.page_id, input.conversation_id, customerId, 0, SCAN);
+  // Comment threads are keyed by their first comment, the upstream's default target.
+  const wanted = input.comment_id ?? input.conversation_id;
+  const first = input.comment_id || passed !== undefined ? undefined : messages[0];
+  const comment: Message | undefined = messages.find((m) => String(m.id) === wanted) ?? first;
+  if (!comment) return;
+  const field = input.comment_id ? "comment_id" : "conversation_id";
+  if (sideOf(comment.from, input.page_id) === "page") {
+    throw new InputError(field, "names a comment written by the page", "Pick the customer's comment id from list_messages.");
+  }
+  if (comment.private_reply_conversation) {
+    throw new InputError(field, "this comment already had its private reply (one per comment)", "Continue in the customer's inbox thread with send_inbox_message.");
+  }
+  const written = recordTime(comment.inserted_at, ctx.config.timezone);
+  if (written && Date.now() - Date.parse(written) > MAX_AGE_MS) {
+    throw new InputError(
+      field,
+      `the comment was written ${written}, more than 7 days ago; private replies are no longer allowed`,
+      "Reply publicly with reply_to_comment, or wait for the customer to message the page.",
+    );
+  }
+}

@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { decodeCursor, encodeCursor } from "../cursor.js";
+import type { ToolContext } from "../define.js";
+
+/** Where a walk through an upstream paged list stands: page, offset in it, page size. */
+export const pageState = z.object({ pg: z.number().int().min(1), off: z.number().int().min(0), ps: z.number().int().min(1) });
+export type PageState = z.infer<typeof pageState>;
+
+export interface UpstreamPage<T> {
+  data: T[];
+  total_entries?: number | undefined;
+}
+
+export interface Walk<T> {
+  rows: T[];
+  /** Where the next rows start; undefined at the end of the list. */
+  next?: PageState;
+  total?: number;
+}
+
+export interface WalkOptions<T> {
+  limit: number;
+  fetch(page: number, size: number): Promise<UpstreamPage<T>>;
+  /** Pages past this are not fetched: the walk stops there and `next` points at it. */
+  maxPage?: number;
+  skip?(row: T): boolean;
+  progress?: ToolContext["progress"];
+}
+
+/** Follows upstream pages from `state` until `limit` rows are collected or the list ends. */
+export async function walkPages<T>(state: PageState, options: WalkOptions<T>): Promise<Walk<T>> {
+  const { limit, fetch, maxPage, skip, progress } = options;
+  const rows: T[] = [];
+  let { pg, off } = state;
+  const { ps } = state;
+  let total: number | undefined;
+  for (;;) {
+    if (maxPage !== undefined && pg > maxPage) return { rows, next: { pg, off: 0, ps }, total };
+    const page = await fetch(pg, ps);
+    total = page.total_entries;
+    let i = off;
+    for (; i < page.data.length && rows.length < limit; i++) {
+      const row = page.data[i]!;
+      if (!skip?.(row)) rows.push(row);
+    }
+    if (i < page.data.length) return { rows, next: { pg, off: i, ps }, total };
+    const more = page.data.length >= ps && (total === undefined || pg * ps < total);
+    if (!more) return { rows, total };
+    pg += 1;
+    off = 0;
+    if (rows.length >= limit) return { rows, next: { pg, off, ps }, total };
+    await progress?.(rows.length, limit, `page ${pg}`);
+  }
+}
+
+/**
+ * A list tool's page: the upstream query travels inside the cursor, so following pages repeat
+ * exactly the first call's filters whatever else the caller sends along with the cursor.
+ */
+export async function pagedList<Q extends Record<string, unknown>, T>(
+  tool: string,
+  input: { cursor?: string | undefined; limit: number },
+  query: () => Q,
+  fetch: (query: Q, page: number, size: number) => Promise<UpstreamPage<T>>,
+  progress?: ToolContext["progress"],
+): Promise<{ rows: T[]; next_cursor?: string; total?: number }> {
+  const start = input.cursor
+    ? decodeCursor(tool, input.cursor, pageState.extend({ q: z.record(z.string(), z.unknown()) }))
+    : { q: query(), pg: 1, off: 0, ps: input.limit };
+  const q = start.q as Q;
+  const walk = await walkPages(start, { limit: input.limit, fetch: (page, size) => fetch(q, page, size), progress });
+  return {
+    rows: walk.rows,
+    next_cursor: walk.next ? encodeCursor(tool, { q, ...walk.next }) : undefined,
+    total: walk.total,
+  };
+}

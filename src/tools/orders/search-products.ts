@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { defineTool, READ } from "../define.js";
+import { cursorInput, detailInput, idInput, limitInput, shopIdInput } from "../inputs.js";
+import { resolveShopId } from "../shop/resolve-shop.js";
+import { orderNames } from "../shop/shop-refs.js";
+import { pagedList } from "./paging.js";
+import { variationRow, variationRowSchema } from "./variation-row.js";
+
+export const searchProducts = defineTool({
+  name: "search_products",
+  title: "Search products",
+  description:
+    "Find product variations by name, SKU or barcode, with price and stock per warehouse. Use it to get the variation_id an order needs. Example: query \"áo thun trắng\" or \"AT001-TR-S\".",
+  toolset: "orders",
+  annotations: READ,
+  input: z.object({
+    shop_id: shopIdInput,
+    query: z.string().max(200).optional().describe("Product name, SKU or barcode"),
+    variation_ids: z.array(idInput("Variation id")).max(100).optional().describe("Only these variations"),
+    limit: limitInput(100, 20),
+    cursor: cursorInput,
+    detail: detailInput,
+  }),
+  output: z.object({ variations: z.array(variationRowSchema), total: z.number().optional(), next_cursor: z.string().optional() }),
+  async handler(input, ctx) {
+    const shopId = await resolveShopId(ctx, input.shop_id);
+    const page = await pagedList(
+      "search_products",
+      input,
+      () => ({ search: input.query?.trim() || undefined, variation_ids: input.variation_ids }),
+      (q, page_number, page_size) => ctx.pos.listVariations(shopId, { ...q, page_number, page_size }),
+      ctx.progress,
+    );
+    const names = input.detail === "full" ? undefined : (await orderNames(ctx.pos, shopId)).warehouses;
+    return {
+      variations: page.rows.map((v) => (names ? variationRow(v, names) : { ...v, variation_id: String(v.id) })),
+      total: page.total,
+      next_cursor: page.next_cursor,
+    };
+  },
+});

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import type { ToolContext } from "../define.js";
+import { jsonish, pageIdInput } from "../inputs.js";
+
+export const MAX_PAGES = 20;
+/** Pages asked at once; each page also keeps its own 5-calls-per-second limit in the client. */
+const FAN_OUT = 4;
+
+/** One or more page ids: an array, a JSON array text, or a comma list. */
+export const pageIdsInput = z
+  .preprocess(
+    (v) => (typeof v === "string" && !v.trim().startsWith("[") ? v.split(",").map((s) => s.trim()) : v),
+    jsonish(z.array(pageIdInput).min(1).max(MAX_PAGES)),
+  )
+  .describe(`One or more page ids (from list_pages), at most ${MAX_PAGES}`);
+
+/** Runs `fn` over items with at most `limit` in flight; results keep the items' order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** One call per page, a few pages at a time, with progress after each page. */
+export function eachPage<R>(ctx: Pick<ToolContext, "progress">, pageIds: readonly string[], what: string, fn: (pageId: string) => Promise<R>) {
+  let done = 0;
+  return mapLimit(pageIds, FAN_OUT, async (pageId) => {
+    const result = await fn(pageId);
+    await ctx.progress(++done, pageIds.length, `${what}: page ${pageId}`);
+    return result;
+  });
+}

@@ -1,0 +1,102 @@
+import { z } from "zod";
+import { UpstreamError } from "../../clients/errors.js";
+import type { AdRecord } from "../../clients/schemas/messaging.js";
+import { num } from "../../format/compact.js";
+import { sanitizeName } from "../../format/text.js";
+import { defineTool, READ } from "../define.js";
+import { pageIdInput } from "../inputs.js";
+import { rangeInputs, rangeOut, rangeSchema, statsRange, unixSpan } from "./range.js";
+import { rowsSchema, sumRows, totalsSchema } from "./rows.js";
+
+const MAX_DAYS = 92;
+const SUMMED = [
+  "spend",
+  "impressions",
+  "link_click",
+  "messaging_conversation_started_7d",
+  "messaging_first_reply",
+  "post_comments",
+  "purchases",
+  "purchases_conversion_value",
+] as const;
+const METRICS = [...SUMMED, "reach", "cpc", "cpm", "ctr", "purchase_roas", "budget_remaining"] as const;
+/** 0 means "no such budget" upstream. */
+const BUDGETS = ["daily_budget", "lifetime_budget"] as const;
+
+const PERMISSION_HINT =
+  "The ad statistics need an account that can view the page's ad reports on the social platform (ads read access to the ad account) and that selected this page in the ad account settings; grant that, or ask the ad account owner.";
+
+const ratio = (a: number, b: number, digits: number) => (b === 0 ? undefined : Number((a / b).toFixed(digits)));
+
+function metricsOf(r: AdRecord): Record<string, number | undefined> {
+  const out: Record<string, number | undefined> = Object.fromEntries(METRICS.map((k) => [k, num(r[k])]));
+  for (const k of BUDGETS) out[k] = num(r[k]) || undefined;
+  return out;
+}
+
+function rowOf(r: AdRecord, view: string) {
+  const ids =
+    view === "days"
+      ? { date: r.date ?? undefined }
+      : { ...(view === "ads" ? { ad_id: r.ad_id ?? undefined, adset_id: r.adset_id ?? undefined } : {}), campaign_id: r.campaign_id ?? undefined };
+  return { ...ids, name: sanitizeName(r.name), status: r.status ?? undefined, ...metricsOf(r) };
+}
+
+/** Sums over the rows that had delivery, with the ratios recomputed from the sums. */
+function totalsOf(records: AdRecord[]) {
+  const delivered = records.map((r) => Object.fromEntries(SUMMED.map((k) => [k, num(r[k]) ?? 0])));
+  const t = sumRows(delivered, SUMMED);
+  return {
+    ...t,
+    cpc: ratio(t.spend!, t.link_click!, 2),
+    cpm: ratio(t.spend! * 1000, t.impressions!, 2),
+    ctr: ratio(t.link_click! * 100, t.impressions!, 2),
+    purchase_roas: ratio(t.purchases_conversion_value!, t.spend!, 4),
+  };
+}
+
+export const getAdStats = defineTool({
+  name: "get_ad_stats",
+  title: "Ad statistics",
+  description:
+    'Advertising results of a page: spend, impressions, reach, clicks, CPC/CPM/CTR, conversations started, purchases and ROAS, per campaign, per ad, or per day, with totals. Example: {page_id, view:"campaigns", since:"2026-11-01", until:"2026-11-30"}.',
+  toolset: "page_stats",
+  annotations: READ,
+  input: z.object({
+    page_id: pageIdInput,
+    view: z.enum(["campaigns", "ads", "days"]).default("campaigns").describe('"campaigns" (default), "ads" (per ad) or "days" (per day, all ads)'),
+    ...rangeInputs(MAX_DAYS),
+  }),
+  output: z.object({
+    page_id: z.string(),
+    range: rangeSchema,
+    view: z.string(),
+    currency: z.string().optional(),
+    totals: totalsSchema,
+    rows: rowsSchema,
+  }),
+  async handler(input, ctx) {
+    const tz = ctx.config.timezone;
+    const range = statsRange(input, tz, MAX_DAYS);
+    const span = unixSpan(range);
+    let records: AdRecord[];
+    try {
+      records =
+        input.view === "campaigns"
+          ? await ctx.messaging.getCampaignStats(input.page_id, span)
+          : await ctx.messaging.getAdStats(input.page_id, { ...span, type: input.view === "ads" ? "by_id" : "by_time" });
+    } catch (error) {
+      if (error instanceof UpstreamError && (error.status === 403 || /permission/i.test(error.upstreamMessage ?? ""))) {
+        const { op, status, code, upstreamMessage, permission } = error;
+        throw new UpstreamError({ op, status, code, upstreamMessage, permission, hint: PERMISSION_HINT });
+      }
+      throw error;
+    }
+    const currency = records.find((r) => r.currency)?.currency ?? undefined;
+    const rows = records
+      .map((r) => ({ ...rowOf(r, input.view), currency: r.currency && r.currency !== currency ? r.currency : undefined }))
+      .sort((a, b) => (b.spend ?? 0) - (a.spend ?? 0));
+    if (input.view === "days") rows.sort((a, b) => String(a.date).localeCompare(String(b.date)));
+    return { page_id: input.page_id, range: rangeOut(range, tz), view: input.view, currency, totals: totalsOf(records), rows };
+  },
+});

@@ -1,0 +1,104 @@
+import { z } from "zod";
+import type { StaffStats } from "../../clients/schemas/messaging.js";
+import { sanitizeName } from "../../format/text.js";
+import { defineTool, READ } from "../define.js";
+import { eachPage, pageIdsInput } from "./fan-out.js";
+import { dateTimeRange, rangeInputs, rangeOut, rangeSchema, statsRange } from "./range.js";
+import { type Counts, counts, sumRows, totalsSchema } from "./rows.js";
+
+const MAX_DAYS = 31;
+const FIELDS = [
+  "inbox_count",
+  "comment_count",
+  "unique_inbox_count",
+  "unique_comment_count",
+  "private_reply_count",
+  "phone_number_count",
+  "order_count",
+] as const;
+
+interface StaffRow extends Counts {
+  avg_response_seconds: number;
+}
+type Named = { user_id: string; name?: string | undefined } & StaffRow;
+
+/** Per-staff totals of one answer; order_count only where the upstream sends it. */
+function staffOf(stats: StaffStats, withOrders: boolean): Named[] {
+  return Object.entries(stats.users ?? {}).map(([userId, u]) => {
+    const row = counts(u, FIELDS);
+    if (!withOrders) delete row.order_count;
+    return { user_id: userId, name: sanitizeName(u.user_name), ...row, avg_response_seconds: counts(u, ["average_response_time"]).average_response_time! };
+  });
+}
+
+const answered = (r: Counts) => (r.inbox_count ?? 0) + (r.comment_count ?? 0);
+
+/**
+ * Per-staff totals over several single-page answers. Counts add up (a conversation belongs to
+ * one page); the response-time mean is weighted by messages answered, the closest the
+ * per-page answers allow.
+ */
+function mergeStaff(pages: Named[][]): Named[] {
+  const byUser = new Map<string, Named[]>();
+  for (const row of pages.flat()) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row]);
+  return [...byUser].map(([userId, rows]) => {
+    const weight = rows.reduce((t, r) => t + answered(r), 0);
+    const mean = weight
+      ? rows.reduce((t, r) => t + r.avg_response_seconds * answered(r), 0) / weight
+      : rows.reduce((t, r) => t + r.avg_response_seconds, 0) / rows.length;
+    const present = FIELDS.filter((f) => rows.some((r) => f in r));
+    return { user_id: userId, name: rows.find((r) => r.name)?.name, ...sumRows(rows, present), avg_response_seconds: Math.round(mean) };
+  });
+}
+
+export const getStaffStats = defineTool({
+  name: "get_staff_stats",
+  title: "Staff statistics",
+  description:
+    "Per-staff work over a range: messages and comments answered, conversations handled, private replies, phones collected, average response time, and orders closed (several pages with the user token). One page or several: totals per person across pages. Example: {page_ids:[\"1058...\",\"1122...\"], since:\"2026-11-01\"}.",
+  toolset: "page_stats",
+  annotations: READ,
+  input: z.object({ page_ids: pageIdsInput, ...rangeInputs(MAX_DAYS) }),
+  output: z.object({
+    page_ids: z.array(z.string()),
+    range: rangeSchema,
+    totals: totalsSchema,
+    staff: z.array(z.looseObject({ user_id: z.string(), name: z.string().optional(), avg_response_seconds: z.number() })),
+    note: z.string().optional(),
+  }),
+  async handler(input, ctx) {
+    const tz = ctx.config.timezone;
+    const range = statsRange(input, tz, MAX_DAYS);
+    const pageIds = [...new Set(input.page_ids)];
+    const date_range = dateTimeRange(range, tz);
+    const several = pageIds.length > 1;
+    let staff: Named[];
+    if (several && ctx.messaging.hasUserToken) {
+      staff = staffOf(await ctx.messaging.getMultiPageStaffStats({ page_ids: pageIds, date_range }), true);
+    } else {
+      const perPage = await eachPage(ctx, pageIds, "staff statistics", async (pageId) =>
+        staffOf(await ctx.messaging.getStaffStats(pageId, { date_range }), false),
+      );
+      staff = mergeStaff(perPage);
+    }
+    if (staff.some((s) => !s.name)) {
+      const names = new Map<string, string | undefined>();
+      for (const pageId of pageIds) {
+        for (const u of (await ctx.messaging.listUsers(pageId)).users ?? []) names.set(String(u.id), sanitizeName(u.name));
+      }
+      for (const s of staff) s.name ??= names.get(s.user_id);
+    }
+    staff.sort((a, b) => answered(b) - answered(a) || a.user_id.localeCompare(b.user_id));
+    const fields = FIELDS.filter((f) => staff.some((s) => f in s));
+    return {
+      page_ids: pageIds,
+      range: rangeOut(range, tz),
+      totals: sumRows(staff, fields),
+      staff,
+      note:
+        several && !ctx.messaging.hasUserToken
+          ? "summed page by page (no user token): avg_response_seconds weighted by messages answered; order_count needs PANCAKE_ACCESS_TOKEN"
+          : undefined,
+    };
+  },
+});

@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
+import { defineTool, OVERWRITE } from "../define.js";
+import { pageIdInput } from "../inputs.js";
+
+export const generatePageAccessToken = defineTool({
+  name: "generate_page_access_token",
+  title: "Regenerate page access token",
+  description:
+    "Create a new page access token. DESTRUCTIVE: the page's previous token stops working at once, breaking every integration that uses it. This server switches to the new token; the token itself is never shown. Only when the user asks for it.",
+  toolset: "pages",
+  annotations: OVERWRITE,
+  input: z.object({
+    page_id: pageIdInput,
+    confirm: z.boolean().describe("Must be true: the user agreed that the old token will stop working"),
+  }),
+  output: z.object({ page_id: z.string(), regenerated: z.boolean(), note: z.string() }),
+  async handler(input, ctx) {
+    if (input.confirm !== true) {
+      throw new InputError("confirm", "must be true", "Ask the user to confirm that the page's current token may be invalidated.");
+    }
+    await ctx.messaging.generatePageAccessToken(input.page_id);
+    return {
+      page_id: input.page_id,
+      regenerated: true,
+      note: "The previous token no longer works. This server uses the new one until it restarts; other integrations need the new token from the inbox's page settings.",
+    };
+  },
+});

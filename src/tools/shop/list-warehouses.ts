@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { defineTool, READ } from "../define.js";
+import { detailInput, shopIdInput } from "../inputs.js";
+import { resolveShopId } from "./resolve-shop.js";
+import { warehouseRow, warehouseRowSchema } from "./warehouse-row.js";
+
+export const listWarehouses = defineTool({
+  name: "list_warehouses",
+  title: "List warehouses",
+  description:
+    "List the shop's warehouses with address ids and whether they may create orders. Use it to pick warehouse_id for orders, returns and stock.",
+  toolset: "shop",
+  annotations: READ,
+  input: z.object({ shop_id: shopIdInput, detail: detailInput }),
+  output: z.object({ warehouses: z.array(warehouseRowSchema) }),
+  async handler(input, ctx) {
+    const shopId = await resolveShopId(ctx, input.shop_id);
+    const rows = await ctx.pos.listWarehouses(shopId);
+    return { warehouses: input.detail === "full" ? rows.map((w) => ({ ...w, id: String(w.id), name: w.name ?? undefined })) : rows.map(warehouseRow) };
+  },
+});
