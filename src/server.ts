@@ -95,7 +95,8 @@ export function buildServer(deps: ServerDeps): McpServer {
     const shape: Record<string, z.ZodType> = {};
     for (const [name, schema] of Object.entries(prompt.args as Record<string, z.ZodType>)) {
       const fn = prompt.complete?.[name];
-      shape[name] = fn ? completable(schema as z.ZodString, (value) => fn(value ?? "", base).catch(() => [])) : schema;
+      // completable() marks the schema object itself, so each server marks its own clone.
+      shape[name] = fn ? completable((schema as z.ZodString).clone(), (value) => fn(value ?? "", base).catch(() => [])) : schema;
     }
     server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: shape }, async (args) => {
       const messages = await prompt.build(z.object(prompt.args).parse(args), base);

@@ -1,4 +1,4 @@
-import { Agent, type Dispatcher, errors as undiciErrors } from "undici";
+import type { Dispatcher } from "undici";
 import { silentLogger, type Logger } from "../log.js";
 import {
   BadResponseError,
@@ -53,6 +53,10 @@ export interface HttpCoreOptions {
   logger?: Logger;
 }
 
+// undici is a megabyte of code that no start-up step needs: it loads with the first request.
+let undici: Promise<typeof import("undici")> | undefined;
+const loadUndici = () => (undici ??= import("undici"));
+
 export const defaultRetry: RetryPolicy = { attempts: 3, baseDelayMs: 250, maxDelayMs: 4000, budgetMs: 15_000 };
 
 /** Encodes every interpolated value as one path segment, so no id can add `/`, `?`, `#` or `..`. */
@@ -71,8 +75,9 @@ export function pathOf(strings: TemplateStringsArray, ...values: (string | numbe
 /** The one request core for both upstreams: auth, redaction, timeouts, retries, limits, errors. */
 export class HttpCore {
   readonly baseUrl: string;
-  private readonly dispatcher: Dispatcher;
+  private dispatcher: Promise<Dispatcher> | undefined;
   private readonly ownsDispatcher: boolean;
+  private readonly agentOptions: { connectTimeoutMs: number; responseTimeoutMs: number };
   private readonly retry: RetryPolicy;
   private readonly limiter: RateLimiter | undefined;
   private readonly logger: Logger;
@@ -85,19 +90,30 @@ export class HttpCore {
     // open late, so the window carries a 10% margin.
     this.limiter = options.ratePerSecond ? new RateLimiter(options.ratePerSecond, 1100) : undefined;
     this.ownsDispatcher = !options.dispatcher;
-    this.dispatcher =
-      options.dispatcher ??
-      new Agent({
-        connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-        headersTimeout: options.responseTimeoutMs ?? 30_000,
-        bodyTimeout: options.responseTimeoutMs ?? 30_000,
-        keepAliveTimeout: 30_000,
-        connections: 64,
-      });
+    this.dispatcher = options.dispatcher ? Promise.resolve(options.dispatcher) : undefined;
+    this.agentOptions = {
+      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+      responseTimeoutMs: options.responseTimeoutMs ?? 30_000,
+    };
+  }
+
+  /** The keep-alive pool of this upstream, created with the first request. */
+  private pool(): Promise<Dispatcher> {
+    this.dispatcher ??= loadUndici().then(
+      ({ Agent }) =>
+        new Agent({
+          connect: { timeout: this.agentOptions.connectTimeoutMs },
+          headersTimeout: this.agentOptions.responseTimeoutMs,
+          bodyTimeout: this.agentOptions.responseTimeoutMs,
+          keepAliveTimeout: 30_000,
+          connections: 64,
+        }),
+    );
+    return this.dispatcher;
   }
 
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    if (this.ownsDispatcher && this.dispatcher) await (await this.dispatcher).close();
   }
 
   /** Builds the full URL. The only place credentials are put into a URL. */
@@ -134,8 +150,9 @@ export class HttpCore {
     const { op } = options;
     const t0 = Date.now();
     let response: Dispatcher.ResponseData;
+    const dispatcher = await this.pool();
     try {
-      response = await this.dispatcher.request({
+      response = await dispatcher.request({
         origin: url.origin,
         path: url.pathname + url.search,
         method: method as Dispatcher.HttpMethod,
@@ -175,17 +192,9 @@ export class HttpCore {
     const err = error as { code?: string; name?: string; message?: string };
     const code = err.code ?? err.name ?? "error";
     if (err.name === "AbortError") return new NetworkError(op, "network", "cancelled by the client");
-    const notSent =
-      !sent &&
-      (error instanceof undiciErrors.ConnectTimeoutError ||
-        code === "ECONNREFUSED" ||
-        code === "ENOTFOUND" ||
-        code === "EAI_AGAIN");
+    const notSent = !sent && ["UND_ERR_CONNECT_TIMEOUT", "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"].includes(code);
     if (write && !notSent) return new OutcomeUnknownError(op, code);
-    const timeout =
-      error instanceof undiciErrors.HeadersTimeoutError ||
-      error instanceof undiciErrors.BodyTimeoutError ||
-      error instanceof undiciErrors.ConnectTimeoutError;
+    const timeout = ["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"].includes(code);
     return new NetworkError(
       op,
       timeout ? "timeout" : "network",

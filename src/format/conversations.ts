@@ -108,3 +108,11 @@ export function messageRow(m: Message, ctx: Omit<RowContext, "tags">) {
 }
 
 export type MessageRow = ReturnType<typeof messageRow>;
+
+/**
+ * A messaging record returned as is for `detail: "full"`. Its nulls are dropped by the output
+ * contract's compaction, so it fits the loose row schemas; the schemas' parse made its id text.
+ */
+export function fullRecord(record: object): Record<string, unknown> & { id: string } {
+  return record as Record<string, unknown> & { id: string };
+}

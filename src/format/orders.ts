@@ -27,26 +27,25 @@ export function orderCurrency(orders: readonly { order_currency?: string | null 
 export const orderStatusName = (code: unknown) => statusName(ORDER_STATUSES, code);
 export const returnStatusName = (code: unknown) => statusName(RETURN_ORDER_STATUSES, code);
 
+// Only fields that keep one type in the compact row and in the upstream record are typed, so the
+// same schema also holds the upstream record (`fields`, `detail: "full"`).
 export const orderRowSchema = z.looseObject({
   id: z.string(),
-  display_id: z.string().optional(),
-  status: z.number().optional(),
   status_name: z.string().optional(),
   customer_name: z.string().optional(),
-  phone: z.string().optional(),
-  item_count: z.number().optional(),
   total: z.number().optional(),
   cod: z.number().optional(),
-  carrier: z.string().optional(),
-  tracking: z.string().optional(),
-  source: z.string().optional(),
   created_at: z.string().optional(),
-  updated_at: z.string().optional(),
 });
 export type OrderRow = z.infer<typeof orderRowSchema>;
 
+/** An upstream record passed through as is, with its id as text like every projected row. */
+export function upstreamRecord<T extends { id: string | number }>(record: T): { [key: string]: unknown; id: string } {
+  return { ...record, id: String(record.id) };
+}
+
 /** One line per order: who, what state, how much, how it ships. */
-export function orderRow(order: PosOrder, timeZone: string, names: OrderNames = {}): OrderRow {
+export function orderRow(order: PosOrder, timeZone: string, names: OrderNames = {}) {
   const partner = order.partner;
   const carrierId = id(partner?.partner_id);
   return {
@@ -111,7 +110,7 @@ function payments(order: PosOrder): Record<string, number> {
 }
 
 export const orderDetailSchema = orderRowSchema.extend({
-  items: z.array(z.looseObject({ variation_id: z.string().optional(), name: z.string().optional(), quantity: z.number().optional() })),
+  items: z.array(z.looseObject({ name: z.string().optional(), quantity: z.number().optional() })).optional(),
   address: z.looseObject({}).optional(),
   payments: z.record(z.string(), z.number()).optional(),
   status_history: z.array(z.looseObject({ status_name: z.string().optional(), at: z.string().optional() })).optional(),

@@ -14,6 +14,8 @@ export interface SandboxOptions {
   now?: Date;
   /** Calls per second per page before 429 (the live limit is 5). */
   ratePerSecond?: number;
+  /** Extra small pages beyond the three main ones (fan-out benchmarks). */
+  extraPages?: number;
   /** Replace the seeded credentials (tests use sentinel values to prove they never leak). */
   credentials?: { userToken?: string; posApiKey?: string; pageTokenPrefix?: string };
 }
@@ -45,7 +47,7 @@ export class Sandbox {
     this.now = options.now ?? new Date();
     this.server = new SandboxServer({ ratePerSecond: options.ratePerSecond ?? 5 });
     const people = makePeople(320);
-    this.messaging = seedMessaging({ now: this.now, people });
+    this.messaging = seedMessaging({ now: this.now, people, extraPages: options.extraPages });
     this.pos = seedPos({ now: this.now, people });
     const override = options.credentials ?? {};
     if (override.userToken) this.messaging.userToken = override.userToken;

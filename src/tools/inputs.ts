@@ -16,19 +16,16 @@ export function jsonish<T extends z.ZodType>(schema: T) {
   }, schema);
 }
 
-export const dateInput = z
-  .union([z.string().max(40), z.number().int().nonnegative()])
-  .describe("YYYY-MM-DD, ISO 8601 date-time (no offset = shop time zone) or Unix seconds");
+// Read by parseDateInput: YYYY-MM-DD, ISO 8601 (no offset = shop time zone) or Unix seconds.
+export const dateInput = z.union([z.string().max(40), z.number().int()]).describe("Date: YYYY-MM-DD, ISO 8601 or Unix s");
 
-export const sinceInput = dateInput.optional().describe("Start (inclusive): YYYY-MM-DD, ISO 8601 or Unix seconds");
-export const untilInput = dateInput
-  .optional()
-  .describe("End (inclusive; a bare date means the end of that day): YYYY-MM-DD, ISO 8601 or Unix seconds");
+export const sinceInput = dateInput.optional().describe("From (date: YYYY-MM-DD, ISO 8601 or Unix s)");
+export const untilInput = dateInput.optional().describe("To, inclusive (date)");
 
 /** An id that is put into a URL path: plain characters only, so it cannot steer the path. */
 export const idInput = (what: string) =>
   z
-    .union([z.string(), z.number().int().nonnegative()])
+    .union([z.string(), z.number().int()])
     .transform(String)
     .pipe(
       z
@@ -41,18 +38,18 @@ export const idInput = (what: string) =>
     .describe(what);
 
 export const pageIdInput = idInput("Page id (from list_pages)");
-export const shopIdInput = idInput("Shop id (from list_shops); optional when the api key serves one shop").optional();
+export const shopIdInput = idInput("Shop id (list_shops); default: the only shop").optional();
 
 export const limitInput = (max: number, fallback: number) =>
-  z.number().int().min(1).max(max).default(fallback).describe(`Rows to return, 1-${max} (default ${fallback})`);
+  z.number().int().min(1).max(max).default(fallback).describe("Rows to return");
 
 export const cursorInput = z
   .string()
   .max(2000)
   .optional()
-  .describe("next_cursor from the previous result, unchanged, to get the following rows");
+  .describe("next_cursor of the previous result");
 
 export const detailInput = z
   .enum(["compact", "full"])
   .default("compact")
-  .describe('"compact" (default): the fields an assistant needs; "full": the upstream record as is');
+  .describe('"full": the upstream record as is');

@@ -11,23 +11,59 @@ export interface ListedTool {
 }
 
 /**
- * JSON Schema of a tool's input or output, without what costs context and tells a model nothing:
- * the `$schema` URI and `additionalProperties: false` (zod strips unknown keys anyway).
+ * Every tools/list entry is read by the model on every turn, so listed schemas keep only what
+ * helps it call the tool: no `$schema` URI, no `additionalProperties: false` (zod strips unknown
+ * keys anyway), no safe-integer bounds, no id patterns (the server validates them itself).
  */
-function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
-  delete json.$schema;
-  return strip(json) as Record<string, unknown>;
+function inputSchema(schema: z.ZodType): Record<string, unknown> {
+  return strip(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" })) as Record<string, unknown>;
 }
+
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+const DROPPED = new Set(["pattern", "maxLength", "maxItems", "$schema"]);
 
 function strip(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(strip);
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    if (key === "additionalProperties" && v === false) continue;
+    if (DROPPED.has(key) || (key === "additionalProperties" && v === false)) continue;
+    if ((key === "maximum" && v === SAFE) || (key === "minimum" && v === -SAFE)) continue;
     out[key] = strip(v);
   }
+  // {anyOf: [{type: "string"}, {type: "integer"}]} says the same as {type: ["string", "integer"]}.
+  const anyOf = out.anyOf as Record<string, unknown>[] | undefined;
+  if (anyOf?.every((s) => Object.keys(s).length === 1 && typeof s.type === "string")) {
+    delete out.anyOf;
+    out.type = anyOf.map((s) => s.type);
+  }
+  return out;
+}
+
+/**
+ * The listed output schema is the result's outline: top-level fields with their types. Rows are
+ * self-describing JSON the model reads anyway; the full schema still validates every result.
+ */
+function outputSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as Record<string, unknown>;
+  return outline(json, 0) as Record<string, unknown>;
+}
+
+function outline(node: unknown, depth: number): unknown {
+  if (node === null || typeof node !== "object") return node;
+  const n = node as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  if (n.type !== undefined) out.type = n.type;
+  if (n.anyOf) out.anyOf = (n.anyOf as unknown[]).map((x) => outline(x, depth));
+  if (n.enum) out.enum = n.enum;
+  if (n.properties && depth < 1) {
+    const props: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(n.properties as Record<string, unknown>)) props[key] = outline(value, depth + 1);
+    out.properties = props;
+    if (depth === 0 && Array.isArray(n.required) && n.required.length > 0) out.required = n.required;
+  }
+  if (n.items && depth < 1) out.items = outline(n.items, depth);
   return out;
 }
 
@@ -41,9 +77,9 @@ export function listedTool(tool: AnyTool): ListedTool {
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: jsonSchema(tool.input, "input"),
-      outputSchema: jsonSchema(tool.output, "output"),
-      annotations: { title: tool.title, ...tool.annotations },
+      inputSchema: inputSchema(tool.input),
+      outputSchema: outputSchema(tool.output),
+      annotations: { ...tool.annotations },
     };
     cache.set(tool, entry);
   }

@@ -24,14 +24,28 @@ const PLANS: PagePlan[] = [
   { id: "igo_17841400123456789", name: "maystore.vn", platform: "instagram_official", people: [200, 320], conversations: 70, posts: 8, staff: [0, 3, 4, 7] },
 ];
 
+/** Small branch pages added for fan-out benchmarks; the three main pages stay as they are. */
+function branchPlans(count: number): PagePlan[] {
+  return Array.from({ length: count }, (_, k) => ({
+    id: String(130_000_000_000_000 + k),
+    name: `Mây Chi Nhánh ${k + 1}`,
+    platform: "facebook" as const,
+    people: [(k * 20) % 300, ((k * 20) % 300) + 20] as [number, number],
+    conversations: 20,
+    posts: 2,
+    staff: [0, 1, 2],
+  }));
+}
+
 /** Builds the whole messaging data set from fixed seeds; times are relative to ctx.now. */
-export function seedMessaging(ctx: { now: Date; people: Person[] }): MessagingState {
+export function seedMessaging(ctx: { now: Date; people: Person[]; extraPages?: number }): MessagingState {
   const now = ctx.now.getTime();
   const rng = new Random(0x6d657373);
-  const pages = PLANS.map((plan, i) => makePage(rng, plan.id, plan.name, plan.platform, now - (400 + i * 30) * DAY_MS));
+  const plans = [...PLANS, ...branchPlans(ctx.extraPages ?? 0)];
+  const pages = plans.map((plan, i) => makePage(rng, plan.id, plan.name, plan.platform, now - (400 + i * 30) * DAY_MS));
   const inactivePages = [makePage(rng, "109876543210987", "Mây Outlet (ngừng bán)", "facebook", now - 700 * DAY_MS)];
   inactivePages[0]!.is_activated = false;
-  const staff = makeStaff(rng, pages);
+  const staff = makeStaff(rng, pages, plans);
   for (const page of pages) {
     page.users = staff
       .filter((s) => s.page_ids.includes(page.id))
@@ -61,7 +75,7 @@ export function seedMessaging(ctx: { now: Date; people: Person[] }): MessagingSt
     hostileConversationIds: [],
     sequence: 0,
   };
-  PLANS.forEach((plan, i) => {
+  plans.forEach((plan, i) => {
     const page = pages[i]!;
     // One generator per page: changing one page's plan leaves the others' data as it was.
     const pageRng = new Random(0x70616765 + i * 7919);
@@ -106,7 +120,7 @@ function makePage(rng: Random, id: string, name: string, platform: PageRecord["p
   };
 }
 
-function makeStaff(rng: Random, pages: PageRecord[]): StaffUser[] {
+function makeStaff(rng: Random, pages: PageRecord[], plans: PagePlan[]): StaffUser[] {
   return STAFF_NAMES.map((name, i) => {
     const ascii = name
       .normalize("NFD")
@@ -122,7 +136,7 @@ function makeStaff(rng: Random, pages: PageRecord[]): StaffUser[] {
       fb_id: String(100_000_000_000_000 + rng.int(0, 99_999_999_999)),
       status: (["available", "busy", "offline"] as const)[i % 3]!,
       is_online: i % 3 !== 2,
-      page_ids: pages.filter((_, p) => PLANS[p]!.staff.includes(i)).map((p) => p.id),
+      page_ids: pages.filter((_, p) => plans[p]!.staff.includes(i)).map((p) => p.id),
       // One former employee: still listed on the first page, but disabled there.
       disabled_page_ids: i === 7 ? [pages[0]!.id] : [],
     };

@@ -1,18 +1,19 @@
 import { z } from "zod";
 import { DEBT_STATUSES } from "../../clients/pos-codes.js";
+import type { PosDebt } from "../../clients/schemas/pos.js";
 import { id, num } from "../../format/compact.js";
 import { sanitizeName, sanitizeText } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, limitInput, shopIdInput } from "../inputs.js";
 import { codeInput, codeName, optionalCode } from "./codes.js";
-import { walkPages } from "./paging.js";
+import { listPage } from "./paging.js";
 import { shopScope } from "./shop-scope.js";
 
 /** Debt `type`: 0 the shop owes (payable), 1 owed to the shop (receivable). */
 const DEBT_TYPES = ["payable", "receivable"] as const;
 
-const row = z.looseObject({ id: z.string(), type: z.string().optional(), status: z.string().optional(), amount_due: z.number().optional(), amount_settled: z.number().optional() });
+const row = z.looseObject({ id: z.string(), amount_due: z.number().optional(), amount_settled: z.number().optional(), remaining: z.number().optional() });
 
 export const listDebts = defineTool({
   name: "list_debts",
@@ -40,45 +41,42 @@ export const listDebts = defineTool({
   async handler(input, ctx) {
     const status = optionalCode(DEBT_STATUSES, "status", input.status);
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
-    const query = { status, shop_customer_id: input.customer_id };
     const wantedType = input.type === undefined ? undefined : DEBT_TYPES.indexOf(input.type);
+    const tz = ctx.config.timezone;
     let sum: unknown;
-    const page = await walkPages(ctx, {
+    const page = await listPage(ctx, input, {
       tool: "list_debts",
-      limit: input.limit,
-      cursor: input.cursor,
-      query: { ...query, type: wantedType },
-      keep: wantedType === undefined ? undefined : (d) => d.type === wantedType,
-      fetch: async (p, size) => {
-        const result = await ctx.pos.listDebts(shopId, { ...query, page: p, page_size: size });
+      query: { status, shop_customer_id: input.customer_id },
+      local: wantedType,
+      keep: wantedType === undefined ? undefined : (d: PosDebt) => d.type === wantedType,
+      fetch: async (params) => {
+        const result = await ctx.pos.listDebts(shopId, params);
         sum ??= result.sum;
         return result;
       },
-    });
-    const tz = ctx.config.timezone;
-    const debts = page.rows.map((d) => {
-      if (input.detail === "full") return { ...d, id: String(d.id) };
-      const due = num(d.money_must_pay_or_collect);
-      const settled = num(d.money_payed_or_collected);
-      const customer = (d.shop_customer ?? {}) as { name?: unknown };
-      return {
-        id: String(d.id),
-        display_id: id(d.display_id),
-        name: sanitizeName(d.name_debt),
-        description: sanitizeText(d.description, { max: 300 }),
-        type: typeof d.type === "number" ? (DEBT_TYPES[d.type] ?? String(d.type)) : undefined,
-        status: codeName(DEBT_STATUSES, d.status),
-        amount_due: due,
-        amount_settled: settled,
-        remaining: due !== undefined && settled !== undefined ? due - settled : undefined,
-        customer_id: id(d.shop_customer_id),
-        customer_name: sanitizeName(customer.name),
-        order_id: id(d.order_id),
-        expires_at: recordTime(d.expired_at, tz),
-        inserted_at: recordTime(d.inserted_at, tz),
-      };
+      project: (d) => {
+        const due = num(d.money_must_pay_or_collect);
+        const settled = num(d.money_payed_or_collected);
+        const customer = (d.shop_customer ?? {}) as { name?: unknown };
+        return {
+          id: String(d.id),
+          display_id: id(d.display_id),
+          name: sanitizeName(d.name_debt),
+          description: sanitizeText(d.description, { max: 300 }),
+          type: typeof d.type === "number" ? (DEBT_TYPES[d.type] ?? String(d.type)) : undefined,
+          status: codeName(DEBT_STATUSES, d.status),
+          amount_due: due,
+          amount_settled: settled,
+          remaining: due !== undefined && settled !== undefined ? due - settled : undefined,
+          customer_id: id(d.shop_customer_id),
+          customer_name: sanitizeName(customer.name),
+          order_id: id(d.order_id),
+          expires_at: recordTime(d.expired_at, tz),
+          inserted_at: recordTime(d.inserted_at, tz),
+        };
+      },
     });
     const cleanSum = typeof sum === "number" || (typeof sum === "object" && sum !== null) ? (sum as number | Record<string, unknown>) : undefined;
-    return { currency, sum: cleanSum, total: page.total, debts, next_cursor: page.next_cursor };
+    return { currency, sum: cleanSum, total: page.total, debts: page.rows, next_cursor: page.next_cursor };
   },
 });

@@ -4,11 +4,11 @@ import { sanitizeName, sanitizeText } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
-import { walkPages } from "./paging.js";
+import { listPage } from "./paging.js";
 import { optionalUnixRange } from "./range.js";
 import { shopScope } from "./shop-scope.js";
 
-const row = z.looseObject({ id: z.string(), amount: z.number().optional(), date: z.string().optional(), order_id: z.string().optional() });
+const row = z.looseObject({ id: z.string(), amount: z.number().optional() });
 
 export const listPaymentHistories = defineTool({
   name: "list_payment_histories",
@@ -29,31 +29,27 @@ export const listPaymentHistories = defineTool({
   async handler(input, ctx) {
     const range = optionalUnixRange(input.since, input.until, ctx.config.timezone);
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
-    const query = { startDate: range?.from, endDate: range?.to };
-    const page = await walkPages(ctx, {
-      tool: "list_payment_histories",
-      limit: input.limit,
-      cursor: input.cursor,
-      query,
-      fetch: (p, size) => ctx.pos.listPaymentHistories(shopId, { ...query, page: p, page_size: size }),
-    });
     const tz = ctx.config.timezone;
-    const payments = page.rows.map((h) => {
-      if (input.detail === "full") return { ...h, id: String(h.id) };
-      const order = h.order ?? {};
-      return {
-        id: String(h.id),
-        amount: num(h.amount),
-        date: recordTime(h.date, tz),
-        type: h.type ?? undefined,
-        result_code: h.result_code ?? undefined,
-        trans_id: h.trans_id ?? undefined,
-        payer_content: sanitizeText(h.payment_content, { max: 300 }),
-        order_id: id(order.id),
-        order_display_id: id(order.display_id),
-        customer_name: sanitizeName(order.name),
-      };
+    const page = await listPage(ctx, input, {
+      tool: "list_payment_histories",
+      query: { startDate: range?.from, endDate: range?.to },
+      fetch: (params) => ctx.pos.listPaymentHistories(shopId, params),
+      project: (h) => {
+        const order = h.order ?? {};
+        return {
+          id: String(h.id),
+          amount: num(h.amount),
+          date: recordTime(h.date, tz),
+          type: h.type ?? undefined,
+          result_code: h.result_code ?? undefined,
+          trans_id: h.trans_id ?? undefined,
+          payer_content: sanitizeText(h.payment_content, { max: 300 }),
+          order_id: id(order.id),
+          order_display_id: id(order.display_id),
+          customer_name: sanitizeName(order.name),
+        };
+      },
     });
-    return { currency, total: page.total, payments, next_cursor: page.next_cursor };
+    return { currency, total: page.total, payments: page.rows, next_cursor: page.next_cursor };
   },
 });

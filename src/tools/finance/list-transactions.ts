@@ -6,11 +6,11 @@ import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { codeInput, codeName, optionalCode } from "./codes.js";
-import { walkPages } from "./paging.js";
+import { listPage } from "./paging.js";
 import { optionalUnixRange } from "./range.js";
 import { shopScope } from "./shop-scope.js";
 
-const row = z.looseObject({ id: z.string(), name: z.string().optional(), amount: z.number().optional(), status: z.string().optional() });
+const row = z.looseObject({ id: z.string(), name: z.string().optional(), amount: z.number().optional() });
 
 export const listTransactions = defineTool({
   name: "list_transactions",
@@ -33,31 +33,24 @@ export const listTransactions = defineTool({
     const status = optionalCode(TRANSACTION_STATUSES, "status", input.status);
     const range = optionalUnixRange(input.since, input.until, ctx.config.timezone);
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
-    const query = { status, startDateTime: range?.from, endDateTime: range?.to };
-    const page = await walkPages(ctx, {
-      tool: "list_transactions",
-      limit: input.limit,
-      cursor: input.cursor,
-      query,
-      fetch: (p, size) => ctx.pos.listTransactions(shopId, { ...query, page: p, page_size: size }),
-    });
     const tz = ctx.config.timezone;
-    const transactions = page.rows.map((t) =>
-      input.detail === "full"
-        ? { ...t, id: String(t.id) }
-        : {
-            id: String(t.id),
-            display_id: id(t.display_id),
-            name: sanitizeName(t.name),
-            amount: num(t.amount),
-            status: codeName(TRANSACTION_STATUSES, t.status),
-            payments: t.payments ?? undefined,
-            note: sanitizeText(t.note, { max: 300 }),
-            ad_cost_id: id(t.advertising_cost_id),
-            time_incurred: recordTime(t.time_incurred, tz),
-            inserted_at: recordTime(t.inserted_at, tz),
-          },
-    );
-    return { currency, total: page.total, transactions, next_cursor: page.next_cursor };
+    const page = await listPage(ctx, input, {
+      tool: "list_transactions",
+      query: { status, startDateTime: range?.from, endDateTime: range?.to },
+      fetch: (params) => ctx.pos.listTransactions(shopId, params),
+      project: (t) => ({
+        id: String(t.id),
+        display_id: id(t.display_id),
+        name: sanitizeName(t.name),
+        amount: num(t.amount),
+        status: codeName(TRANSACTION_STATUSES, t.status),
+        payments: t.payments ?? undefined,
+        note: sanitizeText(t.note, { max: 300 }),
+        ad_cost_id: id(t.advertising_cost_id),
+        time_incurred: recordTime(t.time_incurred, tz),
+        inserted_at: recordTime(t.inserted_at, tz),
+      }),
+    });
+    return { currency, total: page.total, transactions: page.rows, next_cursor: page.next_cursor };
   },
 });

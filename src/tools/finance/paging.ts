@@ -65,3 +65,43 @@ export async function walkPages<T>(ctx: Pick<ToolContext, "progress">, walk: Pag
   }
   return { rows, next_cursor: encodeCursor(walk.tool, { p, o: 0, s: start.s, q }), total: undefined };
 }
+
+/** A row for `detail: "full"`: the upstream record as is, its id as text like every compact row. */
+export function fullRow<R extends { id: unknown }>(record: R): Record<string, unknown> & { id: string } {
+  return { ...record, id: String(record.id) };
+}
+
+export interface ListInput {
+  limit: number;
+  cursor?: string | undefined;
+  detail: "compact" | "full";
+}
+
+/**
+ * One list tool's page: walks the upstream list for `query` and projects each row, or returns
+ * it as is with `detail: "full"`.
+ */
+export async function listPage<T extends { id: unknown }, R>(
+  ctx: Pick<ToolContext, "progress">,
+  input: ListInput,
+  list: {
+    tool: string;
+    query: Record<string, unknown>;
+    fetch(params: Record<string, unknown> & { page: number; page_size: number }): Promise<Paged<T>>;
+    project(row: T): R;
+    keep?(row: T): boolean;
+    /** Filters applied locally, part of the cursor's identity but not sent upstream. */
+    local?: unknown;
+  },
+): Promise<{ rows: (R | (Record<string, unknown> & { id: string }))[]; next_cursor: string | undefined; total: number | undefined }> {
+  const page = await walkPages(ctx, {
+    tool: list.tool,
+    limit: input.limit,
+    cursor: input.cursor,
+    query: list.local === undefined ? list.query : { ...list.query, local: list.local },
+    keep: list.keep,
+    fetch: (p, size) => list.fetch({ ...list.query, page: p, page_size: size }),
+  });
+  const rows = page.rows.map((row) => (input.detail === "full" ? fullRow(row) : list.project(row)));
+  return { rows, next_cursor: page.next_cursor, total: page.total };
+}

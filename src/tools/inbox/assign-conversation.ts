@@ -8,7 +8,7 @@ export const assignConversation = defineTool({
   name: "assign_conversation",
   title: "Assign conversation",
   description:
-    "Set the staff handling a conversation; replaces the current assignees ([] unassigns everyone). Staff by id, name or email (see list_page_users). Example: assignees [\"lan.nguyen@shop.vn\"].",
+    "Set who handles a conversation, replacing the current assignees; staff by id, name or email (list_page_users). Example: assignees [\"lan@shop.vn\"].",
   toolset: "inbox",
   annotations: OVERWRITE,
   input: z.object({

@@ -13,6 +13,10 @@ export interface ConversationFacts {
   customer_id?: string;
   post_id?: string;
   type?: string;
+  /** Untrusted: sanitize before showing. */
+  customer_name?: string;
+  /** Phone numbers captured in the thread, as of the last list read. */
+  phones: string[];
 }
 
 const MAX_REMEMBERED = 5000;
@@ -33,12 +37,24 @@ export function customerIdOf(c: Conversation): string | undefined {
   return value == null ? undefined : String(value);
 }
 
+/** Phone numbers of `recent_phone_numbers` / `phone_info` items, without repeats. */
+export function phonesOf(captures: readonly unknown[] | null | undefined): string[] {
+  const numbers = (captures ?? []).map((p) => (p as { phone_number?: unknown } | null)?.phone_number);
+  return [...new Set(numbers.filter((n): n is string => typeof n === "string" && n !== ""))];
+}
+
 export function rememberConversations(client: MessagingClient, pageId: string, conversations: readonly Conversation[]): void {
   const map = store(client);
   for (const c of conversations) {
     const k = key(pageId, String(c.id));
     map.delete(k);
-    map.set(k, { customer_id: customerIdOf(c), post_id: c.post_id ?? undefined, type: c.type ?? undefined });
+    map.set(k, {
+      customer_id: customerIdOf(c),
+      post_id: c.post_id ?? undefined,
+      type: c.type ?? undefined,
+      customer_name: c.customers?.[0]?.name ?? c.from?.name ?? undefined,
+      phones: phonesOf(c.recent_phone_numbers),
+    });
   }
   // Map keeps insertion order: the first keys are the least recently seen.
   for (const old of map.keys()) {

@@ -8,7 +8,7 @@ import type {
   PagedConversationParams,
 } from "../../clients/messaging.js";
 import type { Conversation } from "../../clients/schemas/messaging.js";
-import { conversationRow } from "../../format/conversations.js";
+import { conversationRow, fullRecord } from "../../format/conversations.js";
 import { parseRange, toUnix } from "../../format/time.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import { defineTool, READ } from "../define.js";
@@ -65,7 +65,7 @@ async function fetchPage(client: MessagingClient, pageId: string, s: State): Pro
 
 const tagsInput = jsonish(z.array(z.union([z.string().max(100), z.number()])).max(20))
   .optional()
-  .describe('Tag ids or names; a conversation with any of them matches. ["ALL"]: every tagged conversation');
+  .describe('Tag ids or names (any matches); ["ALL"]: every tagged conversation');
 
 const input = z.object({
   page_id: pageIdInput,
@@ -76,7 +76,7 @@ const input = z.object({
   unread_first: z.boolean().optional().describe("Put unread conversations first"),
   since: sinceInput,
   until: untilInput,
-  with_total: z.boolean().optional().describe("Count all matches (span at most 31 days, default the last 30)"),
+  with_total: z.boolean().optional().describe("Also count all matches (span at most 31 days, default the last 30)"),
   order_by: z.enum(["inserted_at", "updated_at"]).optional().describe("Sort field; implies with_total"),
   limit: limitInput(100, 20),
   cursor: cursorInput,
@@ -88,7 +88,7 @@ export const listConversations = defineTool({
   name: NAME,
   title: "List conversations",
   description:
-    "List a page's conversations (inbox threads, comments, ratings), most recently updated first, with customer, snippet, read state, tag and staff names. Filter by type, tags, time; with_total or order_by switch to the counted list. Example: unread inbox threads of today.",
+    "A page's conversations (inbox, comments, ratings), latest activity first: customer, snippet, read state, tag and staff names. Example: type [\"INBOX\"], unread_first true.",
   toolset: "inbox",
   annotations: READ,
   input,
@@ -126,7 +126,7 @@ export const listConversations = defineTool({
       await ctx.progress(rows.length, input.limit);
     }
     return {
-      conversations: rows.map((c) => (input.detail === "full" ? c : conversationRow(c, { pageId, timeZone: tz, tags: names }))),
+      conversations: rows.map((c) => (input.detail === "full" ? fullRecord(c) : conversationRow(c, { pageId, timeZone: tz, tags: names }))),
       total,
       next_cursor: next ? encodeCursor(NAME, next) : undefined,
     };

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import type { MessagingClient } from "../../clients/messaging.js";
 import type { Message } from "../../clients/schemas/messaging.js";
-import { messageRow } from "../../format/conversations.js";
+import { fullRecord, messageRow } from "../../format/conversations.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, idInput, limitInput, pageIdInput } from "../inputs.js";
@@ -66,13 +66,13 @@ export const listMessages = defineTool({
   name: NAME,
   title: "List messages",
   description:
-    "Read a conversation's messages: the newest `limit`, shown oldest first, each marked from page or customer, with attachments. next_cursor goes further back. Example: read thread 105828195781234_6001 before replying.",
+    "A conversation's newest messages, shown oldest first, each from page or customer, with attachments; next_cursor goes further back. Read it before replying.",
   toolset: "inbox",
   annotations: READ,
   input: z.object({
     page_id: pageIdInput,
     conversation_id: idInput("Conversation id (from list_conversations)"),
-    customer_id: idInput("customer_id of the conversation row; looked up when omitted").optional(),
+    customer_id: idInput("From the conversation row; looked up if omitted").optional(),
     limit: limitInput(100, 20),
     cursor: cursorInput,
     detail: detailInput,
@@ -98,7 +98,7 @@ export const listMessages = defineTool({
     const rowCtx = { pageId: input.page_id, timeZone: ctx.config.timezone };
     return {
       conversation_id: input.conversation_id,
-      messages: window.messages.map((m) => (input.detail === "full" ? m : messageRow(m, rowCtx))),
+      messages: window.messages.map((m) => (input.detail === "full" ? fullRecord(m) : messageRow(m, rowCtx))),
       next_cursor:
         window.passed === undefined ? undefined : encodeCursor(NAME, { c: input.conversation_id, customer, passed: window.passed }),
     };

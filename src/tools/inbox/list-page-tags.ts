@@ -18,7 +18,7 @@ export async function pageTagRows(client: MessagingClient, pageId: string) {
 export const listPageTags = defineTool({
   name: "list_page_tags",
   title: "List page tags",
-  description: "List the tags a page can put on conversations (id, name, color). Use it to pick tags for update_conversation_tags or list_conversations.",
+  description: "Tags a page can put on conversations (id, name, color), for update_conversation_tags and list_conversations filters.",
   toolset: "inbox",
   annotations: READ,
   input: z.object({ page_id: pageIdInput }),

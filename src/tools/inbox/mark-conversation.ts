@@ -5,7 +5,7 @@ import { idInput, pageIdInput } from "../inputs.js";
 export const markConversation = defineTool({
   name: "mark_conversation",
   title: "Mark conversation read/unread",
-  description: "Mark a conversation read, or unread again so the team sees it as pending. Example: state \"unread\" after reading a thread you cannot answer yet.",
+  description: "Mark a conversation read, or unread so the team sees it as pending. Example: state \"unread\".",
   toolset: "inbox",
   annotations: OVERWRITE,
   input: z.object({

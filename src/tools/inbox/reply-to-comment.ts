@@ -8,18 +8,18 @@ export const replyToComment = defineTool({
   name: "reply_to_comment",
   title: "Reply to comment",
   description:
-    "Reply publicly under a customer's comment on a post (text and/or an image). Everyone who sees the post sees the reply; for a private answer use send_private_reply. Example: message \"Shop inbox bạn rồi ạ\".",
+    "Reply publicly under a customer's comment (text and/or image); for a private answer use send_private_reply. Example: message \"Shop inbox bạn rồi ạ\".",
   toolset: "inbox",
   annotations: CREATE,
   input: z.object({
     page_id: pageIdInput,
     conversation_id: idInput("COMMENT conversation id (from list_conversations)"),
-    comment_id: idInput("Comment to answer (message id from list_messages); default the thread's first comment").optional(),
+    comment_id: idInput("Comment id from list_messages (default: the first comment)").optional(),
     message: messageInput.describe("Reply text"),
-    content_url: urlInput.optional().describe("Image URL to attach"),
+    content_url: urlInput.optional().describe("Image URL"),
     image_data: jsonish(z.union([z.string().max(500), z.record(z.string(), z.unknown())]))
       .optional()
-      .describe('Image dimensions, required with content_url, e.g. {"width":800,"height":600}'),
+      .describe('Image size, needed with content_url: {"width":800,"height":600}'),
   }),
   output: sentOutput,
   async handler(input, ctx) {

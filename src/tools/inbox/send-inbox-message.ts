@@ -12,17 +12,17 @@ export const sendInboxMessage = defineTool({
   name: "send_inbox_message",
   title: "Send inbox message",
   description:
-    "Send a message (text, or an image/document by URL) to a customer in an INBOX conversation, as the page. The platform refuses when the customer last wrote over 24 hours ago. Example: message \"Dạ đơn của chị đã gửi ạ\".",
+    "Send a message as the page in an INBOX conversation: text and/or an image or file URL. The platform refuses it when the customer last wrote over 24 h ago. Example: message \"Dạ đơn đã gửi ạ\".",
   toolset: "inbox",
   annotations: CREATE,
   input: z.object({
     page_id: pageIdInput,
     conversation_id: idInput("INBOX conversation id (from list_conversations)"),
-    message: messageInput.describe("Text to send"),
-    content_url: urlInput.optional().describe("URL of an image or file to send"),
+    message: messageInput.describe("Text"),
+    content_url: urlInput.optional().describe("Image or file URL"),
     attachment_type: z.enum(["PHOTO", "DOCUMENT"]).default("PHOTO").describe("Kind of content_url"),
-    file_name: z.string().max(200).optional().describe("File name shown for a DOCUMENT"),
-    mime_type: z.string().max(100).optional().describe("MIME type of a DOCUMENT, e.g. application/pdf"),
+    file_name: z.string().max(200).optional().describe("DOCUMENT file name"),
+    mime_type: z.string().max(100).optional().describe("DOCUMENT MIME type"),
   }),
   output: sentOutput,
   async handler(input, ctx) {

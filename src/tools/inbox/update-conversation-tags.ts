@@ -8,7 +8,7 @@ import { resolveTagIds, tagNames } from "./page-lookups.js";
 const tagList = (what: string) =>
   jsonish(z.array(z.union([z.string().min(1).max(100), z.number()])).max(20))
     .default([])
-    .describe(`Tag ids or names to ${what} (names from list_page_tags, accents optional)`);
+    .describe(`Tag ids or names to ${what}`);
 
 export const updateConversationTags = defineTool({
   name: "update_conversation_tags",

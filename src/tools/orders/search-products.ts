@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { upstreamRecord } from "../../format/orders.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, idInput, limitInput, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../shop/resolve-shop.js";
@@ -33,7 +34,7 @@ export const searchProducts = defineTool({
     );
     const names = input.detail === "full" ? undefined : (await orderNames(ctx.pos, shopId)).warehouses;
     return {
-      variations: page.rows.map((v) => (names ? variationRow(v, names) : { ...v, variation_id: String(v.id) })),
+      variations: page.rows.map((v) => (names ? variationRow(v, names) : { ...upstreamRecord(v), variation_id: String(v.id) })),
       total: page.total,
       next_cursor: page.next_cursor,
     };

@@ -6,7 +6,7 @@ import { sanitizeName } from "../../format/text.js";
 import { defineTool, READ } from "../define.js";
 import { pageIdInput } from "../inputs.js";
 import { rangeInputs, rangeOut, rangeSchema, statsRange, unixSpan } from "./range.js";
-import { rowsSchema, sumRows, totalsSchema } from "./rows.js";
+import { type Counts, type Row, rowsSchema, sumRows, totalsSchema } from "./rows.js";
 
 const MAX_DAYS = 92;
 const SUMMED = [
@@ -34,7 +34,7 @@ function metricsOf(r: AdRecord): Record<string, number | undefined> {
   return out;
 }
 
-function rowOf(r: AdRecord, view: string) {
+function rowOf(r: AdRecord, view: string): Row {
   const ids =
     view === "days"
       ? { date: r.date ?? undefined }
@@ -43,16 +43,16 @@ function rowOf(r: AdRecord, view: string) {
 }
 
 /** Sums over the rows that had delivery, with the ratios recomputed from the sums. */
-function totalsOf(records: AdRecord[]) {
+function totalsOf(records: AdRecord[]): Counts {
   const delivered = records.map((r) => Object.fromEntries(SUMMED.map((k) => [k, num(r[k]) ?? 0])));
   const t = sumRows(delivered, SUMMED);
-  return {
-    ...t,
+  const ratios = {
     cpc: ratio(t.spend!, t.link_click!, 2),
     cpm: ratio(t.spend! * 1000, t.impressions!, 2),
     ctr: ratio(t.link_click! * 100, t.impressions!, 2),
     purchase_roas: ratio(t.purchases_conversion_value!, t.spend!, 4),
   };
+  return { ...t, ...(Object.fromEntries(Object.entries(ratios).filter(([, v]) => v !== undefined)) as Counts) };
 }
 
 export const getAdStats = defineTool({
@@ -94,8 +94,8 @@ export const getAdStats = defineTool({
     }
     const currency = records.find((r) => r.currency)?.currency ?? undefined;
     const rows = records
-      .map((r) => ({ ...rowOf(r, input.view), currency: r.currency && r.currency !== currency ? r.currency : undefined }))
-      .sort((a, b) => (b.spend ?? 0) - (a.spend ?? 0));
+      .map((r): Row => ({ ...rowOf(r, input.view), currency: r.currency && r.currency !== currency ? r.currency : undefined }))
+      .sort((a, b) => (num(b.spend) ?? 0) - (num(a.spend) ?? 0));
     if (input.view === "days") rows.sort((a, b) => String(a.date).localeCompare(String(b.date)));
     return { page_id: input.page_id, range: rangeOut(range, tz), view: input.view, currency, totals: totalsOf(records), rows };
   },

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineTool, READ } from "../define.js";
 import { idInput, jsonish, pageIdInput } from "../inputs.js";
 import { dateTimeRange, rangeInputs, rangeOut, rangeSchema, statsRange } from "./range.js";
-import { type Counts, counts, dayLabelDate, rowsSchema, sumRows, totalsSchema } from "./rows.js";
+import { counts, dayLabelDate, rowsSchema, sumRows, totalsSchema } from "./rows.js";
 
 const MAX_DAYS = 92;
 const HOURLY = ["inbox", "comment", "total", "new_customer", "new_customer_from_inbox"] as const;
@@ -46,12 +46,12 @@ export const getEngagementStats = defineTool({
     const stats = await ctx.messaging.getEngagementStats(input.page_id, params);
     const series = (stats.series ?? []).filter((s) => s.name);
     const names = series.map((s) => s.name!);
-    const rows: (Counts & { date: string })[] = (stats.categories ?? []).map((label, i) => ({
+    const rows = (stats.categories ?? []).map((label, i) => ({
       date: dayLabelDate(label, range.until, tz) ?? label,
-      ...Object.fromEntries(series.map((s) => [s.name!, s.data?.[i] ?? 0])),
+      ...(Object.fromEntries(series.map((s) => [s.name!, s.data?.[i] ?? 0])) as Record<string, number>),
     }));
     // The series runs newest day first; rows read oldest first.
-    rows.sort((a, b) => a.date.localeCompare(b.date));
+    rows.sort((a, b) => String(a.date).localeCompare(String(b.date)));
     return { ...head, totals: sumRows(rows, names), rows };
   },
 });

@@ -4,7 +4,7 @@ import type { NewCustomerRow } from "../../clients/schemas/messaging.js";
 import { defineTool, READ } from "../define.js";
 import { eachPage, pageIdsInput } from "./fan-out.js";
 import { dayRange, rangeInputs, rangeOut, rangeSchema, statsRange, wholeDays } from "./range.js";
-import { type Counts, counts, groupRows, hasActivity, rowsSchema, sumRows, totalsSchema } from "./rows.js";
+import { counts, groupRows, type Row, hasActivity, rowsSchema, sumRows, totalsSchema } from "./rows.js";
 
 const MAX_DAYS = 92;
 const MAX_HOURLY_DAYS = 7;
@@ -40,7 +40,7 @@ export const getNewCustomerStats = defineTool({
       const data = await ctx.messaging.getNewCustomerStats(pageId, params);
       return rowsOf(Array.isArray(data) ? data : (data[pageId] ?? Object.values(data).flat()));
     });
-    let rows: Counts[];
+    let rows: Row[];
     if (input.group_by === "page_id") rows = pageIds.map((pageId, i) => ({ page_id: pageId, ...sumRows(perPage[i]!, FIELDS) }));
     else {
       rows = groupRows(perPage.flat(), "date", FIELDS).sort((a, b) => String(a.date).localeCompare(String(b.date)));

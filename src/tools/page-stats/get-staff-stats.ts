@@ -1,10 +1,11 @@
 import { z } from "zod";
 import type { StaffStats } from "../../clients/schemas/messaging.js";
+import { num } from "../../format/compact.js";
 import { sanitizeName } from "../../format/text.js";
 import { defineTool, READ } from "../define.js";
 import { eachPage, pageIdsInput } from "./fan-out.js";
 import { dateTimeRange, rangeInputs, rangeOut, rangeSchema, statsRange } from "./range.js";
-import { type Counts, counts, sumRows, totalsSchema } from "./rows.js";
+import { counts, type Row, sumRows, totalsSchema } from "./rows.js";
 
 const MAX_DAYS = 31;
 const FIELDS = [
@@ -17,10 +18,11 @@ const FIELDS = [
   "order_count",
 ] as const;
 
-interface StaffRow extends Counts {
+interface Named extends Row {
+  user_id: string;
+  name?: string | undefined;
   avg_response_seconds: number;
 }
-type Named = { user_id: string; name?: string | undefined } & StaffRow;
 
 /** Per-staff totals of one answer; order_count only where the upstream sends it. */
 function staffOf(stats: StaffStats, withOrders: boolean): Named[] {
@@ -31,7 +33,7 @@ function staffOf(stats: StaffStats, withOrders: boolean): Named[] {
   });
 }
 
-const answered = (r: Counts) => (r.inbox_count ?? 0) + (r.comment_count ?? 0);
+const answered = (r: Row) => (num(r.inbox_count) ?? 0) + (num(r.comment_count) ?? 0);
 
 /**
  * Per-staff totals over several single-page answers. Counts add up (a conversation belongs to

@@ -5,6 +5,8 @@ import { toIsoInZone, wallTime } from "../../format/time.js";
 /** Row shaping shared by the statistics tools: totals first, then one row per date or hour. */
 
 export type Counts = Record<string, number>;
+/** A shaped row: labels (date, hour, ids) plus counts. */
+export type Row = Record<string, unknown>;
 
 export const totalsSchema = z.record(z.string(), z.number());
 export const rowsSchema = z.array(z.looseObject({ date: z.string().optional(), hour: z.union([z.string(), z.number()]).optional() }));
@@ -14,15 +16,15 @@ export function counts(record: Record<string, unknown>, keys: readonly string[])
   return Object.fromEntries(keys.map((k) => [k, num(record[k]) ?? 0]));
 }
 
-export function sumRows(rows: readonly Counts[], keys: readonly string[]): Counts {
-  return Object.fromEntries(keys.map((k) => [k, rows.reduce((total, row) => total + (row[k] ?? 0), 0)]));
+export function sumRows(rows: readonly Row[], keys: readonly string[]): Counts {
+  return Object.fromEntries(keys.map((k) => [k, rows.reduce((total, row) => total + (num(row[k]) ?? 0), 0)]));
 }
 
-export const hasActivity = (row: Counts, keys: readonly string[]) => keys.some((k) => (row[k] ?? 0) !== 0);
+export const hasActivity = (row: Row, keys: readonly string[]) => keys.some((k) => (num(row[k]) ?? 0) !== 0);
 
 /** Sums keyed rows into one row per key, in first-seen order. */
-export function groupRows<K extends string>(rows: readonly (Counts & Record<K, unknown>)[], key: K, keys: readonly string[]) {
-  const groups = new Map<string, Counts[]>();
+export function groupRows(rows: readonly Row[], key: string, keys: readonly string[]): Row[] {
+  const groups = new Map<string, Row[]>();
   for (const row of rows) {
     const k = String(row[key]);
     groups.set(k, [...(groups.get(k) ?? []), row]);

@@ -7,12 +7,12 @@ export const generatePageAccessToken = defineTool({
   name: "generate_page_access_token",
   title: "Regenerate page access token",
   description:
-    "Create a new page access token. DESTRUCTIVE: the page's previous token stops working at once, breaking every integration that uses it. This server switches to the new token; the token itself is never shown. Only when the user asks for it.",
+    "Create a new page access token. DESTRUCTIVE: it invalidates the previous token at once, breaking every integration using it. This server switches to the new one (never shown). Only on the user's explicit request.",
   toolset: "pages",
   annotations: OVERWRITE,
   input: z.object({
     page_id: pageIdInput,
-    confirm: z.boolean().describe("Must be true: the user agreed that the old token will stop working"),
+    confirm: z.boolean().describe("true: the user accepts that the old token stops working"),
   }),
   output: z.object({ page_id: z.string(), regenerated: z.boolean(), note: z.string() }),
   async handler(input, ctx) {

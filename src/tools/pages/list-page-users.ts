@@ -25,7 +25,7 @@ export const listPageUsers = defineTool({
   name: "list_page_users",
   title: "List page staff",
   description:
-    "List the staff of a page (id, name, email, online status). Use it to find who can be assigned a conversation or whose statistics to read.",
+    "Staff of a page (id, name, email, online status): who can be assigned conversations or appear in staff statistics.",
   toolset: "pages",
   annotations: READ,
   input: z.object({

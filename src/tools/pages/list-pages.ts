@@ -1,6 +1,20 @@
 import { z } from "zod";
+import type { MessagingClient } from "../../clients/messaging.js";
 import { sanitizeName } from "../../format/text.js";
 import { defineTool, READ } from "../define.js";
+
+/** The account's pages as compact rows (also the pancake://pages resource). */
+export async function pageRows(client: MessagingClient, includeInactive: boolean) {
+  const pages = await client.listPages();
+  return pages
+    .filter((p) => includeInactive || p.is_activated !== false)
+    .map((p) => ({
+      id: String(p.id),
+      name: sanitizeName(p.name),
+      platform: p.platform ?? undefined,
+      is_activated: p.is_activated ?? undefined,
+    }));
+}
 
 export const listPages = defineTool({
   name: "list_pages",
@@ -23,16 +37,6 @@ export const listPages = defineTool({
     ),
   }),
   async handler(input, ctx) {
-    const pages = await ctx.messaging.listPages();
-    return {
-      pages: pages
-        .filter((p) => input.include_inactive || p.is_activated !== false)
-        .map((p) => ({
-          id: String(p.id),
-          name: sanitizeName(p.name),
-          platform: p.platform ?? undefined,
-          is_activated: p.is_activated ?? undefined,
-        })),
-    };
+    return { pages: await pageRows(ctx.messaging, input.include_inactive) };
   },
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { upstreamRecord } from "../../format/orders.js";
 import { defineTool, READ } from "../define.js";
 import { detailInput, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "./resolve-shop.js";
@@ -16,6 +17,6 @@ export const listWarehouses = defineTool({
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);
     const rows = await ctx.pos.listWarehouses(shopId);
-    return { warehouses: input.detail === "full" ? rows.map((w) => ({ ...w, id: String(w.id), name: w.name ?? undefined })) : rows.map(warehouseRow) };
+    return { warehouses: input.detail === "full" ? rows.map(upstreamRecord) : rows.map(warehouseRow) };
   },
 });

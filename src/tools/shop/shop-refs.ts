@@ -15,25 +15,23 @@ export interface Ref {
   parent_id?: string;
 }
 
-async function refs(pos: PosClient, shopId: string, kind: "carriers" | "sources" | "warehouses"): Promise<Ref[]> {
-  return refCache(pos).get(`${kind}:${shopId}`, async () => {
-    const rows =
-      kind === "carriers"
-        ? await pos.listPartners(shopId)
-        : kind === "sources"
-          ? await pos.listOrderSources(shopId)
-          : await pos.listWarehouses(shopId);
-    return rows.map((r) => ({
-      id: String(r.id),
-      name: sanitizeName(r.name) ?? String(r.id),
-      parent_id: "parent_id" in r && r.parent_id != null ? String(r.parent_id) : undefined,
-    }));
-  });
+type Named = { id: string | number; name?: string | null; parent_id?: unknown };
+
+function refs(kind: string, load: (pos: PosClient, shopId: string) => Promise<Named[]>) {
+  return (pos: PosClient, shopId: string): Promise<Ref[]> =>
+    refCache(pos).get(`${kind}:${shopId}`, async () =>
+      (await load(pos, shopId)).map((r) => ({
+        id: String(r.id),
+        name: sanitizeName(r.name) ?? String(r.id),
+        parent_id: r.parent_id == null ? undefined : String(r.parent_id),
+      })),
+    );
 }
 
-export const carriers = (pos: PosClient, shopId: string) => refs(pos, shopId, "carriers");
-export const orderSources = (pos: PosClient, shopId: string) => refs(pos, shopId, "sources");
-export const warehouses = (pos: PosClient, shopId: string) => refs(pos, shopId, "warehouses");
+export const carriers = refs("carriers", (pos, shopId) => pos.listPartners(shopId));
+export const orderSources = refs("sources", (pos, shopId) => pos.listOrderSources(shopId));
+export const warehouses = refs("warehouses", (pos, shopId) => pos.listWarehouses(shopId));
+export const customerLevels = refs("levels", (pos, shopId) => pos.listCustomerLevels(shopId));
 
 /** Carrier and warehouse names for order rows; rows fall back to ids when a list cannot be read. */
 export async function orderNames(pos: PosClient, shopId: string): Promise<OrderNames> {

@@ -1,0 +1,46 @@
+// The floor: a bare @modelcontextprotocol/sdk server with one tool that makes the same upstream
+// call as list_pages. Bundled like our bin, so start-up and per-call costs compare like for like.
+import { createServer } from "node:http";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { request } from "undici";
+import { z } from "zod";
+
+const upstream = `${process.env.PANCAKE_BASE_URL}/v1/pages?access_token=${process.env.PANCAKE_ACCESS_TOKEN}`;
+
+function build(): McpServer {
+  const server = new McpServer({ name: "bare", version: "1.0.0" });
+  server.registerTool(
+    "list_pages",
+    { description: "List pages", inputSchema: z.object({}), outputSchema: z.object({ pages: z.array(z.unknown()) }) },
+    async () => {
+      const res = await request(upstream);
+      const body = (await res.body.json()) as { categorized?: { activated?: unknown[] } };
+      const pages = body.categorized?.activated ?? [];
+      return { content: [{ type: "text", text: JSON.stringify({ pages }) }], structuredContent: { pages } };
+    },
+  );
+  return server;
+}
+
+if (process.argv.includes("--http")) {
+  const http = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const server = build();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, JSON.parse(Buffer.concat(chunks).toString()));
+  });
+  http.listen(0, "127.0.0.1", () => {
+    const address = http.address() as { port: number };
+    process.stderr.write(`ready on http://127.0.0.1:${address.port}/mcp\n`);
+  });
+} else {
+  await build().connect(new StdioServerTransport());
+}

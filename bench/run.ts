@@ -1,0 +1,347 @@
+// `npm run bench`: speed, size and context cost of the server against the floor (a bare SDK
+// server built the same way) on loopback against the sandbox. Prints one table and writes
+// bench/results.json. `--smoke` runs every figure with small counts (a quick sanity pass).
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { performance } from "node:perf_hooks";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { build } from "esbuild";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { Pool, request } from "undici";
+import { makeConfig } from "../src/config.js";
+import { Sandbox } from "../src/sandbox/index.js";
+import { selectTools } from "../src/tools/index.js";
+import { listedTool } from "../src/tools/listing.js";
+import { TOOLSETS } from "../src/tools/toolsets.js";
+
+const SMOKE = process.argv.includes("--smoke");
+const n = (full: number, smoke: number) => (SMOKE ? smoke : full);
+const CLI = new URL("../dist/cli.js", import.meta.url).pathname;
+const BARE = new URL("./.build/bare.js", import.meta.url).pathname;
+
+interface Row {
+  figure: string;
+  value: number;
+  unit: string;
+  target: string;
+  pass: boolean | null;
+  detail?: string;
+}
+const rows: Row[] = [];
+const row = (r: Row) => {
+  rows.push(r);
+  process.stderr.write(`  ${r.figure}: ${r.value} ${r.unit} (${r.target}) ${r.pass === null ? "" : r.pass ? "pass" : "FAIL"}\n`);
+};
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+};
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+// ---- setup: the sandbox (zero latency, no rate limit), the bare server, the environment ----
+const sandbox = new Sandbox({ ratePerSecond: 1_000_000, extraPages: 7 });
+const urls = await sandbox.start();
+const env: Record<string, string> = {
+  PATH: process.env.PATH ?? "",
+  PANCAKE_BASE_URL: urls.messagingBaseUrl,
+  PANCAKE_POS_BASE_URL: urls.posBaseUrl,
+  PANCAKE_ACCESS_TOKEN: sandbox.credentials.userToken,
+  PANCAKE_POS_API_KEY: sandbox.credentials.posApiKey,
+  PANCAKE_LOG_LEVEL: "error",
+  PANCAKE_TOOLSETS: "all",
+};
+await build({
+  entryPoints: [new URL("./bare-server.ts", import.meta.url).pathname],
+  outfile: BARE,
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  minifyWhitespace: true,
+  minifySyntax: true,
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  logLevel: "warning",
+});
+
+async function stdioClient(bin: string, extraEnv: Record<string, string> = {}) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin], env: { ...env, ...extraEnv }, stderr: "ignore" });
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, pid: transport.pid!, close: () => client.close() };
+}
+
+async function callTool(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+  return result;
+}
+
+function spawnHttp(bin: string, args: string[]): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ["ignore", "ignore", "pipe"] });
+  let err = "";
+  return new Promise((resolve, reject) => {
+    child.stderr.on("data", (c: Buffer) => {
+      err += c.toString();
+      const m = /ready on (http:\S+)/.exec(err);
+      if (m) resolve({ url: m[1]!, stop: () => child.kill("SIGTERM") });
+    });
+    child.once("exit", (code) => reject(new Error(`exited ${code}: ${err}`)));
+  });
+}
+
+// ---- 1. cold start ----
+async function coldStart() {
+  const ours: number[] = [];
+  const bare: number[] = [];
+  for (let i = 0; i < n(15, 3); i++) {
+    for (const [bin, out] of [
+      [CLI, ours],
+      [BARE, bare],
+    ] as const) {
+      const t0 = performance.now();
+      const c = await stdioClient(bin);
+      out.push(performance.now() - t0);
+      await c.close();
+    }
+  }
+  const ratio = median(ours) / median(bare);
+  row({
+    figure: "cold start over stdio (spawn to initialize result), median",
+    value: round(median(ours), 1),
+    unit: "ms",
+    target: `<= 1.3x bare SDK (${round(median(bare), 1)} ms); ratio ${round(ratio)}`,
+    pass: ratio <= 1.3,
+  });
+}
+
+// ---- 2. tool-call overhead ----
+async function callOverhead() {
+  const c = await stdioClient(CLI);
+  const url = `${urls.messagingBaseUrl}/v1/pages?access_token=${sandbox.credentials.userToken}`;
+  const ours: number[] = [];
+  const direct: number[] = [];
+  for (let i = 0; i < 30; i++) await callTool(c.client, "list_pages");
+  for (let i = 0; i < n(400, 40); i++) {
+    let t0 = performance.now();
+    await callTool(c.client, "list_pages");
+    ours.push(performance.now() - t0);
+    t0 = performance.now();
+    const res = await request(url);
+    await res.body.json();
+    direct.push(performance.now() - t0);
+  }
+  await c.close();
+  const overhead = median(ours) - median(direct);
+  row({
+    figure: "tool-call overhead (list_pages over stdio minus a direct undici call), median",
+    value: round(overhead, 3),
+    unit: "ms",
+    target: `<= 0.5 ms (call ${round(median(ours), 3)} ms, direct ${round(median(direct), 3)} ms)`,
+    pass: overhead <= 0.5,
+  });
+}
+
+// ---- 3. Streamable HTTP throughput ----
+async function httpLoad(url: string, seconds: number) {
+  const target = new URL(url);
+  const pool = new Pool(target.origin, { connections: 32 });
+  const latencies: number[] = [];
+  let errors = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_pages", arguments: {} } });
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      try {
+        const res = await pool.request({
+          path: target.pathname,
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body,
+        });
+        const text = await res.body.text();
+        if (res.statusCode !== 200 || text.includes('"isError":true')) errors++;
+      } catch {
+        errors++;
+      }
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, worker));
+  await pool.close();
+  return { rps: latencies.length / seconds, p99: percentile(latencies, 99), errors };
+}
+
+async function httpThroughput() {
+  const seconds = n(8, 1);
+  const ours = await spawnHttp(CLI, ["--http", "--port", "0"]);
+  const bare = await spawnHttp(BARE, ["--http"]);
+  await httpLoad(ours.url, 0.5);
+  await httpLoad(bare.url, 0.5);
+  const a = await httpLoad(ours.url, seconds);
+  const b = await httpLoad(bare.url, seconds);
+  ours.stop();
+  bare.stop();
+  const ratio = a.rps / b.rps;
+  row({
+    figure: "Streamable HTTP, 32 concurrent clients, list_pages throughput",
+    value: Math.round(a.rps),
+    unit: "calls/s",
+    target: `>= 0.7x bare SDK (${Math.round(b.rps)}/s); ratio ${round(ratio)}; p99 ${round(a.p99, 1)} ms; errors ${a.errors}`,
+    pass: ratio >= 0.7 && a.errors === 0,
+  });
+}
+
+// ---- 4. fan-out ----
+async function fanOut() {
+  const pageIds = sandbox.messaging.pages.map((p) => p.id).slice(0, 10);
+  // Per-page fan-out is what is measured, so no user token (which would use the multi-page endpoint).
+  const c = await stdioClient(CLI, { PANCAKE_ACCESS_TOKEN: "", PANCAKE_PAGE_ACCESS_TOKENS: Object.entries(sandbox.credentials.pageTokens).map(([k, v]) => `${k}=${v}`).join(",") });
+  sandbox.server.injectFault({ kind: "latency", delayMs: 100, times: Number.POSITIVE_INFINITY, path: "/statistics/" });
+  const time = async (ids: string[]) => {
+    const t0 = performance.now();
+    await callTool(c.client, "get_staff_stats", { page_ids: ids });
+    return performance.now() - t0;
+  };
+  const one: number[] = [];
+  const ten: number[] = [];
+  for (let i = 0; i < n(5, 1); i++) {
+    one.push(await time(pageIds.slice(0, 1)));
+    ten.push(await time(pageIds));
+  }
+  sandbox.server.clearFaults();
+  await c.close();
+  const ratio = median(ten) / median(one);
+  row({
+    figure: `fan-out: staff statistics over ${pageIds.length} pages, 100 ms upstream latency`,
+    value: Math.round(median(ten)),
+    unit: "ms",
+    target: `<= 2.5x one page (${Math.round(median(one))} ms); ratio ${round(ratio)}`,
+    pass: ratio <= 2.5,
+  });
+}
+
+// ---- 5. context cost ----
+async function contextCost() {
+  for (const [label, toolsets, budget] of [
+    ["all toolsets", [...TOOLSETS], 12_000],
+    ["default toolsets", makeConfig().toolsets, 6_000],
+  ] as const) {
+    const tools = selectTools(makeConfig({ toolsets: [...toolsets] })).map(listedTool);
+    const json = JSON.stringify({ tools });
+    const tokens = countTokens(json);
+    row({
+      figure: `tools/list, ${label} (${tools.length} tools)`,
+      value: tokens,
+      unit: "tokens",
+      target: `<= ${budget} (${json.length} bytes)`,
+      pass: tokens <= budget,
+    });
+  }
+  const c = await stdioClient(CLI);
+  const shopId = sandbox.credentials.shopId;
+  const page = sandbox.messaging.pages[0]!;
+  const raw = async (url: string) => JSON.stringify(await (await request(url)).body.json());
+  const convs = sandbox.messaging.conversations.filter((x) => x.page_id === page.id && x.type === "INBOX");
+  const conversation = convs.find((x) => (sandbox.messaging.messages[x.id]?.length ?? 0) >= 40) ?? convs[0]!;
+  const order = sandbox.pos.orders[0]!;
+  const pat = page.settings.page_access_token;
+  const cases: [string, string, Record<string, unknown>, string, number][] = [
+    ["search_orders (30 rows)", "search_orders", { limit: 30 }, `${urls.posBaseUrl}/shops/${shopId}/orders?page_size=30&api_key=${sandbox.credentials.posApiKey}`, 0.2],
+    ["list_conversations (60 rows)", "list_conversations", { page_id: page.id, limit: 60 }, `${urls.messagingBaseUrl}/public_api/v2/pages/${page.id}/conversations?page_access_token=${pat}`, 0.25],
+    [
+      "list_messages (30 rows)",
+      "list_messages",
+      { page_id: page.id, conversation_id: conversation.id, limit: 30 },
+      `${urls.messagingBaseUrl}/public_api/v1/pages/${page.id}/conversations/${conversation.id}/messages?page_access_token=${pat}&customer_id=${conversation.customer_id}&current_count=0`,
+      0.4,
+    ],
+    ["get_order", "get_order", { order_id: String(order.id) }, `${urls.posBaseUrl}/shops/${shopId}/orders/${order.id}?api_key=${sandbox.credentials.posApiKey}`, 0.3],
+  ];
+  for (const [label, tool, args, url, target] of cases) {
+    try {
+      const result = await callTool(c.client, tool, args);
+      const ours = result.content.map((x) => (x.type === "text" ? x.text : "")).join("");
+      const upstream = await raw(url);
+      const ratio = countTokens(ours) / countTokens(upstream);
+      row({
+        figure: `result size, ${label}`,
+        value: round(ratio * 100, 1),
+        unit: "% of raw upstream tokens",
+        target: `<= ${target * 100}% (${countTokens(ours)} vs ${countTokens(upstream)} tokens; ${ours.length} vs ${upstream.length} bytes)`,
+        pass: ratio <= target,
+      });
+    } catch (error) {
+      row({ figure: `result size, ${label}`, value: Number.NaN, unit: "", target: String(error).slice(0, 120), pass: false });
+    }
+  }
+  await c.close();
+}
+
+// ---- 6. memory ----
+function rssMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+}
+async function memory() {
+  const c = await stdioClient(CLI);
+  const calls = async (count: number) => {
+    for (let i = 0; i < count; i++) await callTool(c.client, "list_pages");
+  };
+  const first = n(1000, 100);
+  const total = n(10_000, 500);
+  await calls(first);
+  const after1k = rssMb(c.pid);
+  await calls(total - first);
+  const after10k = rssMb(c.pid);
+  await c.close();
+  const ratio = after10k / after1k;
+  row({
+    figure: `resident memory after ${total} vs ${first} tool calls`,
+    value: round(after10k, 1),
+    unit: "MB",
+    target: `<= 1.2x (${round(after1k, 1)} MB); ratio ${round(ratio)}`,
+    pass: ratio <= 1.2,
+  });
+}
+
+const figures: [string, () => Promise<void>][] = [
+  ["cold start", coldStart],
+  ["tool-call overhead", callOverhead],
+  ["HTTP throughput", httpThroughput],
+  ["fan-out", fanOut],
+  ["context cost", contextCost],
+  ["memory", memory],
+];
+for (const [name, run] of figures) {
+  process.stderr.write(`${name}...\n`);
+  try {
+    await run();
+  } catch (error) {
+    row({ figure: name, value: Number.NaN, unit: "", target: `error: ${String(error).slice(0, 160)}`, pass: false });
+  }
+}
+await sandbox.close();
+
+const machine = {
+  cpu: cpus()[0]?.model ?? "unknown",
+  cores: cpus().length,
+  memory_gb: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  date: new Date().toISOString(),
+  smoke: SMOKE,
+};
+writeFileSync(new URL("./results.json", import.meta.url), `${JSON.stringify({ machine, rows }, null, 2)}\n`);
+const table = [
+  "| figure | value | target | result |",
+  "|---|---|---|---|",
+  ...rows.map((r) => `| ${r.figure} | ${r.value} ${r.unit} | ${r.target} | ${r.pass === null ? "" : r.pass ? "pass" : "FAIL"} |`),
+];
+process.stdout.write(`\nMachine: ${machine.cpu}, ${machine.cores} cores, ${machine.memory_gb} GB, Node ${machine.node}${SMOKE ? " (smoke)" : ""}\n\n${table.join("\n")}\n`);

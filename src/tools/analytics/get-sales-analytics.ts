@@ -1,0 +1,135 @@
+import { z } from "zod";
+import { ANALYTICS_RETURNED_STATUSES } from "../../clients/pos-codes.js";
+import type { PosSaleRow } from "../../clients/schemas/pos.js";
+import { num } from "../../format/compact.js";
+import { parseRange, toIsoInZone, toYmdHms } from "../../format/time.js";
+import { defineTool, READ } from "../define.js";
+import { jsonish, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
+import { codeInput, optionalCode } from "../finance/codes.js";
+import { shopScope } from "../finance/shop-scope.js";
+import { FORMULA_PREFIX, salesMetrics } from "./metrics.js";
+
+const SPLITS = ["Time.day", "Order.source", "Variation.id", "Variation.product_id", "User.id"] as const;
+/** Metrics that are not sums of their rows. */
+const NOT_ADDITIVE = new Set(["avg_price"]);
+const ids = z.array(z.string().min(1).max(64)).min(1).max(100);
+
+type Metrics = Record<string, number>;
+
+function metricsOf(value: unknown): Metrics | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const out: Metrics = {};
+  for (const [key, v] of Object.entries(value)) {
+    const n = num(v);
+    if (n !== undefined) out[key] = n;
+  }
+  return out;
+}
+
+/** Column totals: sums of the additive metrics, avg_price re-derived; formulas stay per row. */
+function totalsOf(rows: Metrics[], countsOrders: boolean): Metrics | undefined {
+  if (rows.length === 0) return undefined;
+  const totals: Metrics = {};
+  for (const row of rows) {
+    for (const [key, value] of Object.entries(row)) {
+      if (NOT_ADDITIVE.has(key) || key.startsWith(FORMULA_PREFIX)) continue;
+      totals[key] = (totals[key] ?? 0) + value;
+    }
+  }
+  if (!countsOrders) {
+    delete totals.order_count;
+    delete totals.total_order_count;
+  } else if (rows.some((r) => "avg_price" in r) && totals.price !== undefined && totals.order_count) {
+    totals.avg_price = Math.round(totals.price / totals.order_count);
+  }
+  return totals;
+}
+
+const metricMap = z.record(z.string(), z.number());
+
+export const getSalesAnalytics = defineTool({
+  name: "get_sales_analytics",
+  title: "Get sales analytics",
+  description:
+    'Sales figures (revenue, COD, discounts, order and product counts, custom formulas) computed by the shop, totals first, then rows keyed by the split values (joined by " / "); returned figures sit under `returned`. Example: since "2026-11-01", until "2026-11-30", split_by ["Order.source"].',
+  toolset: "analytics",
+  annotations: READ,
+  input: z.object({
+    shop_id: shopIdInput,
+    since: sinceInput.describe("Start, default 30 days ago: YYYY-MM-DD, ISO 8601 or Unix seconds"),
+    until: untilInput,
+    split_by: jsonish(z.array(z.enum(SPLITS)).min(1).max(3)).optional().describe("Row grouping, default Time.day (shop day)"),
+    filter: jsonish(z.strictObject({ "Variation.id": ids.optional(), "Variation.product_id": ids.optional() }))
+      .optional()
+      .describe("Only these variation or product ids"),
+    success_status: z
+      .enum(["send_to_partner", "confirmed", "1"])
+      .optional()
+      .describe("When an order counts as a sale: send_to_partner (pushed to carrier) or confirmed (=1)"),
+    success_record: z.enum(["inserted_at", "updated_at"]).optional().describe("Sale dated at order creation or at its status update"),
+    user_type: z.enum(["create", "update", "assign", "care", "marketer"]).optional().describe("Which staff User.id means"),
+    returned_status: codeInput(ANALYTICS_RETURNED_STATUSES, "Orders counted as returned"),
+    returned_record: z.enum(["inserted_at", "updated_at", "success_record"]).optional().describe("When returned revenue is deducted"),
+    select_fields: jsonish(z.array(z.string().regex(/^[a-z_]+[\w-]*$/).max(80)).min(1).max(30))
+      .optional()
+      .describe("Metric fields from list_sales_metrics (e.g. price, cod, custom_formula_<id>); default the shop's set"),
+    limit: limitInput(500, 100),
+  }),
+  output: z.object({
+    since: z.string(),
+    until: z.string(),
+    currency: z.string().optional(),
+    metrics: z.record(z.string(), z.string()).optional().describe("Metric field -> meaning"),
+    totals: z.object({ success: metricMap.optional(), returned: metricMap.optional() }).optional(),
+    row_count: z.number(),
+    rows: z.record(z.string(), z.looseObject({ returned: metricMap.optional() })),
+  }),
+  async handler(input, ctx) {
+    const tz = ctx.config.timezone;
+    const range = parseRange(input.since, input.until, tz, { defaultDays: 30 });
+    const returnedStatus = optionalCode(ANALYTICS_RETURNED_STATUSES, "returned_status", input.returned_status);
+    const split = input.split_by ?? ["Time.day"];
+    const { shopId, currency } = await shopScope(ctx, input.shop_id);
+    const [data, metrics] = await Promise.all([
+      ctx.pos.getSaleAnalytics(shopId, {
+        since: toYmdHms(range.since, tz),
+        until: toYmdHms(range.until, tz),
+        split_by: input.split_by,
+        filter: input.filter,
+        success_status: input.success_status === "confirmed" ? "1" : input.success_status,
+        success_record: input.success_record,
+        user_type: input.user_type,
+        returned_status: returnedStatus,
+        returned_record: input.returned_record,
+        select_fields: input.select_fields,
+      }),
+      salesMetrics(ctx, shopId).catch(() => []),
+    ]);
+    const keyOf = (row: PosSaleRow) => split.map((s) => (row[s] === null || row[s] === undefined || row[s] === "" ? "(none)" : String(row[s]))).join(" / ");
+    const success = data.map((r) => metricsOf(r.success) ?? {});
+    const returned = data.flatMap((r): Metrics[] => {
+      const m = metricsOf(r.returned);
+      return m ? [m] : [];
+    });
+    const seen = new Set([...success, ...returned].flatMap((m) => Object.keys(m)));
+    const meaning: Record<string, string> = {};
+    for (const m of metrics) {
+      if (!seen.has(m.field) || !m.name) continue;
+      meaning[m.field] = m.formula ? `${m.name} = ${m.formula}` : m.name;
+    }
+    const countsOrders = !split.some((s) => s.startsWith("Variation."));
+    const rows: Record<string, Record<string, unknown>> = {};
+    data.slice(0, input.limit).forEach((r, i) => {
+      rows[keyOf(r)] = { ...success[i], returned: metricsOf(r.returned) };
+    });
+    return {
+      since: toIsoInZone(range.since, tz),
+      until: toIsoInZone(range.until, tz),
+      currency,
+      metrics: meaning,
+      totals: { success: totalsOf(success, countsOrders), returned: totalsOf(returned, countsOrders) },
+      row_count: data.length,
+      rows,
+    };
+  },
+});

@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { defineTool, READ } from "../define.js";
+import { shopIdInput } from "../inputs.js";
+import { resolveShopId } from "../shop/resolve-shop.js";
+import { salesMetrics } from "./metrics.js";
+
+export const listSalesMetrics = defineTool({
+  name: "list_sales_metrics",
+  title: "List sales metrics",
+  description:
+    "List the metrics get_sales_analytics can return: the built-in fields (price, cod, order_count, ...) and the shop's custom formulas with their {field} expressions. Use the `field` values in select_fields.",
+  toolset: "analytics",
+  annotations: READ,
+  input: z.object({ shop_id: shopIdInput }),
+  output: z.object({
+    metrics: z.array(
+      z.object({ field: z.string(), name: z.string().optional(), formula: z.string().optional(), unit: z.string().optional() }),
+    ),
+  }),
+  async handler(input, ctx) {
+    const shopId = await resolveShopId(ctx, input.shop_id);
+    return { metrics: await salesMetrics(ctx, shopId) };
+  },
+});

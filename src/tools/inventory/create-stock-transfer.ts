@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
+import { id } from "../../format/compact.js";
+import { parseDateInput, toIsoInZone } from "../../format/time.js";
+import { CREATE, defineTool } from "../define.js";
+import { dateInput, jsonish, shopIdInput } from "../inputs.js";
+import { resolveShopId } from "../shop/resolve-shop.js";
+import { quantityLine } from "./stock-lines.js";
+
+const warehouseId = z.string().trim().min(1).max(64);
+
+export const createStockTransfer = defineTool({
+  name: "create_stock_transfer",
+  title: "Create stock transfer",
+  description:
+    'Move goods from one warehouse to one or more others; one transfer is created per target and shows in list_inventory_history as a minus at the source and a plus at the target. Example: from_warehouse_id "A", to_warehouse_ids ["B"], items [{"variation_id":"…","quantity":5}].',
+  toolset: "inventory",
+  annotations: CREATE,
+  input: z.object({
+    shop_id: shopIdInput,
+    from_warehouse_id: warehouseId.describe("Source warehouse (from list_warehouses)"),
+    to_warehouse_ids: jsonish(z.array(warehouseId).min(1).max(20)).describe("Target warehouses"),
+    items: jsonish(z.array(quantityLine).min(1).max(200)).describe("Lines: variation_id, quantity"),
+    shipping_fee: z.number().int().nonnegative().optional().describe("Shipping fee, shop currency"),
+    note: z.string().max(2000).optional().describe("Note"),
+    inserted_at: dateInput.optional().describe("Date the transfer (default now)"),
+  }),
+  output: z.object({ transfers: z.array(z.object({ id: z.string().optional(), display_id: z.string().optional(), to_warehouse_id: z.string().optional() })) }),
+  async handler(input, ctx) {
+    if (input.to_warehouse_ids.includes(input.from_warehouse_id)) {
+      throw new InputError("to_warehouse_ids", "contains the source warehouse", "Transfer to warehouses other than from_warehouse_id.");
+    }
+    const tz = ctx.config.timezone;
+    const at = input.inserted_at === undefined ? undefined : toIsoInZone(parseDateInput("inserted_at", input.inserted_at, tz), tz);
+    const shopId = await resolveShopId(ctx, input.shop_id);
+    const created = await ctx.pos.createTransfers(shopId, {
+      transfer: {
+        from_warehouse_id: input.from_warehouse_id,
+        to_warehouse_ids: input.to_warehouse_ids,
+        items: input.items,
+        shipping_fee: input.shipping_fee,
+        note: input.note,
+        inserted_at: at,
+      },
+    });
+    return {
+      transfers: created.map((t) => ({ id: id(t.id), display_id: id(t.display_id), to_warehouse_id: id(t.to_warehouse_id) })),
+    };
+  },
+});

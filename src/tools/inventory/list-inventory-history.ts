@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { id, num } from "../../format/compact.js";
+import { sanitizeName } from "../../format/text.js";
+import { recordTime } from "../../format/time.js";
+import { defineTool, READ } from "../define.js";
+import { cursorInput, detailInput, jsonish, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
+import { listPage } from "../finance/paging.js";
+import { optionalUnixRange } from "../finance/range.js";
+import { shopScope } from "../finance/shop-scope.js";
+
+const row = z.looseObject({ id: z.string(), quantity: z.number().optional(), remain_quantity: z.number().optional() });
+const ref = (value: unknown) => (typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {});
+
+export const listInventoryHistory = defineTool({
+  name: "list_inventory_history",
+  title: "List inventory history",
+  description:
+    "List stock movements, newest first: quantity is signed (+ into the warehouse, - out of it), remain_quantity is the stock after the move, source/ref_display_id name the slip or order behind it. Example: warehouse_id plus variation_ids to trace one item.",
+  toolset: "inventory",
+  annotations: READ,
+  input: z.object({
+    shop_id: shopIdInput,
+    warehouse_id: z.string().max(64).optional().describe("Only this warehouse (from list_warehouses)"),
+    variation_ids: jsonish(z.array(z.string().min(1).max(64)).min(1).max(50)).optional().describe("Only these variations"),
+    since: sinceInput,
+    until: untilInput,
+    limit: limitInput(100, 30),
+    cursor: cursorInput,
+    detail: detailInput,
+  }),
+  output: z.object({ currency: z.string().optional(), total: z.number().optional(), movements: z.array(row), next_cursor: z.string().optional() }),
+  async handler(input, ctx) {
+    const range = optionalUnixRange(input.since, input.until, ctx.config.timezone);
+    const { shopId, currency } = await shopScope(ctx, input.shop_id);
+    const tz = ctx.config.timezone;
+    const page = await listPage(ctx, input, {
+      tool: "list_inventory_history",
+      query: { warehouse_id: input.warehouse_id, variation_ids: input.variation_ids, startDate: range?.from, endDate: range?.to },
+      fetch: (params) => ctx.pos.listInventoryHistories(shopId, params),
+      project: (h) => {
+        const warehouse = ref(h.warehouse);
+        const variation = ref(h.variation_now);
+        return {
+          id: String(h.id),
+          at: recordTime(h.inserted_at, tz),
+          quantity: num(h.quantity),
+          remain_quantity: num(h.remain_quantity),
+          type: h.type ?? undefined,
+          source: h.table_name ?? undefined,
+          ref_display_id: id(h.ref_display_id),
+          warehouse_id: id(warehouse.id),
+          warehouse: sanitizeName(warehouse.name),
+          variation_id: id(h.variation_id) ?? id(variation.id),
+          variation_display_id: id(variation.display_id),
+          avg_price: num(h.avg_price),
+        };
+      },
+    });
+    return { currency, total: page.total, movements: page.rows, next_cursor: page.next_cursor };
+  },
+});

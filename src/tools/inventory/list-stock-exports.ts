@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { id } from "../../format/compact.js";
+import { sanitizeText } from "../../format/text.js";
+import { recordTime } from "../../format/time.js";
+import { defineTool, READ } from "../define.js";
+import { cursorInput, detailInput, limitInput, shopIdInput } from "../inputs.js";
+import { codeInput, codeName, optionalCode } from "../finance/codes.js";
+import { listPage } from "../finance/paging.js";
+import { resolveShopId } from "../shop/resolve-shop.js";
+import { EXPORT_STATUSES, EXPORT_TYPES } from "./codes.js";
+import { lineSummary } from "./stock-lines.js";
+
+export const listStockExports = defineTool({
+  name: "list_stock_exports",
+  title: "List stock exports",
+  description:
+    "List stock export slips (goods taken out of a warehouse, e.g. defective goods back to a supplier), newest first, with line and unit counts. Example: status \"completed\", type \"defective\".",
+  toolset: "inventory",
+  annotations: READ,
+  input: z.object({
+    shop_id: shopIdInput,
+    status: codeInput(EXPORT_STATUSES, "Export status"),
+    type: codeInput(EXPORT_TYPES, "Export type"),
+    limit: limitInput(100, 30),
+    cursor: cursorInput,
+    detail: detailInput,
+  }),
+  output: z.object({ total: z.number().optional(), exports: z.array(z.looseObject({ id: z.string() })), next_cursor: z.string().optional() }),
+  async handler(input, ctx) {
+    const status = optionalCode(EXPORT_STATUSES, "status", input.status);
+    const type = optionalCode(EXPORT_TYPES, "type", input.type);
+    const shopId = await resolveShopId(ctx, input.shop_id);
+    const tz = ctx.config.timezone;
+    const page = await listPage(ctx, input, {
+      tool: "list_stock_exports",
+      query: { status, type },
+      fetch: (params) => ctx.pos.listStockExports(shopId, params),
+      project: (e) => ({
+        id: String(e.id),
+        display_id: id(e.display_id),
+        status: codeName(EXPORT_STATUSES, e.status),
+        type: codeName(EXPORT_TYPES, e.type),
+        warehouse_id: id(e.warehouse_id),
+        supplier_id: id(e.supplier_products_id),
+        note: sanitizeText(e.note, { max: 300 }),
+        ...lineSummary(e.export_items),
+        inserted_at: recordTime(e.inserted_at, tz),
+      }),
+    });
+    return { total: page.total, exports: page.rows, next_cursor: page.next_cursor };
+  },
+});

@@ -1,0 +1,78 @@
+import { z } from "zod";
+import type { PosStocktaking } from "../../clients/schemas/pos.js";
+import { id, num } from "../../format/compact.js";
+import { sanitizeText } from "../../format/text.js";
+import { recordTime } from "../../format/time.js";
+import { defineTool, READ } from "../define.js";
+import { cursorInput, detailInput, idInput, limitInput, shopIdInput } from "../inputs.js";
+import { codeInput, codeName, optionalCode } from "../finance/codes.js";
+import { fullRow, listPage } from "../finance/paging.js";
+import { resolveShopId } from "../shop/resolve-shop.js";
+import { STOCKTAKING_STATUSES } from "./codes.js";
+
+function summary(s: PosStocktaking, tz: string) {
+  return {
+    id: String(s.id),
+    display_id: id(s.display_id),
+    status: codeName(STOCKTAKING_STATUSES, s.status),
+    warehouse_id: id(s.warehouse_id),
+    progress: num(s.progress),
+    by: typeof s.stocktaking_by === "string" ? s.stocktaking_by : undefined,
+    note: sanitizeText(s.note, { max: 300 }),
+    stocktaking_at: recordTime(s.stocktaking_at, tz),
+    inserted_at: recordTime(s.inserted_at, tz),
+  };
+}
+
+function items(s: PosStocktaking) {
+  return (Array.isArray(s.items) ? s.items : []).map((raw) => {
+    const it = raw as Record<string, unknown>;
+    const variation = (it.variation ?? {}) as Record<string, unknown>;
+    return {
+      id: id(it.id),
+      variation_id: id(it.variation_id),
+      variation_display_id: id(variation.display_id),
+      changed_quantity: num(it.changed_quantity),
+      current_quantity: num(it.current_quantity),
+      note: sanitizeText(it.note, { max: 300 }),
+    };
+  });
+}
+
+export const listStocktakings = defineTool({
+  name: "list_stocktakings",
+  title: "List stocktakings",
+  description:
+    "List stock counts, newest first; with stocktaking_id, read that one with its lines (changed_quantity is the counted difference, current_quantity the stock the system had). Example: stocktaking_id from a previous list to see what was counted.",
+  toolset: "inventory",
+  annotations: READ,
+  input: z.object({
+    shop_id: shopIdInput,
+    stocktaking_id: idInput("One stocktaking, read with its items").optional(),
+    status: codeInput(STOCKTAKING_STATUSES, "Stocktaking status"),
+    limit: limitInput(100, 30),
+    cursor: cursorInput,
+    detail: detailInput,
+  }),
+  output: z.object({
+    total: z.number().optional(),
+    stocktakings: z.array(z.looseObject({ id: z.string(), items: z.array(z.looseObject({})).optional() })),
+    next_cursor: z.string().optional(),
+  }),
+  async handler(input, ctx) {
+    const status = optionalCode(STOCKTAKING_STATUSES, "status", input.status);
+    const shopId = await resolveShopId(ctx, input.shop_id);
+    const tz = ctx.config.timezone;
+    if (input.stocktaking_id !== undefined) {
+      const one = await ctx.pos.getStocktaking(shopId, input.stocktaking_id);
+      return { stocktakings: [input.detail === "full" ? fullRow(one) : { ...summary(one, tz), items: items(one) }] };
+    }
+    const page = await listPage(ctx, input, {
+      tool: "list_stocktakings",
+      query: { status },
+      fetch: (params) => ctx.pos.listStocktakings(shopId, params),
+      project: (s) => summary(s, tz),
+    });
+    return { total: page.total, stocktakings: page.rows, next_cursor: page.next_cursor };
+  },
+});

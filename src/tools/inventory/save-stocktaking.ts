@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
+import { id } from "../../format/compact.js";
+import { parseDateInput, toUnix } from "../../format/time.js";
+import { defineTool, OVERWRITE } from "../define.js";
+import { dateInput, idInput, jsonish, shopIdInput } from "../inputs.js";
+import { codeName, toCode } from "../finance/codes.js";
+import { resolveShopId } from "../shop/resolve-shop.js";
+import { STOCKTAKING_STATUSES, settable } from "./codes.js";
+
+const STATES = settable(STOCKTAKING_STATUSES);
+
+const line = z.object({
+  id: z.string().max(64).optional().describe("line id, required when updating"),
+  variation_id: z.string().trim().min(1).max(64),
+  changed_quantity: z.number().int(),
+  note: z.string().max(500).optional(),
+});
+
+export const saveStocktaking = defineTool({
+  name: "save_stocktaking",
+  title: "Create or update stocktaking",
+  description:
+    'Create a stock count (no stocktaking_id: warehouse_id, status and items required) or update one (stocktaking_id; every item needs its line id from list_stocktakings). Example: warehouse_id, status "counting", items [{"variation_id":"…","changed_quantity":-1}].',
+  toolset: "inventory",
+  annotations: OVERWRITE,
+  input: z.object({
+    shop_id: shopIdInput,
+    stocktaking_id: idInput("Stocktaking to update; omit to create").optional(),
+    warehouse_id: z.string().trim().min(1).max(64).optional().describe("Warehouse counted (required to create)"),
+    status: z.union([z.string().max(40), z.number().int()]).describe(`Status: ${STATES.map((r) => `${r.name}=${r.code}`).join(", ")}`),
+    items: jsonish(z.array(line).min(1).max(500)).describe("Counted lines: changed_quantity = counted minus system stock"),
+    note: z.string().max(2000).optional().describe("Note"),
+    stocktaking_at: dateInput.optional().describe("When the count happened"),
+    stocktaking_by: z.string().max(40).optional().describe("Scope kind, e.g. category_ids"),
+    stocktaking_by_value: jsonish(z.array(z.string().max(64)).max(100)).optional().describe("Category, supplier or brand ids of the scope"),
+    creator_id: z.string().max(64).optional().describe("Staff user id"),
+  }),
+  output: z.object({ id: z.string().optional(), display_id: z.string().optional(), status: z.string().optional(), created: z.boolean() }),
+  async handler(input, ctx) {
+    const status = toCode(STATES, "status", input.status);
+    const updating = input.stocktaking_id !== undefined;
+    if (!updating && !input.warehouse_id) {
+      throw new InputError("warehouse_id", "is required to create a stocktaking", "Pass the warehouse_id being counted (list_warehouses), or stocktaking_id to update.");
+    }
+    const missing = updating ? input.items.findIndex((it) => !it.id) : -1;
+    if (missing >= 0) {
+      throw new InputError(`items[${missing}].id`, "is required when updating", "Read the stocktaking with list_stocktakings (stocktaking_id) and pass each line's id.");
+    }
+    const tz = ctx.config.timezone;
+    const { stocktaking_id, shop_id, stocktaking_at, status: _status, ...fields } = input;
+    const body = {
+      stocktaking: {
+        ...fields,
+        status,
+        stocktaking_at: stocktaking_at === undefined ? undefined : toUnix(parseDateInput("stocktaking_at", stocktaking_at, tz)),
+      },
+    };
+    const shopId = await resolveShopId(ctx, shop_id);
+    const saved = stocktaking_id === undefined
+      ? await ctx.pos.createStocktaking(shopId, body)
+      : await ctx.pos.updateStocktaking(shopId, stocktaking_id, body);
+    return { id: id(saved.id) ?? stocktaking_id, display_id: id(saved.display_id), status: codeName(STOCKTAKING_STATUSES, saved.status ?? status), created: !updating };
+  },
+});

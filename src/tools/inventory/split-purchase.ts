@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { id } from "../../format/compact.js";
+import { CREATE, defineTool } from "../define.js";
+import { idInput, jsonish, shopIdInput } from "../inputs.js";
+import { shopScope } from "../finance/shop-scope.js";
+import { pricedLine } from "./stock-lines.js";
+
+/** Fields both halves of a split may carry besides items (the purchase request fields). */
+const slip = z.looseObject({
+  warehouse_id: z.string().max(64).optional(),
+  status: z.number().int().optional(),
+  note: z.string().max(2000).optional(),
+  received_at: z.number().int().optional(),
+  supplier_products_id: z.number().int().optional(),
+  discount: z.number().int().optional(),
+  transport_fee: z.number().int().optional(),
+  prepaid_debt: z.number().int().optional(),
+});
+const lines = jsonish(z.array(pricedLine).min(1).max(200));
+
+export const splitPurchase = defineTool({
+  name: "split_purchase",
+  title: "Split purchase",
+  description:
+    'Split a purchase slip in two: keep_items stay on the original, move_items go to a new slip (e.g. goods that arrive later). Each line needs variation_id, quantity and imported_price. Example: purchase_id from list_purchases, keep_items [{"variation_id":"…","quantity":20,"imported_price":90000}], move_items [… "quantity":3 …].',
+  toolset: "inventory",
+  annotations: CREATE,
+  input: z.object({
+    shop_id: shopIdInput,
+    purchase_id: idInput("Purchase id to split (from list_purchases)"),
+    keep_items: lines.describe("Lines left on the original slip"),
+    move_items: lines.describe("Lines of the new slip"),
+    original: jsonish(slip).optional().describe("Other fields of the original slip to send (warehouse_id, status, note, received_at Unix, ...)"),
+    new_purchase: jsonish(slip).optional().describe("Other fields of the new slip, same keys"),
+  }),
+  output: z.object({ new_purchase_id: z.string().optional(), new_display_id: z.string().optional(), purchase_id: z.string() }),
+  async handler(input, ctx) {
+    const { shopId } = await shopScope(ctx, input.shop_id);
+    const indexed = (items: z.infer<typeof pricedLine>[]) => items.map((it, index) => ({ ...it, index }));
+    const result = await ctx.pos.splitPurchase(shopId, {
+      oldPurchase: { ...input.original, id: input.purchase_id, items: indexed(input.keep_items) },
+      newPurchase: { ...input.new_purchase, items: indexed(input.move_items) },
+    });
+    const created = (result.new_purchase ?? result.newPurchase ?? {}) as { id?: unknown; display_id?: unknown };
+    return { purchase_id: input.purchase_id, new_purchase_id: id(created.id), new_display_id: id(created.display_id) };
+  },
+});

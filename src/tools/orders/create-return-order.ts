@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
+import { RETURN_ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
+import type { PosOrder, PosOrderItem } from "../../clients/schemas/pos.js";
+import { returnOrderRow, returnOrderRowSchema } from "../../format/orders.js";
+import { fold } from "../../format/text.js";
+import { CREATE, defineTool } from "../define.js";
+import { idInput, jsonish, shopIdInput } from "../inputs.js";
+import { resolveShopId } from "../shop/resolve-shop.js";
+import { itemInput, resolveItems, variationInfo } from "./resolve-items.js";
+
+const returnItem = z.object({
+  variation_id: idInput("Variation id of a line of the original order").optional(),
+  product: z.string().max(200).optional().describe("Instead of variation_id: name or SKU of a line of the original order"),
+  quantity: z.number().int().min(1).max(10_000).describe("Units returned"),
+});
+
+/** The line of the original order an item names, with room for the returned quantity. */
+function originalLine(order: PosOrder, item: z.infer<typeof returnItem>, where: string): PosOrderItem {
+  const lines = order.items ?? [];
+  const text = item.variation_id ?? item.product?.trim();
+  if (!text) throw new InputError(`${where}.variation_id`, "is required (or product)", "Use get_order to see the order lines.");
+  const key = fold(text);
+  const exact = lines.filter((l) => [l.variation_id, l.variation_info?.display_id, l.variation_info?.barcode].some((k) => k != null && fold(String(k)) === key));
+  const found = exact.length ? exact : item.variation_id ? [] : lines.filter((l) => fold(l.variation_info?.name ?? "").includes(key));
+  if (found.length !== 1) {
+    const listed = lines.map((l) => `${l.variation_id} (${l.variation_info?.name ?? ""} ${l.variation_info?.detail ?? ""})`).join("; ");
+    const problem = found.length === 0 ? `is not a line of order ${order.id}` : `matches ${found.length} lines`;
+    throw new InputError(`${where}.${item.variation_id ? "variation_id" : "product"}`, problem, `Lines of the order: ${listed}.`);
+  }
+  const line = found[0]!;
+  const left = (line.quantity ?? 0) - (line.returned_count ?? 0);
+  if (item.quantity > left) throw new InputError(`${where}.quantity`, `only ${left} unit(s) of this line can still be returned`);
+  return line;
+}
+
+export const createReturnOrder = defineTool({
+  name: "create_return_order",
+  title: "Create a return order",
+  description:
+    "Return items of an order into a warehouse, optionally with an exchange order of new items. Returns the return order id, linked to the original. Example: order_id \"58123\", items [{product: \"AT001-TR-S\", quantity: 1}], warehouse_id.",
+  toolset: "orders",
+  annotations: CREATE,
+  input: z.object({
+    shop_id: shopIdInput,
+    order_id: idInput("Original order id"),
+    items: jsonish(z.array(returnItem).min(1).max(100)).describe("Returned lines"),
+    warehouse_id: idInput("Warehouse receiving the goods (list_warehouses)"),
+    status: z.union([z.string().max(40), z.number().int()]).default("new").describe("new, shipped, completed or cancelled"),
+    exchange_items: jsonish(z.array(itemInput).max(100)).optional().describe("Items of an exchange order"),
+    discount_from_order_to_returned: z.number().int().min(0).optional().describe("Discount carried from the original order"),
+    received_at_shop: z.boolean().optional().describe("Handled at the counter"),
+    note: z.string().max(2000).optional().describe("Note on the exchange order"),
+  }),
+  output: z.object({ id: z.string(), return_order: returnOrderRowSchema }),
+  async handler(input, ctx) {
+    const status = requireStatus("status", RETURN_ORDER_STATUSES, input.status);
+    const shopId = await resolveShopId(ctx, input.shop_id);
+    const original = await ctx.pos.getOrder(shopId, input.order_id);
+    const lines = input.items.map((item, i) => ({ item, line: originalLine(original, item, `items[${i}]`) }));
+    const exchange = input.exchange_items?.length ? await resolveItems(ctx.pos, shopId, input.exchange_items, "exchange_items") : [];
+    const customerId = (original as Record<string, unknown>).shop_customer_id ?? undefined;
+    const created = await ctx.pos.createReturnOrder(shopId, {
+      order_to_returned: { id: String(original.id) },
+      returned_items: lines.map(({ item, line }) => ({
+        product_id: line.product_id,
+        variation_id: line.variation_id,
+        returned_quantity: item.quantity,
+        discount_each_product: line.discount_each_product ?? 0,
+        variation_info: { ...line.variation_info, name: line.variation_info?.name ?? "", retail_price: line.variation_info?.retail_price ?? 0 },
+      })),
+      order_additional: {
+        items: exchange.map(({ input: it, variation }) => ({
+          product_id: variation.product_id,
+          variation_id: String(variation.id),
+          returned_quantity: it.quantity,
+          discount_each_product: it.discount_each ?? 0,
+          variation_info: variationInfo(variation, it.price),
+        })),
+        warehouse_id: input.warehouse_id,
+        shop_customer_id: customerId,
+        note: input.note,
+      },
+      warehouse_id: input.warehouse_id,
+      status,
+      shop_customer_id: customerId,
+      discount_from_order_to_returned: input.discount_from_order_to_returned,
+      received_at_shop: input.received_at_shop,
+    });
+    return { id: String(created.id), return_order: returnOrderRow(created, ctx.config.timezone) };
+  },
+});

@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { orderCurrency, orderDetail, orderDetailSchema, upstreamRecord } from "../../format/orders.js";
+import { defineTool, READ } from "../define.js";
+import { detailInput, idInput, shopIdInput } from "../inputs.js";
+import { resolveShopId } from "../shop/resolve-shop.js";
+import { orderNames } from "../shop/shop-refs.js";
+
+export const getOrder = defineTool({
+  name: "get_order",
+  title: "Get an order",
+  description:
+    "Read one order: items with names, quantities and prices, address, money, payments by channel and status history. Example: order_id \"58123\".",
+  toolset: "orders",
+  annotations: READ,
+  input: z.object({ shop_id: shopIdInput, order_id: idInput("Order id (search_orders `id`)"), detail: detailInput }),
+  output: z.object({ order: orderDetailSchema, currency: z.string() }),
+  async handler(input, ctx) {
+    const shopId = await resolveShopId(ctx, input.shop_id);
+    const order = await ctx.pos.getOrder(shopId, input.order_id);
+    const currency = orderCurrency([order]);
+    if (input.detail === "full") return { order: upstreamRecord(order), currency };
+    return { order: orderDetail(order, ctx.config.timezone, await orderNames(ctx.pos, shopId)), currency };
+  },
+});

@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
+import { RETURN_ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
+import { returnOrderRow, returnOrderRowSchema, upstreamRecord } from "../../format/orders.js";
+import { parseDateInput, toUnix } from "../../format/time.js";
+import { defineTool, READ } from "../define.js";
+import { cursorInput, dateInput, detailInput, limitInput, shopIdInput } from "../inputs.js";
+import { resolveShopId } from "../shop/resolve-shop.js";
+import { pagedList } from "./paging.js";
+
+const statusValue = z.union([z.string().max(40), z.number().int()]);
+
+export const listReturnOrders = defineTool({
+  name: "list_return_orders",
+  title: "List return orders",
+  description:
+    "List return/exchange orders, newest first, each linked to the original order it returns and the exchange order it created. Example: status \"completed\", since \"2026-11-01\".",
+  toolset: "orders",
+  annotations: READ,
+  input: z.object({
+    shop_id: shopIdInput,
+    status: statusValue.optional().describe("new 0, shipped 2, completed 1, cancelled 4 (default all)"),
+    time_field: statusValue
+      .optional()
+      .describe("What since/until apply to: inserted_at (default), updated_at, or a return status name"),
+    since: dateInput.optional().describe("Range start (inclusive)"),
+    until: dateInput.optional().describe("Range end (inclusive)"),
+    limit: limitInput(100, 20),
+    cursor: cursorInput,
+    detail: detailInput,
+  }),
+  output: z.object({ return_orders: z.array(returnOrderRowSchema), total: z.number().optional(), next_cursor: z.string().optional() }),
+  async handler(input, ctx) {
+    const tz = ctx.config.timezone;
+    const query = () => {
+      const since = input.since === undefined ? undefined : parseDateInput("since", input.since, tz);
+      const until = input.until === undefined ? undefined : parseDateInput("until", input.until, tz, true);
+      if (since && until && until < since) throw new InputError("until", "is before since", "Swap since and until.");
+      const field = input.time_field === undefined ? undefined : String(input.time_field);
+      return {
+        status: input.status === undefined ? undefined : requireStatus("status", RETURN_ORDER_STATUSES, input.status),
+        update_status:
+          field === undefined || field === "inserted_at" || field === "updated_at"
+            ? field
+            : requireStatus("time_field", RETURN_ORDER_STATUSES, field),
+        start_time: since && toUnix(since),
+        end_time: until && toUnix(until),
+      };
+    };
+    const q = input.cursor ? undefined : query();
+    const shopId = await resolveShopId(ctx, input.shop_id);
+    const page = await pagedList(
+      "list_return_orders",
+      input,
+      () => q!,
+      (params, page, page_size) => ctx.pos.listReturnOrders(shopId, { ...params, page, page_size }),
+      ctx.progress,
+    );
+    return {
+      return_orders: page.rows.map((r) => (input.detail === "full" ? upstreamRecord(r) : returnOrderRow(r, tz))),
+      total: page.total,
+      next_cursor: page.next_cursor,
+    };
+  },
+});

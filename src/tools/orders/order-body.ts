@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
+import { idInput, jsonish } from "../inputs.js";
+import { itemInput, type ResolvedItem, variationInfo } from "./resolve-items.js";
+
+// The order fields create_order and update_order share, and how they become the upstream body.
+
+export const addressInput = z.object({
+  address: z.string().max(300).describe("Street and number"),
+  commune_id: z.string().max(20).optional().describe("Commune id (lookup_address)"),
+  district_id: z.string().max(20).optional().describe("District id"),
+  province_id: z.string().max(20).optional().describe("Province id"),
+  full_name: z.string().max(120).optional().describe("Receiver (default customer_name)"),
+  phone_number: z.string().max(20).optional().describe("Receiver phone (default phone)"),
+});
+
+export const orderFields = {
+  items: jsonish(z.array(itemInput).min(1).max(100)).describe("Order lines"),
+  customer_name: z.string().max(120).optional().describe("Receiver name"),
+  phone: z.string().max(20).optional().describe("Receiver phone"),
+  shipping_address: jsonish(addressInput).optional().describe("Delivery address"),
+  warehouse_id: idInput("Warehouse id (list_warehouses)").optional(),
+  status: z.union([z.string().max(40), z.number().int()]).optional().describe("Order status name or code (pos://status-codes/orders)"),
+  shipping_fee: z.number().int().min(0).optional().describe("Shipping fee charged"),
+  total_discount: z.number().int().min(0).optional().describe("Order discount"),
+  cash: z.number().int().min(0).optional().describe("Already paid in cash"),
+  is_free_shipping: z.boolean().optional().describe("Shop pays shipping"),
+  note: z.string().max(2000).optional().describe("Internal note"),
+  note_print: z.string().max(2000).optional().describe("Note printed on the label"),
+};
+
+const fields = z.object(orderFields).partial();
+type OrderFields = z.output<typeof fields>;
+
+/** The upstream body of the given fields, items aside (see itemLines); checks the status name. */
+export function orderBody(input: OrderFields): Record<string, unknown> {
+  const { items: _items, customer_name, phone, shipping_address, status, ...rest } = input;
+  const body: Record<string, unknown> = { ...rest };
+  if (customer_name !== undefined) body.bill_full_name = customer_name;
+  if (phone !== undefined) body.bill_phone_number = phone;
+  if (status !== undefined) body.status = requireStatus("status", ORDER_STATUSES, status);
+  if (shipping_address) {
+    body.shipping_address = {
+      country_code: "84",
+      full_name: customer_name,
+      phone_number: phone,
+      ...Object.fromEntries(Object.entries(shipping_address).filter(([, v]) => v !== undefined)),
+    };
+  }
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+}
+
+/** Upstream order lines of resolved items. */
+export function itemLines(items: ResolvedItem[]) {
+  return items.map(({ input: it, variation }) => ({
+    variation_id: String(variation.id),
+    product_id: variation.product_id == null ? undefined : String(variation.product_id),
+    quantity: it.quantity,
+    discount_each_product: it.discount_each ?? 0,
+    is_bonus_product: false,
+    is_discount_percent: false,
+    is_wholesale: false,
+    one_time_product: false,
+    variation_info: variationInfo(variation, it.price),
+  }));
+}

@@ -1,0 +1,121 @@
+import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
+import { ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
+import type { OrderListParams, OrderSort, PosClient } from "../../clients/pos.js";
+import { parseDateInput, toUnix } from "../../format/time.js";
+import { dateInput } from "../inputs.js";
+import { carriers, orderSources, refId } from "../shop/shop-refs.js";
+
+// The filters of GET /orders in the caller's words (names, human dates), turned into the
+// upstream query before any call.
+
+const TIME_FIELDS = [
+  "inserted_at",
+  "updated_at",
+  "partner_inserted_at",
+  "paid_at",
+  "estimate_delivery_date",
+  "picked_up_at",
+  "first_delivery_at",
+  "transfer_proof",
+  "time_assign_seller",
+  "time_assign_care",
+  "time_assign_marketer",
+] as const;
+
+export const SORT_KEYS = [
+  "inserted_at",
+  "last_updated_order",
+  "last_update_status_at",
+  "order_valuation",
+  "product_quantity",
+  "product_name",
+  "sub_status_sort",
+  "first_undeliverable_at",
+  "customer_sort",
+  "estimate_delivery_date",
+  "order_source",
+] as const;
+
+const statusValue = z.union([z.string().max(40), z.number().int()]);
+
+export const orderFilterInput = {
+  search: z.string().max(200).optional().describe("Phone, customer name or note text"),
+  statuses: z
+    .array(statusValue)
+    .max(14)
+    .optional()
+    .describe(
+      "Order statuses, names or codes: new 0, waiting_for_goods 11, ordered 20, confirmed 1, waiting_to_print 12, printed 13, packing 8, waiting_to_ship 9, shipped 2, received 3, money_collected 16, returning 4, partly_returned 15, returned 5",
+    ),
+  time_field: statusValue
+    .optional()
+    .describe(
+      `What since/until apply to: ${TIME_FIELDS.join(", ")}, last_status (last status change), or a status name (when the order entered it). Default inserted_at`,
+    ),
+  since: dateInput.optional().describe("Range start (inclusive)"),
+  until: dateInput.optional().describe("Range end (inclusive; a bare date is the whole day)"),
+  sort: z.enum(SORT_KEYS).default("inserted_at").describe("Sort key"),
+  ascending: z.boolean().default(false).describe("Oldest/smallest first (default newest first)"),
+  carriers: z.array(z.union([z.string().max(60), z.number().int()])).max(20).optional().describe("Carrier ids or names"),
+  customer_id: z.string().max(64).optional().describe("Shop customer id (search_customers)"),
+  sources: z
+    .array(z.string().max(80))
+    .max(20)
+    .optional()
+    .describe('Order sources by id or name ("Facebook", "-1"), a page/account id, or "source/account"'),
+  exclude_sources: z.boolean().optional().describe("Exclude the sources instead"),
+  ad_ids: z.array(z.string().max(40)).max(50).optional().describe("Ad ids the orders came from"),
+  include_removed: z.boolean().optional().describe("Include deleted orders"),
+};
+
+const filterObject = z.object(orderFilterInput);
+type FilterInput = z.output<typeof filterObject>;
+
+function timeField(value: string | number): string | number {
+  const text = String(value).trim();
+  if ((TIME_FIELDS as readonly string[]).includes(text)) return text;
+  if (text === "last_status" || text === "-1") return -1;
+  try {
+    return requireStatus("time_field", ORDER_STATUSES, value);
+  } catch {
+    throw new InputError(
+      "time_field",
+      `unknown time field ${JSON.stringify(text)}`,
+      `Use one of ${TIME_FIELDS.join(", ")}, last_status, or an order status name.`,
+    );
+  }
+}
+
+async function sourcePairs(pos: PosClient, shopId: string, values: string[]): Promise<string[][]> {
+  const list = await orderSources(pos, shopId);
+  return values.map((value) => {
+    const [source, account] = value.split("/").map((s) => s.trim());
+    const id = refId("sources", list, source!);
+    if (account) return [id, account];
+    const parent = list.find((r) => r.id === id)?.parent_id;
+    return parent ? [parent, id] : [id];
+  });
+}
+
+/** The upstream query of a search: every name resolved, every date converted, all checked locally. */
+export async function orderQuery(pos: PosClient, shopId: string, input: FilterInput, timeZone: string): Promise<OrderListParams> {
+  const since = input.since === undefined ? undefined : parseDateInput("since", input.since, timeZone);
+  const until = input.until === undefined ? undefined : parseDateInput("until", input.until, timeZone, true);
+  if (since && until && until < since) throw new InputError("until", "is before since", "Swap since and until.");
+  const carrierList = input.carriers?.some((c) => !/^\d+$/.test(String(c))) ? await carriers(pos, shopId) : [];
+  return {
+    search: input.search?.trim() || undefined,
+    filter_status: input.statuses?.map((s) => requireStatus("statuses", ORDER_STATUSES, s)),
+    updateStatus: input.time_field === undefined ? undefined : timeField(input.time_field),
+    startDateTime: since && toUnix(since),
+    endDateTime: until && toUnix(until),
+    option_sort: `${input.sort}_${input.ascending ? "asc" : "desc"}` as OrderSort,
+    partner_id: input.carriers?.map((c) => Number(/^\d+$/.test(String(c)) ? c : refId("carriers", carrierList, c))),
+    customer_id: input.customer_id,
+    order_sources: input.sources?.length ? await sourcePairs(pos, shopId, input.sources) : undefined,
+    is_filter_exclude_source: input.exclude_sources,
+    ad_ids: input.ad_ids,
+    include_removed: input.include_removed ? 1 : undefined,
+  };
+}

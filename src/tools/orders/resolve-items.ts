@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
+import type { PosClient } from "../../clients/pos.js";
+import type { PosVariation } from "../../clients/schemas/pos.js";
+import { fold } from "../../format/text.js";
+import { idInput } from "../inputs.js";
+import { variantText } from "./variation-row.js";
+
+export const itemInput = z.object({
+  variation_id: idInput("Variation id (from search_products)").optional(),
+  product: z.string().max(200).optional().describe("Instead of variation_id: product name, SKU or barcode"),
+  variant: z.string().max(100).optional().describe('With product: narrows to a variant, e.g. "Trắng M"'),
+  quantity: z.number().int().min(1).max(10_000).describe("Units"),
+  price: z.number().int().min(0).optional().describe("Unit price (default: the retail price)"),
+  discount_each: z.number().int().min(0).optional().describe("Discount per unit"),
+});
+export type ItemInput = z.infer<typeof itemInput>;
+
+export interface ResolvedItem {
+  input: ItemInput;
+  variation: PosVariation;
+}
+
+const words = (text: string) => fold(text).split(/[\s,/-]+/).filter(Boolean);
+const label = (v: PosVariation) => `${v.display_id ?? v.id} (${[v.product?.name, variantText(v)].filter(Boolean).join(" ")})`;
+
+/** Whether a variation is the one `product` names exactly: its SKU, barcode or product code. */
+const exact = (v: PosVariation, text: string) =>
+  [v.display_id, v.barcode, String(v.id)].some((k) => k !== null && k !== undefined && fold(String(k)) === fold(text));
+
+/** The one variation a product name, SKU or barcode (and variant words) designate. */
+export function pickVariation(field: string, candidates: PosVariation[], product: string, variant?: string): PosVariation {
+  const exacts = candidates.filter((v) => exact(v, product));
+  let matches = exacts.length ? exacts : candidates;
+  if (variant) {
+    const wanted = words(variant);
+    matches = matches.filter((v) => {
+      const have = words(variantText(v) ?? "");
+      return wanted.every((w) => have.includes(w));
+    });
+  }
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) {
+    throw new InputError(field, `no variation matches ${JSON.stringify(product)}${variant ? ` / ${JSON.stringify(variant)}` : ""}`, "Use search_products to find the variation_id.");
+  }
+  const listed = matches.slice(0, 10).map(label).join("; ");
+  throw new InputError(
+    field,
+    `${JSON.stringify(product)} matches ${matches.length} variations: ${listed}`,
+    "Pass variation_id, a SKU, or variant to choose one.",
+  );
+}
+
+/**
+ * Every item's variation, looked up before anything is written: ids are checked to exist,
+ * product names, SKUs and barcodes are resolved (several matches is an error listing them).
+ */
+export async function resolveItems(pos: PosClient, shopId: string, items: ItemInput[], field = "items"): Promise<ResolvedItem[]> {
+  if (items.length === 0) throw new InputError(field, "needs at least one item", "Pass items: [{variation_id or product, quantity}].");
+  const ids = items.flatMap((it) => (it.variation_id ? [it.variation_id] : []));
+  const known = ids.length
+    ? (await pos.listVariations(shopId, { variation_ids: ids, page_size: Math.min(100, ids.length) })).data
+    : [];
+  const resolved: ResolvedItem[] = [];
+  for (const [i, item] of items.entries()) {
+    const where = `${field}[${i}]`;
+    if (item.variation_id) {
+      const variation = known.find((v) => String(v.id) === item.variation_id);
+      if (!variation) throw new InputError(`${where}.variation_id`, `no variation ${item.variation_id}`, "Use search_products to find the variation_id.");
+      resolved.push({ input: item, variation });
+      continue;
+    }
+    if (!item.product?.trim()) {
+      throw new InputError(`${where}.variation_id`, "is required (or product: a name, SKU or barcode)", "Use search_products to find the variation_id.");
+    }
+    const found = await pos.listVariations(shopId, { search: item.product.trim(), page_size: 50 });
+    resolved.push({ input: item, variation: pickVariation(`${where}.product`, found.data, item.product, item.variant) });
+  }
+  return resolved;
+}
+
+/** The upstream `variation_info` of a variation: the name and price the order line keeps. */
+export function variationInfo(v: PosVariation, price?: number) {
+  return {
+    name: v.product?.name ?? String(v.id),
+    detail: variantText(v),
+    display_id: v.display_id ?? undefined,
+    product_display_id: v.product?.display_id ?? undefined,
+    retail_price: price ?? v.retail_price ?? 0,
+    fields: v.fields ?? undefined,
+  };
+}

@@ -1,0 +1,117 @@
+import { z } from "zod";
+import type { OrderListParams } from "../../clients/pos.js";
+import type { PosOrder } from "../../clients/schemas/pos.js";
+import { orderCurrency, orderRow, orderRowSchema, upstreamRecord } from "../../format/orders.js";
+import { decodeCursor, encodeCursor } from "../cursor.js";
+import { defineTool, READ } from "../define.js";
+import { cursorInput, limitInput, shopIdInput } from "../inputs.js";
+import { resolveShopId } from "../shop/resolve-shop.js";
+import { orderNames } from "../shop/shop-refs.js";
+import { orderFilterInput, orderQuery } from "./order-query.js";
+import { pageState, walkPages } from "./paging.js";
+
+/** The live list serves page 100's rows again for every later page. */
+const LAST_DISTINCT_PAGE = 100;
+
+/** Sorts that follow a time field, so history past page 100 can be reached by moving the window. */
+const SORT_TIME: Record<string, { updateStatus: string | number; field: string }> = {
+  inserted_at: { updateStatus: "inserted_at", field: "inserted_at" },
+  last_updated_order: { updateStatus: "updated_at", field: "updated_at" },
+  last_update_status_at: { updateStatus: -1, field: "last_update_status_at" },
+};
+
+const cursorState = pageState.extend({
+  q: z.record(z.string(), z.unknown()),
+  tot: z.number().optional(),
+  /** Rows already returned at the window's edge second; the narrowed window starts with them again. */
+  seen: z.array(z.string()).default([]),
+});
+type CursorState = z.infer<typeof cursorState>;
+
+const sortOf = (q: OrderListParams) => /^(.+)_(asc|desc)$/.exec(q.option_sort ?? "inserted_at_desc");
+const unixOf = (time: unknown) => (typeof time === "string" ? Math.floor(Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(time) ? time : `${time}Z`) / 1000) : Number.NaN);
+
+/**
+ * The window after page 100: the same query bounded at the last returned row's time (inclusive),
+ * from page 1, skipping the rows already returned at that second. Undefined when the sort does
+ * not follow a time field, or the window cannot move.
+ */
+function narrow(state: CursorState, rows: PosOrder[]): CursorState | undefined {
+  const q = state.q as OrderListParams;
+  const match = sortOf(q);
+  const time = match ? SORT_TIME[match[1]!] : undefined;
+  const last = rows.at(-1);
+  if (!time || !last || (q.updateStatus !== undefined && String(q.updateStatus) !== String(time.updateStatus))) return undefined;
+  const edge = unixOf((last as Record<string, unknown>)[time.field]);
+  if (!Number.isFinite(edge)) return undefined;
+  const asc = match![2] === "asc";
+  const previous = asc ? q.startDateTime : q.endDateTime;
+  const atEdge = rows.filter((r) => unixOf((r as Record<string, unknown>)[time.field]) === edge).map((r) => String(r.id));
+  const seen = previous === edge ? [...new Set([...state.seen, ...atEdge])] : atEdge;
+  if (previous === edge && seen.length === state.seen.length) return undefined;
+  const bound = asc ? { startDateTime: edge } : { endDateTime: edge };
+  return { ...state, q: { ...q, updateStatus: time.updateStatus, ...bound }, pg: 1, off: 0, seen };
+}
+
+export const searchOrders = defineTool({
+  name: "search_orders",
+  title: "Search orders",
+  description:
+    "Search sales orders by text, status, date range on any time field, carrier, customer, source or ad, newest first. Rows are compact; `fields` returns those upstream fields instead. Example: statuses [\"waiting_to_ship\"], since \"2026-11-01\".",
+  toolset: "orders",
+  annotations: READ,
+  input: z.object({
+    shop_id: shopIdInput,
+    ...orderFilterInput,
+    fields: z.array(z.string().max(60)).max(60).optional().describe("Upstream order fields to return as is, e.g. [\"id\",\"items\"]"),
+    limit: limitInput(100, 20),
+    cursor: cursorInput,
+  }),
+  output: z.object({
+    orders: z.array(orderRowSchema),
+    total: z.number().optional(),
+    next_cursor: z.string().optional(),
+    currency: z.string().optional(),
+    note: z.string().optional(),
+  }),
+  async handler(input, ctx) {
+    const shopId = await resolveShopId(ctx, input.shop_id);
+    let state: CursorState = input.cursor
+      ? decodeCursor("search_orders", input.cursor, cursorState)
+      : { q: { ...(await orderQuery(ctx.pos, shopId, input, ctx.config.timezone)), fields: input.fields }, pg: 1, off: 0, ps: input.limit, seen: [] };
+    const rows: PosOrder[] = [];
+    let total = state.tot;
+    let note: string | undefined;
+    let next: CursorState | undefined;
+    for (;;) {
+      const q = state.q as OrderListParams;
+      const skip = new Set(state.seen);
+      const walk = await walkPages(state, {
+        limit: input.limit - rows.length,
+        maxPage: LAST_DISTINCT_PAGE,
+        skip: (o: PosOrder) => skip.has(String(o.id)),
+        fetch: (page_number, page_size) => ctx.pos.listOrders(shopId, { ...q, page_number, page_size }),
+        progress: ctx.progress,
+      });
+      rows.push(...walk.rows);
+      total ??= walk.total;
+      next = walk.next && { ...state, ...walk.next, tot: total };
+      if (!next || next.pg <= LAST_DISTINCT_PAGE) break;
+      next = narrow(next, rows);
+      if (!next) {
+        note = "The upstream repeats rows past page 100: narrow since/until, or sort by inserted_at, to go further.";
+        break;
+      }
+      if (rows.length >= input.limit) break;
+      state = next;
+    }
+    const names = input.fields || (state.q as OrderListParams).fields ? undefined : await orderNames(ctx.pos, shopId);
+    return {
+      orders: rows.map((o) => (names ? orderRow(o, ctx.config.timezone, names) : upstreamRecord(o))),
+      total,
+      next_cursor: next ? encodeCursor("search_orders", next) : undefined,
+      currency: names ? orderCurrency(rows) : undefined,
+      note,
+    };
+  },
+});

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ConversationRecord } from "../../../src/sandbox/index.js";
+import { type Harness, startHarness } from "../../helpers/harness.js";
+
+const ms = (t: string) => Date.parse(`${t.slice(0, 23)}Z`);
+const byUpdated = (a: ConversationRecord, b: ConversationRecord) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id);
+
+describe("list_conversations", () => {
+  let h: Harness;
+  let pageId: string;
+  let ofPage: () => ConversationRecord[];
+  beforeAll(async () => {
+    h = await startHarness();
+    pageId = h.sandbox.messaging.pages[0]!.id;
+    ofPage = () => h.sandbox.messaging.conversations.filter((c) => c.page_id === pageId);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it("returns the most recently updated conversations as compact rows with tag and staff names", async () => {
+    const r = await h.call("list_conversations", { page_id: pageId, limit: 30 });
+    expect(r.isError, r.text).toBe(false);
+    const expected = ofPage().sort(byUpdated).slice(0, 30);
+    expect(r.data.conversations.map((c: { id: string }) => c.id)).toEqual(expected.map((c) => c.id));
+    const tagName = new Map(h.sandbox.messaging.tags[pageId]!.map((t) => [t.id, t.text]));
+    for (const [i, row] of r.data.conversations.entries()) {
+      const c = expected[i]!;
+      expect(row.tags ?? []).toEqual(c.tags.map((t) => tagName.get(t)));
+      expect(row.assignees ?? []).toEqual(c.current_assign_users.map((u) => u.name));
+      expect(row.customer_id).toBe(c.customer_id);
+      expect(row.has_phone ?? false).toBe(c.has_phone);
+      expect(row.updated_at).toMatch(/\+07:00$/);
+      expect(Date.parse(row.updated_at)).toBe(ms(c.updated_at));
+      expect(row.last_from).toBe(c.last_sent_by.admin_id ? "page" : "customer");
+    }
+  });
+
+  it("sanitizes customer-authored names and snippets", async () => {
+    const hostile = h.sandbox.messaging.hostileConversationIds;
+    const r = await h.call("list_conversations", { page_id: pageId, limit: 10 });
+    const rows = r.data.conversations.filter((c: { id: string }) => hostile.includes(c.id));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.customer_name).not.toMatch(/[\u200b\u202e]/);
+      expect(row.snippet ?? "").not.toMatch(/[\u200b\u202e]|<script/);
+    }
+  });
+
+  it("walks every conversation across pages without gaps or repeats", async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 20; i++) {
+      const r = await h.call("list_conversations", { page_id: pageId, limit: 45, ...(cursor ? { cursor } : {}) });
+      expect(r.isError, r.text).toBe(false);
+      seen.push(...r.data.conversations.map((c: { id: string }) => c.id));
+      cursor = r.data.next_cursor;
+      if (!cursor) break;
+    }
+    expect(cursor).toBeUndefined();
+    expect(seen).toEqual(ofPage().sort(byUpdated).map((c) => c.id));
+  });
+
+  it("filters by type and by tag names, accents optional", async () => {
+    const comments = await h.call("list_conversations", { page_id: pageId, type: ["COMMENT"], limit: 100 });
+    expect(comments.data.conversations.every((c: { type: string }) => c.type === "COMMENT")).toBe(true);
+    expect(comments.data.conversations.length).toBe(Math.min(100, ofPage().filter((c) => c.type === "COMMENT").length));
+
+    const tag = h.sandbox.messaging.tags[pageId]!.find((t) => /[^\x00-\x7f]/.test(t.text))!;
+    const folded = tag.text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/đ/g, "d").replace(/Đ/g, "D").toUpperCase();
+    const r = await h.call("list_conversations", { page_id: pageId, tags: JSON.stringify([folded]), limit: 100 });
+    expect(r.isError, r.text).toBe(false);
+    const expected = ofPage().filter((c) => c.tags.includes(tag.id));
+    expect(r.data.conversations.map((c: { id: string }) => c.id).sort()).toEqual(expected.map((c) => c.id).slice(0, 100).sort());
+  });
+
+  it('uses the counted list for tags ["ALL"] and walks it to the end', async () => {
+    const before = h.sandbox.server.count("GET", `/api/v1/pages/${pageId}/conversations`);
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const r = await h.call("list_conversations", { page_id: pageId, tags: ["ALL"], limit: 50, ...(cursor ? { cursor } : {}) });
+      expect(r.isError, r.text).toBe(false);
+      ids.push(...r.data.conversations.map((c: { id: string }) => c.id));
+      cursor = r.data.next_cursor;
+    } while (cursor);
+    expect(h.sandbox.server.count("GET", `/api/v1/pages/${pageId}/conversations`)).toBeGreaterThan(before);
+    expect(ids).toEqual(ofPage().filter((c) => c.tags.length > 0).sort(byUpdated).map((c) => c.id));
+  });
+
+  it("gives the total with with_total and pages by page number", async () => {
+    const now = Math.floor(h.sandbox.now.getTime() / 1000);
+    const since = now - 20 * 86_400;
+    const expected = ofPage().filter((c) => ms(c.inserted_at) >= since * 1000 && ms(c.inserted_at) <= now * 1000 + 999);
+    const first = await h.call("list_conversations", { page_id: pageId, since, until: now, with_total: true, limit: 50 });
+    expect(first.isError, first.text).toBe(false);
+    expect(first.data.total).toBe(expected.length);
+    const ids = first.data.conversations.map((c: { id: string }) => c.id);
+    let cursor = first.data.next_cursor;
+    while (cursor) {
+      const r = await h.call("list_conversations", { page_id: pageId, limit: 50, cursor });
+      ids.push(...r.data.conversations.map((c: { id: string }) => c.id));
+      cursor = r.data.next_cursor;
+    }
+    const sorted = expected.sort((a, b) => b.inserted_at.localeCompare(a.inserted_at) || b.id.localeCompare(a.id));
+    expect(ids).toEqual(sorted.map((c) => c.id));
+  });
+
+  it("checks the one-month span and filter combinations before calling", async () => {
+    const before = h.sandbox.server.requests.length;
+    const long = await h.call("list_conversations", { page_id: pageId, with_total: true, since: "2026-01-01", until: "2026-03-01" });
+    expect(long.isError).toBe(true);
+    expect(long.text).toMatch(/31 days/);
+    const clash = await h.call("list_conversations", { page_id: pageId, tags: ["ALL"], type: ["INBOX"] });
+    expect(clash.isError).toBe(true);
+    expect(clash.text).toMatch(/type/);
+    const paged = await h.call("list_conversations", { page_id: pageId, order_by: "updated_at", unread_first: true });
+    expect(paged.isError).toBe(true);
+    expect(h.sandbox.server.requests.length).toBe(before);
+  });
+
+  it("rejects unknown tag names listing the valid ones, and foreign cursors", async () => {
+    const r = await h.call("list_conversations", { page_id: pageId, tags: ["no such tag"] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain(h.sandbox.messaging.tags[pageId]![0]!.text);
+    const bad = await h.call("list_conversations", { page_id: pageId, cursor: "bm90LWEtY3Vyc29y" });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toMatch(/cursor/);
+  });
+});
