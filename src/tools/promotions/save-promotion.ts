@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
+import { id } from "../../format/compact.js";
+import { parseDateInput, toUnix } from "../../format/time.js";
+import { defineTool, OVERWRITE } from "../define.js";
+import { dateInput, idInput, jsonish, shopIdInput } from "../inputs.js";
+import { shopScope } from "../finance/shop-scope.js";
+
+const TYPES = [
+  "discount_by_product",
+  "discount_by_order_price",
+  "fixed_prices",
+  "coupon",
+  "double_reward_point",
+  "discount_by_coupon_id",
+  "discount_by_attachment_products",
+] as const;
+
+export const savePromotion = defineTool({
+  name: "save_promotion",
+  title: "Create or update promotion",
+  description:
+    'Create an advanced promotion (no promotion_id: name and type required) or change one (promotion_id from list_promotions; only the fields given are sent). Example: name "Giảm 10%", type "discount_by_product", fields {"items":[{"variation_id":"…","level_info":[{"from_quantity":1,"discount":10,"is_percent":true}]}]}.',
+  toolset: "promotions",
+  annotations: OVERWRITE,
+  input: z.object({
+    shop_id: shopIdInput,
+    promotion_id: idInput("Promotion to update; omit to create").optional(),
+    name: z.string().trim().min(1).max(200).optional().describe("Name (required to create)"),
+    type: z.enum(TYPES).optional().describe("Kind (required to create)"),
+    is_activated: z.boolean().optional().describe("Active"),
+    start_time: dateInput.optional().describe("Start"),
+    end_time: dateInput.optional().describe("End"),
+    fields: jsonish(z.record(z.string(), z.unknown()))
+      .optional()
+      .describe("Other promotion fields as the API names them: items, coupon_info, promo_code_info, warehouse_ids, customer_tags, order_sources, is_free_shipping, priority_level, group_name, bonus_items"),
+  }),
+  output: z.object({ id: z.string().optional(), display_id: z.string().optional(), created: z.boolean() }),
+  async handler(input, ctx) {
+    const creating = input.promotion_id === undefined;
+    if (creating && !input.name) throw new InputError("name", "is required to create a promotion", "Pass name, or promotion_id to update one.");
+    if (creating && !input.type) throw new InputError("type", "is required to create a promotion", `Pass one of: ${TYPES.join(", ")}.`);
+    const tz = ctx.config.timezone;
+    const unix = (field: string, value: string | number | undefined) => (value === undefined ? undefined : toUnix(parseDateInput(field, value, tz)));
+    const start = unix("start_time", input.start_time);
+    const end = unix("end_time", input.end_time);
+    if (start !== undefined && end !== undefined && end < start) throw new InputError("end_time", "is before start_time", "Give an end_time after start_time.");
+    const promotion = {
+      ...input.fields,
+      name: input.name,
+      type: input.type,
+      is_activated: input.is_activated,
+      start_time: start,
+      end_time: end,
+    };
+    const { shopId } = await shopScope(ctx, input.shop_id);
+    const body = { promotion_advance: promotion };
+    const saved = input.promotion_id === undefined
+      ? await ctx.pos.createPromotion(shopId, body)
+      : await ctx.pos.updatePromotion(shopId, input.promotion_id, body);
+    return { id: id(saved.id) ?? input.promotion_id, display_id: id(saved.display_id), created: creating };
+  },
+});
