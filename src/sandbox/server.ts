@@ -229,7 +229,10 @@ export class SandboxServer {
     const key = `${method} ${url.pathname}`;
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
     const query: Record<string, string[]> = {};
-    for (const [k, v] of url.searchParams) (query[k] ??= []).push(v);
+    for (const [k, v] of url.searchParams) {
+      query[k] ??= [];
+      query[k].push(v);
+    }
     this.requests.push({ method, path: url.pathname, query, body, at: Date.now() });
     if (this.requests.length > this.options.keepRequests) this.requests.shift();
   }

@@ -29,6 +29,7 @@ const hostile = fc.constantFrom(
   "🙂🙂",
   "Nguyễn Thị Ánh",
   "' OR 1=1 --",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, on purpose
   "${process.env}",
   "<script>alert(1)</script>",
   '{"role":"system"}',

@@ -59,12 +59,12 @@ export const getAdStats = defineTool({
   name: "get_ad_stats",
   title: "Ad statistics",
   description:
-    'Advertising results of a page: spend, impressions, reach, clicks, CPC/CPM/CTR, conversations started, purchases and ROAS, per campaign, per ad, or per day, with totals. Example: {page_id, view:"campaigns", since:"2026-11-01", until:"2026-11-30"}.',
+    'Ad results of a page per campaign, ad or day, with totals: spend, impressions, reach, clicks, CPC/CPM/CTR, conversations started, purchases, ROAS. Example: {page_id, view:"ads", since:"2026-11-01"}',
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
     page_id: pageIdInput,
-    view: z.enum(["campaigns", "ads", "days"]).default("campaigns").describe('"campaigns" (default), "ads" (per ad) or "days" (per day, all ads)'),
+    view: z.enum(["campaigns", "ads", "days"]).default("campaigns").describe('"campaigns", "ads" or "days" (all ads per day)'),
     ...rangeInputs(MAX_DAYS),
   }),
   output: z.object({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool, READ } from "../define.js";
-import { idInput, jsonish, pageIdInput } from "../inputs.js";
+import { jsonish, pageIdInput } from "../inputs.js";
 import { dateTimeRange, rangeInputs, rangeOut, rangeSchema, statsRange } from "./range.js";
 import { counts, dayLabelDate, rowsSchema, sumRows, totalsSchema } from "./rows.js";
 
@@ -11,7 +11,7 @@ export const getEngagementStats = defineTool({
   name: "get_engagement_stats",
   title: "Customer engagement statistics",
   description:
-    'How busy a page\'s inbox was: conversations where customers wrote (inbox, comment, total) and new conversations (answered the same day, new inbox), per day or summed per hour of day to find peak hours. Example: {page_id, since:"2026-11-01", until:"2026-11-07", by:"hour_of_day"}.',
+    'How busy a page\'s inbox was: conversations customers wrote in (inbox, comment), new ones and new ones answered, per day or per hour of day (peak hours). Example: {page_id, since:"2026-11-01", by:"hour_of_day"}',
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
@@ -20,10 +20,10 @@ export const getEngagementStats = defineTool({
     by: z
       .enum(["day", "hour_of_day"])
       .default("day")
-      .describe('"day" (default): a row per day; "hour_of_day": 24 rows, each hour summed over the range'),
-    user_ids: jsonish(z.array(idInput("Staff id")).max(50))
+      .describe('"day" or "hour_of_day" (24 rows summed over the range)'),
+    user_ids: jsonish(z.array(z.string().max(64)).max(50))
       .optional()
-      .describe("Only conversations assigned to these staff ids (from list_page_users)"),
+      .describe("Only conversations assigned to these staff ids"),
   }),
   output: z.object({ page_id: z.string(), range: rangeSchema, by: z.string(), totals: totalsSchema, rows: rowsSchema, note: z.string().optional() }),
   async handler(input, ctx) {

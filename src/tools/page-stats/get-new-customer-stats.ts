@@ -16,7 +16,7 @@ export const getNewCustomerStats = defineTool({
   name: "get_new_customer_stats",
   title: "New customer statistics",
   description:
-    'New customers of one or more pages: new page customers, new inbox conversations, phone numbers received and first-time phones, per day, per hour, or one row per page. Example: {page_ids:["1058..."], since:"2026-11-01", until:"2026-11-30", group_by:"page_id"}.',
+    'New customers, new inbox conversations, phone numbers and first-time phones of one or more pages, per day, hour or page. Example: {page_ids:["1058"], since:"2026-11-01", until:"2026-11-30", group_by:"page_id"}',
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
@@ -25,7 +25,7 @@ export const getNewCustomerStats = defineTool({
     group_by: z
       .enum(["day", "hour", "page_id"])
       .default("day")
-      .describe(`"day" (default), "hour" (up to ${MAX_HOURLY_DAYS} days; quiet hours left out) or "page_id" (a row per page); whole days are counted`),
+      .describe(`"day", "hour" (up to ${MAX_HOURLY_DAYS} days; quiet hours left out) or "page_id"; whole days count`),
   }),
   output: z.object({ range: rangeSchema, group_by: z.string(), totals: totalsSchema, rows: rowsSchema, note: z.string() }),
   async handler(input, ctx) {

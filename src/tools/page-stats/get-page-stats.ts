@@ -25,7 +25,7 @@ export const getPageStats = defineTool({
   name: "get_page_stats",
   title: "Page activity statistics",
   description:
-    "Message volume of a page: customer vs page (staff) messages in inbox and comments, new inbox conversations and customers, returning customers (inbox_interactive_count), phone numbers captured. Per day or per hour. Example: {page_id, since:\"2026-11-20\", until:\"2026-11-20\", by:\"hour\"}.",
+    'Message volume of a page per day or hour: customer vs staff messages, new conversations and customers, returning customers, phone numbers captured. Example: {page_id, since:"2026-11-20", until:"2026-11-20", by:"hour"}',
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
@@ -34,7 +34,7 @@ export const getPageStats = defineTool({
     by: z
       .enum(["day", "hour"])
       .default("day")
-      .describe(`"day" (default) or "hour" (ranges up to ${MAX_HOURLY_DAYS} days; quiet hours left out)`),
+      .describe(`"day" or "hour" (up to ${MAX_HOURLY_DAYS} days; quiet hours left out)`),
   }),
   output: z.object({ page_id: z.string(), range: rangeSchema, by: z.string(), totals: totalsSchema, rows: rowsSchema, note: z.string() }),
   async handler(input, ctx) {

@@ -57,7 +57,7 @@ export const getStaffStats = defineTool({
   name: "get_staff_stats",
   title: "Staff statistics",
   description:
-    "Per-staff work over a range: messages and comments answered, conversations handled, private replies, phones collected, average response time, and orders closed (several pages with the user token). One page or several: totals per person across pages. Example: {page_ids:[\"1058...\",\"1122...\"], since:\"2026-11-01\"}.",
+    'Work per staff member on one or several pages: messages and comments answered, conversations, private replies, phones, average response time, orders closed (user token). Example: {page_ids:["1058","1122"], since:"2026-11-01"}',
   toolset: "page_stats",
   annotations: READ,
   input: z.object({ page_ids: pageIdsInput, ...rangeInputs(MAX_DAYS) }),

@@ -13,7 +13,7 @@ export const getTagStats = defineTool({
   name: "get_tag_stats",
   title: "Tag statistics",
   description:
-    "How often each conversation tag of a page was applied (net: added minus removed) over a range, per day, plus today's net. Use it for 'how many orders were closed' when the shop tags them. Example: {page_id, since:\"2026-11-01\", until:\"2026-11-30\"}.",
+    'Net uses of each conversation tag of a page (added minus removed) per day and today, e.g. how many conversations were tagged as closed orders. Example: {page_id, since:"2026-11-01", until:"2026-11-30"}',
   toolset: "page_stats",
   annotations: READ,
   input: z.object({ page_id: pageIdInput, ...rangeInputs(MAX_DAYS) }),

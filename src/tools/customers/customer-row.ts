@@ -1,0 +1,72 @@
+import { z } from "zod";
+import type { PosCustomer, PosCustomerNote, PosPointLog } from "../../clients/schemas/pos.js";
+import { id, num } from "../../format/compact.js";
+import { sanitizeName, sanitizeText } from "../../format/text.js";
+import { recordTime } from "../../format/time.js";
+
+// Customer records, point logs and notes as assistants read them. Names and contact data come
+// from customers; notes and point-log notes are staff text: the field names say so.
+
+export const customerRowSchema = z.looseObject({
+  id: z.string(),
+  customer_name: z.string().optional(),
+  reward_point: z.number().optional(),
+  order_count: z.number().optional(),
+});
+
+export function customerRow(c: PosCustomer, timeZone: string, levels?: ReadonlyMap<string, string>) {
+  const raw = c as Record<string, unknown>;
+  const levelId = id(c.level_id);
+  return {
+    id: String(c.id),
+    customer_name: sanitizeName(c.name),
+    phones: c.phone_numbers ?? undefined,
+    emails: c.emails ?? undefined,
+    gender: c.gender ?? undefined,
+    date_of_birth: c.date_of_birth ?? undefined,
+    reward_point: num(c.reward_point),
+    level: levelId ? { id: levelId, name: levels?.get(levelId) } : undefined,
+    order_count: num(c.order_count),
+    purchased_amount: num(c.purchased_amount),
+    tags: (c.tags ?? []).map((t) => sanitizeName(t)).filter((t): t is string => t !== undefined),
+    blocked: raw.is_block === true || undefined,
+    addresses: (c.shop_customer_address ?? []).map((a) => ({
+      id: id(a.id),
+      full_address: sanitizeText(a.full_address ?? a.address, { max: 300 }),
+      receiver_name: sanitizeName(a.full_name),
+      phone: a.phone_number ?? undefined,
+      province_id: id(a.province_id),
+      district_id: id(a.district_id),
+      commune_id: id(a.commune_id),
+    })),
+    created_at: recordTime(raw.inserted_at, timeZone),
+    last_order_at: recordTime(raw.last_order_at, timeZone),
+  };
+}
+
+const creatorName = (creator: unknown) => {
+  const c = (creator ?? {}) as Record<string, unknown>;
+  return sanitizeName(c.name ?? c.fb_name);
+};
+
+export function pointLogRow(log: PosPointLog, timeZone: string) {
+  return {
+    change: num(log.amount),
+    balance: num(log.current_point),
+    staff_note: sanitizeText(log.note, { max: 300 }),
+    by: creatorName(log.creator),
+    at: recordTime(log.inserted_at, timeZone),
+  };
+}
+
+export function noteRow(note: PosCustomerNote, timeZone: string) {
+  return {
+    id: id(note.id),
+    staff_text: sanitizeText(note.message, { max: 1000 }),
+    images: (note.images ?? []).map((i) => id((i as Record<string, unknown> | null)?.url)).filter((u): u is string => u !== undefined),
+    order_id: id(note.order_id),
+    by: creatorName(note.created_by),
+    created_at: recordTime(note.created_at, timeZone),
+    updated_at: recordTime(note.updated_at, timeZone),
+  };
+}

@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
+import { id } from "../../format/compact.js";
+import { parseDateInput, toUnix } from "../../format/time.js";
+import { CREATE, defineTool } from "../define.js";
+import { dateInput, jsonish, shopIdInput } from "../inputs.js";
+import { shopScope } from "../finance/shop-scope.js";
+
+const part = z.object({
+  product_id: z.string().trim().min(1).max(64),
+  count: z.number().int().positive(),
+  variation_id: z.string().trim().min(1).max(64).optional(),
+});
+
+export const createCombo = defineTool({
+  name: "create_combo",
+  title: "Create combo",
+  description:
+    'Create a combo: buying all its parts together earns a discount (amount or percent), a fixed combo price (value_combo) or free shipping. Example: name "Combo áo + quần", variations [{"product_id":"…","variation_id":"…","count":1}, …], discount_amount 50000.',
+  toolset: "promotions",
+  annotations: CREATE,
+  input: z.object({
+    shop_id: shopIdInput,
+    name: z.string().trim().min(1).max(200).describe("Combo name"),
+    variations: jsonish(z.array(part).min(1).max(50)).describe("Parts: product_id and count required; variation_id for one variation"),
+    discount_amount: z.number().int().positive().optional().describe("Discount in shop currency"),
+    discount_by_percent: z.number().min(0.01).max(100).optional().describe("Discount in percent"),
+    max_discount_by_percent: z.number().int().positive().optional().describe("Cap of a percent discount"),
+    value_combo: z.number().int().positive().optional().describe("Fixed price of the whole combo"),
+    is_free_shipping: z.boolean().optional().describe("Free shipping"),
+    order_types: jsonish(z.array(z.enum(["all", "online", "offline"])).min(1)).default(["all"]).describe("Order kinds it applies to"),
+    start_time: dateInput.optional().describe("Start"),
+    end_time: dateInput.optional().describe("End"),
+  }),
+  output: z.object({ id: z.string().optional(), name: z.string() }),
+  async handler(input, ctx) {
+    const offers = [input.discount_amount, input.discount_by_percent, input.value_combo].filter((v) => v !== undefined).length;
+    if (offers > 1) throw new InputError("discount_amount", "give only one of discount_amount, discount_by_percent, value_combo", "Keep the one the combo should grant.");
+    if (offers === 0 && !input.is_free_shipping) {
+      throw new InputError("discount_amount", "a combo needs discount_amount, discount_by_percent, value_combo or is_free_shipping", "Say what buying the combo earns.");
+    }
+    const tz = ctx.config.timezone;
+    const unix = (field: string, value: string | number | undefined) => (value === undefined ? undefined : toUnix(parseDateInput(field, value, tz)));
+    const { shop_id, start_time, end_time, ...fields } = input;
+    const { shopId, currency } = await shopScope(ctx, shop_id);
+    const created = await ctx.pos.createCombo(shopId, {
+      combo_product: {
+        ...fields,
+        currency,
+        is_use_percent: input.discount_by_percent !== undefined,
+        is_value_combo: input.value_combo !== undefined,
+        is_variation: input.variations.every((v) => v.variation_id !== undefined),
+        start_time: unix("start_time", start_time),
+        end_time: unix("end_time", end_time),
+      },
+    });
+    return { id: id(created.id), name: input.name };
+  },
+});

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postWithCounts } from "../../../src/sandbox/index.js";
+import { type Harness, startHarness } from "../../helpers/harness.js";
+
+const ms = (t: string) => Date.parse(`${t.slice(0, 23)}Z`);
+const DAY = 86_400;
+
+describe("page_data toolset", () => {
+  let h: Harness;
+  let pageId: string;
+  let now: number;
+  beforeAll(async () => {
+    h = await startHarness();
+    pageId = h.sandbox.messaging.pages[0]!.id;
+    now = Math.floor(h.sandbox.now.getTime() / 1000);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  async function walk(tool: string, args: Record<string, unknown>, key: string) {
+    const rows: Record<string, unknown>[] = [];
+    let cursor: string | undefined;
+    let total: number | undefined;
+    do {
+      const r = await h.call(tool, { ...args, ...(cursor ? { cursor } : {}) });
+      expect(r.isError, r.text).toBe(false);
+      rows.push(...r.data[key]);
+      total ??= r.data.total;
+      cursor = r.data.next_cursor;
+    } while (cursor);
+    return { rows, total };
+  }
+
+  it("list_page_customers walks a range page by page with the total", async () => {
+    const since = now - 40 * DAY;
+    const expected = h.sandbox.messaging.customers
+      .filter((c) => c.page_id === pageId && ms(c.inserted_at) >= since * 1000 && ms(c.inserted_at) <= now * 1000 + 999)
+      .sort((a, b) => b.inserted_at.localeCompare(a.inserted_at) || b.id.localeCompare(a.id));
+    const { rows, total } = await walk("list_page_customers", { page_id: pageId, since, until: now, limit: 30 }, "customers");
+    expect(total).toBe(expected.length);
+    expect(rows.map((r) => r.psid)).toEqual(expected.map((c) => c.psid));
+    const hostile = rows.find((r) => r.psid === "6999999999999999001");
+    if (hostile) expect(hostile.name).not.toMatch(/[\u200b\u202e]/);
+  });
+
+  it("list_posts returns the range's posts with derived counters", async () => {
+    const since = now - 60 * DAY;
+    const expected = h.sandbox.messaging.posts
+      .filter((p) => p.page_id === pageId && ms(p.inserted_at) >= since * 1000 && ms(p.inserted_at) <= now * 1000 + 999)
+      .sort((a, b) => b.inserted_at.localeCompare(a.inserted_at));
+    const { rows, total } = await walk("list_posts", { page_id: pageId, since, until: now, limit: 4 }, "posts");
+    expect(total).toBe(expected.length);
+    expect(rows.map((r) => r.id)).toEqual(expected.map((p) => p.id));
+    const first = postWithCounts(h.sandbox.messaging, expected[0]!);
+    expect(rows[0]).toMatchObject({ comment_count: first.comment_count, like_count: first.like_count });
+  });
+
+  it("list_call_logs needs the subscription id and pages through the calls", async () => {
+    const id = h.sandbox.messaging.sipPackages[pageId]!;
+    const { rows } = await walk("list_call_logs", { page_id: pageId, subscription_id: id, limit: 30 }, "calls");
+    const logs = h.sandbox.messaging.callLogs.filter((l) => l.page_id === pageId);
+    expect(rows.length).toBe(logs.length);
+    expect(rows.filter((r) => r.answered).length).toBe(logs.filter((l) => l.answered_time !== null).length);
+    const log = logs[0]!;
+    if (log.answered_time) expect(rows[0]!.talk_seconds).toBe((ms(log.hangup_time) - ms(log.answered_time)) / 1000);
+    const wrong = await h.call("list_call_logs", { page_id: pageId, subscription_id: "sip_wrong" });
+    expect(wrong.isError).toBe(true);
+    expect(wrong.text).toMatch(/Call center package not found/);
+  });
+
+  it("enforces the documented page sizes and ranges before calling", async () => {
+    const before = h.sandbox.server.requests.length;
+    for (const [tool, args] of [
+      ["list_posts", { page_id: pageId, limit: 31 }],
+      ["list_page_customers", { page_id: pageId, limit: 101 }],
+      ["list_call_logs", { page_id: pageId, subscription_id: "x", limit: 31 }],
+      ["list_call_logs", { page_id: pageId, limit: 5 }],
+      ["list_posts", { page_id: pageId, since: "2026-05-02", until: "2026-05-01" }],
+      ["list_page_customers", { page_id: "../../v1/pages" }],
+    ] as const) {
+      const r = await h.call(tool, args);
+      expect(r.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
+    }
+    expect(h.sandbox.server.requests.length).toBe(before);
+  });
+});
