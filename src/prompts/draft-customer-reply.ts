@@ -23,7 +23,7 @@ const pathId = (what: string) =>
     .describe(what);
 
 /** JSON that cannot close the surrounding marker, whatever the customer wrote. */
-const inert = (value: unknown) => JSON.stringify(value, null, 1).replace(/</g, "\\u003c");
+const inert = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
 
 async function recentOrders(ctx: ResourceContext, phones: string[]) {
   if (Object.keys(ctx.config.posApiKeys).length === 0) return { note: "POS is not configured: no order data." };
@@ -36,6 +36,7 @@ async function recentOrders(ctx: ResourceContext, phones: string[]) {
       for (const order of page.data) found.set(String(order.id), order);
     }
     const orders = [...found.values()].sort((a, b) => String(b.inserted_at ?? "").localeCompare(String(a.inserted_at ?? ""))).slice(0, ORDERS);
+    if (orders.length === 0) return { note: `No POS order found for ${phones.slice(0, 2).join(", ")}.` };
     return { orders: orders.map((o) => orderRow(o, ctx.config.timezone)), currency: orderCurrency(orders) };
   } catch (error) {
     return { note: `Orders could not be read: ${error instanceof Error ? error.message : String(error)}` };
@@ -79,7 +80,7 @@ export const draftCustomerReply = definePrompt({
     ].filter(Boolean);
     return [
       { role: "user", text: task.join("\n") },
-      { role: "user", text: `<customer_content>\n${inert(context)}\n</customer_content>` },
+      { role: "user", text: `<customer_content>\n${inert(compact(context))}\n</customer_content>` },
     ];
   },
 });

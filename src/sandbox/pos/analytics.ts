@@ -92,6 +92,7 @@ export function saleAnalytics(state: PosState, req: SandboxRequest): Record<stri
   const successStatus = req.query.get("success_status") ?? "1";
   const returnedStatus = Number(req.query.get("returned_status") ?? 5);
   const userType = req.query.get("user_type") ?? "create";
+  const returnedRecord = req.query.get("returned_record") ?? "success_record";
   const splits = listParam(req, "split_by");
   const split = splits.length ? splits : ["Time.day"];
   let filter: Record<string, string[]> = {};
@@ -103,6 +104,7 @@ export function saleAnalytics(state: PosState, req: SandboxRequest): Record<stri
   const userKey = userOf[userType];
   const reached = successStatus === "send_to_partner" ? 9 : Number(successStatus);
   if (!userKey || !["inserted_at", "updated_at"].includes(record) || ![4, 5].includes(returnedStatus)) throw invalid();
+  if (!["inserted_at", "updated_at", "success_record"].includes(returnedRecord)) throw invalid();
   if (Number.isNaN(reached)) throw invalid();
   const variationFilter = filter["Variation.id"];
   const productFilter = filter["Variation.product_id"];
@@ -119,22 +121,27 @@ export function saleAnalytics(state: PosState, req: SandboxRequest): Record<stri
     const items = order.items.filter(itemMatches);
     if (!items.length) continue;
     const returned = order.status === returnedStatus || (returnedStatus === 4 && order.status === 5);
+    const returnedAt =
+      returnedRecord === "inserted_at" ? ms(order.inserted_at) : returnedRecord === "updated_at" ? ms(order.last_update_status_at) : at;
     const parts = byItem ? items.map((it) => [it]) : [items];
     for (const part of parts) {
-      const keys: Record<string, string> = {};
-      for (const s of split) {
-        if (s === "Time.day") keys[s] = new Date(at + SHOP_OFFSET).toISOString().slice(0, 10);
-        else if (s === "Order.source") keys[s] = order.order_sources_name;
-        else if (s === "Variation.id") keys[s] = part[0]!.variation_id;
-        else if (s === "Variation.product_id") keys[s] = part[0]!.product_id;
-        else if (s === "User.id") keys[s] = userKey(order) ?? "";
-        else throw invalid();
-      }
-      const id = JSON.stringify(keys);
-      const group = groups.get(id) ?? { keys, success: [], returned: [] };
-      group.success.push({ order, items: part });
-      if (returned) group.returned.push({ order, items: part });
-      groups.set(id, group);
+      const add = (time: number, kind: "success" | "returned") => {
+        const keys: Record<string, string> = {};
+        for (const s of split) {
+          if (s === "Time.day") keys[s] = new Date(time + SHOP_OFFSET).toISOString().slice(0, 10);
+          else if (s === "Order.source") keys[s] = order.order_sources_name;
+          else if (s === "Variation.id") keys[s] = part[0]!.variation_id;
+          else if (s === "Variation.product_id") keys[s] = part[0]!.product_id;
+          else if (s === "User.id") keys[s] = userKey(order) ?? "";
+          else throw invalid();
+        }
+        const id = JSON.stringify(keys);
+        const group = groups.get(id) ?? { keys, success: [], returned: [] };
+        group[kind].push({ order, items: part });
+        groups.set(id, group);
+      };
+      add(at, "success");
+      if (returned) add(returnedAt, "returned");
     }
   }
   const requested = listParam(req, "select_fields");

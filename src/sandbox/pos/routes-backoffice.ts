@@ -20,6 +20,8 @@ type Collection =
   | "combos";
 
 interface ListOptions {
+  /** The status value meaning "every status" (purchases and stocktakings use -2; -1 is a status there). */
+  all?: number;
   /** Names of the Unix-seconds range parameters, applied to `inserted_at`. */
   range?: [string, string];
   /** Extra query filters: parameter name -> record field. */
@@ -32,14 +34,15 @@ const newestFirst = (a: BackOfficeRecord, b: BackOfficeRecord) =>
 
 function listOf(state: PosState, collection: Collection, options: ListOptions = {}) {
   return (req: SandboxRequest) => {
-    const status = intParam(req, "status", -1);
+    const all = options.all ?? -1;
+    const status = intParam(req, "status", all);
     const [fromKey, toKey] = options.range ?? [];
     const from = fromKey ? unixParamMs(req, fromKey) : undefined;
     const to = toKey ? unixParamMs(req, toKey) : undefined;
     const text = options.text ? req.query.get(options.text)?.toLowerCase() : undefined;
     const rows = state[collection].filter(
       (r) =>
-        (status === -1 || r.status === status) &&
+        (status === all || r.status === status) &&
         (from === undefined || ms(r.inserted_at) >= from) &&
         (to === undefined || ms(r.inserted_at) <= to) &&
         (!text || String(r.name ?? "").toLowerCase().includes(text)) &&
@@ -99,6 +102,38 @@ function stockItems(value: unknown): { variation_id: string; quantity: number }[
   });
 }
 
+interface Movement {
+  variation_id: string;
+  warehouse_id: string;
+  quantity: number;
+  table_name: string;
+  type: string;
+  ref_display_id: unknown;
+}
+
+/** Changes stock and writes the signed inventory-history row the live service shows for it. */
+function moveStock(state: PosState, move: Movement): void {
+  changeStock(state, move.variation_id, move.warehouse_id, move.quantity);
+  const variation = state.variations.find((v) => v.id === move.variation_id);
+  const warehouse = state.warehouses.find((w) => w.id === move.warehouse_id);
+  const stock = variation?.variations_warehouses.find((s) => s.warehouse_id === move.warehouse_id);
+  if (!variation || !warehouse || !stock) return;
+  state.inventoryHistories.push({
+    id: state.inventoryHistories.length + 1,
+    inserted_at: iso(writeTime(state)),
+    quantity: move.quantity,
+    remain_quantity: stock.remain_quantity,
+    avg_price: variation.average_imported_price,
+    current_inventory: [{ id: warehouse.id, name: warehouse.name, remain_quantity: stock.remain_quantity }],
+    ref_display_id: String(move.ref_display_id),
+    table_name: move.table_name,
+    type: move.type,
+    variation_id: variation.id,
+    variation_now: { id: variation.id, display_id: variation.display_id, barcode: variation.barcode, retail_price: variation.retail_price },
+    warehouse: { id: warehouse.id, name: warehouse.name },
+  });
+}
+
 export function registerBackOfficeRoutes(api: PosApi): void {
   const { state } = api;
   const ok = (data: unknown) => ({ data, success: true });
@@ -154,7 +189,7 @@ export function registerBackOfficeRoutes(api: PosApi): void {
   api.get("/shops/:shop_id/analytics/get_list_formula", () => ok(state.formulas));
   api.get("/shops/:shop_id/analytics/get_analytic_fields", () => ok(state.analyticFields));
 
-  api.get("/shops/:shop_id/purchases", listOf(state, "purchases", { equals: { type: "created_type" } }));
+  api.get("/shops/:shop_id/purchases", listOf(state, "purchases", { all: -2, equals: { type: "created_type" } }));
   api.post("/shops/:shop_id/purchases/separate", (req) => {
     const body = bodyOf(req);
     const next = body.newPurchase as Body | undefined;
@@ -196,7 +231,10 @@ export function registerBackOfficeRoutes(api: PosApi): void {
     required(body, ["warehouse_id"]);
     const items = stockItems(body.export_items);
     const record = create(state, "stockExports", "export", { status: 0, ...body, export_items: items });
-    for (const it of items) changeStock(state, it.variation_id, String(body.warehouse_id), -it.quantity);
+    for (const it of items) {
+      const move = { variation_id: it.variation_id, warehouse_id: String(body.warehouse_id), quantity: -it.quantity };
+      moveStock(state, { ...move, table_name: "Export", type: "export", ref_display_id: record.display_id });
+    }
     return ok(record);
   });
 
@@ -211,13 +249,23 @@ export function registerBackOfficeRoutes(api: PosApi): void {
     }
     const items = stockItems(body.items);
     const { to_warehouse_ids: _targets, ...common } = body;
-    return ok(targets.map((to) => create(state, "transfers", "transfer", { status: 0, ...common, items, to_warehouse_id: to })));
+    const from = String(body.from_warehouse_id);
+    const created = targets.map((to) => {
+      const transfer = create(state, "transfers", "transfer", { status: 0, ...common, items, to_warehouse_id: to });
+      for (const it of items) {
+        const ref = { variation_id: it.variation_id, table_name: "Transfer", ref_display_id: transfer.display_id };
+        moveStock(state, { ...ref, warehouse_id: from, quantity: -it.quantity, type: "transfer_out" });
+        moveStock(state, { ...ref, warehouse_id: String(to), quantity: it.quantity, type: "transfer_in" });
+      }
+      return transfer;
+    });
+    return ok(created);
   });
   api.put("/shops/:shop_id/transfers/:transfer_id", (req) =>
     update(state, find(state, "transfers", req.params.transfer_id!, "transfer_not_found"), bodyOf(req, "transfer")),
   );
 
-  api.get("/shops/:shop_id/stocktakings", listOf(state, "stocktakings"));
+  api.get("/shops/:shop_id/stocktakings", listOf(state, "stocktakings", { all: -2 }));
   api.get("/shops/:shop_id/stocktakings/:stocktaking_id", (req) =>
     ok(find(state, "stocktakings", req.params.stocktaking_id!, "stocktaking_not_found")),
   );

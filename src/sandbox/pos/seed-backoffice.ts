@@ -172,7 +172,7 @@ export function seedBackOffice(state: PosState, rng: Random): void {
       id: rng.uuid(),
       display_id: 800 + i,
       status: rng.pick([0, 1]),
-      type: rng.pick([1, 2]),
+      type: rng.pick([0, 1]),
       warehouse_id: warehouse.id,
       note: "Xuất hàng lỗi trả nhà cung cấp",
       supplier_products_id: rng.pick(suppliers).id,

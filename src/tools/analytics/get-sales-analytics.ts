@@ -6,13 +6,14 @@ import { parseRange, toIsoInZone, toYmdHms } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { jsonish, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { codeInput, optionalCode } from "../finance/codes.js";
+import { nonEmpty, someOf } from "../finance/fields.js";
 import { shopScope } from "../finance/shop-scope.js";
 import { FORMULA_PREFIX, salesMetrics } from "./metrics.js";
 
+const FILTER_KEYS = ["Variation.id", "Variation.product_id"] as const;
 const SPLITS = ["Time.day", "Order.source", "Variation.id", "Variation.product_id", "User.id"] as const;
 /** Metrics that are not sums of their rows. */
 const NOT_ADDITIVE = new Set(["avg_price"]);
-const ids = z.array(z.string().min(1).max(64)).min(1).max(100);
 
 type Metrics = Record<string, number>;
 
@@ -51,28 +52,28 @@ export const getSalesAnalytics = defineTool({
   name: "get_sales_analytics",
   title: "Get sales analytics",
   description:
-    'Sales figures (revenue, COD, discounts, order and product counts, custom formulas) computed by the shop, totals first, then rows keyed by the split values (joined by " / "); returned figures sit under `returned`. Example: since "2026-11-01", until "2026-11-30", split_by ["Order.source"].',
+    'Sales figures (revenue, COD, counts, custom formulas): totals first, then rows keyed by the split values joined by " / ", returns under `returned`. Example: since "2026-11-01", split_by ["Order.source"].',
   toolset: "analytics",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
-    since: sinceInput.describe("Start, default 30 days ago: YYYY-MM-DD, ISO 8601 or Unix seconds"),
+    since: sinceInput.describe("From (date), default 30 days back"),
     until: untilInput,
-    split_by: jsonish(z.array(z.enum(SPLITS)).min(1).max(3)).optional().describe("Row grouping, default Time.day (shop day)"),
-    filter: jsonish(z.strictObject({ "Variation.id": ids.optional(), "Variation.product_id": ids.optional() }))
+    split_by: jsonish(someOf(z.enum(SPLITS), 3)).optional().describe("Row grouping, default Time.day"),
+    filter: jsonish(z.partialRecord(z.enum(FILTER_KEYS), someOf(nonEmpty(64), 100)))
       .optional()
-      .describe("Only these variation or product ids"),
+      .describe('Only these ids, e.g. {"Variation.product_id":["…"]}'),
     success_status: z
-      .enum(["send_to_partner", "confirmed", "1"])
+      .enum(["send_to_partner", "confirmed"])
       .optional()
-      .describe("When an order counts as a sale: send_to_partner (pushed to carrier) or confirmed (=1)"),
+      .describe("An order is a sale once pushed to the carrier, or once confirmed (1)"),
     success_record: z.enum(["inserted_at", "updated_at"]).optional().describe("Sale dated at order creation or at its status update"),
     user_type: z.enum(["create", "update", "assign", "care", "marketer"]).optional().describe("Which staff User.id means"),
     returned_status: codeInput(ANALYTICS_RETURNED_STATUSES, "Orders counted as returned"),
     returned_record: z.enum(["inserted_at", "updated_at", "success_record"]).optional().describe("When returned revenue is deducted"),
-    select_fields: jsonish(z.array(z.string().regex(/^[a-z_]+[\w-]*$/).max(80)).min(1).max(30))
+    select_fields: jsonish(someOf(z.string().regex(/^[a-z_]+[\w-]*$/).max(80), 30))
       .optional()
-      .describe("Metric fields from list_sales_metrics (e.g. price, cod, custom_formula_<id>); default the shop's set"),
+      .describe("Fields from list_sales_metrics, e.g. price, cod, custom_formula_<id>"),
     limit: limitInput(500, 100),
   }),
   output: z.object({

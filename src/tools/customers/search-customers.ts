@@ -3,7 +3,7 @@ import { InputError } from "../../clients/errors.js";
 import { upstreamRecord } from "../../format/orders.js";
 import { parseDateInput, toUnix } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, dateInput, detailInput, idInput, limitInput, shopIdInput } from "../inputs.js";
+import { cursorInput, detailInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { pagedList } from "../orders/paging.js";
 import { resolveShopId } from "../shop/resolve-shop.js";
 import { customerLevels, refId } from "../shop/shop-refs.js";
@@ -13,18 +13,17 @@ export const searchCustomers = defineTool({
   name: "search_customers",
   title: "Search customers",
   description:
-    "Find POS customers by name, phone or email, level, or when they were added or updated; newest first, with points, level, order count and spend. Example: search \"0912345678\".",
+    'Find POS customers by name, phone, email, level or date added/updated, with points, level, orders and spend. Example: search "0912345678".',
   toolset: "customers",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
     search: z.string().max(200).optional().describe("Name, phone or email"),
-    customer_ids: z.array(idInput("Customer id")).max(100).optional().describe("Only these customers"),
-    levels: z.array(z.string().max(80)).max(20).optional().describe("Customer level names or ids"),
-    created_since: dateInput.optional().describe("Added on or after"),
-    created_until: dateInput.optional().describe("Added on or before"),
-    updated_since: dateInput.optional().describe("Updated on or after"),
-    updated_until: dateInput.optional().describe("Updated on or before"),
+    customer_ids: z.array(z.string().max(64)).max(100).optional().describe("Only these customers"),
+    levels: z.array(z.string().max(80)).max(20).optional().describe("Level names or ids"),
+    time_field: z.enum(["created", "updated"]).default("created").describe("What since/until filter"),
+    since: sinceInput,
+    until: untilInput,
     limit: limitInput(100, 20),
     cursor: cursorInput,
     detail: detailInput,
@@ -32,20 +31,11 @@ export const searchCustomers = defineTool({
   output: z.object({ customers: z.array(customerRowSchema), total: z.number().optional(), next_cursor: z.string().optional() }),
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
-    const unix = (field: string, value: string | number | undefined, end = false) =>
-      value === undefined ? undefined : toUnix(parseDateInput(field, value, tz, end));
-    const dates = {
-      start_time_inserted_at: unix("created_since", input.created_since),
-      end_time_inserted_at: unix("created_until", input.created_until, true),
-      start_time_updated_at: unix("updated_since", input.updated_since),
-      end_time_updated_at: unix("updated_until", input.updated_until, true),
-    };
-    for (const [from, to, field] of [
-      [dates.start_time_inserted_at, dates.end_time_inserted_at, "created_until"],
-      [dates.start_time_updated_at, dates.end_time_updated_at, "updated_until"],
-    ] as const) {
-      if (from !== undefined && to !== undefined && to < from) throw new InputError(field, "is before the start of the range");
-    }
+    const from = input.since === undefined ? undefined : toUnix(parseDateInput("since", input.since, tz));
+    const to = input.until === undefined ? undefined : toUnix(parseDateInput("until", input.until, tz, true));
+    if (from !== undefined && to !== undefined && to < from) throw new InputError("until", "is before since", "Swap since and until.");
+    const field = input.time_field === "created" ? "inserted_at" : "updated_at";
+    const dates = { [`start_time_${field}`]: from, [`end_time_${field}`]: to };
     const shopId = await resolveShopId(ctx, input.shop_id);
     const levels = await customerLevels(ctx.pos, shopId);
     const selectedLevel = input.levels?.map((l) => refId("levels", levels, l));

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { TRANSACTION_STATUSES } from "../../clients/pos-codes.js";
+import { TRANSACTION_STATUSES, statusName } from "../../clients/pos-codes.js";
 import { id, num } from "../../format/compact.js";
 import { parseDateInput, toIsoInZone } from "../../format/time.js";
 import { CREATE, defineTool } from "../define.js";
 import { dateInput, jsonish, shopIdInput } from "../inputs.js";
-import { codeName } from "./codes.js";
+
+import { shaped, nonEmpty } from "./fields.js";
 import { shopScope } from "./shop-scope.js";
 
 export const PAYMENT_TYPES = [
@@ -22,29 +23,37 @@ export const createTransaction = defineTool({
   name: "create_transaction",
   title: "Create income/expense transaction",
   description:
-    'Record an income (positive amount) or expense (negative amount) in the cash book. For ad spend use record_ad_cost. Example: name "Tiền điện tháng 11", amount -1200000, payments ["cash"].',
+    'Record an income (amount > 0) or expense (amount < 0) in the cash book; ad spend goes through record_ad_cost. Example: name "Tiền điện", amount -1200000, payments ["cash"].',
   toolset: "finance",
   annotations: CREATE,
   input: z.object({
     shop_id: shopIdInput,
-    name: z.string().trim().min(1).max(200).describe("What the money is for"),
-    amount: z.number().int().describe("Integer in shop currency: > 0 income, < 0 expense"),
+    name: nonEmpty(200).describe("What the money is for"),
+    amount: z.number().int().describe("> 0 income, < 0 expense"),
     note: z.string().max(2000).optional().describe("Note"),
-    payments: jsonish(z.array(z.enum(PAYMENT_TYPES)).max(8)).optional().describe("How it was paid"),
-    time_incurred: dateInput.optional().describe("When it happened (default now)"),
-    tag_ids: jsonish(z.array(z.string().max(64)).max(20)).optional().describe("Transaction tag ids"),
-    supplier_products_id: z.number().int().optional().describe("Supplier id"),
-    payment_debts_to_suppliers: z.boolean().optional().describe("Pays a supplier debt"),
-    is_accounting: z.boolean().optional().describe("Counts in accounting"),
-    is_locked: z.boolean().optional().describe("Lock against edits"),
+    payments: jsonish(z.array(z.enum(PAYMENT_TYPES)).max(8)).optional().describe("Payment methods"),
+    time_incurred: dateInput.optional().describe("When (date), default now"),
     order_id: z.string().max(40).optional().describe("Related order id"),
+    fields: jsonish(
+      shaped({
+        tag_ids: z.array(z.string().max(64)).max(20).optional(),
+        supplier_products_id: z.number().int().optional(),
+        payment_debts_to_suppliers: z.boolean().optional(),
+        is_accounting: z.boolean().optional(),
+        is_locked: z.boolean().optional(),
+        images: z.array(z.string().max(500)).max(10).optional(),
+      }),
+    )
+      .optional()
+      .describe("Also: tag_ids, supplier_products_id, payment_debts_to_suppliers, is_accounting, is_locked, images"),
   }),
   output: z.object({ id: z.string().optional(), display_id: z.string().optional(), amount: z.number().optional(), status: z.string().optional(), currency: z.string().optional() }),
   async handler(input, ctx) {
-    const { shop_id, order_id, time_incurred, ...fields } = input;
+    const { shop_id, order_id, time_incurred, fields: more, ...fields } = input;
     const when = time_incurred === undefined ? undefined : parseDateInput("time_incurred", time_incurred, ctx.config.timezone);
     const { shopId, currency } = await shopScope(ctx, shop_id);
     const created = await ctx.pos.createTransaction(shopId, {
+      ...more,
       ...fields,
       time_incurred: when ? toIsoInZone(when, ctx.config.timezone) : undefined,
       orderId: order_id,
@@ -53,7 +62,7 @@ export const createTransaction = defineTool({
       id: id(created.id),
       display_id: id(created.display_id),
       amount: num(created.amount) ?? input.amount,
-      status: codeName(TRANSACTION_STATUSES, created.status),
+      status: statusName(TRANSACTION_STATUSES, created.status),
       currency,
     };
   },

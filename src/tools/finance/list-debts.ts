@@ -1,12 +1,11 @@
 import { z } from "zod";
-import { DEBT_STATUSES } from "../../clients/pos-codes.js";
-import type { PosDebt } from "../../clients/schemas/pos.js";
+import { DEBT_STATUSES, statusName } from "../../clients/pos-codes.js";
 import { id, num } from "../../format/compact.js";
 import { sanitizeName, sanitizeText } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, limitInput, shopIdInput } from "../inputs.js";
-import { codeInput, codeName, optionalCode } from "./codes.js";
+import { codeInput, optionalCode } from "./codes.js";
 import { listPage } from "./paging.js";
 import { shopScope } from "./shop-scope.js";
 
@@ -19,13 +18,12 @@ export const listDebts = defineTool({
   name: "list_debts",
   title: "List debts",
   description:
-    "List payable debts (the shop owes a supplier) and receivable ones (a customer owes the shop), with amounts due and settled, and the service's `sum`. Example: type \"receivable\", status \"open\".",
+    'List debts: payable (shop owes a supplier) or receivable (a customer owes the shop), amounts due/settled and the service\'s `sum`. Example: status "open".',
   toolset: "finance",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
     status: codeInput(DEBT_STATUSES, "Debt status"),
-    type: z.enum(DEBT_TYPES).optional().describe("payable (0) or receivable (1); default both"),
     customer_id: z.string().max(64).optional().describe("Shop customer id (from search_customers)"),
     limit: limitInput(100, 30),
     cursor: cursorInput,
@@ -41,14 +39,11 @@ export const listDebts = defineTool({
   async handler(input, ctx) {
     const status = optionalCode(DEBT_STATUSES, "status", input.status);
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
-    const wantedType = input.type === undefined ? undefined : DEBT_TYPES.indexOf(input.type);
     const tz = ctx.config.timezone;
     let sum: unknown;
     const page = await listPage(ctx, input, {
       tool: "list_debts",
       query: { status, shop_customer_id: input.customer_id },
-      local: wantedType,
-      keep: wantedType === undefined ? undefined : (d: PosDebt) => d.type === wantedType,
       fetch: async (params) => {
         const result = await ctx.pos.listDebts(shopId, params);
         sum ??= result.sum;
@@ -64,7 +59,7 @@ export const listDebts = defineTool({
           name: sanitizeName(d.name_debt),
           description: sanitizeText(d.description, { max: 300 }),
           type: typeof d.type === "number" ? (DEBT_TYPES[d.type] ?? String(d.type)) : undefined,
-          status: codeName(DEBT_STATUSES, d.status),
+          status: statusName(DEBT_STATUSES, d.status),
           amount_due: due,
           amount_settled: settled,
           remaining: due !== undefined && settled !== undefined ? due - settled : undefined,

@@ -14,7 +14,7 @@ export const listPaymentHistories = defineTool({
   name: "list_payment_histories",
   title: "List payment histories",
   description:
-    "List payments received into the shop's payment accounts (bank transfers, QR payments), each with the order it paid. Use it to check whether a customer's transfer arrived. Example: since \"2026-11-15\".",
+    'List payments received into the shop\'s accounts (bank/QR), each with its order. Use it to check a customer\'s transfer arrived. Example: since "2026-11-15".',
   toolset: "finance",
   annotations: READ,
   input: z.object({

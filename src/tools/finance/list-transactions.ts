@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { TRANSACTION_STATUSES } from "../../clients/pos-codes.js";
+import { TRANSACTION_STATUSES, statusName } from "../../clients/pos-codes.js";
 import { id, num } from "../../format/compact.js";
 import { sanitizeName, sanitizeText } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
-import { codeInput, codeName, optionalCode } from "./codes.js";
+import { codeInput, optionalCode } from "./codes.js";
 import { listPage } from "./paging.js";
 import { optionalUnixRange } from "./range.js";
 import { shopScope } from "./shop-scope.js";
@@ -16,7 +16,7 @@ export const listTransactions = defineTool({
   name: "list_transactions",
   title: "List income/expense transactions",
   description:
-    "List the shop's income and expense transactions (cash book), newest first. amount > 0 is income, < 0 an expense; ad costs appear here as expenses with ad_cost_id. Example: status \"in_effect\", since \"2026-11-01\".",
+    'List cash-book transactions, newest first: amount > 0 income, < 0 expense; ad costs show ad_cost_id. Example: status "in_effect", since "2026-11-01".',
   toolset: "finance",
   annotations: READ,
   input: z.object({
@@ -43,7 +43,7 @@ export const listTransactions = defineTool({
         display_id: id(t.display_id),
         name: sanitizeName(t.name),
         amount: num(t.amount),
-        status: codeName(TRANSACTION_STATUSES, t.status),
+        status: statusName(TRANSACTION_STATUSES, t.status),
         payments: t.payments ?? undefined,
         note: sanitizeText(t.note, { max: 300 }),
         ad_cost_id: id(t.advertising_cost_id),

@@ -1,24 +1,23 @@
 import { z } from "zod";
-import { TRANSACTION_STATUSES } from "../../clients/pos-codes.js";
+import { TRANSACTION_STATUSES, requireStatus } from "../../clients/pos-codes.js";
 import { id, num } from "../../format/compact.js";
 import { parseDateInput, toYmdHms } from "../../format/time.js";
 import { CREATE, defineTool } from "../define.js";
 import { dateInput, jsonish, shopIdInput } from "../inputs.js";
-import { toCode } from "./codes.js";
+
+import { nonEmpty, shaped, someOf } from "./fields.js";
 import { shopScope } from "./shop-scope.js";
 
 /** "all" only filters lists; a recorded transaction has a real status. */
 const TRANSACTION_STATES = TRANSACTION_STATUSES.filter((r) => r.code >= 0);
-const text = (max: number) => z.string().trim().min(1).max(max);
-
-const item = z.object({
-  cost: z.number().int().nonnegative(),
-  tax: z.number().min(0).max(100).optional().describe("percent"),
-  warehouse_id: text(64).optional(),
-  product: text(64).optional().describe("product id"),
-  marketer: text(120).optional().describe("marketer e-mail or user id"),
-  source: z.object({ key: text(32), account: text(64).optional() }).optional().describe("order source"),
-  post_ids: z.array(text(80)).max(50).optional(),
+const item = shaped({
+  cost: z.number().int().refine((n) => n >= 0, "must not be negative"),
+  tax: z.number().min(0).max(100).optional(),
+  warehouse_id: nonEmpty(64).optional(),
+  product: nonEmpty(64).optional(),
+  marketer: nonEmpty(120).optional(),
+  source: z.object({ key: nonEmpty(32), account: nonEmpty(64).optional() }).optional(),
+  post_ids: z.array(nonEmpty(80)).max(50).optional(),
   is_livestream: z.boolean().optional(),
   is_wholesale: z.boolean().optional(),
 });
@@ -27,29 +26,29 @@ export const recordAdCost = defineTool({
   name: "record_ad_cost",
   title: "Record advertising cost",
   description:
-    'Record advertising spend, split into cost items (per product, marketer, order source or posts); the shop books it as an expense transaction (see list_transactions). Example: cost_date "2026-11-20", transaction {"name":"Quảng cáo FB","status":"in_effect"}, items [{"cost":500000,"tax":10}].',
+    'Record ad spend as cost items (product, marketer, source, posts); it is booked as an expense transaction. Example: cost_date "2026-11-20", transaction {"name":"Quảng cáo FB","status":"in_effect"}, items [{"cost":500000,"tax":10}].',
   toolset: "finance",
   annotations: CREATE,
   input: z.object({
     shop_id: shopIdInput,
-    cost_date: dateInput.describe("Day or time of the spend"),
+    cost_date: dateInput,
     transaction: jsonish(
-      z.object({
-        name: text(200),
-        status: z.union([z.string().max(40), z.number().int()]).describe("transaction status name or code"),
+      shaped({
+        name: nonEmpty(200),
+        status: z.union([z.string().max(40), z.number().int()]),
         note: z.string().max(2000).optional(),
-        time_incurred: dateInput.optional(),
-        tags: z.array(text(60)).max(20).optional(),
+        time_incurred: z.union([z.string().max(40), z.number().int()]).optional(),
+        tags: z.array(nonEmpty(60)).max(20).optional(),
         is_locked: z.boolean().optional(),
       }),
-    ).describe("The expense transaction to book: name and status required"),
-    items: jsonish(z.array(item).min(1).max(50)).describe("Cost items: cost (integer) required; tax in percent"),
+    ).describe("Expense to book: name, status (transaction status) required; note, time_incurred (date), tags, is_locked"),
+    items: jsonish(someOf(item, 50)).describe("Cost items: cost (required), tax (percent), warehouse_id, product (id), marketer (e-mail or id), source {key, account}, post_ids, is_livestream, is_wholesale"),
   }),
   output: z.object({ ad_cost_id: z.string().optional(), transaction_id: z.string().optional(), total_cost: z.number().optional(), currency: z.string().optional() }),
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
     const { name, status, time_incurred, ...txRest } = input.transaction;
-    const code = toCode(TRANSACTION_STATES, "transaction.status", status);
+    const code = requireStatus("transaction.status", TRANSACTION_STATES, status);
     const costDate = toYmdHms(parseDateInput("cost_date", input.cost_date, tz), tz);
     const incurred = time_incurred === undefined ? undefined : toYmdHms(parseDateInput("transaction.time_incurred", time_incurred, tz), tz);
     const { shopId, currency } = await shopScope(ctx, input.shop_id);

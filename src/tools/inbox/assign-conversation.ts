@@ -8,13 +8,13 @@ export const assignConversation = defineTool({
   name: "assign_conversation",
   title: "Assign conversation",
   description:
-    "Set who handles a conversation, replacing the current assignees; staff by id, name or email (list_page_users). Example: assignees [\"lan@shop.vn\"].",
+    "Set the staff handling a conversation (replaces current ones). Example: assignees [\"lan@shop.vn\"].",
   toolset: "inbox",
   annotations: OVERWRITE,
   input: z.object({
     page_id: pageIdInput,
     conversation_id: idInput("Conversation id (from list_conversations)"),
-    assignees: jsonish(z.array(z.string().min(1).max(200)).max(20)).describe("Staff ids, names or emails; [] to unassign"),
+    assignees: jsonish(z.array(z.string().min(1).max(200)).max(20)).describe("Staff ids, names or emails (list_page_users); [] unassigns"),
   }),
   output: z.object({
     conversation_id: z.string(),

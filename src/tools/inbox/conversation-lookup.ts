@@ -26,8 +26,8 @@ const memory = new WeakMap<MessagingClient, Map<string, ConversationFacts>>();
 const key = (pageId: string, conversationId: string) => `${pageId}/${conversationId}`;
 
 function store(client: MessagingClient): Map<string, ConversationFacts> {
-  let map = memory.get(client);
-  if (!map) memory.set(client, (map = new Map()));
+  const map = memory.get(client) ?? new Map<string, ConversationFacts>();
+  memory.set(client, map);
   return map;
 }
 

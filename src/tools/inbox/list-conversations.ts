@@ -2,7 +2,6 @@ import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import type {
   ConversationListParams,
-  ConversationType,
   CountedConversationParams,
   MessagingClient,
   PagedConversationParams,
@@ -65,7 +64,7 @@ async function fetchPage(client: MessagingClient, pageId: string, s: State): Pro
 
 const tagsInput = jsonish(z.array(z.union([z.string().max(100), z.number()])).max(20))
   .optional()
-  .describe('Tag ids or names (any matches); ["ALL"]: every tagged conversation');
+  .describe('Tag ids or names; ["ALL"]: any tagged');
 
 const input = z.object({
   page_id: pageIdInput,
@@ -73,11 +72,11 @@ const input = z.object({
     .optional()
     .describe("Only these types"),
   tags: tagsInput,
-  unread_first: z.boolean().optional().describe("Put unread conversations first"),
+  unread_first: z.boolean().optional().describe("Unread first"),
   since: sinceInput,
   until: untilInput,
-  with_total: z.boolean().optional().describe("Also count all matches (span at most 31 days, default the last 30)"),
-  order_by: z.enum(["inserted_at", "updated_at"]).optional().describe("Sort field; implies with_total"),
+  with_total: z.boolean().optional().describe("Count matches (span ≤31 days, default last 30)"),
+  order_by: z.enum(["inserted_at", "updated_at"]).optional().describe("Implies with_total"),
   limit: limitInput(100, 20),
   cursor: cursorInput,
   detail: detailInput,
@@ -88,7 +87,7 @@ export const listConversations = defineTool({
   name: NAME,
   title: "List conversations",
   description:
-    "A page's conversations (inbox, comments, ratings), latest activity first: customer, snippet, read state, tag and staff names. Example: type [\"INBOX\"], unread_first true.",
+    "A page's conversations, latest activity first: customer, snippet, read state, tags, staff. Example: type [\"INBOX\"], unread_first true.",
   toolset: "inbox",
   annotations: READ,
   input,

@@ -2,10 +2,10 @@ import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import type { MessagingClient } from "../../clients/messaging.js";
 import type { Message } from "../../clients/schemas/messaging.js";
-import { fullRecord, messageRow } from "../../format/conversations.js";
+import { messageRow } from "../../format/conversations.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, detailInput, idInput, limitInput, pageIdInput } from "../inputs.js";
+import { cursorInput, idInput, limitInput, pageIdInput } from "../inputs.js";
 import { findConversation } from "./conversation-lookup.js";
 
 const NAME = "list_messages";
@@ -66,7 +66,7 @@ export const listMessages = defineTool({
   name: NAME,
   title: "List messages",
   description:
-    "A conversation's newest messages, shown oldest first, each from page or customer, with attachments; next_cursor goes further back. Read it before replying.",
+    "A conversation's newest messages (oldest first), each from page or customer; next_cursor goes back. Read before replying.",
   toolset: "inbox",
   annotations: READ,
   input: z.object({
@@ -75,7 +75,6 @@ export const listMessages = defineTool({
     customer_id: idInput("From the conversation row; looked up if omitted").optional(),
     limit: limitInput(100, 20),
     cursor: cursorInput,
-    detail: detailInput,
   }),
   output: z.object({
     conversation_id: z.string(),
@@ -98,7 +97,7 @@ export const listMessages = defineTool({
     const rowCtx = { pageId: input.page_id, timeZone: ctx.config.timezone };
     return {
       conversation_id: input.conversation_id,
-      messages: window.messages.map((m) => (input.detail === "full" ? fullRecord(m) : messageRow(m, rowCtx))),
+      messages: window.messages.map((m) => messageRow(m, rowCtx)),
       next_cursor:
         window.passed === undefined ? undefined : encodeCursor(NAME, { c: input.conversation_id, customer, passed: window.passed }),
     };

@@ -18,7 +18,7 @@ export async function pageTagRows(client: MessagingClient, pageId: string) {
 export const listPageTags = defineTool({
   name: "list_page_tags",
   title: "List page tags",
-  description: "Tags a page can put on conversations (id, name, color), for update_conversation_tags and list_conversations filters.",
+  description: "A page's conversation tags: id, name, color.",
   toolset: "inbox",
   annotations: READ,
   input: z.object({ page_id: pageIdInput }),

@@ -5,13 +5,13 @@ import { idInput, pageIdInput } from "../inputs.js";
 export const markConversation = defineTool({
   name: "mark_conversation",
   title: "Mark conversation read/unread",
-  description: "Mark a conversation read, or unread so the team sees it as pending. Example: state \"unread\".",
+  description: "Mark a conversation read or unread (pending for the team).",
   toolset: "inbox",
   annotations: OVERWRITE,
   input: z.object({
     page_id: pageIdInput,
     conversation_id: idInput("Conversation id (from list_conversations)"),
-    state: z.enum(["read", "unread"]).describe("New read state"),
+    state: z.enum(["read", "unread"]).describe("Read state"),
   }),
   output: z.object({ conversation_id: z.string(), state: z.enum(["read", "unread"]) }),
   async handler(input, ctx) {

@@ -18,8 +18,8 @@ interface Entry<T> {
 function ttlCache<T>(load: (client: MessagingClient, pageId: string) => Promise<T>) {
   const byClient = new WeakMap<MessagingClient, Map<string, Entry<T>>>();
   return (client: MessagingClient, pageId: string): Promise<T> => {
-    let pages = byClient.get(client);
-    if (!pages) byClient.set(client, (pages = new Map()));
+    const pages = byClient.get(client) ?? new Map<string, Entry<T>>();
+    byClient.set(client, pages);
     const hit = pages.get(pageId);
     if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
     const value = load(client, pageId);

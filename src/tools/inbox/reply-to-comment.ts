@@ -1,21 +1,19 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import { CREATE, defineTool } from "../define.js";
-import { idInput, jsonish, pageIdInput } from "../inputs.js";
-import { messageInput, sentOutput, urlInput } from "./send-inbox-message.js";
+import { jsonish } from "../inputs.js";
+import { commentTarget, messageInput, sentOutput, urlInput } from "./send-shared.js";
 
 export const replyToComment = defineTool({
   name: "reply_to_comment",
   title: "Reply to comment",
   description:
-    "Reply publicly under a customer's comment (text and/or image); for a private answer use send_private_reply. Example: message \"Shop inbox bạn rồi ạ\".",
+    "Reply publicly under a comment (text and/or image). Example: message \"Shop inbox bạn rồi ạ\".",
   toolset: "inbox",
   annotations: CREATE,
   input: z.object({
-    page_id: pageIdInput,
-    conversation_id: idInput("COMMENT conversation id (from list_conversations)"),
-    comment_id: idInput("Comment id from list_messages (default: the first comment)").optional(),
-    message: messageInput.describe("Reply text"),
+    ...commentTarget,
+    message: messageInput.optional().describe("Reply text"),
     content_url: urlInput.optional().describe("Image URL"),
     image_data: jsonish(z.union([z.string().max(500), z.record(z.string(), z.unknown())]))
       .optional()

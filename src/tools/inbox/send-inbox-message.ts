@@ -1,28 +1,40 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
+import type { InboxMessage } from "../../clients/messaging.js";
 import { CREATE, defineTool } from "../define.js";
 import { idInput, pageIdInput } from "../inputs.js";
+import { messageInput, sentOutput, urlInput } from "./send-shared.js";
 
-export const sentOutput = z.object({ message_id: z.string().optional(), conversation_id: z.string() });
+const DOCUMENT_TYPES: Record<string, string> = {
+  pdf: "application/pdf",
+  doc: "application/msword",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  xls: "application/vnd.ms-excel",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  csv: "text/csv",
+  txt: "text/plain",
+  zip: "application/zip",
+};
 
-export const messageInput = z.string().max(2000).optional();
-export const urlInput = z.url({ protocol: /^https?$/ }).max(2000);
+/** The send fields of a file URL: a known document extension makes it a DOCUMENT, anything else a PHOTO. */
+export function attachmentOf(url: string): Pick<InboxMessage, "content_url" | "attachmentType" | "name" | "mime_type"> {
+  const name = new URL(url).pathname.split("/").pop() ?? "";
+  const mime = DOCUMENT_TYPES[name.split(".").pop()?.toLowerCase() ?? ""];
+  return mime ? { content_url: url, attachmentType: "DOCUMENT", name, mime_type: mime } : { content_url: url, attachmentType: "PHOTO" };
+}
 
 export const sendInboxMessage = defineTool({
   name: "send_inbox_message",
   title: "Send inbox message",
   description:
-    "Send a message as the page in an INBOX conversation: text and/or an image or file URL. The platform refuses it when the customer last wrote over 24 h ago. Example: message \"Dạ đơn đã gửi ạ\".",
+    'Send a message as the page in an INBOX conversation (text and/or a file URL); refused if the customer last wrote over 24 h ago. Example: message "Dạ đơn đã gửi ạ".',
   toolset: "inbox",
   annotations: CREATE,
   input: z.object({
     page_id: pageIdInput,
     conversation_id: idInput("INBOX conversation id (from list_conversations)"),
-    message: messageInput.describe("Text"),
-    content_url: urlInput.optional().describe("Image or file URL"),
-    attachment_type: z.enum(["PHOTO", "DOCUMENT"]).default("PHOTO").describe("Kind of content_url"),
-    file_name: z.string().max(200).optional().describe("DOCUMENT file name"),
-    mime_type: z.string().max(100).optional().describe("DOCUMENT MIME type"),
+    message: messageInput.optional().describe("Text"),
+    content_url: urlInput.optional().describe("Image or document (pdf, docx, xlsx...) URL"),
   }),
   output: sentOutput,
   async handler(input, ctx) {
@@ -31,9 +43,7 @@ export const sendInboxMessage = defineTool({
     }
     const sent = await ctx.messaging.sendInboxMessage(input.page_id, input.conversation_id, {
       message: input.message,
-      ...(input.content_url
-        ? { content_url: input.content_url, attachmentType: input.attachment_type, name: input.file_name, mime_type: input.mime_type }
-        : {}),
+      ...(input.content_url ? attachmentOf(input.content_url) : {}),
     });
     return { message_id: sent.id ?? undefined, conversation_id: input.conversation_id };
   },

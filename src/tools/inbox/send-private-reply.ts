@@ -4,10 +4,10 @@ import type { Message } from "../../clients/schemas/messaging.js";
 import { sideOf } from "../../format/conversations.js";
 import { recordTime } from "../../format/time.js";
 import { CREATE, defineTool, type ToolContext } from "../define.js";
-import { idInput, pageIdInput } from "../inputs.js";
+import { idInput } from "../inputs.js";
 import { findConversation } from "./conversation-lookup.js";
 import { readMessages } from "./list-messages.js";
-import { sentOutput } from "./send-inbox-message.js";
+import { commentTarget, messageInput, sentOutput } from "./send-shared.js";
 
 const MAX_AGE_MS = 7 * 86_400_000;
 /** Comment threads are short; this many newest messages nearly always include the comment. */
@@ -17,14 +17,12 @@ export const sendPrivateReply = defineTool({
   name: "send_private_reply",
   title: "Send private reply",
   description:
-    "Answer a customer's comment with a private inbox message: once per comment, within 7 days of it. Example: send the price to someone who commented \"giá?\".",
+    "Answer a comment with a private inbox message: once per comment, within 7 days of it. Example: the price for a \"giá?\" comment.",
   toolset: "inbox",
   annotations: CREATE,
   input: z.object({
-    page_id: pageIdInput,
-    conversation_id: idInput("COMMENT conversation id (from list_conversations)"),
-    comment_id: idInput("Comment id from list_messages (default: the first comment)").optional(),
-    message: z.string().min(1).max(2000).describe("Text"),
+    ...commentTarget,
+    message: messageInput.min(1).describe("Text"),
     post_id: idInput("Post of the comment; looked up if omitted").optional(),
   }),
   output: sentOutput,

@@ -8,13 +8,13 @@ import { resolveTagIds, tagNames } from "./page-lookups.js";
 const tagList = (what: string) =>
   jsonish(z.array(z.union([z.string().min(1).max(100), z.number()])).max(20))
     .default([])
-    .describe(`Tag ids or names to ${what}`);
+    .describe(`Tags (ids or names) to ${what}`);
 
 export const updateConversationTags = defineTool({
   name: "update_conversation_tags",
   title: "Tag conversation",
   description:
-    "Add and/or remove tags on a conversation; returns the tags it carries afterwards. Example: add [\"Đã chốt đơn\"], remove [\"Chờ phản hồi\"].",
+    "Add and/or remove conversation tags; returns the resulting tags. Example: add [\"Đã chốt đơn\"].",
   toolset: "inbox",
   annotations: OVERWRITE,
   input: z.object({

@@ -1,9 +1,11 @@
+import { requireStatus, statusName } from "../../clients/pos-codes.js";
 import { z } from "zod";
 import { id } from "../../format/compact.js";
 import { parseDateInput, toUnix } from "../../format/time.js";
 import { CREATE, defineTool } from "../define.js";
 import { dateInput, jsonish, shopIdInput } from "../inputs.js";
-import { codeName, optionalCode, toCode } from "../finance/codes.js";
+import { optionalCode } from "../finance/codes.js";
+import { nonEmpty, someOf } from "../finance/fields.js";
 import { resolveShopId } from "../shop/resolve-shop.js";
 import { EXPORT_STATUSES, EXPORT_TYPES, settable } from "./codes.js";
 import { pricedLine } from "./stock-lines.js";
@@ -14,22 +16,22 @@ export const createStockExport = defineTool({
   name: "create_stock_export",
   title: "Create stock export",
   description:
-    'Take goods out of a warehouse with an export slip (e.g. defective goods back to a supplier); a completed export lowers stock. Example: warehouse_id, status "completed", type "defective", items [{"variation_id":"…","quantity":2,"imported_price":90000}].',
+    'Take goods out of a warehouse (e.g. defective goods back to a supplier). Example: warehouse_id, status "completed", type "defective", items [{"variation_id":"…","quantity":2,"imported_price":90000}].',
   toolset: "inventory",
   annotations: CREATE,
   input: z.object({
     shop_id: shopIdInput,
-    warehouse_id: z.string().trim().min(1).max(64).describe("Warehouse the goods leave (from list_warehouses)"),
+    warehouse_id: nonEmpty(64).describe("Warehouse the goods leave"),
     status: z.union([z.string().max(40), z.number().int()]).describe(`Slip status: ${STATES.map((r) => `${r.name}=${r.code}`).join(", ")}`),
-    items: jsonish(z.array(pricedLine).min(1).max(200)).describe("Lines: variation_id, quantity, imported_price"),
+    items: jsonish(someOf(pricedLine, 200)).describe("Lines: variation_id, quantity, imported_price"),
     type: z.union([z.string().max(40), z.number().int()]).optional().describe("normal=0 (default) or defective=1"),
     note: z.string().max(2000).optional().describe("Note"),
     supplier_products_id: z.number().int().optional().describe("Supplier id"),
-    inserted_at: dateInput.optional().describe("Back-date the slip to this time"),
+    inserted_at: dateInput.optional().describe("Back-date the slip (date)"),
   }),
   output: z.object({ id: z.string().optional(), display_id: z.string().optional(), status: z.string().optional() }),
   async handler(input, ctx) {
-    const status = toCode(STATES, "status", input.status);
+    const status = requireStatus("status", STATES, input.status);
     const type = optionalCode(EXPORT_TYPES, "type", input.type);
     const at = input.inserted_at === undefined ? undefined : toUnix(parseDateInput("inserted_at", input.inserted_at, ctx.config.timezone));
     const shopId = await resolveShopId(ctx, input.shop_id);
@@ -45,6 +47,6 @@ export const createStockExport = defineTool({
         change_inserted_at: at === undefined ? undefined : true,
       },
     });
-    return { id: id(created.id), display_id: id(created.display_id), status: codeName(EXPORT_STATUSES, created.status ?? status) };
+    return { id: id(created.id), display_id: id(created.display_id), status: statusName(EXPORT_STATUSES, created.status ?? status) };
   },
 });

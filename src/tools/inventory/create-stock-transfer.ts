@@ -4,26 +4,27 @@ import { id } from "../../format/compact.js";
 import { parseDateInput, toIsoInZone } from "../../format/time.js";
 import { CREATE, defineTool } from "../define.js";
 import { dateInput, jsonish, shopIdInput } from "../inputs.js";
+import { nonEmpty, someOf } from "../finance/fields.js";
 import { resolveShopId } from "../shop/resolve-shop.js";
 import { quantityLine } from "./stock-lines.js";
 
-const warehouseId = z.string().trim().min(1).max(64);
+const warehouseId = nonEmpty(64);
 
 export const createStockTransfer = defineTool({
   name: "create_stock_transfer",
   title: "Create stock transfer",
   description:
-    'Move goods from one warehouse to one or more others; one transfer is created per target and shows in list_inventory_history as a minus at the source and a plus at the target. Example: from_warehouse_id "A", to_warehouse_ids ["B"], items [{"variation_id":"…","quantity":5}].',
+    'Move goods between warehouses, one transfer per target; list_inventory_history shows - at the source, + at the target. Example: to_warehouse_ids ["B"], items [{"variation_id":"…","quantity":5}].',
   toolset: "inventory",
   annotations: CREATE,
   input: z.object({
     shop_id: shopIdInput,
-    from_warehouse_id: warehouseId.describe("Source warehouse (from list_warehouses)"),
-    to_warehouse_ids: jsonish(z.array(warehouseId).min(1).max(20)).describe("Target warehouses"),
-    items: jsonish(z.array(quantityLine).min(1).max(200)).describe("Lines: variation_id, quantity"),
-    shipping_fee: z.number().int().nonnegative().optional().describe("Shipping fee, shop currency"),
+    from_warehouse_id: warehouseId.describe("Source warehouse (list_warehouses)"),
+    to_warehouse_ids: jsonish(someOf(warehouseId, 20)).describe("Target warehouses"),
+    items: jsonish(someOf(quantityLine, 200)).describe("Lines: variation_id, quantity"),
+    shipping_fee: z.number().int().optional().describe("Shipping fee"),
     note: z.string().max(2000).optional().describe("Note"),
-    inserted_at: dateInput.optional().describe("Date the transfer (default now)"),
+    inserted_at: dateInput.optional().describe("Transfer date, default now"),
   }),
   output: z.object({ transfers: z.array(z.object({ id: z.string().optional(), display_id: z.string().optional(), to_warehouse_id: z.string().optional() })) }),
   async handler(input, ctx) {

@@ -15,7 +15,7 @@ export const listInventoryHistory = defineTool({
   name: "list_inventory_history",
   title: "List inventory history",
   description:
-    "List stock movements, newest first: quantity is signed (+ into the warehouse, - out of it), remain_quantity is the stock after the move, source/ref_display_id name the slip or order behind it. Example: warehouse_id plus variation_ids to trace one item.",
+    "List stock movements, newest first: quantity is signed (+ in, - out), remain_quantity is stock after it, source/ref_display_id the slip or order. Example: warehouse_id + variation_ids.",
   toolset: "inventory",
   annotations: READ,
   input: z.object({

@@ -1,10 +1,11 @@
+import { statusName } from "../../clients/pos-codes.js";
 import { z } from "zod";
 import { id, num } from "../../format/compact.js";
 import { sanitizeName } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, limitInput, shopIdInput } from "../inputs.js";
-import { codeInput, codeName, optionalCode } from "../finance/codes.js";
+import { codeInput, optionalCode } from "../finance/codes.js";
 import { listPage } from "../finance/paging.js";
 import { shopScope } from "../finance/shop-scope.js";
 import { PURCHASE_STATUSES } from "./codes.js";
@@ -16,7 +17,7 @@ export const listPurchases = defineTool({
   name: "list_purchases",
   title: "List purchases (stock-in slips)",
   description:
-    "List purchase slips (goods bought in from suppliers), newest first, with supplier, warehouse, totals and line count. Use the id with split_purchase. Example: status \"imported\".",
+    'List purchase (stock-in) slips, newest first, with supplier, warehouse and totals; ids feed split_purchase. Example: status "imported".',
   toolset: "inventory",
   annotations: READ,
   input: z.object({
@@ -38,7 +39,7 @@ export const listPurchases = defineTool({
       project: (p) => ({
         id: String(p.id),
         display_id: id(p.display_id),
-        status: codeName(PURCHASE_STATUSES, p.status),
+        status: statusName(PURCHASE_STATUSES, p.status),
         supplier: sanitizeName(p.supplier?.name),
         warehouse_id: id(p.warehouse_id),
         total_price: num(p.total_price),

@@ -1,10 +1,11 @@
+import { statusName } from "../../clients/pos-codes.js";
 import { z } from "zod";
 import { id } from "../../format/compact.js";
 import { sanitizeText } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, detailInput, limitInput, shopIdInput } from "../inputs.js";
-import { codeInput, codeName, optionalCode } from "../finance/codes.js";
+import { cursorInput, limitInput, shopIdInput } from "../inputs.js";
+import { codeInput, optionalCode } from "../finance/codes.js";
 import { listPage } from "../finance/paging.js";
 import { resolveShopId } from "../shop/resolve-shop.js";
 import { EXPORT_STATUSES, EXPORT_TYPES } from "./codes.js";
@@ -14,7 +15,7 @@ export const listStockExports = defineTool({
   name: "list_stock_exports",
   title: "List stock exports",
   description:
-    "List stock export slips (goods taken out of a warehouse, e.g. defective goods back to a supplier), newest first, with line and unit counts. Example: status \"completed\", type \"defective\".",
+    'List stock export slips, newest first, with line and unit counts. Example: status "completed", type "defective".',
   toolset: "inventory",
   annotations: READ,
   input: z.object({
@@ -23,7 +24,6 @@ export const listStockExports = defineTool({
     type: codeInput(EXPORT_TYPES, "Export type"),
     limit: limitInput(100, 30),
     cursor: cursorInput,
-    detail: detailInput,
   }),
   output: z.object({ total: z.number().optional(), exports: z.array(z.looseObject({ id: z.string() })), next_cursor: z.string().optional() }),
   async handler(input, ctx) {
@@ -38,8 +38,8 @@ export const listStockExports = defineTool({
       project: (e) => ({
         id: String(e.id),
         display_id: id(e.display_id),
-        status: codeName(EXPORT_STATUSES, e.status),
-        type: codeName(EXPORT_TYPES, e.type),
+        status: statusName(EXPORT_STATUSES, e.status),
+        type: statusName(EXPORT_TYPES, e.type),
         warehouse_id: id(e.warehouse_id),
         supplier_id: id(e.supplier_products_id),
         note: sanitizeText(e.note, { max: 300 }),

@@ -1,10 +1,11 @@
+import { statusName } from "../../clients/pos-codes.js";
 import { z } from "zod";
 import { id, num } from "../../format/compact.js";
 import { sanitizeText } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, detailInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
-import { codeInput, codeName, optionalCode } from "../finance/codes.js";
+import { cursorInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
+import { codeInput, optionalCode } from "../finance/codes.js";
 import { listPage } from "../finance/paging.js";
 import { optionalUnixRange } from "../finance/range.js";
 import { shopScope } from "../finance/shop-scope.js";
@@ -15,7 +16,7 @@ export const listStockTransfers = defineTool({
   name: "list_stock_transfers",
   title: "List stock transfers",
   description:
-    "List transfers of goods between warehouses, newest first, with source and target warehouse, units and shipping fee. Without status the service's default filter applies. Example: status \"shipping\", since \"2026-11-01\".",
+    'List warehouse-to-warehouse transfers, newest first; without status the service\'s default filter applies. Example: status "shipping".',
   toolset: "inventory",
   annotations: READ,
   input: z.object({
@@ -25,7 +26,6 @@ export const listStockTransfers = defineTool({
     until: untilInput,
     limit: limitInput(100, 30),
     cursor: cursorInput,
-    detail: detailInput,
   }),
   output: z.object({ currency: z.string().optional(), total: z.number().optional(), transfers: z.array(z.looseObject({ id: z.string() })), next_cursor: z.string().optional() }),
   async handler(input, ctx) {
@@ -40,7 +40,7 @@ export const listStockTransfers = defineTool({
       project: (t) => ({
         id: String(t.id),
         display_id: id(t.display_id),
-        status: codeName(TRANSFER_STATUSES, t.status),
+        status: statusName(TRANSFER_STATUSES, t.status),
         from_warehouse_id: id(t.from_warehouse_id),
         to_warehouse_id: id(t.to_warehouse_id),
         ...lineSummary(t.items),

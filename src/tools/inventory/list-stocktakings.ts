@@ -1,12 +1,14 @@
+import { statusName } from "../../clients/pos-codes.js";
 import { z } from "zod";
 import type { PosStocktaking } from "../../clients/schemas/pos.js";
 import { id, num } from "../../format/compact.js";
+import { upstreamRecord } from "../../format/orders.js";
 import { sanitizeText } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, idInput, limitInput, shopIdInput } from "../inputs.js";
-import { codeInput, codeName, optionalCode } from "../finance/codes.js";
-import { fullRow, listPage } from "../finance/paging.js";
+import { codeInput, optionalCode } from "../finance/codes.js";
+import { listPage } from "../finance/paging.js";
 import { resolveShopId } from "../shop/resolve-shop.js";
 import { STOCKTAKING_STATUSES } from "./codes.js";
 
@@ -14,7 +16,7 @@ function summary(s: PosStocktaking, tz: string) {
   return {
     id: String(s.id),
     display_id: id(s.display_id),
-    status: codeName(STOCKTAKING_STATUSES, s.status),
+    status: statusName(STOCKTAKING_STATUSES, s.status),
     warehouse_id: id(s.warehouse_id),
     progress: num(s.progress),
     by: typeof s.stocktaking_by === "string" ? s.stocktaking_by : undefined,
@@ -43,7 +45,7 @@ export const listStocktakings = defineTool({
   name: "list_stocktakings",
   title: "List stocktakings",
   description:
-    "List stock counts, newest first; with stocktaking_id, read that one with its lines (changed_quantity is the counted difference, current_quantity the stock the system had). Example: stocktaking_id from a previous list to see what was counted.",
+    'List stock counts, newest first; with stocktaking_id, that one with its lines (changed_quantity = counted minus system stock). Example: stocktaking_id "…".',
   toolset: "inventory",
   annotations: READ,
   input: z.object({
@@ -65,7 +67,7 @@ export const listStocktakings = defineTool({
     const tz = ctx.config.timezone;
     if (input.stocktaking_id !== undefined) {
       const one = await ctx.pos.getStocktaking(shopId, input.stocktaking_id);
-      return { stocktakings: [input.detail === "full" ? fullRow(one) : { ...summary(one, tz), items: items(one) }] };
+      return { stocktakings: [input.detail === "full" ? upstreamRecord(one) : { ...summary(one, tz), items: items(one) }] };
     }
     const page = await listPage(ctx, input, {
       tool: "list_stocktakings",

@@ -1,18 +1,20 @@
+import { requireStatus, statusName } from "../../clients/pos-codes.js";
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import { id } from "../../format/compact.js";
 import { parseDateInput, toUnix } from "../../format/time.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { dateInput, idInput, jsonish, shopIdInput } from "../inputs.js";
-import { codeName, toCode } from "../finance/codes.js";
+
+import { nonEmpty, shaped, someOf } from "../finance/fields.js";
 import { resolveShopId } from "../shop/resolve-shop.js";
 import { STOCKTAKING_STATUSES, settable } from "./codes.js";
 
 const STATES = settable(STOCKTAKING_STATUSES);
 
-const line = z.object({
-  id: z.string().max(64).optional().describe("line id, required when updating"),
-  variation_id: z.string().trim().min(1).max(64),
+const line = shaped({
+  id: z.string().max(64).optional(),
+  variation_id: nonEmpty(64),
   changed_quantity: z.number().int(),
   note: z.string().max(500).optional(),
 });
@@ -21,24 +23,24 @@ export const saveStocktaking = defineTool({
   name: "save_stocktaking",
   title: "Create or update stocktaking",
   description:
-    'Create a stock count (no stocktaking_id: warehouse_id, status and items required) or update one (stocktaking_id; every item needs its line id from list_stocktakings). Example: warehouse_id, status "counting", items [{"variation_id":"…","changed_quantity":-1}].',
+    'Create a stock count (warehouse_id, status, items) or update one (stocktaking_id; each item needs its line id). Example: warehouse_id, status "counting", items [{"variation_id":"…","changed_quantity":-1}].',
   toolset: "inventory",
   annotations: OVERWRITE,
   input: z.object({
     shop_id: shopIdInput,
     stocktaking_id: idInput("Stocktaking to update; omit to create").optional(),
-    warehouse_id: z.string().trim().min(1).max(64).optional().describe("Warehouse counted (required to create)"),
+    warehouse_id: nonEmpty(64).optional().describe("Warehouse counted; required to create"),
     status: z.union([z.string().max(40), z.number().int()]).describe(`Status: ${STATES.map((r) => `${r.name}=${r.code}`).join(", ")}`),
-    items: jsonish(z.array(line).min(1).max(500)).describe("Counted lines: changed_quantity = counted minus system stock"),
+    items: jsonish(someOf(line, 500)).describe("Lines: variation_id, changed_quantity (counted minus system stock), note; id (line id) required to update"),
     note: z.string().max(2000).optional().describe("Note"),
-    stocktaking_at: dateInput.optional().describe("When the count happened"),
+    stocktaking_at: dateInput.optional().describe("Count date"),
     stocktaking_by: z.string().max(40).optional().describe("Scope kind, e.g. category_ids"),
-    stocktaking_by_value: jsonish(z.array(z.string().max(64)).max(100)).optional().describe("Category, supplier or brand ids of the scope"),
+    stocktaking_by_value: jsonish(z.array(z.string().max(64)).max(100)).optional().describe("Ids of the scope"),
     creator_id: z.string().max(64).optional().describe("Staff user id"),
   }),
   output: z.object({ id: z.string().optional(), display_id: z.string().optional(), status: z.string().optional(), created: z.boolean() }),
   async handler(input, ctx) {
-    const status = toCode(STATES, "status", input.status);
+    const status = requireStatus("status", STATES, input.status);
     const updating = input.stocktaking_id !== undefined;
     if (!updating && !input.warehouse_id) {
       throw new InputError("warehouse_id", "is required to create a stocktaking", "Pass the warehouse_id being counted (list_warehouses), or stocktaking_id to update.");
@@ -60,6 +62,6 @@ export const saveStocktaking = defineTool({
     const saved = stocktaking_id === undefined
       ? await ctx.pos.createStocktaking(shopId, body)
       : await ctx.pos.updateStocktaking(shopId, stocktaking_id, body);
-    return { id: id(saved.id) ?? stocktaking_id, display_id: id(saved.display_id), status: codeName(STOCKTAKING_STATUSES, saved.status ?? status), created: !updating };
+    return { id: id(saved.id) ?? stocktaking_id, display_id: id(saved.display_id), status: statusName(STOCKTAKING_STATUSES, saved.status ?? status), created: !updating };
   },
 });

@@ -2,36 +2,43 @@ import { z } from "zod";
 import { id } from "../../format/compact.js";
 import { CREATE, defineTool } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
+import { shaped, someOf } from "../finance/fields.js";
 import { shopScope } from "../finance/shop-scope.js";
 import { pricedLine } from "./stock-lines.js";
 
-/** Fields both halves of a split may carry besides items (the purchase request fields). */
-const slip = z.looseObject({
-  warehouse_id: z.string().max(64).optional(),
-  status: z.number().int().optional(),
-  note: z.string().max(2000).optional(),
-  received_at: z.number().int().optional(),
-  supplier_products_id: z.number().int().optional(),
-  discount: z.number().int().optional(),
-  transport_fee: z.number().int().optional(),
-  prepaid_debt: z.number().int().optional(),
-});
-const lines = jsonish(z.array(pricedLine).min(1).max(200));
+/** The other purchase request fields of one half. */
+const slip = jsonish(
+  shaped({
+    warehouse_id: z.string().max(64).optional(),
+    status: z.number().int().optional(),
+    note: z.string().max(2000).optional(),
+    received_at: z.number().int().optional(),
+    supplier_products_id: z.number().int().optional(),
+    discount: z.number().int().optional(),
+    transport_fee: z.number().int().optional(),
+    prepaid_debt: z.number().int().optional(),
+    auto_create_debts: z.boolean().optional(),
+    not_create_transaction: z.boolean().optional(),
+    tags: z.array(z.number().int()).optional(),
+    images: z.array(z.string().max(500)).optional(),
+  }),
+);
+const lines = jsonish(someOf(pricedLine, 200));
 
 export const splitPurchase = defineTool({
   name: "split_purchase",
   title: "Split purchase",
   description:
-    'Split a purchase slip in two: keep_items stay on the original, move_items go to a new slip (e.g. goods that arrive later). Each line needs variation_id, quantity and imported_price. Example: purchase_id from list_purchases, keep_items [{"variation_id":"…","quantity":20,"imported_price":90000}], move_items [… "quantity":3 …].',
+    'Split a purchase slip: keep_items stay, move_items go to a new slip (e.g. goods arriving later). Example: purchase_id, keep_items [{"variation_id":"…","quantity":20,"imported_price":90000}], move_items [...].',
   toolset: "inventory",
   annotations: CREATE,
   input: z.object({
     shop_id: shopIdInput,
     purchase_id: idInput("Purchase id to split (from list_purchases)"),
-    keep_items: lines.describe("Lines left on the original slip"),
-    move_items: lines.describe("Lines of the new slip"),
-    original: jsonish(slip).optional().describe("Other fields of the original slip to send (warehouse_id, status, note, received_at Unix, ...)"),
-    new_purchase: jsonish(slip).optional().describe("Other fields of the new slip, same keys"),
+    keep_items: lines.describe("Lines kept: variation_id, quantity, imported_price"),
+    move_items: lines.describe("Lines moved to the new slip"),
+    original: slip.optional().describe("Other fields of the kept slip: warehouse_id, status, note, received_at (Unix), supplier_products_id, discount, transport_fee, prepaid_debt, tags, images"),
+    new_purchase: slip.optional().describe("Same, for the new slip"),
   }),
   output: z.object({ new_purchase_id: z.string().optional(), new_display_id: z.string().optional(), purchase_id: z.string() }),
   async handler(input, ctx) {

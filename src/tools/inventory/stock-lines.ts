@@ -1,16 +1,18 @@
 import { z } from "zod";
 import { num } from "../../format/compact.js";
+import { nonEmpty, shaped } from "../finance/fields.js";
 
-const variationId = z.string().trim().min(1).max(64);
+const variationId = nonEmpty(64);
+const count = z.number().int().refine((n) => n > 0, "must be above 0");
 
 /** A stock line of an export or purchase: variation, quantity and unit cost are all required. */
-export const pricedLine = z.object({
+export const pricedLine = shaped({
   variation_id: variationId,
-  quantity: z.number().int().positive(),
-  imported_price: z.number().int().nonnegative(),
+  quantity: count,
+  imported_price: z.number().int().refine((n) => n >= 0, "must not be negative"),
 });
 
-export const quantityLine = z.object({ variation_id: variationId, quantity: z.number().int().positive() });
+export const quantityLine = shaped({ variation_id: variationId, quantity: count });
 
 /** How many lines and units a slip holds. */
 export function lineSummary(items: unknown): { item_count?: number; total_quantity?: number } {

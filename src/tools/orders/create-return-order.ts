@@ -7,12 +7,12 @@ import { fold } from "../../format/text.js";
 import { CREATE, defineTool } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../shop/resolve-shop.js";
-import { itemInput, resolveItems, variationInfo } from "./resolve-items.js";
+import { parseItems, resolveItems, variationInfo } from "./resolve-items.js";
 
 const returnItem = z.object({
-  variation_id: idInput("Variation id of a line of the original order").optional(),
-  product: z.string().max(200).optional().describe("Instead of variation_id: name or SKU of a line of the original order"),
-  quantity: z.number().int().min(1).max(10_000).describe("Units returned"),
+  variation_id: idInput("Variation id").optional(),
+  product: z.string().max(200).optional(),
+  quantity: z.number().int().min(1).max(10_000),
 });
 
 /** The line of the original order an item names, with room for the returned quantity. */
@@ -38,27 +38,28 @@ export const createReturnOrder = defineTool({
   name: "create_return_order",
   title: "Create a return order",
   description:
-    "Return items of an order into a warehouse, optionally with an exchange order of new items. Returns the return order id, linked to the original. Example: order_id \"58123\", items [{product: \"AT001-TR-S\", quantity: 1}], warehouse_id.",
+    'Return lines of an order into a warehouse, optionally with an exchange order; returns the return order id. Example: order_id "58123", items [{product: "AT001-TR-S", quantity: 1}], warehouse_id.',
   toolset: "orders",
   annotations: CREATE,
   input: z.object({
     shop_id: shopIdInput,
     order_id: idInput("Original order id"),
-    items: jsonish(z.array(returnItem).min(1).max(100)).describe("Returned lines"),
-    warehouse_id: idInput("Warehouse receiving the goods (list_warehouses)"),
+    items: jsonish(z.array(returnItem).min(1).max(100)).describe("Returned lines: variation_id or product (name/SKU of an order line), quantity"),
+    warehouse_id: idInput("Warehouse receiving the goods"),
     status: z.union([z.string().max(40), z.number().int()]).default("new").describe("new, shipped, completed or cancelled"),
-    exchange_items: jsonish(z.array(itemInput).max(100)).optional().describe("Items of an exchange order"),
-    discount_from_order_to_returned: z.number().int().min(0).optional().describe("Discount carried from the original order"),
-    received_at_shop: z.boolean().optional().describe("Handled at the counter"),
-    note: z.string().max(2000).optional().describe("Note on the exchange order"),
+    exchange_items: jsonish(z.array(z.unknown())).optional().describe("Exchange order lines as in create_order"),
+    discount_from_order_to_returned: z.number().int().min(0).optional().describe("Discount carried over"),
+    received_at_shop: z.boolean().optional().describe("At the counter"),
+    note: z.string().max(2000).optional().describe("Exchange order note"),
   }),
   output: z.object({ id: z.string(), return_order: returnOrderRowSchema }),
   async handler(input, ctx) {
     const status = requireStatus("status", RETURN_ORDER_STATUSES, input.status);
+    const exchangeItems = input.exchange_items?.length ? parseItems("exchange_items", input.exchange_items) : [];
     const shopId = await resolveShopId(ctx, input.shop_id);
     const original = await ctx.pos.getOrder(shopId, input.order_id);
     const lines = input.items.map((item, i) => ({ item, line: originalLine(original, item, `items[${i}]`) }));
-    const exchange = input.exchange_items?.length ? await resolveItems(ctx.pos, shopId, input.exchange_items, "exchange_items") : [];
+    const exchange = exchangeItems.length ? await resolveItems(ctx.pos, shopId, exchangeItems, "exchange_items") : [];
     const customerId = (original as Record<string, unknown>).shop_customer_id ?? undefined;
     const created = await ctx.pos.createReturnOrder(shopId, {
       order_to_returned: { id: String(original.id) },

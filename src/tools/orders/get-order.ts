@@ -9,10 +9,10 @@ export const getOrder = defineTool({
   name: "get_order",
   title: "Get an order",
   description:
-    "Read one order: items with names, quantities and prices, address, money, payments by channel and status history. Example: order_id \"58123\".",
+    'Read one order: lines with names and prices, address, money, payments by channel, status history. Example: order_id "58123".',
   toolset: "orders",
   annotations: READ,
-  input: z.object({ shop_id: shopIdInput, order_id: idInput("Order id (search_orders `id`)"), detail: detailInput }),
+  input: z.object({ shop_id: shopIdInput, order_id: idInput("Order id"), detail: detailInput }),
   output: z.object({ order: orderDetailSchema, currency: z.string() }),
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);

@@ -4,7 +4,7 @@ import { RETURN_ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js
 import { returnOrderRow, returnOrderRowSchema, upstreamRecord } from "../../format/orders.js";
 import { parseDateInput, toUnix } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, dateInput, detailInput, limitInput, shopIdInput } from "../inputs.js";
+import { cursorInput, detailInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { resolveShopId } from "../shop/resolve-shop.js";
 import { pagedList } from "./paging.js";
 
@@ -14,17 +14,15 @@ export const listReturnOrders = defineTool({
   name: "list_return_orders",
   title: "List return orders",
   description:
-    "List return/exchange orders, newest first, each linked to the original order it returns and the exchange order it created. Example: status \"completed\", since \"2026-11-01\".",
+    'List return/exchange orders, newest first, with the original and exchange order ids. Example: status "completed", since "2026-11-01".',
   toolset: "orders",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
-    status: statusValue.optional().describe("new 0, shipped 2, completed 1, cancelled 4 (default all)"),
-    time_field: statusValue
-      .optional()
-      .describe("What since/until apply to: inserted_at (default), updated_at, or a return status name"),
-    since: dateInput.optional().describe("Range start (inclusive)"),
-    until: dateInput.optional().describe("Range end (inclusive)"),
+    status: statusValue.optional().describe("new, shipped, completed or cancelled (default all)"),
+    time_field: statusValue.optional().describe("Time the range applies to: inserted_at (default), updated_at, or a status name"),
+    since: sinceInput,
+    until: untilInput,
     limit: limitInput(100, 20),
     cursor: cursorInput,
     detail: detailInput,

@@ -1,41 +1,42 @@
 import { z } from "zod";
 import { ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
 import { idInput, jsonish } from "../inputs.js";
-import { itemInput, type ResolvedItem, variationInfo } from "./resolve-items.js";
+import { type ResolvedItem, variationInfo } from "./resolve-items.js";
 
 // The order fields create_order and update_order share, and how they become the upstream body.
 
 export const addressInput = z.object({
-  address: z.string().max(300).describe("Street and number"),
-  commune_id: z.string().max(20).optional().describe("Commune id (lookup_address)"),
-  district_id: z.string().max(20).optional().describe("District id"),
-  province_id: z.string().max(20).optional().describe("Province id"),
-  full_name: z.string().max(120).optional().describe("Receiver (default customer_name)"),
-  phone_number: z.string().max(20).optional().describe("Receiver phone (default phone)"),
+  address: z.string().max(300),
+  commune_id: z.string().max(20).optional(),
+  district_id: z.string().max(20).optional(),
+  province_id: z.string().max(20).optional(),
 });
 
+const money = z.number().int().min(0).optional();
+
+/** Fields of create_order and update_order besides items. */
 export const orderFields = {
-  items: jsonish(z.array(itemInput).min(1).max(100)).describe("Order lines"),
   customer_name: z.string().max(120).optional().describe("Receiver name"),
   phone: z.string().max(20).optional().describe("Receiver phone"),
-  shipping_address: jsonish(addressInput).optional().describe("Delivery address"),
-  warehouse_id: idInput("Warehouse id (list_warehouses)").optional(),
-  status: z.union([z.string().max(40), z.number().int()]).optional().describe("Order status name or code (pos://status-codes/orders)"),
-  shipping_fee: z.number().int().min(0).optional().describe("Shipping fee charged"),
-  total_discount: z.number().int().min(0).optional().describe("Order discount"),
-  cash: z.number().int().min(0).optional().describe("Already paid in cash"),
-  is_free_shipping: z.boolean().optional().describe("Shop pays shipping"),
+  shipping_address: jsonish(addressInput).optional().describe("Street address + ids from lookup_address"),
+  warehouse_id: idInput("Warehouse id").optional(),
+  status: z.union([z.string().max(40), z.number().int()]).optional().describe("Status name or code"),
+  shipping_fee: money.describe("Shipping fee"),
+  total_discount: money.describe("Order discount"),
+  cash: money.describe("Paid in cash"),
   note: z.string().max(2000).optional().describe("Internal note"),
-  note_print: z.string().max(2000).optional().describe("Note printed on the label"),
+  extra: jsonish(z.record(z.string(), z.unknown()))
+    .optional()
+    .describe("Other upstream order fields as is, e.g. {note_print, custom_id, page_id, is_free_shipping}"),
 };
 
-const fields = z.object(orderFields).partial();
+const fields = z.object(orderFields);
 type OrderFields = z.output<typeof fields>;
 
 /** The upstream body of the given fields, items aside (see itemLines); checks the status name. */
 export function orderBody(input: OrderFields): Record<string, unknown> {
-  const { items: _items, customer_name, phone, shipping_address, status, ...rest } = input;
-  const body: Record<string, unknown> = { ...rest };
+  const { customer_name, phone, shipping_address, status, extra, ...rest } = input;
+  const body: Record<string, unknown> = { ...extra, ...rest };
   if (customer_name !== undefined) body.bill_full_name = customer_name;
   if (phone !== undefined) body.bill_phone_number = phone;
   if (status !== undefined) body.status = requireStatus("status", ORDER_STATUSES, status);

@@ -3,7 +3,7 @@ import { InputError } from "../../clients/errors.js";
 import { ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
 import type { OrderListParams, OrderSort, PosClient } from "../../clients/pos.js";
 import { parseDateInput, toUnix } from "../../format/time.js";
-import { dateInput } from "../inputs.js";
+import { sinceInput, untilInput } from "../inputs.js";
 import { carriers, orderSources, refId } from "../shop/shop-refs.js";
 
 // The filters of GET /orders in the caller's words (names, human dates), turned into the
@@ -40,32 +40,26 @@ export const SORT_KEYS = [
 const statusValue = z.union([z.string().max(40), z.number().int()]);
 
 export const orderFilterInput = {
-  search: z.string().max(200).optional().describe("Phone, customer name or note text"),
+  search: z.string().max(200).optional().describe("Phone, name or note text"),
   statuses: z
     .array(statusValue)
     .max(14)
     .optional()
-    .describe(
-      "Order statuses, names or codes: new 0, waiting_for_goods 11, ordered 20, confirmed 1, waiting_to_print 12, printed 13, packing 8, waiting_to_ship 9, shipped 2, received 3, money_collected 16, returning 4, partly_returned 15, returned 5",
-    ),
+    .describe("Status names or codes, e.g. waiting_to_ship, shipped, 2 (pos://status-codes/orders)"),
   time_field: statusValue
     .optional()
     .describe(
-      `What since/until apply to: ${TIME_FIELDS.join(", ")}, last_status (last status change), or a status name (when the order entered it). Default inserted_at`,
+      "Time the range applies to: inserted_at (default), updated_at, paid_at, picked_up_at, first_delivery_at, partner_inserted_at, estimate_delivery_date, transfer_proof, time_assign_seller/care/marketer, last_status, or a status name",
     ),
-  since: dateInput.optional().describe("Range start (inclusive)"),
-  until: dateInput.optional().describe("Range end (inclusive; a bare date is the whole day)"),
+  since: sinceInput,
+  until: untilInput,
   sort: z.enum(SORT_KEYS).default("inserted_at").describe("Sort key"),
-  ascending: z.boolean().default(false).describe("Oldest/smallest first (default newest first)"),
+  ascending: z.boolean().default(false).describe("Ascending (default: newest first)"),
   carriers: z.array(z.union([z.string().max(60), z.number().int()])).max(20).optional().describe("Carrier ids or names"),
-  customer_id: z.string().max(64).optional().describe("Shop customer id (search_customers)"),
-  sources: z
-    .array(z.string().max(80))
-    .max(20)
-    .optional()
-    .describe('Order sources by id or name ("Facebook", "-1"), a page/account id, or "source/account"'),
-  exclude_sources: z.boolean().optional().describe("Exclude the sources instead"),
-  ad_ids: z.array(z.string().max(40)).max(50).optional().describe("Ad ids the orders came from"),
+  customer_id: z.string().max(64).optional().describe("Shop customer id"),
+  sources: z.array(z.string().max(80)).max(20).optional().describe('Source ids or names ("Facebook"), page ids, or "source/account"'),
+  exclude_sources: z.boolean().optional().describe("Exclude those sources"),
+  ad_ids: z.array(z.string().max(40)).max(50).optional().describe("Ad ids"),
   include_removed: z.boolean().optional().describe("Include deleted orders"),
 };
 

@@ -6,14 +6,25 @@ import { fold } from "../../format/text.js";
 import { idInput } from "../inputs.js";
 import { variantText } from "./variation-row.js";
 
+/** An order line: a variation_id, or product (name, SKU or barcode) + optional variant words. */
 export const itemInput = z.object({
-  variation_id: idInput("Variation id (from search_products)").optional(),
-  product: z.string().max(200).optional().describe("Instead of variation_id: product name, SKU or barcode"),
-  variant: z.string().max(100).optional().describe('With product: narrows to a variant, e.g. "Trắng M"'),
-  quantity: z.number().int().min(1).max(10_000).describe("Units"),
-  price: z.number().int().min(0).optional().describe("Unit price (default: the retail price)"),
-  discount_each: z.number().int().min(0).optional().describe("Discount per unit"),
+  variation_id: idInput("Variation id").optional(),
+  product: z.string().max(200).optional(),
+  variant: z.string().max(100).optional(),
+  quantity: z.number().int().min(1).max(10_000),
+  price: z.number().int().min(0).optional(),
+  discount_each: z.number().int().min(0).optional(),
 });
+export const itemsInput = z.array(itemInput).min(1).max(100);
+
+/** Items given loosely (update_order): checked against itemInput with errors naming the line. */
+export function parseItems(field: string, value: unknown): ItemInput[] {
+  const parsed = itemsInput.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
+  throw new InputError(`${field}${path}`, issue.message, "Each line: {variation_id or product, quantity, variant?, price?, discount_each?}.");
+}
 export type ItemInput = z.infer<typeof itemInput>;
 
 export interface ResolvedItem {

@@ -57,13 +57,13 @@ export const searchOrders = defineTool({
   name: "search_orders",
   title: "Search orders",
   description:
-    "Search sales orders by text, status, date range on any time field, carrier, customer, source or ad, newest first. Rows are compact; `fields` returns those upstream fields instead. Example: statuses [\"waiting_to_ship\"], since \"2026-11-01\".",
+    'Search orders by text, status, dates, carrier, customer, source or ad. Example: statuses ["waiting_to_ship"], since "2026-11-01".',
   toolset: "orders",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
     ...orderFilterInput,
-    fields: z.array(z.string().max(60)).max(60).optional().describe("Upstream order fields to return as is, e.g. [\"id\",\"items\"]"),
+    fields: z.array(z.string().max(60)).max(60).optional().describe("Upstream fields to return instead of rows"),
     limit: limitInput(100, 20),
     cursor: cursorInput,
   }),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { upstreamRecord } from "../../format/orders.js";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, detailInput, idInput, limitInput, shopIdInput } from "../inputs.js";
+import { cursorInput, detailInput, limitInput, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../shop/resolve-shop.js";
 import { orderNames } from "../shop/shop-refs.js";
 import { pagedList } from "./paging.js";
@@ -11,13 +11,13 @@ export const searchProducts = defineTool({
   name: "search_products",
   title: "Search products",
   description:
-    "Find product variations by name, SKU or barcode, with price and stock per warehouse. Use it to get the variation_id an order needs. Example: query \"áo thun trắng\" or \"AT001-TR-S\".",
+    'Find product variations by name, SKU or barcode, with price and stock per warehouse (the variation_id orders need). Example: query "áo thun".',
   toolset: "orders",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
     query: z.string().max(200).optional().describe("Product name, SKU or barcode"),
-    variation_ids: z.array(idInput("Variation id")).max(100).optional().describe("Only these variations"),
+    variation_ids: z.array(z.string().max(64)).max(100).optional().describe("Only these variations"),
     limit: limitInput(100, 20),
     cursor: cursorInput,
     detail: detailInput,

@@ -59,7 +59,7 @@ export const getAdStats = defineTool({
   name: "get_ad_stats",
   title: "Ad statistics",
   description:
-    'Ad results of a page per campaign, ad or day, with totals: spend, impressions, reach, clicks, CPC/CPM/CTR, conversations started, purchases, ROAS. Example: {page_id, view:"ads", since:"2026-11-01"}',
+    'Ad results of a page per campaign, ad or day, with totals: spend, impressions, clicks, CPC/CPM/CTR, conversations started, purchases, ROAS. Example: {page_id, view:"ads", since:"2026-11-01"}',
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
@@ -68,9 +68,7 @@ export const getAdStats = defineTool({
     ...rangeInputs(MAX_DAYS),
   }),
   output: z.object({
-    page_id: z.string(),
     range: rangeSchema,
-    view: z.string(),
     currency: z.string().optional(),
     totals: totalsSchema,
     rows: rowsSchema,
@@ -97,6 +95,6 @@ export const getAdStats = defineTool({
       .map((r): Row => ({ ...rowOf(r, input.view), currency: r.currency && r.currency !== currency ? r.currency : undefined }))
       .sort((a, b) => (num(b.spend) ?? 0) - (num(a.spend) ?? 0));
     if (input.view === "days") rows.sort((a, b) => String(a.date).localeCompare(String(b.date)));
-    return { page_id: input.page_id, range: rangeOut(range, tz), view: input.view, currency, totals: totalsOf(records), rows };
+    return { range: rangeOut(range, tz), currency, totals: totalsOf(records), rows };
   },
 });

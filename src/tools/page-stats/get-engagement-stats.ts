@@ -11,7 +11,7 @@ export const getEngagementStats = defineTool({
   name: "get_engagement_stats",
   title: "Customer engagement statistics",
   description:
-    'How busy a page\'s inbox was: conversations customers wrote in (inbox, comment), new ones and new ones answered, per day or per hour of day (peak hours). Example: {page_id, since:"2026-11-01", by:"hour_of_day"}',
+    'How busy a page\'s inbox was: conversations customers wrote in, new and answered ones, per day or hour of day (peak hours). Example: {page_id, since:"2026-11-01", by:"hour_of_day"}',
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
@@ -25,12 +25,12 @@ export const getEngagementStats = defineTool({
       .optional()
       .describe("Only conversations assigned to these staff ids"),
   }),
-  output: z.object({ page_id: z.string(), range: rangeSchema, by: z.string(), totals: totalsSchema, rows: rowsSchema, note: z.string().optional() }),
+  output: z.object({ range: rangeSchema, totals: totalsSchema, rows: rowsSchema, note: z.string().optional() }),
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
     const range = statsRange(input, tz, MAX_DAYS);
     const params = { date_range: dateTimeRange(range, tz), ...(input.user_ids?.length ? { user_ids: input.user_ids } : {}) };
-    const head = { page_id: input.page_id, range: rangeOut(range, tz), by: input.by };
+    const head = { range: rangeOut(range, tz) };
     if (input.by === "hour_of_day") {
       const rows = (await ctx.messaging.getEngagementStatsByHour(input.page_id, params)).map((r) => ({
         hour: Number(r.hour),

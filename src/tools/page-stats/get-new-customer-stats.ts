@@ -16,7 +16,7 @@ export const getNewCustomerStats = defineTool({
   name: "get_new_customer_stats",
   title: "New customer statistics",
   description:
-    'New customers, new inbox conversations, phone numbers and first-time phones of one or more pages, per day, hour or page. Example: {page_ids:["1058"], since:"2026-11-01", until:"2026-11-30", group_by:"page_id"}',
+    'New customers, new inbox conversations and phone numbers of one or more pages, per day, hour or page. Example: {page_ids:["1058"], since:"2026-11-01", group_by:"page_id"}',
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
@@ -25,9 +25,9 @@ export const getNewCustomerStats = defineTool({
     group_by: z
       .enum(["day", "hour", "page_id"])
       .default("day")
-      .describe(`"day", "hour" (up to ${MAX_HOURLY_DAYS} days; quiet hours left out) or "page_id"; whole days count`),
+      .describe(`"day", "hour" (max ${MAX_HOURLY_DAYS} days, quiet hours omitted) or "page_id"`),
   }),
-  output: z.object({ range: rangeSchema, group_by: z.string(), totals: totalsSchema, rows: rowsSchema, note: z.string() }),
+  output: z.object({ range: rangeSchema, totals: totalsSchema, rows: rowsSchema, note: z.string() }),
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
     const range = wholeDays(statsRange(input, tz, MAX_DAYS), tz);
@@ -48,7 +48,6 @@ export const getNewCustomerStats = defineTool({
     }
     return {
       range: rangeOut(range, tz),
-      group_by: input.group_by,
       totals: sumRows(perPage.flat(), FIELDS),
       rows,
       note: "date/hour are the page's local time; new_phone_number_count = phones seen for the first time",

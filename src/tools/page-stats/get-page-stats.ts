@@ -25,7 +25,7 @@ export const getPageStats = defineTool({
   name: "get_page_stats",
   title: "Page activity statistics",
   description:
-    'Message volume of a page per day or hour: customer vs staff messages, new conversations and customers, returning customers, phone numbers captured. Example: {page_id, since:"2026-11-20", until:"2026-11-20", by:"hour"}',
+    'Message volume of a page per day or hour: customer and staff messages, new conversations and customers, returning customers, phones captured. Example: {page_id, since:"2026-11-20", by:"hour"}',
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
@@ -34,9 +34,9 @@ export const getPageStats = defineTool({
     by: z
       .enum(["day", "hour"])
       .default("day")
-      .describe(`"day" or "hour" (up to ${MAX_HOURLY_DAYS} days; quiet hours left out)`),
+      .describe(`"day" or "hour" (max ${MAX_HOURLY_DAYS} days, quiet hours omitted)`),
   }),
-  output: z.object({ page_id: z.string(), range: rangeSchema, by: z.string(), totals: totalsSchema, rows: rowsSchema, note: z.string() }),
+  output: z.object({ range: rangeSchema, totals: totalsSchema, rows: rowsSchema, note: z.string() }),
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
     const range = statsRange(input, tz, MAX_DAYS);
@@ -52,9 +52,7 @@ export const getPageStats = defineTool({
         ? hours.filter((r) => hasActivity(r, FIELDS)).map(({ date: _date, ...r }) => r)
         : groupRows(hours, "date", FIELDS);
     return {
-      page_id: input.page_id,
       range: rangeOut(range, tz),
-      by: input.by,
       totals: sumRows(hours, FIELDS),
       rows,
       note: `dates and hours in ${tz}; page_* counts are messages sent by staff`,

@@ -57,7 +57,7 @@ export const getStaffStats = defineTool({
   name: "get_staff_stats",
   title: "Staff statistics",
   description:
-    'Work per staff member on one or several pages: messages and comments answered, conversations, private replies, phones, average response time, orders closed (user token). Example: {page_ids:["1058","1122"], since:"2026-11-01"}',
+    'Work per staff member over one or several pages: messages answered, conversations, private replies, phones, response time, orders closed. Example: {page_ids:["1058","1122"], since:"2026-11-01"}',
   toolset: "page_stats",
   annotations: READ,
   input: z.object({ page_ids: pageIdsInput, ...rangeInputs(MAX_DAYS) }),
@@ -73,9 +73,10 @@ export const getStaffStats = defineTool({
     const range = statsRange(input, tz, MAX_DAYS);
     const pageIds = [...new Set(input.page_ids)];
     const date_range = dateTimeRange(range, tz);
-    const several = pageIds.length > 1;
+    // The user-token endpoint serves any number of pages and adds order_count.
+    const withUser = ctx.messaging.hasUserToken;
     let staff: Named[];
-    if (several && ctx.messaging.hasUserToken) {
+    if (withUser) {
       staff = staffOf(await ctx.messaging.getMultiPageStaffStats({ page_ids: pageIds, date_range }), true);
     } else {
       const perPage = await eachPage(ctx, pageIds, "staff statistics", async (pageId) =>
@@ -97,10 +98,9 @@ export const getStaffStats = defineTool({
       range: rangeOut(range, tz),
       totals: sumRows(staff, fields),
       staff,
-      note:
-        several && !ctx.messaging.hasUserToken
-          ? "summed page by page (no user token): avg_response_seconds weighted by messages answered; order_count needs PANCAKE_ACCESS_TOKEN"
-          : undefined,
+      note: withUser
+        ? undefined
+        : `${pageIds.length > 1 ? "summed page by page: avg_response_seconds weighted by messages answered; " : ""}order_count needs PANCAKE_ACCESS_TOKEN`,
     };
   },
 });

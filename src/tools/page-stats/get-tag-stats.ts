@@ -13,12 +13,11 @@ export const getTagStats = defineTool({
   name: "get_tag_stats",
   title: "Tag statistics",
   description:
-    'Net uses of each conversation tag of a page (added minus removed) per day and today, e.g. how many conversations were tagged as closed orders. Example: {page_id, since:"2026-11-01", until:"2026-11-30"}',
+    'Net uses (added minus removed) of each conversation tag of a page, per day and today, e.g. conversations tagged as closed orders. Example: {page_id, since:"2026-11-01"}',
   toolset: "page_stats",
   annotations: READ,
   input: z.object({ page_id: pageIdInput, ...rangeInputs(MAX_DAYS) }),
   output: z.object({
-    page_id: z.string(),
     range: rangeSchema,
     tags: z.array(
       z.looseObject({ tag_id: z.string(), name: z.string().optional(), color: z.string().optional(), total: z.number(), today: z.number() }),
@@ -50,7 +49,6 @@ export const getTagStats = defineTool({
     });
     tags.sort((a, b) => Math.abs(b.total) - Math.abs(a.total) || (a.name ?? "").localeCompare(b.name ?? ""));
     return {
-      page_id: input.page_id,
       range: rangeOut(range, tz),
       tags,
       note: "net = times added minus times removed; days lists only days with a change; today = the current day",

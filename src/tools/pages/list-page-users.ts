@@ -25,7 +25,7 @@ export const listPageUsers = defineTool({
   name: "list_page_users",
   title: "List page staff",
   description:
-    "Staff of a page (id, name, email, online status): who can be assigned conversations or appear in staff statistics.",
+    "A page's staff: id, name, email, online status. Use to assign conversations.",
   toolset: "pages",
   annotations: READ,
   input: z.object({

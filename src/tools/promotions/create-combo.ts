@@ -4,31 +4,32 @@ import { id } from "../../format/compact.js";
 import { parseDateInput, toUnix } from "../../format/time.js";
 import { CREATE, defineTool } from "../define.js";
 import { dateInput, jsonish, shopIdInput } from "../inputs.js";
+import { nonEmpty, shaped, someOf } from "../finance/fields.js";
 import { shopScope } from "../finance/shop-scope.js";
 
-const part = z.object({
-  product_id: z.string().trim().min(1).max(64),
-  count: z.number().int().positive(),
-  variation_id: z.string().trim().min(1).max(64).optional(),
+const part = shaped({
+  product_id: nonEmpty(64),
+  count: z.number().int().refine((n) => n > 0, "must be above 0"),
+  variation_id: nonEmpty(64).optional(),
 });
 
 export const createCombo = defineTool({
   name: "create_combo",
   title: "Create combo",
   description:
-    'Create a combo: buying all its parts together earns a discount (amount or percent), a fixed combo price (value_combo) or free shipping. Example: name "Combo áo + quần", variations [{"product_id":"…","variation_id":"…","count":1}, …], discount_amount 50000.',
+    'Create a combo: buying all parts together earns a discount, a fixed price (value_combo) or free shipping. Example: name "Combo áo + quần", variations [{"product_id":"…","count":1}], discount_amount 50000.',
   toolset: "promotions",
   annotations: CREATE,
   input: z.object({
     shop_id: shopIdInput,
-    name: z.string().trim().min(1).max(200).describe("Combo name"),
-    variations: jsonish(z.array(part).min(1).max(50)).describe("Parts: product_id and count required; variation_id for one variation"),
-    discount_amount: z.number().int().positive().optional().describe("Discount in shop currency"),
-    discount_by_percent: z.number().min(0.01).max(100).optional().describe("Discount in percent"),
-    max_discount_by_percent: z.number().int().positive().optional().describe("Cap of a percent discount"),
-    value_combo: z.number().int().positive().optional().describe("Fixed price of the whole combo"),
+    name: nonEmpty(200).describe("Combo name"),
+    variations: jsonish(someOf(part, 50)).describe("Parts: product_id, count; variation_id narrows to one variation"),
+    discount_amount: z.number().int().optional().describe("Discount, shop currency"),
+    discount_by_percent: z.number().max(100).optional().describe("Discount, percent"),
+    max_discount_by_percent: z.number().int().optional().describe("Cap of the percent discount"),
+    value_combo: z.number().int().optional().describe("Fixed price of the whole combo"),
     is_free_shipping: z.boolean().optional().describe("Free shipping"),
-    order_types: jsonish(z.array(z.enum(["all", "online", "offline"])).min(1)).default(["all"]).describe("Order kinds it applies to"),
+    order_types: jsonish(someOf(z.enum(["all", "online", "offline"]), 3)).default(["all"]).describe("Order kinds it applies to"),
     start_time: dateInput.optional().describe("Start"),
     end_time: dateInput.optional().describe("End"),
   }),

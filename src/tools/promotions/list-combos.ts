@@ -3,7 +3,7 @@ import { id, num } from "../../format/compact.js";
 import { sanitizeName } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, detailInput, limitInput, shopIdInput } from "../inputs.js";
+import { cursorInput, limitInput, shopIdInput } from "../inputs.js";
 import { listPage } from "../finance/paging.js";
 import { shopScope } from "../finance/shop-scope.js";
 
@@ -11,10 +11,10 @@ export const listCombos = defineTool({
   name: "list_combos",
   title: "List combos",
   description:
-    "List product combos (bundles sold at a discount or a fixed value) with their discount, period and the variations each needs. Example: check which combo an order's items trigger.",
+    "List product combos with discount, period and the variations each needs. Example: check which combo an order's items trigger.",
   toolset: "promotions",
   annotations: READ,
-  input: z.object({ shop_id: shopIdInput, limit: limitInput(100, 30), cursor: cursorInput, detail: detailInput }),
+  input: z.object({ shop_id: shopIdInput, limit: limitInput(100, 30), cursor: cursorInput }),
   output: z.object({ currency: z.string().optional(), total: z.number().optional(), combos: z.array(z.looseObject({ id: z.string(), name: z.string().optional() })), next_cursor: z.string().optional() }),
   async handler(input, ctx) {
     const { shopId, currency } = await shopScope(ctx, input.shop_id);

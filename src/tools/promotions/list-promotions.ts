@@ -3,7 +3,7 @@ import { id, num } from "../../format/compact.js";
 import { sanitizeName } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, detailInput, limitInput, shopIdInput } from "../inputs.js";
+import { cursorInput, limitInput, shopIdInput } from "../inputs.js";
 import { listPage } from "../finance/paging.js";
 import { shopScope } from "../finance/shop-scope.js";
 
@@ -17,7 +17,7 @@ export const listPromotions = defineTool({
   name: "list_promotions",
   title: "List promotions",
   description:
-    "List the shop's advanced promotions (product discounts, coupons, promo codes) with type, active flag, period and discount. The API has no read of one promotion by id: find it here by name. Example: search \"freeship\".",
+    'List advanced promotions (discounts, coupons, promo codes) with type, active flag, period, discount. No API reads one by id: search by name. Example: search "freeship".',
   toolset: "promotions",
   annotations: READ,
   input: z.object({
@@ -25,7 +25,6 @@ export const listPromotions = defineTool({
     search: z.string().trim().min(1).max(100).optional().describe("Text in the promotion name"),
     limit: limitInput(100, 30),
     cursor: cursorInput,
-    detail: detailInput,
   }),
   output: z.object({ currency: z.string().optional(), total: z.number().optional(), promotions: z.array(z.looseObject({ id: z.string(), name: z.string().optional() })), next_cursor: z.string().optional() }),
   async handler(input, ctx) {

@@ -4,6 +4,7 @@ import { id } from "../../format/compact.js";
 import { parseDateInput, toUnix } from "../../format/time.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { dateInput, idInput, jsonish, shopIdInput } from "../inputs.js";
+import { nonEmpty } from "../finance/fields.js";
 import { shopScope } from "../finance/shop-scope.js";
 
 const TYPES = [
@@ -20,20 +21,20 @@ export const savePromotion = defineTool({
   name: "save_promotion",
   title: "Create or update promotion",
   description:
-    'Create an advanced promotion (no promotion_id: name and type required) or change one (promotion_id from list_promotions; only the fields given are sent). Example: name "Giảm 10%", type "discount_by_product", fields {"items":[{"variation_id":"…","level_info":[{"from_quantity":1,"discount":10,"is_percent":true}]}]}.',
+    'Create a promotion (name, type) or update one (promotion_id; only given fields are sent). Example: name "Giảm 10%", type "discount_by_product", fields {"items":[{"variation_id":"…","level_info":[{"from_quantity":1,"discount":10,"is_percent":true}]}]}.',
   toolset: "promotions",
   annotations: OVERWRITE,
   input: z.object({
     shop_id: shopIdInput,
     promotion_id: idInput("Promotion to update; omit to create").optional(),
-    name: z.string().trim().min(1).max(200).optional().describe("Name (required to create)"),
-    type: z.enum(TYPES).optional().describe("Kind (required to create)"),
+    name: nonEmpty(200).optional().describe("Name; required to create"),
+    type: z.enum(TYPES).optional().describe("Kind; required to create"),
     is_activated: z.boolean().optional().describe("Active"),
     start_time: dateInput.optional().describe("Start"),
     end_time: dateInput.optional().describe("End"),
     fields: jsonish(z.record(z.string(), z.unknown()))
       .optional()
-      .describe("Other promotion fields as the API names them: items, coupon_info, promo_code_info, warehouse_ids, customer_tags, order_sources, is_free_shipping, priority_level, group_name, bonus_items"),
+      .describe("Other fields as the API names them: items, coupon_info, promo_code_info, warehouse_ids, customer_tags, order_sources, is_free_shipping, priority_level"),
   }),
   output: z.object({ id: z.string().optional(), display_id: z.string().optional(), created: z.boolean() }),
   async handler(input, ctx) {

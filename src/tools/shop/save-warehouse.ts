@@ -11,7 +11,7 @@ export const saveWarehouse = defineTool({
   name: "save_warehouse",
   title: "Create or update a warehouse",
   description:
-    "Create a warehouse, or update one when warehouse_id is given (fields left out keep their value). Address ids come from lookup_address. Example: name \"Kho Cần Thơ\", shelf_config {}, commune_id \"8150102\".",
+    'Create a warehouse, or update one given warehouse_id (fields left out keep their value). Example: name "Kho Cần Thơ", shelf_config {}, commune_id "8150102".',
   toolset: "shop",
   annotations: OVERWRITE,
   input: z.object({
@@ -19,28 +19,29 @@ export const saveWarehouse = defineTool({
     warehouse_id: idInput("Warehouse to update; omit to create").optional(),
     name: z.string().min(1).max(200).optional().describe("Warehouse name (required to create)"),
     shelf_config: config.describe("Shelf layout JSON (required to create; {} for none)"),
-    phone_number: z.string().max(20).optional().describe("Contact phone"),
+    phone_number: z.string().max(20).optional().describe("Phone"),
     address: z.string().max(300).optional().describe("Street address"),
-    province_id: z.string().max(20).optional().describe("Province id"),
+    province_id: z.string().max(20).optional().describe("Province id (lookup_address)"),
     district_id: z.string().max(20).optional().describe("District id"),
     commune_id: z.string().max(20).optional().describe("Commune id"),
-    custom_id: z.string().max(50).optional().describe("Own warehouse code"),
-    batch_config: config.describe("Batch settings JSON"),
-    hide_config_batch_shelf: z.boolean().optional().describe("Hide batch and shelf settings"),
+    extra: jsonish(z.record(z.string(), z.unknown()))
+      .optional()
+      .describe("Other fields as is: custom_id, batch_config, custom_shelf_config, hide_config_batch_shelf"),
   }),
   output: z.object({ warehouse: warehouseRowSchema, created: z.boolean() }),
   async handler(input, ctx) {
-    const { shop_id, warehouse_id, ...fields } = input;
-    const shopId = await resolveShopId(ctx, shop_id);
-    const body: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+    const { shop_id, warehouse_id, extra, ...fields } = input;
+    const body: Record<string, unknown> = { ...extra, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
     if (!warehouse_id) {
       for (const field of ["name", "shelf_config"] as const) {
         if (body[field] === undefined) throw new InputError(field, "is required to create a warehouse", `Pass ${field} (shelf_config {} when the warehouse has no shelves).`);
       }
       if (body.address || body.commune_id) body.country_code ??= 84;
+      const shopId = await resolveShopId(ctx, shop_id);
       return { warehouse: warehouseRow(await ctx.pos.createWarehouse(shopId, body)), created: true };
     }
     // The update takes the create fields, name and shelf_config included: keep the current ones.
+    const shopId = await resolveShopId(ctx, shop_id);
     const current = (await ctx.pos.listWarehouses(shopId)).find((w) => String(w.id) === warehouse_id);
     if (!current) throw new NotFoundError(`warehouse ${warehouse_id} not found`, "Use list_warehouses to find the id.");
     const merged = { name: current.name, shelf_config: (current as Record<string, unknown>).shelf_config ?? {}, ...body };

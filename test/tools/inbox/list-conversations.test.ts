@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ConversationRecord } from "../../../src/sandbox/index.js";
+import type { ConversationRecord } from "../../../src/sandbox/messaging/index.js";
 import { type Harness, startHarness } from "../../helpers/harness.js";
 
 const ms = (t: string) => Date.parse(`${t.slice(0, 23)}Z`);

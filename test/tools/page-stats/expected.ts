@@ -41,8 +41,8 @@ function add(map: Map<string, number>, key: string, by = 1) {
 export function engagementByDay(state: MessagingState, pageId: string, span: Span) {
   const out = new Map<string, { inbox: Set<string>; comment: Set<string>; replied: Set<string>; newInbox: number }>();
   const slot = (d: string) => {
-    let v = out.get(d);
-    if (!v) out.set(d, (v = { inbox: new Set(), comment: new Set(), replied: new Set(), newInbox: 0 }));
+    const v = out.get(d) ?? { inbox: new Set<string>(), comment: new Set<string>(), replied: new Set<string>(), newInbox: 0 };
+    out.set(d, v);
     return v;
   };
   for (const c of pageConversations(state, pageId)) {
@@ -159,8 +159,8 @@ export interface StaffExpect {
 export function staffTotals(state: MessagingState, pageIds: string[], span: Span): Map<string, StaffExpect> {
   const acc = new Map<string, { inbox: number; comment: number; ib: Set<string>; cm: Set<string>; pr: number; orders: number; waits: number[]; hours: Set<string> }>();
   const of = (id: string) => {
-    let v = acc.get(id);
-    if (!v) acc.set(id, (v = { inbox: 0, comment: 0, ib: new Set(), cm: new Set(), pr: 0, orders: 0, waits: [], hours: new Set() }));
+    const v = acc.get(id) ?? { inbox: 0, comment: 0, ib: new Set<string>(), cm: new Set<string>(), pr: 0, orders: 0, waits: [], hours: new Set<string>() };
+    acc.set(id, v);
     return v;
   };
   for (const pageId of pageIds) {

@@ -44,6 +44,10 @@ it("fans out per page and returns the sum of the single-page results", async () 
   const want = staffTotals(h.sandbox.messaging, pages, days(SINCE, UNTIL));
   for (const s of multi.data.staff) expect(s.inbox_count).toBe(want.get(s.user_id)!.inbox_count);
   expect(multi.data.note).toMatch(/weighted/);
+  expect(single[0]!.data.note).toBe("order_count needs PANCAKE_ACCESS_TOKEN");
+  // Each page was read with the page-token endpoint, in the shop's date_range format.
+  const req = h.sandbox.server.requests.find((q) => q.path.endsWith("/statistics/users"));
+  expect(req?.query.date_range?.[0]).toBe("20/12/2025 00:00:00 - 01/01/2026 23:59:59");
 });
 
 it("asks a repeated page once, and parallel fan-outs stay within the per-page limit", async () => {

@@ -1,0 +1,11 @@
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { makeConfig } from "../src/config.ts";
+import { selectTools } from "../src/tools/index.ts";
+import { listedTool } from "../src/tools/listing.ts";
+import { TOOLSETS } from "../src/tools/toolsets.ts";
+const tools = selectTools(makeConfig({ toolsets: [...TOOLSETS] })).map(listedTool);
+let mine = 0, mineBytes = 0;
+const my = new Set(["finance", "analytics", "inventory", "promotions"]);
+const all = selectTools(makeConfig({ toolsets: [...TOOLSETS] }));
+all.forEach((t, i) => { const e = tools[i]; const n = countTokens(JSON.stringify(e)); const b = JSON.stringify(e).length; if (my.has(t.toolset)) { mine += n; mineBytes += b; if (process.argv[2]) console.log(t.name, b, n, JSON.stringify(e.inputSchema).length); } });
+console.log("all tokens", countTokens(JSON.stringify({ tools })), "count", tools.length, "mine tokens", mine, "bytes", mineBytes);

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { CREATE, defineTool } from "../define.js";
+import { idInput, shopIdInput } from "../inputs.js";
+import { resolveShopId } from "../shop/resolve-shop.js";
+import { noteRow } from "./customer-row.js";
+
+export const addCustomerNote = defineTool({
+  name: "add_customer_note",
+  title: "Add a customer note",
+  description: 'Add a staff note to a customer, optionally about an order or a conversation. Example: message "Giao sau 18h".',
+  toolset: "customers",
+  annotations: CREATE,
+  input: z.object({
+    shop_id: shopIdInput,
+    customer_id: idInput("Shop customer id"),
+    message: z.string().min(1).max(5000).describe("Note text"),
+    order_id: z.number().int().positive().optional().describe("Order it is about"),
+    conversation_id: z.string().max(128).optional().describe("Conversation it is about"),
+    page_id: z.string().max(64).optional().describe("Page of the conversation"),
+    image_urls: z.array(z.url().max(1000)).max(10).optional().describe("Image links"),
+  }),
+  output: z.object({ id: z.string().optional(), note: z.looseObject({}) }),
+  async handler(input, ctx) {
+    const { shop_id, customer_id, image_urls, ...fields } = input;
+    const shopId = await resolveShopId(ctx, shop_id);
+    const body: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+    if (image_urls) body.images = image_urls.map((url) => ({ url, preview_url: url }));
+    const note = await ctx.pos.createCustomerNote(shopId, customer_id, body);
+    const row = noteRow(note, ctx.config.timezone);
+    return { id: row.id, note: row };
+  },
+});

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
+import { id } from "../../format/compact.js";
+import { sanitizeName } from "../../format/text.js";
+import { parseDateInput } from "../../format/time.js";
+import { CREATE, defineTool } from "../define.js";
+import { jsonish, shopIdInput, sinceInput, untilInput } from "../inputs.js";
+import { resolveShopId } from "../shop/resolve-shop.js";
+
+export const createCustomerPromotions = defineTool({
+  name: "create_customer_promotions",
+  title: "Create customer promotions",
+  description:
+    'Give chosen customers a promotion-code discount (percent or amount) for a period. Example: type "coupon", discount 10, is_percent true, until "2026-12-31".',
+  toolset: "customers",
+  annotations: CREATE,
+  input: z.object({
+    shop_id: shopIdInput,
+    customer_ids: z.array(z.string().min(1).max(64)).min(1).max(500).describe("Shop customer ids"),
+    type: z.string().min(1).max(60).describe("coupon, discount_by_product or discount_by_coupon_id"),
+    discount: z.number().int().positive().describe("Amount, or percent when is_percent"),
+    is_percent: z.boolean().describe("Discount is a percent"),
+    max_discount_by_percent: z.number().int().positive().optional().describe("Cap of a percent discount"),
+    order_price_min: z.number().int().min(0).optional().describe("Minimum order value"),
+    since: sinceInput,
+    until: untilInput,
+    is_activated: z.boolean().default(true).describe("Active at once"),
+    extra: jsonish(z.record(z.string(), z.unknown()))
+      .optional()
+      .describe("Other promotion fields as is, e.g. {warehouse_ids, customer_tags, order_price_max}"),
+  }),
+  output: z.object({ id: z.string().optional(), name: z.string().optional(), customer_count: z.number() }),
+  async handler(input, ctx) {
+    if (input.is_percent && input.discount > 100) throw new InputError("discount", "a percent discount is at most 100");
+    const tz = ctx.config.timezone;
+    const start = input.since === undefined ? undefined : parseDateInput("since", input.since, tz);
+    const end = input.until === undefined ? undefined : parseDateInput("until", input.until, tz, true);
+    if (start && end && end < start) throw new InputError("until", "is before since", "Swap since and until.");
+    const shopId = await resolveShopId(ctx, input.shop_id);
+    const created = await ctx.pos.createCustomerPromotions(shopId, {
+      promotion_advance: {
+        promotion: {
+          type: input.type,
+          is_activated: input.is_activated,
+          start_time: start?.toISOString(),
+          end_time: end?.toISOString(),
+          ...input.extra,
+          promo_code_info: {
+            discount: input.discount,
+            is_percent: input.is_percent,
+            max_discount_by_percent: input.max_discount_by_percent,
+            order_price_min: input.order_price_min,
+            order_price_max: input.extra?.order_price_max,
+          },
+        },
+        shop_customer_ids: input.customer_ids,
+      },
+    });
+    return { id: id(created.id), name: sanitizeName(created.name), customer_count: input.customer_ids.length };
+  },
+});

@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { defineTool, READ } from "../define.js";
+import { idInput, limitInput, shopIdInput } from "../inputs.js";
+import { resolveShopId } from "../shop/resolve-shop.js";
+import { noteRow } from "./customer-row.js";
+
+export const listCustomerNotes = defineTool({
+  name: "list_customer_notes",
+  title: "List customer notes",
+  description: "List the staff notes kept on a customer, newest first. Example: customer_id from search_customers.",
+  toolset: "customers",
+  annotations: READ,
+  input: z.object({ shop_id: shopIdInput, customer_id: idInput("Shop customer id"), limit: limitInput(200, 50) }),
+  output: z.object({
+    notes: z.array(z.looseObject({ id: z.string().optional(), staff_text: z.string().optional(), created_at: z.string().optional() })),
+    total: z.number(),
+  }),
+  async handler(input, ctx) {
+    const shopId = await resolveShopId(ctx, input.shop_id);
+    const notes = await ctx.pos.listCustomerNotes(shopId, input.customer_id);
+    const newest = [...notes].sort((a, b) => (b.created_at ?? 0) - (a.created_at ?? 0));
+    return { notes: newest.slice(0, input.limit).map((n) => noteRow(n, ctx.config.timezone)), total: notes.length };
+  },
+});

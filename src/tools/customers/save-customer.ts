@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
+import { defineTool, OVERWRITE } from "../define.js";
+import { idInput, jsonish, shopIdInput } from "../inputs.js";
+import { resolveShopId } from "../shop/resolve-shop.js";
+import { customerLevels, refId } from "../shop/shop-refs.js";
+import { customerRow, customerRowSchema } from "./customer-row.js";
+
+const address = z.object({
+  id: z.string().max(64).optional(),
+  address: z.string().max(300).optional(),
+  commune_id: z.string().max(20).optional(),
+  district_id: z.string().max(20).optional(),
+  province_id: z.string().max(20).optional(),
+  full_name: z.string().max(120).optional(),
+  phone_number: z.string().max(20).optional(),
+});
+
+export const saveCustomer = defineTool({
+  name: "save_customer",
+  title: "Create or update a customer",
+  description:
+    'Create a POS customer, or update one given customer_id (only fields given change). Example: name "Lan", phone_numbers ["0912345678"].',
+  toolset: "customers",
+  annotations: OVERWRITE,
+  input: z.object({
+    shop_id: shopIdInput,
+    customer_id: idInput("Customer to update; omit to create").optional(),
+    name: z.string().max(120).optional().describe("Name"),
+    phone_numbers: z.array(z.string().max(20)).max(10).optional().describe("Phones (replace the list)"),
+    emails: z.array(z.string().max(120)).max(10).optional().describe("Emails (replace the list)"),
+    date_of_birth: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "use YYYY-MM-DD").optional().describe("YYYY-MM-DD"),
+    tags: z.array(z.string().max(60)).max(30).optional().describe("Tags (replace the list)"),
+    level: z.string().max(80).optional().describe("Level name or id"),
+    addresses: jsonish(z.array(address).max(10))
+      .optional()
+      .describe("Addresses {address, commune_id, district_id, province_id, full_name, phone_number}; with id: update that one"),
+    extra: jsonish(z.record(z.string(), z.unknown()))
+      .optional()
+      .describe("Other customer fields as is, e.g. {gender, reward_point, is_block, assigned_user_id}"),
+  }),
+  output: z.object({ id: z.string(), created: z.boolean(), customer: customerRowSchema }),
+  async handler(input, ctx) {
+    const { shop_id, customer_id, level, addresses, extra, ...fields } = input;
+    const body: Record<string, unknown> = { ...extra, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
+    if (addresses) body.shop_customer_address = addresses.map((a) => ({ country_code: 84, ...a }));
+    if (Object.keys(body).length === 0 && level === undefined) {
+      throw new InputError("name", "nothing to save", "Pass at least one field, e.g. name or phone_numbers.");
+    }
+    const shopId = await resolveShopId(ctx, shop_id);
+    const levels = await customerLevels(ctx.pos, shopId);
+    if (level !== undefined) body.level_id = refId("level", levels, level);
+    const saved = customer_id
+      ? await ctx.pos.updateCustomer(shopId, customer_id, body)
+      : await ctx.pos.createCustomer(shopId, body);
+    const names = new Map(levels.map((l) => [l.id, l.name]));
+    return { id: String(saved.id), created: !customer_id, customer: customerRow(saved, ctx.config.timezone, names) };
+  },
+});
