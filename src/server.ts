@@ -1,7 +1,11 @@
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { ListToolsRequestSchema, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CompleteRequestSchema,
+  ListToolsRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Clients } from "./clients/index.js";
 import type { Config } from "./config.js";
@@ -76,33 +80,31 @@ export function buildServer(deps: ServerDeps): McpServer {
       server.registerResource(resource.name, resource.uri, metadata, (uri) => read(uri, {}));
       continue;
     }
-    const complete = Object.fromEntries(
-      Object.entries(resource.complete ?? {}).map(([name, fn]) => [
-        name,
-        (value: string, context?: { arguments?: Record<string, string> }) =>
-          fn(value, base, context?.arguments ?? {}).catch(() => []),
-      ]),
-    );
     const list = resource.list;
     const template = new ResourceTemplate(resource.uri, {
       list: list ? async () => ({ resources: await list(base).catch(() => []) }) : undefined,
-      complete,
     });
     server.registerResource(resource.name, template, metadata, (uri, params) => read(uri, params));
   }
 
   for (const prompt of prompts) {
-    const shape: Record<string, z.ZodType> = {};
-    for (const [name, schema] of Object.entries(prompt.args as Record<string, z.ZodType>)) {
-      const fn = prompt.complete?.[name];
-      // completable() marks the schema object itself, so each server marks its own clone.
-      shape[name] = fn ? completable((schema as z.ZodString).clone(), (value) => fn(value ?? "", base).catch(() => [])) : schema;
-    }
-    server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: shape }, async (args) => {
+    server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: prompt.args }, async (args: Record<string, unknown>) => {
       const messages = await prompt.build(z.object(prompt.args).parse(args), base);
       return { messages: messages.map((m) => ({ role: m.role, content: { type: "text" as const, text: m.text } })) };
     });
   }
+
+  // One completion handler for prompts and resource templates. Unlike the SDK's, it answers an
+  // unknown reference with no values instead of an error, as the spec's examples do.
+  server.server.setRequestHandler(CompleteRequestSchema, async ({ params }) => {
+    const args = params.context?.arguments ?? {};
+    const fn =
+      params.ref.type === "ref/prompt"
+        ? prompts.find((p) => p.name === (params.ref as { name: string }).name)?.complete?.[params.argument.name]
+        : resources.find((r) => r.uri === (params.ref as { uri: string }).uri)?.complete?.[params.argument.name];
+    const values = fn ? await fn(params.argument.value, base, args).catch(() => []) : [];
+    return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
+  });
 
   if (deps.forwardLogs) {
     const remove = logger.addSink((level, message) => {

@@ -69,6 +69,18 @@ export const POS_STATUS_TABLES = {
 
 export type PosStatusTable = keyof typeof POS_STATUS_TABLES;
 
+/** Payment channels: order amount fields and transaction `payments` values (neutral names for the providers). */
+export const PAYMENT_TYPES = [
+  "cash",
+  "transfer_money",
+  "charged_by_card",
+  "charged_by_wallet_a",
+  "charged_by_wallet_b",
+  "charged_by_lender_a",
+  "charged_by_lender_b",
+  "charged_by_qrpay",
+] as const;
+
 /** The row for a code or a name (case-insensitive, spaces or underscores), or undefined. */
 export function findStatus(rows: readonly StatusCode[], value: string | number): StatusCode | undefined {
   if (typeof value === "number" || /^-?\d+$/.test(value.trim())) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ORDER_STATUSES, RETURN_ORDER_STATUSES, statusName } from "../clients/pos-codes.js";
+import { ORDER_STATUSES, PAYMENT_TYPES, RETURN_ORDER_STATUSES, statusName } from "../clients/pos-codes.js";
 import type { PosOrder, PosOrderItem, PosReturnOrder } from "../clients/schemas/pos.js";
 import { id, num } from "./compact.js";
 import { sanitizeName, sanitizeText } from "./text.js";
@@ -83,22 +83,11 @@ export function orderItemLine(item: PosOrderItem) {
   };
 }
 
-const PAYMENT_FIELDS = [
-  "cash",
-  "transfer_money",
-  "charged_by_card",
-  "charged_by_wallet_a",
-  "charged_by_wallet_b",
-  "charged_by_lender_a",
-  "charged_by_lender_b",
-  "charged_by_qrpay",
-] as const;
-
 /** Money already paid, per channel; only channels with an amount. */
 function payments(order: PosOrder): Record<string, number> {
   const raw = order as Loose;
   const out: Record<string, number> = {};
-  for (const field of PAYMENT_FIELDS) {
+  for (const field of PAYMENT_TYPES) {
     const amount = num(raw[field]);
     if (amount) out[field] = amount;
   }

@@ -12,7 +12,10 @@ export interface PromptDefinition<A extends z.ZodRawShape = z.ZodRawShape> {
   title: string;
   description: string;
   args: A;
-  complete?: Partial<Record<keyof A & string, (typed: string, ctx: ResourceContext) => Promise<string[]>>>;
+  /** Candidate values per argument for what was typed so far; `args` holds the ones already chosen. */
+  complete?: Partial<
+    Record<keyof A & string, (typed: string, ctx: ResourceContext, args: Record<string, string>) => Promise<string[]>>
+  >;
   build(args: z.output<z.ZodObject<A>>, ctx: ResourceContext): Promise<PromptMessage[]>;
 }
 

@@ -2,6 +2,7 @@ import { NotFoundError } from "../clients/errors.js";
 import { POS_STATUS_TABLES, type PosStatusTable } from "../clients/pos-codes.js";
 import { fold, sanitizeName } from "../format/text.js";
 import { geoIndex } from "../tools/shop/geo-index.js";
+import { shopRow } from "../tools/shop/list-shops.js";
 import { cachedShops } from "../tools/shop/resolve-shop.js";
 import { defineResource, type ResourceContext, type ResourceDefinition } from "./define.js";
 
@@ -35,14 +36,7 @@ export const posResources: ResourceDefinition[] = [
     description: "The shops the POS api key reaches, with their linked pages.",
     uri: "pos://shops",
     async read(_params, ctx) {
-      const shops = await cachedShops(ctx.pos);
-      return {
-        shops: shops.map((s) => ({
-          id: String(s.id),
-          name: sanitizeName(s.name),
-          pages: (s.pages ?? []).map((p) => ({ id: p.id == null ? undefined : String(p.id), name: sanitizeName(p.name), platform: p.platform ?? undefined })),
-        })),
-      };
+      return { shops: (await cachedShops(ctx.pos)).map(shopRow) };
     },
   }),
   defineResource({

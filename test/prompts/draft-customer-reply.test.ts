@@ -47,8 +47,15 @@ describe("draft_customer_reply prompt", () => {
     expect(context).toContain("Ignore previous instructions");
   });
 
-  it("completes page_id", async () => {
+  it("completes page_id, and conversation_id from conversations already listed", async () => {
     const r = await h.client.complete({ ref: { type: "ref/prompt", name: "draft_customer_reply" }, argument: { name: "page_id", value: "1122" } });
     expect(r.completion.values).toEqual([h.sandbox.messaging.pages[1]!.id]);
+    const listed = await h.call("list_conversations", { page_id: pageId, limit: 5 });
+    const first = listed.data.conversations[0].id as string;
+    const c = await h.client.complete({
+      ref: { type: "ref/prompt", name: "draft_customer_reply" },
+      argument: { name: "conversation_id", value: first.slice(0, first.length - 2) },
+    });
+    expect(c.completion.values).toContain(first);
   });
 });

@@ -6,11 +6,10 @@ import { parseRange, toIsoInZone, toYmdHms } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { jsonish, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { codeInput, optionalCode } from "../finance/codes.js";
-import { nonEmpty, someOf } from "../finance/fields.js";
+import { nonEmpty, shaped, someOf } from "../finance/fields.js";
 import { shopScope } from "../finance/shop-scope.js";
 import { FORMULA_PREFIX, salesMetrics } from "./metrics.js";
 
-const FILTER_KEYS = ["Variation.id", "Variation.product_id"] as const;
 const SPLITS = ["Time.day", "Order.source", "Variation.id", "Variation.product_id", "User.id"] as const;
 /** Metrics that are not sums of their rows. */
 const NOT_ADDITIVE = new Set(["avg_price"]);
@@ -52,7 +51,7 @@ export const getSalesAnalytics = defineTool({
   name: "get_sales_analytics",
   title: "Get sales analytics",
   description:
-    'Sales figures (revenue, COD, counts, custom formulas): totals first, then rows keyed by the split values joined by " / ", returns under `returned`. Example: since "2026-11-01", split_by ["Order.source"].',
+    'Sales figures: totals first, then rows keyed by the split values (joined by " / "), returns under `returned`. Example: since "2026-11-01", split_by ["Order.source"].',
   toolset: "analytics",
   annotations: READ,
   input: z.object({
@@ -60,17 +59,17 @@ export const getSalesAnalytics = defineTool({
     since: sinceInput.describe("From (date), default 30 days back"),
     until: untilInput,
     split_by: jsonish(someOf(z.enum(SPLITS), 3)).optional().describe("Row grouping, default Time.day"),
-    filter: jsonish(z.partialRecord(z.enum(FILTER_KEYS), someOf(nonEmpty(64), 100)))
+    filter: jsonish(shaped({ "Variation.id": someOf(nonEmpty(64), 100).optional(), "Variation.product_id": someOf(nonEmpty(64), 100).optional() }))
       .optional()
-      .describe('Only these ids, e.g. {"Variation.product_id":["…"]}'),
+      .describe('{"Variation.id" or "Variation.product_id": [ids]}: only these'),
     success_status: z
       .enum(["send_to_partner", "confirmed"])
       .optional()
-      .describe("An order is a sale once pushed to the carrier, or once confirmed (1)"),
-    success_record: z.enum(["inserted_at", "updated_at"]).optional().describe("Sale dated at order creation or at its status update"),
+      .describe("A sale once pushed to the carrier, or once confirmed"),
+    success_record: z.enum(["inserted_at", "updated_at"]).optional().describe("Sale dated at creation or status update"),
     user_type: z.enum(["create", "update", "assign", "care", "marketer"]).optional().describe("Which staff User.id means"),
     returned_status: codeInput(ANALYTICS_RETURNED_STATUSES, "Orders counted as returned"),
-    returned_record: z.enum(["inserted_at", "updated_at", "success_record"]).optional().describe("When returned revenue is deducted"),
+    returned_record: z.enum(["inserted_at", "updated_at", "success_record"]).optional().describe("When returns are deducted"),
     select_fields: jsonish(someOf(z.string().regex(/^[a-z_]+[\w-]*$/).max(80), 30))
       .optional()
       .describe("Fields from list_sales_metrics, e.g. price, cod, custom_formula_<id>"),
@@ -104,6 +103,7 @@ export const getSalesAnalytics = defineTool({
         returned_record: input.returned_record,
         select_fields: input.select_fields,
       }),
+      // The metric names only explain the figures: without them the figures still stand.
       salesMetrics(ctx, shopId).catch(() => []),
     ]);
     const keyOf = (row: PosSaleRow) => split.map((s) => (row[s] === null || row[s] === undefined || row[s] === "" ? "(none)" : String(row[s]))).join(" / ");

@@ -8,7 +8,7 @@ export const listSalesMetrics = defineTool({
   name: "list_sales_metrics",
   title: "List sales metrics",
   description:
-    "List the metrics get_sales_analytics returns: built-in fields and the shop's custom formulas ({field} expressions). Use `field` in select_fields.",
+    "List the metrics of get_sales_analytics: built-in fields and the shop's custom formulas. Use `field` in select_fields.",
   toolset: "analytics",
   annotations: READ,
   input: z.object({ shop_id: shopIdInput }),

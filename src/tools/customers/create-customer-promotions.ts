@@ -2,9 +2,9 @@ import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import { id } from "../../format/compact.js";
 import { sanitizeName } from "../../format/text.js";
-import { parseDateInput } from "../../format/time.js";
 import { CREATE, defineTool } from "../define.js";
 import { jsonish, shopIdInput, sinceInput, untilInput } from "../inputs.js";
+import { openRange } from "../orders/open-range.js";
 import { resolveShopId } from "../shop/resolve-shop.js";
 
 export const createCustomerPromotions = defineTool({
@@ -27,15 +27,12 @@ export const createCustomerPromotions = defineTool({
     is_activated: z.boolean().default(true).describe("Active at once"),
     extra: jsonish(z.record(z.string(), z.unknown()))
       .optional()
-      .describe("Other promotion fields as is, e.g. {warehouse_ids, customer_tags, order_price_max}"),
+      .describe("Other fields as is (warehouse_ids, customer_tags, order_price_max)"),
   }),
   output: z.object({ id: z.string().optional(), name: z.string().optional(), customer_count: z.number() }),
   async handler(input, ctx) {
     if (input.is_percent && input.discount > 100) throw new InputError("discount", "a percent discount is at most 100");
-    const tz = ctx.config.timezone;
-    const start = input.since === undefined ? undefined : parseDateInput("since", input.since, tz);
-    const end = input.until === undefined ? undefined : parseDateInput("until", input.until, tz, true);
-    if (start && end && end < start) throw new InputError("until", "is before since", "Swap since and until.");
+    const { since: start, until: end } = openRange(input.since, input.until, ctx.config.timezone);
     const shopId = await resolveShopId(ctx, input.shop_id);
     const created = await ctx.pos.createCustomerPromotions(shopId, {
       promotion_advance: {

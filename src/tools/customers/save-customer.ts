@@ -34,10 +34,10 @@ export const saveCustomer = defineTool({
     level: z.string().max(80).optional().describe("Level name or id"),
     addresses: jsonish(z.array(address).max(10))
       .optional()
-      .describe("Addresses {address, commune_id, district_id, province_id, full_name, phone_number}; with id: update that one"),
+      .describe("Addresses to add; with id: to update"),
     extra: jsonish(z.record(z.string(), z.unknown()))
       .optional()
-      .describe("Other customer fields as is, e.g. {gender, reward_point, is_block, assigned_user_id}"),
+      .describe("Other fields as is (gender, reward_point, is_block, …)"),
   }),
   output: z.object({ id: z.string(), created: z.boolean(), customer: customerRowSchema }),
   async handler(input, ctx) {

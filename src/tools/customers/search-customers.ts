@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { InputError } from "../../clients/errors.js";
 import { upstreamRecord } from "../../format/orders.js";
-import { parseDateInput, toUnix } from "../../format/time.js";
+import { toUnix } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
+import { openRange } from "../orders/open-range.js";
 import { pagedList } from "../orders/paging.js";
 import { resolveShopId } from "../shop/resolve-shop.js";
 import { customerLevels, refId } from "../shop/shop-refs.js";
@@ -31,11 +31,9 @@ export const searchCustomers = defineTool({
   output: z.object({ customers: z.array(customerRowSchema), total: z.number().optional(), next_cursor: z.string().optional() }),
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
-    const from = input.since === undefined ? undefined : toUnix(parseDateInput("since", input.since, tz));
-    const to = input.until === undefined ? undefined : toUnix(parseDateInput("until", input.until, tz, true));
-    if (from !== undefined && to !== undefined && to < from) throw new InputError("until", "is before since", "Swap since and until.");
+    const range = openRange(input.since, input.until, tz);
     const field = input.time_field === "created" ? "inserted_at" : "updated_at";
-    const dates = { [`start_time_${field}`]: from, [`end_time_${field}`]: to };
+    const dates = { [`start_time_${field}`]: range.since && toUnix(range.since), [`end_time_${field}`]: range.until && toUnix(range.until) };
     const shopId = await resolveShopId(ctx, input.shop_id);
     const levels = await customerLevels(ctx.pos, shopId);
     const selectedLevel = input.levels?.map((l) => refId("levels", levels, l));

@@ -1,29 +1,17 @@
 import { z } from "zod";
-import { TRANSACTION_STATUSES, statusName } from "../../clients/pos-codes.js";
+import { PAYMENT_TYPES, TRANSACTION_STATUSES, statusName } from "../../clients/pos-codes.js";
 import { id, num } from "../../format/compact.js";
 import { parseDateInput, toIsoInZone } from "../../format/time.js";
 import { CREATE, defineTool } from "../define.js";
 import { dateInput, jsonish, shopIdInput } from "../inputs.js";
-
-import { shaped, nonEmpty } from "./fields.js";
+import { nonEmpty, shaped } from "./fields.js";
 import { shopScope } from "./shop-scope.js";
-
-export const PAYMENT_TYPES = [
-  "cash",
-  "transfer_money",
-  "charged_by_card",
-  "charged_by_wallet_a",
-  "charged_by_wallet_b",
-  "charged_by_lender_a",
-  "charged_by_lender_b",
-  "charged_by_qrpay",
-] as const;
 
 export const createTransaction = defineTool({
   name: "create_transaction",
   title: "Create income/expense transaction",
   description:
-    'Record an income (amount > 0) or expense (amount < 0) in the cash book; ad spend goes through record_ad_cost. Example: name "Tiền điện", amount -1200000, payments ["cash"].',
+    'Record income (amount > 0) or an expense (< 0) in the cash book. Example: name "Tiền điện", amount -1200000, payments ["cash"].',
   toolset: "finance",
   annotations: CREATE,
   input: z.object({

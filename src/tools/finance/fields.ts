@@ -11,4 +11,4 @@ export const someOf = <T extends z.ZodType>(item: T, max: number) =>
   z.array(item).max(max).refine((list) => list.length > 0, "needs at least one entry");
 
 /** A nested body object checked against `shape` but published as a plain object (its keys are in the description). */
-export const shaped = <T extends z.ZodRawShape>(shape: T) => z.record(z.string(), z.unknown()).pipe(z.strictObject(shape));
+export const shaped = <T extends z.ZodRawShape>(shape: T) => z.looseObject({}).pipe(z.strictObject(shape));

@@ -18,7 +18,7 @@ export const listDebts = defineTool({
   name: "list_debts",
   title: "List debts",
   description:
-    'List debts: payable (shop owes a supplier) or receivable (a customer owes the shop), amounts due/settled and the service\'s `sum`. Example: status "open".',
+    'List debts, payable (shop owes) or receivable (owed to the shop), with amounts due/settled and the service\'s `sum`. Example: status "open".',
   toolset: "finance",
   annotations: READ,
   input: z.object({

@@ -5,7 +5,7 @@ import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { listPage } from "./paging.js";
-import { optionalUnixRange } from "./range.js";
+import { unixRange } from "./range.js";
 import { shopScope } from "./shop-scope.js";
 
 const row = z.looseObject({ id: z.string(), amount: z.number().optional() });
@@ -14,7 +14,7 @@ export const listPaymentHistories = defineTool({
   name: "list_payment_histories",
   title: "List payment histories",
   description:
-    'List payments received into the shop\'s accounts (bank/QR), each with its order. Use it to check a customer\'s transfer arrived. Example: since "2026-11-15".',
+    'List payments received into the shop\'s bank/QR accounts, each with its order: did a transfer arrive? Example: since "2026-11-15".',
   toolset: "finance",
   annotations: READ,
   input: z.object({
@@ -27,12 +27,12 @@ export const listPaymentHistories = defineTool({
   }),
   output: z.object({ currency: z.string().optional(), total: z.number().optional(), payments: z.array(row), next_cursor: z.string().optional() }),
   async handler(input, ctx) {
-    const range = optionalUnixRange(input.since, input.until, ctx.config.timezone);
+    const range = unixRange(input.since, input.until, ctx.config.timezone);
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
     const tz = ctx.config.timezone;
     const page = await listPage(ctx, input, {
       tool: "list_payment_histories",
-      query: { startDate: range?.from, endDate: range?.to },
+      query: { startDate: range.from, endDate: range.to },
       fetch: (params) => ctx.pos.listPaymentHistories(shopId, params),
       project: (h) => {
         const order = h.order ?? {};

@@ -7,7 +7,7 @@ import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { codeInput, optionalCode } from "./codes.js";
 import { listPage } from "./paging.js";
-import { optionalUnixRange } from "./range.js";
+import { unixRange } from "./range.js";
 import { shopScope } from "./shop-scope.js";
 
 const row = z.looseObject({ id: z.string(), name: z.string().optional(), amount: z.number().optional() });
@@ -16,7 +16,7 @@ export const listTransactions = defineTool({
   name: "list_transactions",
   title: "List income/expense transactions",
   description:
-    'List cash-book transactions, newest first: amount > 0 income, < 0 expense; ad costs show ad_cost_id. Example: status "in_effect", since "2026-11-01".',
+    'List cash-book transactions, newest first: amount > 0 income, < 0 expense; ad costs carry ad_cost_id. Example: status "in_effect".',
   toolset: "finance",
   annotations: READ,
   input: z.object({
@@ -31,12 +31,12 @@ export const listTransactions = defineTool({
   output: z.object({ currency: z.string().optional(), total: z.number().optional(), transactions: z.array(row), next_cursor: z.string().optional() }),
   async handler(input, ctx) {
     const status = optionalCode(TRANSACTION_STATUSES, "status", input.status);
-    const range = optionalUnixRange(input.since, input.until, ctx.config.timezone);
+    const range = unixRange(input.since, input.until, ctx.config.timezone);
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
     const tz = ctx.config.timezone;
     const page = await listPage(ctx, input, {
       tool: "list_transactions",
-      query: { status, startDateTime: range?.from, endDateTime: range?.to },
+      query: { status, startDateTime: range.from, endDateTime: range.to },
       fetch: (params) => ctx.pos.listTransactions(shopId, params),
       project: (t) => ({
         id: String(t.id),

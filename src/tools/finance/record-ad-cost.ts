@@ -26,7 +26,7 @@ export const recordAdCost = defineTool({
   name: "record_ad_cost",
   title: "Record advertising cost",
   description:
-    'Record ad spend as cost items (product, marketer, source, posts); it is booked as an expense transaction. Example: cost_date "2026-11-20", transaction {"name":"Quảng cáo FB","status":"in_effect"}, items [{"cost":500000,"tax":10}].',
+    'Record ad spend; it is booked as an expense transaction. Example: cost_date "2026-11-20", transaction {"name":"QC FB","status":"in_effect"}, items [{"cost":500000,"tax":10}].',
   toolset: "finance",
   annotations: CREATE,
   input: z.object({
@@ -44,7 +44,7 @@ export const recordAdCost = defineTool({
     ).describe("Expense to book: name, status (transaction status) required; note, time_incurred (date), tags, is_locked"),
     items: jsonish(someOf(item, 50)).describe("Cost items: cost (required), tax (percent), warehouse_id, product (id), marketer (e-mail or id), source {key, account}, post_ids, is_livestream, is_wholesale"),
   }),
-  output: z.object({ ad_cost_id: z.string().optional(), transaction_id: z.string().optional(), total_cost: z.number().optional(), currency: z.string().optional() }),
+  output: z.object({ recorded: z.boolean(), ad_cost_id: z.string().optional(), transaction_id: z.string().optional(), total_cost: z.number().optional(), currency: z.string().optional() }),
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
     const { name, status, time_incurred, ...txRest } = input.transaction;
@@ -60,7 +60,9 @@ export const recordAdCost = defineTool({
       },
     });
     const tx = created.transaction as { id?: unknown } | undefined;
+    // The live service answers only {success}; ids come back where it sends them.
     return {
+      recorded: true,
       ad_cost_id: id(created.id),
       transaction_id: id(tx?.id),
       total_cost: num(created.total_cost),

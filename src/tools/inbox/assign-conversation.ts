@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { sanitizeName } from "../../format/text.js";
 import { defineTool, OVERWRITE } from "../define.js";
-import { idInput, jsonish, pageIdInput } from "../inputs.js";
+import { jsonish, pageIdInput } from "../inputs.js";
+import { conversationIdInput } from "./send-shared.js";
 import { resolveStaffIds } from "./page-lookups.js";
 
 export const assignConversation = defineTool({
@@ -13,7 +14,7 @@ export const assignConversation = defineTool({
   annotations: OVERWRITE,
   input: z.object({
     page_id: pageIdInput,
-    conversation_id: idInput("Conversation id (from list_conversations)"),
+    conversation_id: conversationIdInput,
     assignees: jsonish(z.array(z.string().min(1).max(200)).max(20)).describe("Staff ids, names or emails (list_page_users); [] unassigns"),
   }),
   output: z.object({

@@ -63,6 +63,17 @@ export function rememberConversations(client: MessagingClient, pageId: string, c
   }
 }
 
+/** Ids of remembered conversations starting with `typed`, most recently seen first (argument completion). */
+export function recentConversationIds(client: MessagingClient, typed: string, max = 20): string[] {
+  const ids: string[] = [];
+  for (const k of [...store(client).keys()].reverse()) {
+    const conversationId = k.slice(k.indexOf("/") + 1);
+    if (conversationId.startsWith(typed)) ids.push(conversationId);
+    if (ids.length >= max) break;
+  }
+  return ids;
+}
+
 export async function findConversation(client: MessagingClient, pageId: string, conversationId: string): Promise<ConversationFacts> {
   const known = store(client).get(key(pageId, conversationId));
   if (known) return known;

@@ -105,10 +105,9 @@ export const listConversations = defineTool({
     const rows: Conversation[] = [];
     const seen = new Set<string>();
     let total: number | undefined;
-    let position: State = state;
     let next: State | undefined = state;
     for (let call = 0; next && rows.length < input.limit && call < MAX_UPSTREAM_CALLS; call++) {
-      position = next;
+      const position: State = next;
       const page = await fetchPage(ctx.messaging, pageId, position);
       rememberConversations(ctx.messaging, pageId, page.rows);
       total ??= page.total;

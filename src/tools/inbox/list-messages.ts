@@ -6,6 +6,7 @@ import { messageRow } from "../../format/conversations.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, idInput, limitInput, pageIdInput } from "../inputs.js";
+import { conversationIdInput } from "./send-shared.js";
 import { findConversation } from "./conversation-lookup.js";
 
 const NAME = "list_messages";
@@ -71,7 +72,7 @@ export const listMessages = defineTool({
   annotations: READ,
   input: z.object({
     page_id: pageIdInput,
-    conversation_id: idInput("Conversation id (from list_conversations)"),
+    conversation_id: conversationIdInput,
     customer_id: idInput("From the conversation row; looked up if omitted").optional(),
     limit: limitInput(100, 20),
     cursor: cursorInput,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineTool, OVERWRITE } from "../define.js";
-import { idInput, pageIdInput } from "../inputs.js";
+import { pageIdInput } from "../inputs.js";
+import { conversationIdInput } from "./send-shared.js";
 
 export const markConversation = defineTool({
   name: "mark_conversation",
@@ -10,7 +11,7 @@ export const markConversation = defineTool({
   annotations: OVERWRITE,
   input: z.object({
     page_id: pageIdInput,
-    conversation_id: idInput("Conversation id (from list_conversations)"),
+    conversation_id: conversationIdInput,
     state: z.enum(["read", "unread"]).describe("Read state"),
   }),
   output: z.object({ conversation_id: z.string(), state: z.enum(["read", "unread"]) }),

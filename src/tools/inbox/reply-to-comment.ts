@@ -17,7 +17,7 @@ export const replyToComment = defineTool({
     content_url: urlInput.optional().describe("Image URL"),
     image_data: jsonish(z.union([z.string().max(500), z.record(z.string(), z.unknown())]))
       .optional()
-      .describe('Image size, needed with content_url: {"width":800,"height":600}'),
+      .describe('Image size, needed with content_url: {"width":W,"height":H}'),
   }),
   output: sentOutput,
   async handler(input, ctx) {

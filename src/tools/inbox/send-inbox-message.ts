@@ -32,7 +32,7 @@ export const sendInboxMessage = defineTool({
   annotations: CREATE,
   input: z.object({
     page_id: pageIdInput,
-    conversation_id: idInput("INBOX conversation id (from list_conversations)"),
+    conversation_id: idInput("INBOX conversation id"),
     message: messageInput.optional().describe("Text"),
     content_url: urlInput.optional().describe("Image or document (pdf, docx, xlsx...) URL"),
   }),

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { idInput, pageIdInput } from "../inputs.js";
 
-/** Vocabulary of the three send tools: what they take and what they answer. */
+/** Vocabulary of the inbox write tools: what they take and what they answer. */
+
+export const conversationIdInput = idInput("Conversation id");
 
 export const sentOutput = z.object({ message_id: z.string().optional(), conversation_id: z.string() });
 
@@ -11,6 +13,6 @@ export const urlInput = z.url({ protocol: /^https?$/ }).max(2000);
 /** A comment thread and, optionally, the comment in it (default the thread's first comment). */
 export const commentTarget = {
   page_id: pageIdInput,
-  conversation_id: idInput("COMMENT conversation id (from list_conversations)"),
-  comment_id: idInput("Comment id from list_messages (default: the first comment)").optional(),
+  conversation_id: idInput("Comment thread (conversation) id"),
+  comment_id: idInput("Comment (message) id; default the first").optional(),
 };

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { InputError, PancakeError, UpstreamError } from "../../clients/errors.js";
 import { tagLabels } from "../../format/conversations.js";
 import { defineTool, OVERWRITE } from "../define.js";
-import { idInput, jsonish, pageIdInput } from "../inputs.js";
+import { jsonish, pageIdInput } from "../inputs.js";
+import { conversationIdInput } from "./send-shared.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
 
 const tagList = (what: string) =>
@@ -19,7 +20,7 @@ export const updateConversationTags = defineTool({
   annotations: OVERWRITE,
   input: z.object({
     page_id: pageIdInput,
-    conversation_id: idInput("Conversation id (from list_conversations)"),
+    conversation_id: conversationIdInput,
     add: tagList("add"),
     remove: tagList("remove"),
   }),

@@ -16,7 +16,7 @@ export const createStockExport = defineTool({
   name: "create_stock_export",
   title: "Create stock export",
   description:
-    'Take goods out of a warehouse (e.g. defective goods back to a supplier). Example: warehouse_id, status "completed", type "defective", items [{"variation_id":"…","quantity":2,"imported_price":90000}].',
+    'Take goods out of a warehouse, e.g. defective goods back to a supplier. Example: status "completed", type "defective", items [{"variation_id":"…","quantity":2,"imported_price":90000}].',
   toolset: "inventory",
   annotations: CREATE,
   input: z.object({

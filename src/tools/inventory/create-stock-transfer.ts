@@ -14,7 +14,7 @@ export const createStockTransfer = defineTool({
   name: "create_stock_transfer",
   title: "Create stock transfer",
   description:
-    'Move goods between warehouses, one transfer per target; list_inventory_history shows - at the source, + at the target. Example: to_warehouse_ids ["B"], items [{"variation_id":"…","quantity":5}].',
+    'Move goods between warehouses, one transfer per target; history shows - at the source, + at the target. Example: to_warehouse_ids ["B"], items [{"variation_id":"…","quantity":5}].',
   toolset: "inventory",
   annotations: CREATE,
   input: z.object({

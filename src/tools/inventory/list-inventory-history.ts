@@ -5,7 +5,7 @@ import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, jsonish, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { listPage } from "../finance/paging.js";
-import { optionalUnixRange } from "../finance/range.js";
+import { unixRange } from "../finance/range.js";
 import { shopScope } from "../finance/shop-scope.js";
 
 const row = z.looseObject({ id: z.string(), quantity: z.number().optional(), remain_quantity: z.number().optional() });
@@ -15,12 +15,12 @@ export const listInventoryHistory = defineTool({
   name: "list_inventory_history",
   title: "List inventory history",
   description:
-    "List stock movements, newest first: quantity is signed (+ in, - out), remain_quantity is stock after it, source/ref_display_id the slip or order. Example: warehouse_id + variation_ids.",
+    'List stock movements, newest first: quantity signed (+ in, - out), remain_quantity after it, source/ref_display_id the slip or order. Example: variation_ids ["…"].',
   toolset: "inventory",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
-    warehouse_id: z.string().max(64).optional().describe("Only this warehouse (from list_warehouses)"),
+    warehouse_id: z.string().max(64).optional().describe("Only this warehouse"),
     variation_ids: jsonish(z.array(z.string().min(1).max(64)).min(1).max(50)).optional().describe("Only these variations"),
     since: sinceInput,
     until: untilInput,
@@ -30,12 +30,12 @@ export const listInventoryHistory = defineTool({
   }),
   output: z.object({ currency: z.string().optional(), total: z.number().optional(), movements: z.array(row), next_cursor: z.string().optional() }),
   async handler(input, ctx) {
-    const range = optionalUnixRange(input.since, input.until, ctx.config.timezone);
+    const range = unixRange(input.since, input.until, ctx.config.timezone);
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
     const tz = ctx.config.timezone;
     const page = await listPage(ctx, input, {
       tool: "list_inventory_history",
-      query: { warehouse_id: input.warehouse_id, variation_ids: input.variation_ids, startDate: range?.from, endDate: range?.to },
+      query: { warehouse_id: input.warehouse_id, variation_ids: input.variation_ids, startDate: range.from, endDate: range.to },
       fetch: (params) => ctx.pos.listInventoryHistories(shopId, params),
       project: (h) => {
         const warehouse = ref(h.warehouse);

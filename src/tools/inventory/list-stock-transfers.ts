@@ -7,7 +7,7 @@ import { defineTool, READ } from "../define.js";
 import { cursorInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { codeInput, optionalCode } from "../finance/codes.js";
 import { listPage } from "../finance/paging.js";
-import { optionalUnixRange } from "../finance/range.js";
+import { unixRange } from "../finance/range.js";
 import { shopScope } from "../finance/shop-scope.js";
 import { TRANSFER_STATUSES } from "./codes.js";
 import { lineSummary } from "./stock-lines.js";
@@ -16,7 +16,7 @@ export const listStockTransfers = defineTool({
   name: "list_stock_transfers",
   title: "List stock transfers",
   description:
-    'List warehouse-to-warehouse transfers, newest first; without status the service\'s default filter applies. Example: status "shipping".',
+    'List warehouse transfers, newest first; without status the service default applies. Example: status "shipping".',
   toolset: "inventory",
   annotations: READ,
   input: z.object({
@@ -30,12 +30,12 @@ export const listStockTransfers = defineTool({
   output: z.object({ currency: z.string().optional(), total: z.number().optional(), transfers: z.array(z.looseObject({ id: z.string() })), next_cursor: z.string().optional() }),
   async handler(input, ctx) {
     const status = optionalCode(TRANSFER_STATUSES, "status", input.status);
-    const range = optionalUnixRange(input.since, input.until, ctx.config.timezone);
+    const range = unixRange(input.since, input.until, ctx.config.timezone);
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
     const tz = ctx.config.timezone;
     const page = await listPage(ctx, input, {
       tool: "list_stock_transfers",
-      query: { status, startDate: range?.from, endDate: range?.to },
+      query: { status, startDate: range.from, endDate: range.to },
       fetch: (params) => ctx.pos.listTransfers(shopId, params),
       project: (t) => ({
         id: String(t.id),

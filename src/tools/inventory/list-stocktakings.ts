@@ -45,7 +45,7 @@ export const listStocktakings = defineTool({
   name: "list_stocktakings",
   title: "List stocktakings",
   description:
-    'List stock counts, newest first; with stocktaking_id, that one with its lines (changed_quantity = counted minus system stock). Example: stocktaking_id "…".',
+    'List stock counts; with stocktaking_id, that one with its lines (changed_quantity = counted minus system). Example: status "counting".',
   toolset: "inventory",
   annotations: READ,
   input: z.object({

@@ -23,7 +23,7 @@ export const saveStocktaking = defineTool({
   name: "save_stocktaking",
   title: "Create or update stocktaking",
   description:
-    'Create a stock count (warehouse_id, status, items) or update one (stocktaking_id; each item needs its line id). Example: warehouse_id, status "counting", items [{"variation_id":"…","changed_quantity":-1}].',
+    'Create a stock count or update one (stocktaking_id). Example: warehouse_id, status "counting", items [{"variation_id":"…","changed_quantity":-1}].',
   toolset: "inventory",
   annotations: OVERWRITE,
   input: z.object({

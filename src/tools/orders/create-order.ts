@@ -15,9 +15,7 @@ export const createOrder = defineTool({
   annotations: CREATE,
   input: z.object({
     shop_id: shopIdInput,
-    items: jsonish(itemsInput).describe(
-      "Lines: variation_id, or product (name, SKU, barcode; must match one variation) + variant words; quantity; price, discount_each optional",
-    ),
+    items: jsonish(itemsInput).describe("Lines: variation_id, or product (name/SKU/barcode) + variant words"),
     ...orderFields,
     shop_customer_id: idInput("Shop customer id").optional(),
   }),

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { InputError } from "../../clients/errors.js";
 import { RETURN_ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
 import { returnOrderRow, returnOrderRowSchema, upstreamRecord } from "../../format/orders.js";
-import { parseDateInput, toUnix } from "../../format/time.js";
+import { toUnix } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { resolveShopId } from "../shop/resolve-shop.js";
+import { openRange } from "./open-range.js";
 import { pagedList } from "./paging.js";
 
 const statusValue = z.union([z.string().max(40), z.number().int()]);
@@ -31,9 +31,7 @@ export const listReturnOrders = defineTool({
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
     const query = () => {
-      const since = input.since === undefined ? undefined : parseDateInput("since", input.since, tz);
-      const until = input.until === undefined ? undefined : parseDateInput("until", input.until, tz, true);
-      if (since && until && until < since) throw new InputError("until", "is before since", "Swap since and until.");
+      const { since, until } = openRange(input.since, input.until, tz);
       const field = input.time_field === undefined ? undefined : String(input.time_field);
       return {
         status: input.status === undefined ? undefined : requireStatus("status", RETURN_ORDER_STATUSES, input.status),

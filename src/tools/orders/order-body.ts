@@ -18,16 +18,15 @@ const money = z.number().int().min(0).optional();
 export const orderFields = {
   customer_name: z.string().max(120).optional().describe("Receiver name"),
   phone: z.string().max(20).optional().describe("Receiver phone"),
-  shipping_address: jsonish(addressInput).optional().describe("Street address + ids from lookup_address"),
+  shipping_address: jsonish(addressInput).optional().describe("Street + ids from lookup_address"),
   warehouse_id: idInput("Warehouse id").optional(),
   status: z.union([z.string().max(40), z.number().int()]).optional().describe("Status name or code"),
   shipping_fee: money.describe("Shipping fee"),
   total_discount: money.describe("Order discount"),
-  cash: money.describe("Paid in cash"),
   note: z.string().max(2000).optional().describe("Internal note"),
   extra: jsonish(z.record(z.string(), z.unknown()))
     .optional()
-    .describe("Other upstream order fields as is, e.g. {note_print, custom_id, page_id, is_free_shipping}"),
+    .describe("Other upstream order fields as is (cash, page_id, custom_id, …)"),
 };
 
 const fields = z.object(orderFields);

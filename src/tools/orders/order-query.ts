@@ -2,9 +2,10 @@ import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import { ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
 import type { OrderListParams, OrderSort, PosClient } from "../../clients/pos.js";
-import { parseDateInput, toUnix } from "../../format/time.js";
+import { toUnix } from "../../format/time.js";
 import { sinceInput, untilInput } from "../inputs.js";
 import { carriers, orderSources, refId } from "../shop/shop-refs.js";
+import { openRange } from "./open-range.js";
 
 // The filters of GET /orders in the caller's words (names, human dates), turned into the
 // upstream query before any call.
@@ -45,11 +46,11 @@ export const orderFilterInput = {
     .array(statusValue)
     .max(14)
     .optional()
-    .describe("Status names or codes, e.g. waiting_to_ship, shipped, 2 (pos://status-codes/orders)"),
+    .describe("Names or codes, e.g. waiting_to_ship, 2 (pos://status-codes/orders)"),
   time_field: statusValue
     .optional()
     .describe(
-      "Time the range applies to: inserted_at (default), updated_at, paid_at, picked_up_at, first_delivery_at, partner_inserted_at, estimate_delivery_date, transfer_proof, time_assign_seller/care/marketer, last_status, or a status name",
+      "Time the range applies to: inserted_at (default), updated_at, paid_at, picked_up_at, partner_inserted_at, last_status, a status name, …",
     ),
   since: sinceInput,
   until: untilInput,
@@ -57,7 +58,7 @@ export const orderFilterInput = {
   ascending: z.boolean().default(false).describe("Ascending (default: newest first)"),
   carriers: z.array(z.union([z.string().max(60), z.number().int()])).max(20).optional().describe("Carrier ids or names"),
   customer_id: z.string().max(64).optional().describe("Shop customer id"),
-  sources: z.array(z.string().max(80)).max(20).optional().describe('Source ids or names ("Facebook"), page ids, or "source/account"'),
+  sources: z.array(z.string().max(80)).max(20).optional().describe('Source ids, names or page ids; "source/account"'),
   exclude_sources: z.boolean().optional().describe("Exclude those sources"),
   ad_ids: z.array(z.string().max(40)).max(50).optional().describe("Ad ids"),
   include_removed: z.boolean().optional().describe("Include deleted orders"),
@@ -94,9 +95,7 @@ async function sourcePairs(pos: PosClient, shopId: string, values: string[]): Pr
 
 /** The upstream query of a search: every name resolved, every date converted, all checked locally. */
 export async function orderQuery(pos: PosClient, shopId: string, input: FilterInput, timeZone: string): Promise<OrderListParams> {
-  const since = input.since === undefined ? undefined : parseDateInput("since", input.since, timeZone);
-  const until = input.until === undefined ? undefined : parseDateInput("until", input.until, timeZone, true);
-  if (since && until && until < since) throw new InputError("until", "is before since", "Swap since and until.");
+  const { since, until } = openRange(input.since, input.until, timeZone);
   const carrierList = input.carriers?.some((c) => !/^\d+$/.test(String(c))) ? await carriers(pos, shopId) : [];
   return {
     search: input.search?.trim() || undefined,

@@ -53,6 +53,12 @@ function narrow(state: CursorState, rows: PosOrder[]): CursorState | undefined {
   return { ...state, q: { ...q, updateStatus: time.updateStatus, ...bound }, pg: 1, off: 0, seen };
 }
 
+/** The fields asked for, plus what paging needs: the id and the time the sort follows. */
+function projection(fields: string[] | undefined, sort: string): string[] | undefined {
+  const time = SORT_TIME[sort]?.field;
+  return fields && [...new Set([...fields, "id", ...(time ? [time] : [])])];
+}
+
 export const searchOrders = defineTool({
   name: "search_orders",
   title: "Search orders",
@@ -63,7 +69,7 @@ export const searchOrders = defineTool({
   input: z.object({
     shop_id: shopIdInput,
     ...orderFilterInput,
-    fields: z.array(z.string().max(60)).max(60).optional().describe("Upstream fields to return instead of rows"),
+    fields: z.array(z.string().max(60)).max(60).optional().describe("Upstream fields to return as is (id and the sort time are added)"),
     limit: limitInput(100, 20),
     cursor: cursorInput,
   }),
@@ -78,7 +84,7 @@ export const searchOrders = defineTool({
     const shopId = await resolveShopId(ctx, input.shop_id);
     let state: CursorState = input.cursor
       ? decodeCursor("search_orders", input.cursor, cursorState)
-      : { q: { ...(await orderQuery(ctx.pos, shopId, input, ctx.config.timezone)), fields: input.fields }, pg: 1, off: 0, ps: input.limit, seen: [] };
+      : { q: { ...(await orderQuery(ctx.pos, shopId, input, ctx.config.timezone)), fields: projection(input.fields, input.sort) }, pg: 1, off: 0, ps: input.limit, seen: [] };
     const rows: PosOrder[] = [];
     let total = state.tot;
     let note: string | undefined;

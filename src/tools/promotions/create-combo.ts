@@ -17,7 +17,7 @@ export const createCombo = defineTool({
   name: "create_combo",
   title: "Create combo",
   description:
-    'Create a combo: buying all parts together earns a discount, a fixed price (value_combo) or free shipping. Example: name "Combo áo + quần", variations [{"product_id":"…","count":1}], discount_amount 50000.',
+    'Create a combo: buying all parts earns a discount, a fixed price or free shipping. Example: name "Combo áo + quần", variations [{"product_id":"…","count":1}], discount_amount 50000.',
   toolset: "promotions",
   annotations: CREATE,
   input: z.object({

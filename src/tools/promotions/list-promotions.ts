@@ -17,7 +17,7 @@ export const listPromotions = defineTool({
   name: "list_promotions",
   title: "List promotions",
   description:
-    'List advanced promotions (discounts, coupons, promo codes) with type, active flag, period, discount. No API reads one by id: search by name. Example: search "freeship".',
+    'List advanced promotions with type, period, discount. No API reads one by id: search by name. Example: search "freeship".',
   toolset: "promotions",
   annotations: READ,
   input: z.object({

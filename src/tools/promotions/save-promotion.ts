@@ -21,7 +21,7 @@ export const savePromotion = defineTool({
   name: "save_promotion",
   title: "Create or update promotion",
   description:
-    'Create a promotion (name, type) or update one (promotion_id; only given fields are sent). Example: name "Giảm 10%", type "discount_by_product", fields {"items":[{"variation_id":"…","level_info":[{"from_quantity":1,"discount":10,"is_percent":true}]}]}.',
+    'Create a promotion (name, type) or update one (promotion_id; only given fields are sent). Example: name "Giảm 10%", type "coupon", fields {"promo_code_info":{"discount":10,"is_percent":true}}.',
   toolset: "promotions",
   annotations: OVERWRITE,
   input: z.object({
@@ -34,7 +34,7 @@ export const savePromotion = defineTool({
     end_time: dateInput.optional().describe("End"),
     fields: jsonish(z.record(z.string(), z.unknown()))
       .optional()
-      .describe("Other fields as the API names them: items, coupon_info, promo_code_info, warehouse_ids, customer_tags, order_sources, is_free_shipping, priority_level"),
+      .describe("Other API fields: items, coupon_info, promo_code_info, warehouse_ids, customer_tags, order_sources, ..."),
   }),
   output: z.object({ id: z.string().optional(), display_id: z.string().optional(), created: z.boolean() }),
   async handler(input, ctx) {

@@ -48,8 +48,8 @@ export class GeoIndex {
 
 const indexes = new WeakMap<PosClient, GeoIndex>();
 export function geoIndex(pos: PosClient): GeoIndex {
-  let index = indexes.get(pos);
-  if (!index) indexes.set(pos, (index = new GeoIndex(pos)));
+  const index = indexes.get(pos) ?? new GeoIndex(pos);
+  indexes.set(pos, index);
   return index;
 }
 

@@ -1,7 +1,19 @@
 import { z } from "zod";
+import type { PosShop } from "../../clients/schemas/pos.js";
 import { sanitizeName } from "../../format/text.js";
 import { defineTool, READ } from "../define.js";
 import { cachedShops } from "./resolve-shop.js";
+
+/** A shop with its linked pages: the tool and the pos://shops resource show the same rows. */
+export function shopRow(shop: PosShop) {
+  return {
+    id: String(shop.id),
+    name: sanitizeName(shop.name),
+    pages: (shop.pages ?? []).flatMap((p) =>
+      p.id == null ? [] : [{ id: String(p.id), name: sanitizeName(p.name), platform: p.platform ?? undefined }],
+    ),
+  };
+}
 
 export const listShops = defineTool({
   name: "list_shops",
@@ -21,15 +33,6 @@ export const listShops = defineTool({
     ),
   }),
   async handler(_input, ctx) {
-    const shops = await cachedShops(ctx.pos);
-    return {
-      shops: shops.map((shop) => ({
-        id: String(shop.id),
-        name: sanitizeName(shop.name),
-        pages: (shop.pages ?? []).flatMap((p) =>
-          p.id == null ? [] : [{ id: String(p.id), name: sanitizeName(p.name), platform: p.platform ?? undefined }],
-        ),
-      })),
-    };
+    return { shops: (await cachedShops(ctx.pos)).map(shopRow) };
   },
 });

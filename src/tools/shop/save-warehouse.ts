@@ -26,7 +26,7 @@ export const saveWarehouse = defineTool({
     commune_id: z.string().max(20).optional().describe("Commune id"),
     extra: jsonish(z.record(z.string(), z.unknown()))
       .optional()
-      .describe("Other fields as is: custom_id, batch_config, custom_shelf_config, hide_config_batch_shelf"),
+      .describe("Other fields as is (custom_id, batch_config, …)"),
   }),
   output: z.object({ warehouse: warehouseRowSchema, created: z.boolean() }),
   async handler(input, ctx) {

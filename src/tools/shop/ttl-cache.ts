@@ -21,8 +21,8 @@ export class TtlCache {
 export function cachePer<K extends object>(ttlMs: number): (owner: K) => TtlCache {
   const caches = new WeakMap<K, TtlCache>();
   return (owner) => {
-    let cache = caches.get(owner);
-    if (!cache) caches.set(owner, (cache = new TtlCache(ttlMs)));
+    const cache = caches.get(owner) ?? new TtlCache(ttlMs);
+    caches.set(owner, cache);
     return cache;
   };
 }

@@ -33,6 +33,20 @@ describe("send_inbox_message, reply_to_comment, send_private_reply", () => {
     expect(last).toMatchObject({ id: r.data.message_id, from: "page", text: "Dạ shop gửi đơn hôm nay ạ" });
   });
 
+  it("sends a document by URL with its type and name", async () => {
+    const now = h.sandbox.now.getTime();
+    const open = conversations.find(
+      (c) => c.type === "INBOX" && c.last_customer_interactive_at && ms(c.last_customer_interactive_at) > now - 20 * 3_600_000,
+    )!;
+    const r = await h.call("send_inbox_message", { page_id: pageId, conversation_id: open.id, content_url: "https://cdn.example/f/bang-gia.pdf" });
+    expect(r.isError, r.text).toBe(false);
+    const body = h.sandbox.server.requests.filter((q) => q.method === "POST").at(-1)!.body as Record<string, unknown>;
+    expect(body).toMatchObject({ action: "reply_inbox", attachmentType: "DOCUMENT", name: "bang-gia.pdf", mime_type: "application/pdf" });
+    expect(messagesOf(open.id).at(-1)!.attachments).toEqual([
+      { type: "file", url: "https://cdn.example/f/bang-gia.pdf", name: "bang-gia.pdf", mime_type: "application/pdf" },
+    ]);
+  });
+
   it("returns the platform's 24-hour refusal as an error naming the reason", async () => {
     const stale = conversations.find(
       (c) => c.type === "INBOX" && c.last_customer_interactive_at && ms(c.last_customer_interactive_at) < h.sandbox.now.getTime() - 3 * DAY,

@@ -18,8 +18,10 @@ const newest = (orders: OrderRecord[]) =>
   [...orders].sort((a, b) => (a.inserted_at < b.inserted_at ? 1 : a.inserted_at > b.inserted_at ? -1 : b.id - a.id));
 const ids = (orders: { id: number | string }[]) => orders.map((o) => String(o.id));
 
-async function all(args: Record<string, unknown>): Promise<{ rows: Record<string, unknown>[]; calls: number; note?: string }> {
-  const rows: Record<string, unknown>[] = [];
+type Row = { id: string; [field: string]: unknown };
+
+async function all(args: Record<string, unknown>): Promise<{ rows: Row[]; calls: number; note?: string }> {
+  const rows: Row[] = [];
   let cursor: string | undefined;
   let calls = 0;
   let note: string | undefined;
@@ -149,7 +151,12 @@ describe("search_orders", () => {
   it("passes `fields` through as the upstream projection", async () => {
     const r = await h.call("search_orders", { fields: ["id", "status", "cod"], limit: 3 });
     const expected = newest(visible()).slice(0, 3);
-    expect(r.data.orders).toEqual(expected.map((o) => ({ id: String(o.id), status: o.status, cod: o.cod })));
+    expect(r.data.orders).toEqual(expected.map((o) => ({ id: String(o.id), status: o.status, cod: o.cod, inserted_at: o.inserted_at })));
+  });
+
+  it("walks a projected list past page 100 too", async () => {
+    const { rows } = await all({ fields: ["status"], limit: 5 });
+    expect(ids(rows)).toEqual(ids(newest(visible())));
   });
 
   it("pages with a cursor without gaps or repeats", async () => {

@@ -1,0 +1,14 @@
+import { InputError } from "../../clients/errors.js";
+import { parseDateInput } from "../../format/time.js";
+
+/** A range either end of which may be left open (lists without a required span). */
+export function openRange(
+  since: string | number | undefined,
+  until: string | number | undefined,
+  timeZone: string,
+): { since?: Date; until?: Date } {
+  const start = since === undefined ? undefined : parseDateInput("since", since, timeZone);
+  const end = until === undefined ? undefined : parseDateInput("until", until, timeZone, true);
+  if (start && end && end < start) throw new InputError("until", "is before since", "Swap since and until.");
+  return { since: start, until: end };
+}

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OrderRecord } from "../../../src/sandbox/pos/types.js";
+import { type Harness, startHarness } from "../../helpers/harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ sandbox: { ratePerSecond: 10_000 } });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const pos = () => h.sandbox.pos;
+const SHOP_OFFSET_MS = 7 * 3_600_000;
+const at = (recordTime: string) => Date.parse(`${recordTime}Z`);
+const shopDay = (recordTime: string) => new Date(at(recordTime) + SHOP_OFFSET_MS).toISOString().slice(0, 10);
+const sum = (orders: OrderRecord[], pick: (o: OrderRecord) => number) => orders.reduce((total, o) => total + pick(o), 0);
+const price = (o: OrderRecord) => o.items.reduce((total, it) => total + it.variation_info.retail_price * it.quantity, 0);
+const units = (o: OrderRecord) => o.items.reduce((total, it) => total + it.quantity, 0);
+
+/** Orders counted as sales: reached `status` at some point, created inside [since, until] shop days. */
+function sales(since: string, until: string, status = 1): OrderRecord[] {
+  const from = Date.parse(`${since}T00:00:00+07:00`);
+  const to = Date.parse(`${until}T23:59:59+07:00`);
+  return pos().orders.filter(
+    (o) => !o.is_removed && o.status_history.some((s) => s.status === status) && at(o.inserted_at) >= from && at(o.inserted_at) <= to,
+  );
+}
+
+function groupBy<K>(orders: OrderRecord[], key: (o: OrderRecord) => K): Map<K, OrderRecord[]> {
+  const groups = new Map<K, OrderRecord[]>();
+  for (const o of orders) groups.set(key(o), [...(groups.get(key(o)) ?? []), o]);
+  return groups;
+}
+
+describe("get_sales_analytics", () => {
+  it("gives per-day figures and totals equal to what the orders imply", async () => {
+    const r = await h.call("get_sales_analytics", { since: "2026-10-01", until: "2026-10-14" });
+    expect(r.isError, r.text).toBe(false);
+    const orders = sales("2026-10-01", "2026-10-14");
+    expect(orders.length).toBeGreaterThan(10);
+    const days = groupBy(orders, (o) => shopDay(o.inserted_at));
+    expect(Object.keys(r.data.rows).sort()).toEqual([...days.keys()].sort());
+    for (const [day, list] of days) {
+      expect(r.data.rows[day], day).toMatchObject({
+        order_count: list.length,
+        price: sum(list, price),
+        product_count: sum(list, units),
+        cod: sum(list, (o) => o.cod),
+        shipping_fee: sum(list, (o) => o.shipping_fee),
+        discount: sum(list, (o) => o.total_discount),
+      });
+    }
+    expect(r.data.totals.success).toMatchObject({
+      order_count: orders.length,
+      price: sum(orders, price),
+      cod: sum(orders, (o) => o.cod),
+      avg_price: Math.round(sum(orders, price) / orders.length),
+    });
+    expect(Object.keys(r.data)[0]).not.toBe("rows");
+    expect(Object.keys(r.data).indexOf("totals")).toBeLessThan(Object.keys(r.data).indexOf("rows"));
+    expect(r.data.since).toBe("2026-10-01T00:00:00+07:00");
+    expect(r.data.currency).toBe("VND");
+  });
+
+  it("explains the metrics, custom formulas included", async () => {
+    const r = await h.call("get_sales_analytics", { since: "2026-10-01", until: "2026-10-03" });
+    const formula = pos().formulas[0]!;
+    expect(r.data.metrics.price).toBe(pos().analyticFields.find((f) => f.id === "price")!.name);
+    expect(r.data.metrics[`custom_formula_${formula.id}`]).toBe(`${formula.name} = ${formula.formula}`);
+    const day = Object.values(r.data.rows)[0] as Record<string, number>;
+    expect(day[`custom_formula_${formula.id}`]).toBe(day.price! - day.shipping_fee!);
+  });
+
+  it("splits by source with success_status, select_fields and returned figures", async () => {
+    const r = await h.call("get_sales_analytics", {
+      since: "2026-09-01",
+      until: "2026-10-31",
+      split_by: ["Order.source"],
+      success_status: "send_to_partner",
+      returned_status: "returning",
+      select_fields: '["order_count","price"]',
+    });
+    expect(r.isError, r.text).toBe(false);
+    const orders = sales("2026-09-01", "2026-10-31", 9);
+    for (const [source, list] of groupBy(orders, (o) => o.order_sources_name)) {
+      const returned = list.filter((o) => o.status === 4 || o.status === 5);
+      const row = r.data.rows[source];
+      expect(row, source).toEqual({
+        order_count: list.length,
+        price: sum(list, price),
+        ...(returned.length ? { returned: { order_count: returned.length, price: sum(returned, price) } } : {}),
+      });
+    }
+    const returnedAll = orders.filter((o) => o.status === 4 || o.status === 5);
+    expect(returnedAll.length).toBeGreaterThan(0);
+    expect(r.data.totals.returned.order_count).toBe(returnedAll.length);
+  });
+
+  it("filters to products and splits by product", async () => {
+    const product = pos().products[0]!;
+    const r = await h.call("get_sales_analytics", {
+      since: "2026-08-25",
+      until: "2026-11-22",
+      split_by: ["Variation.product_id"],
+      filter: { "Variation.product_id": [String(product.id)] },
+    });
+    expect(r.isError, r.text).toBe(false);
+    const lines = sales("2026-08-25", "2026-11-22").flatMap((o) => o.items.filter((it) => it.product_id === product.id));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(Object.keys(r.data.rows)).toEqual([String(product.id)]);
+    expect(r.data.rows[String(product.id)].product_count).toBe(lines.reduce((t, it) => t + it.quantity, 0));
+    expect(r.data.totals.success.order_count).toBeUndefined();
+  });
+
+  it("rejects unknown options before calling", async () => {
+    const path = `/shops/${pos().shop.id}/analytics/sale`;
+    const before = h.sandbox.server.count("GET", path);
+    for (const [args, field] of [
+      [{ split_by: ["Time.week"] }, /split_by/],
+      [{ returned_status: "lost" }, /returned_status/],
+      [{ filter: { "Order.id": ["1"] } }, /filter/],
+      [{ user_type: "boss" }, /user_type/],
+    ] as const) {
+      const r = await h.call("get_sales_analytics", args);
+      expect(r.isError, JSON.stringify(args)).toBe(true);
+      expect(r.text).toMatch(field);
+    }
+    expect(h.sandbox.server.count("GET", path)).toBe(before);
+  });
+});
+
+describe("list_sales_metrics", () => {
+  it("lists the fields and the custom formulas", async () => {
+    const r = await h.call("list_sales_metrics");
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.metrics).toHaveLength(pos().analyticFields.length + pos().formulas.length);
+    const formula = pos().formulas[1]!;
+    expect(r.data.metrics).toContainEqual({ field: `custom_formula_${formula.id}`, name: formula.name, formula: formula.formula, unit: formula.unit });
+  });
+});

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CustomerRecord } from "../../../src/sandbox/pos/index.js";
+import { type Harness, startHarness } from "../../helpers/harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ sandbox: { ratePerSecond: 10_000 } });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const pos = () => h.sandbox.pos;
+const newest = (rows: CustomerRecord[]) =>
+  [...rows].sort((a, b) => (a.inserted_at < b.inserted_at ? 1 : a.inserted_at > b.inserted_at ? -1 : a.id < b.id ? -1 : 1));
+const withOrders = () => pos().customers.find((c) => c.order_count > 2 && pos().pointLogs.some((l) => l.shop_customer_id === c.id))!;
+
+describe("search_customers", () => {
+  it("finds a customer by phone with points, level name and spend", async () => {
+    const c = withOrders();
+    const r = await h.call("search_customers", { search: c.phone_numbers[0] });
+    expect(r.isError, r.text).toBe(false);
+    const row = r.data.customers.find((x: { id: string }) => x.id === c.id);
+    expect(row).toMatchObject({ customer_name: c.name, reward_point: c.reward_point, order_count: c.order_count, purchased_amount: c.purchased_amount });
+    expect(row.level.name).toBe(pos().levels.find((l) => l.id === c.level_id)?.name);
+  });
+
+  it("filters by level name and pages without repeats", async () => {
+    const level = pos().levels.find((l) => pos().customers.filter((c) => c.level_id === l.id).length > 5)!;
+    const expected = newest(pos().customers.filter((c) => c.level_id === level.id)).map((c) => c.id);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const r = await h.call("search_customers", { levels: [level.name], limit: 4, ...(cursor ? { cursor } : {}) });
+      expect(r.data.total).toBe(expected.length);
+      seen.push(...r.data.customers.map((c: { id: string }) => c.id));
+      cursor = r.data.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(expected);
+    const bad = await h.call("search_customers", { levels: ["Platinum"] });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toContain(level.name);
+  });
+
+  it("filters by the time they were added", async () => {
+    const sorted = newest(pos().customers);
+    const pivot = sorted[20]!;
+    const since = Math.floor(Date.parse(`${pivot.inserted_at}Z`) / 1000);
+    const expected = sorted.filter((c) => Date.parse(`${c.inserted_at}Z`) >= since * 1000).map((c) => c.id);
+    const r = await h.call("search_customers", { since, limit: 100 });
+    expect(r.data.customers.map((c: { id: string }) => c.id)).toEqual(expected);
+  });
+});
+
+describe("save_customer", () => {
+  it("creates a customer, then adds and updates addresses", async () => {
+    const created = await h.call("save_customer", { name: "Trần Thị Mai", phone_numbers: ["0977000333"], date_of_birth: "1995-04-12", level: "Bạc" });
+    expect(created.isError, created.text).toBe(false);
+    expect(created.data.created).toBe(true);
+    const stored = pos().customers.find((c) => c.id === created.data.id)!;
+    expect(stored).toMatchObject({ name: "Trần Thị Mai", phone_numbers: ["0977000333"], date_of_birth: "1995-04-12" });
+    expect(stored.level_id).toBe(pos().levels.find((l) => l.name === "Bạc")!.id);
+
+    const added = await h.call("save_customer", {
+      customer_id: stored.id,
+      addresses: JSON.stringify([{ address: "9 Pasteur", commune_id: "7010101", full_name: "Mai", phone_number: "0977000333" }]),
+    });
+    expect(added.isError, added.text).toBe(false);
+    expect(stored.shop_customer_address).toHaveLength(1);
+    const addressId = stored.shop_customer_address[0]!.id;
+    expect(stored.shop_customer_address[0]).toMatchObject({ district_id: "70101", province_id: "701" });
+
+    const changed = await h.call("save_customer", { customer_id: stored.id, addresses: [{ id: addressId, address: "10 Pasteur" }], extra: { gender: "female" } });
+    expect(changed.isError, changed.text).toBe(false);
+    expect(stored.shop_customer_address).toHaveLength(1);
+    expect(stored.shop_customer_address[0]!.address).toBe("10 Pasteur");
+    expect(stored.gender).toBe("female");
+    expect(changed.data.customer.addresses[0].full_address).toContain("10 Pasteur");
+
+    const empty = await h.call("save_customer", {});
+    expect(empty.isError).toBe(true);
+    const badDate = await h.call("save_customer", { name: "x", date_of_birth: "12/04/1995" });
+    expect(badDate.text).toContain("date_of_birth");
+  });
+});
+
+describe("points, notes, levels, promotions", () => {
+  it("lists point changes newest first with balances", async () => {
+    const c = withOrders();
+    const logs = pos().pointLogs.filter((l) => l.shop_customer_id === c.id).reverse();
+    const r = await h.call("list_customer_point_logs", { customer_id: c.id, limit: 100 });
+    expect(r.data.total).toBe(logs.length);
+    expect(r.data.point_logs.map((l: { change: number; balance: number }) => [l.change, l.balance])).toEqual(logs.map((l) => [l.amount, l.current_point]));
+    expect(r.data.point_logs[0].staff_note).toBe(logs[0]!.note);
+  });
+
+  it("adds a note and lists it first, as staff text", async () => {
+    const c = withOrders();
+    const before = (pos().customerNotes[c.id] ?? []).length;
+    const added = await h.call("add_customer_note", { customer_id: c.id, message: "Khách muốn giao sau 18h\u200b", order_id: 58001 });
+    expect(added.isError, added.text).toBe(false);
+    expect(pos().customerNotes[c.id]).toHaveLength(before + 1);
+    const r = await h.call("list_customer_notes", { customer_id: c.id });
+    expect(r.data.total).toBe(before + 1);
+    expect(r.data.notes[0]).toMatchObject({ id: added.data.id, staff_text: "Khách muốn giao sau 18h", order_id: "58001" });
+  });
+
+  it("lists levels with the discount type by name", async () => {
+    const r = await h.call("list_customer_levels");
+    expect(r.data.levels.map((l: { name: string }) => l.name)).toEqual(pos().levels.map((l) => l.name));
+    expect(r.data.levels[1]).toMatchObject({ discount: pos().levels[1]!.discount, discount_type: "percent" });
+    const one = await h.call("list_customer_levels", { search: "vang" });
+    expect(one.data.levels.map((l: { name: string }) => l.name)).toEqual(["Vàng"]);
+  });
+
+  it("creates customer promotions after checking required fields", async () => {
+    const ids = pos().customers.slice(0, 3).map((c) => c.id);
+    const missing = await h.call("create_customer_promotions", { customer_ids: ids, discount: 10, is_percent: true });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toContain("type");
+    const tooMuch = await h.call("create_customer_promotions", { customer_ids: ids, type: "coupon", discount: 120, is_percent: true });
+    expect(tooMuch.text).toContain("discount");
+    const ok = await h.call("create_customer_promotions", {
+      customer_ids: ids,
+      type: "coupon",
+      discount: 10,
+      is_percent: true,
+      since: "2026-12-01",
+      until: "2026-12-31",
+      extra: { customer_tags: ["VIP"] },
+    });
+    expect(ok.isError, ok.text).toBe(false);
+    const stored = pos().customerPromotions.at(-1)!;
+    expect(ok.data).toMatchObject({ id: stored.id, customer_count: 3 });
+    expect(stored).toMatchObject({ shop_customer_ids: ids, type: "coupon", is_activated: true, customer_tags: ["VIP"] });
+    expect(stored.promo_code_info).toMatchObject({ discount: 10, is_percent: true });
+    expect(stored.start_time).toBe("2026-11-30T17:00:00.000Z");
+  });
+});

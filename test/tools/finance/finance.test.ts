@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, startHarness } from "../../helpers/harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ sandbox: { ratePerSecond: 10_000 } });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const pos = () => h.sandbox.pos;
+/** Unix seconds of a shop-time (UTC+7) wall clock. */
+const shopUnix = (text: string) => Date.parse(`${text}+07:00`) / 1000;
+const unixOf = (recordTime: string) => Date.parse(`${recordTime}Z`) / 1000;
+
+describe("list_transactions", () => {
+  it("filters by status name, newest first, with signed amounts and a working cursor", async () => {
+    const expected = pos()
+      .transactions.filter((t) => t.status === 1)
+      .sort((a, b) => (a.inserted_at < b.inserted_at ? 1 : a.inserted_at > b.inserted_at ? -1 : 0));
+    const first = await h.call("list_transactions", { status: "in_effect", limit: 10 });
+    expect(first.isError, first.text).toBe(false);
+    expect(first.data.currency).toBe("VND");
+    expect(first.data.total).toBe(expected.length);
+    expect(first.data.transactions.every((t: { status: string }) => t.status === "in_effect")).toBe(true);
+    const second = await h.call("list_transactions", { status: 1, limit: 10, cursor: first.data.next_cursor });
+    const seen = [...first.data.transactions, ...second.data.transactions];
+    expect(new Set(seen.map((t: { id: string }) => t.id)).size).toBe(20);
+    for (const row of seen) {
+      const record = expected.find((t) => t.id === row.id)!;
+      expect(row.amount).toBe(record.amount);
+    }
+    const times = seen.map((t: { inserted_at: string }) => Date.parse(t.inserted_at));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(seen[0].inserted_at).toMatch(/\+07:00$/);
+  });
+
+  it("applies since/until in shop time", async () => {
+    const r = await h.call("list_transactions", { since: "2026-10-01", until: "2026-10-31", limit: 100 });
+    const [from, to] = [shopUnix("2026-10-01T00:00:00"), shopUnix("2026-10-31T23:59:59")];
+    const expected = pos().transactions.filter((t) => unixOf(t.inserted_at) >= from && unixOf(t.inserted_at) <= to);
+    expect(r.data.total).toBe(expected.length);
+  });
+
+  it("rejects an unknown status name, listing the valid ones", async () => {
+    const r = await h.call("list_transactions", { status: "paid" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("status");
+    expect(r.text).toContain("in_effect (1)");
+  });
+});
+
+describe("create_transaction", () => {
+  it("records an expense that list_transactions then shows", async () => {
+    const r = await h.call("create_transaction", {
+      name: "Tiền điện tháng 11",
+      amount: -1_200_000,
+      payments: ["cash"],
+      time_incurred: "2026-11-20",
+      fields: '{"is_accounting": true}',
+    });
+    expect(r.isError, r.text).toBe(false);
+    const stored = pos().transactions.find((t) => t.id === r.data.id)!;
+    expect(stored).toMatchObject({ name: "Tiền điện tháng 11", amount: -1_200_000, payments: ["cash"], is_accounting: true });
+    const listed = await h.call("list_transactions", { limit: 5 });
+    expect(listed.data.transactions[0]).toMatchObject({ id: r.data.id, amount: -1_200_000 });
+  });
+
+  it("names the missing required field before any call", async () => {
+    const before = h.sandbox.server.count("POST", `/shops/${pos().shop.id}/transactions`);
+    const noName = await h.call("create_transaction", { amount: 1000 });
+    expect(noName.isError).toBe(true);
+    expect(noName.text).toMatch(/\bname\b/);
+    const noAmount = await h.call("create_transaction", { name: "Thu" });
+    expect(noAmount.isError).toBe(true);
+    expect(noAmount.text).toMatch(/\bamount\b/);
+    const badPayment = await h.call("create_transaction", { name: "Thu", amount: 1, payments: ["bitcoin"] });
+    expect(badPayment.text).toMatch(/payments/);
+    expect(h.sandbox.server.count("POST", `/shops/${pos().shop.id}/transactions`)).toBe(before);
+  });
+});
+
+describe("record_ad_cost", () => {
+  it("books the cost as an expense transaction visible in list_transactions", async () => {
+    const items = [
+      { cost: 500_000, tax: 10, marketer: "mkt@example.com", post_ids: ["109876543210001_1"] },
+      { cost: 200_000, source: { key: "-1", account: "406" } },
+    ];
+    const r = await h.call("record_ad_cost", {
+      cost_date: "2026-11-20",
+      transaction: JSON.stringify({ name: "Quảng cáo FB tuần 47", status: "in_effect", tags: ["FB"] }),
+      items,
+    });
+    expect(r.isError, r.text).toBe(false);
+    const total = items.reduce((sum, it) => sum + Math.round(it.cost * (1 + (it.tax ?? 0) / 100)), 0);
+    expect(r.data.total_cost).toBe(total);
+    const sent = pos().adCosts.at(-1)!;
+    expect(sent.cost_date).toBe("2026-11-20 00:00:00");
+    expect((sent.items as { pke_mkter?: string }[])[0]!.pke_mkter).toBe("mkt@example.com");
+    const listed = await h.call("list_transactions", { status: "in_effect", limit: 5 });
+    const row = listed.data.transactions.find((t: { ad_cost_id?: string }) => t.ad_cost_id === r.data.ad_cost_id);
+    expect(row).toMatchObject({ id: r.data.transaction_id, name: "Quảng cáo FB tuần 47", amount: -total, status: "in_effect" });
+  });
+
+  it("validates cost date, transaction and items before calling", async () => {
+    const path = `/shops/${pos().shop.id}/adv_costs`;
+    const before = h.sandbox.server.count("POST", path);
+    const base = { cost_date: "2026-11-20", transaction: { name: "QC", status: "new" }, items: [{ cost: 1000 }] };
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ ...base, cost_date: undefined }, /cost_date/],
+      [{ ...base, transaction: { name: "QC" } }, /transaction\.status/],
+      [{ ...base, transaction: { status: "new" } }, /transaction\.name/],
+      [{ ...base, transaction: { name: "QC", status: "paid" } }, /transaction\.status: unknown/],
+      [{ ...base, items: [] }, /items/],
+      [{ ...base, items: [{ tax: 5 }] }, /items\[0\]\.cost/],
+      [{ ...base, cost_date: "yesterday" }, /cost_date: cannot read/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await h.call("record_ad_cost", args);
+      expect(r.isError, JSON.stringify(args)).toBe(true);
+      expect(r.text).toMatch(message);
+    }
+    expect(h.sandbox.server.count("POST", path)).toBe(before);
+  });
+});
+
+describe("list_payment_histories", () => {
+  it("lists payments in a range with their orders", async () => {
+    const r = await h.call("list_payment_histories", { since: "2026-09-01", until: "2026-11-22", limit: 100 });
+    expect(r.isError, r.text).toBe(false);
+    const [from, to] = [shopUnix("2026-09-01T00:00:00"), shopUnix("2026-11-22T23:59:59")];
+    const expected = pos().paymentHistories.filter((p) => unixOf(p.inserted_at) >= from && unixOf(p.inserted_at) <= to);
+    expect(r.data.total).toBe(expected.length);
+    const row = r.data.payments[0];
+    const record = expected.find((p) => String(p.id) === row.id)!;
+    expect(row).toMatchObject({ amount: record.amount, order_id: String((record.order as { id: unknown }).id) });
+    expect(row.customer_name).toBe((record.order as { name: string }).name);
+  });
+});
+
+describe("list_debts", () => {
+  it("names payable/receivable, filters by status name and passes the sum on", async () => {
+    const r = await h.call("list_debts", { status: "settled", limit: 100 });
+    expect(r.isError, r.text).toBe(false);
+    const expected = pos().debts.filter((d) => d.status === 1);
+    expect(r.data.total).toBe(expected.length);
+    for (const row of r.data.debts) {
+      const record = expected.find((d) => d.id === row.id)!;
+      expect(row.type).toBe(record.type === 0 ? "payable" : "receivable");
+      expect(row.status).toBe("settled");
+      expect(row.remaining).toBe((record.money_must_pay_or_collect as number) - (record.money_payed_or_collected as number));
+    }
+    expect(r.data.sum).toBeDefined();
+  });
+
+  it("lists one customer's debts", async () => {
+    const customerId = String(pos().debts[0]!.shop_customer_id);
+    const r = await h.call("list_debts", { customer_id: customerId });
+    expect(r.data.total).toBe(pos().debts.filter((d) => String(d.shop_customer_id) === customerId).length);
+  });
+});

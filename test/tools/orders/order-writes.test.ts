@@ -1,0 +1,212 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, startHarness } from "../../helpers/harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ sandbox: { ratePerSecond: 10_000 } });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const pos = () => h.sandbox.pos;
+
+describe("search_products", () => {
+  it("finds a variation by SKU with price and stock per warehouse", async () => {
+    const v = pos().variations[7]!;
+    const r = await h.call("search_products", { query: v.display_id });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.variations).toHaveLength(1);
+    const row = r.data.variations[0];
+    expect(row).toMatchObject({ variation_id: v.id, sku: v.display_id, price: v.retail_price, stock: v.remain_quantity });
+    expect(row.stock_by_warehouse.map((s: { remain: number }) => s.remain)).toEqual(v.variations_warehouses.map((s) => s.remain_quantity));
+    expect(row.stock_by_warehouse[0].warehouse).toBe(pos().warehouses[0]!.name);
+  });
+
+  it("finds variations by name without diacritics, paged", async () => {
+    const expected = pos().variations.filter((v) => v.product.name.startsWith("Áo thun"));
+    const first = await h.call("search_products", { query: "ao thun", limit: 5 });
+    expect(first.data.total).toBe(expected.length);
+    const second = await h.call("search_products", { query: "ao thun", limit: 5, cursor: first.data.next_cursor });
+    const seen = [...first.data.variations, ...second.data.variations].map((v: { variation_id: string }) => v.variation_id);
+    expect(seen).toEqual(expected.slice(0, 10).map((v) => v.id));
+  });
+});
+
+describe("create_order, get_order, update_order", () => {
+  it("creates an order from a SKU and a variation id, finds it by search and reads it back", async () => {
+    const [a, b] = [pos().variations[0]!, pos().variations[5]!];
+    const commune = pos().geo.communes.find((c) => c.district_id === "70101")!;
+    const phone = "0987000111";
+    const created = await h.call("create_order", {
+      items: [
+        { product: a.display_id, quantity: 2 },
+        { variation_id: b.id, quantity: 1, price: 100_000 },
+      ],
+      customer_name: "Chị Lan",
+      phone,
+      shipping_address: JSON.stringify({ address: "12 Lê Lợi", commune_id: commune.id }),
+      warehouse_id: pos().warehouses[1]!.id,
+      shipping_fee: 30_000,
+      note: "Giao giờ hành chính",
+    });
+    expect(created.isError, created.text).toBe(false);
+    const id = created.data.id;
+    const stored = pos().orders.find((o) => String(o.id) === id)!;
+    expect(stored.items.map((it) => [it.variation_id, it.quantity])).toEqual([
+      [a.id, 2],
+      [b.id, 1],
+    ]);
+
+    const found = await h.call("search_orders", { search: phone });
+    expect(found.data.orders.map((o: { id: string }) => o.id)).toContain(id);
+
+    const read = await h.call("get_order", { order_id: id });
+    expect(read.isError, read.text).toBe(false);
+    const order = read.data.order;
+    expect(order).toMatchObject({ id, status_name: "new", customer_name: "Chị Lan", phone, shipping_fee: 30_000 });
+    expect(order.items.map((it: Record<string, unknown>) => [it.variation_id, it.quantity, it.price])).toEqual([
+      [a.id, 2, a.retail_price],
+      [b.id, 1, 100_000],
+    ]);
+    expect(order.subtotal).toBe(a.retail_price * 2 + 100_000);
+    expect(order.address).toMatchObject({ commune_id: commune.id, district_id: "70101", province_id: "701" });
+    expect(order.warehouse.name).toBe(pos().warehouses[1]!.name);
+    expect(order.staff_note).toBe("Giao giờ hành chính");
+    expect(order.status_history[0].status_name).toBe("new");
+
+    const full = await h.call("get_order", { order_id: id, detail: "full" });
+    expect(full.data.order.items).toHaveLength(2);
+    expect(full.data.order.warehouse_info).toBeDefined();
+  });
+
+  it("lists candidates when a product name is ambiguous, and narrows with variant", async () => {
+    const r = await h.call("create_order", { items: [{ product: "Áo thun cotton", quantity: 1 }] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("items[0].product");
+    const skus = pos().variations.filter((v) => v.product.name === "Áo thun cotton").map((v) => v.display_id);
+    for (const sku of skus) expect(r.text).toContain(sku);
+
+    const target = pos().variations.find((v) => v.product.name === "Áo thun cotton")!;
+    const variant = target.fields.map((f) => f.value).join(" ");
+    const ok = await h.call("create_order", { items: [{ product: "ao thun cotton", variant, quantity: 1 }], phone: "0987000222" });
+    expect(ok.isError, ok.text).toBe(false);
+    expect(pos().orders.find((o) => String(o.id) === ok.data.id)!.items[0]!.variation_id).toBe(target.id);
+  });
+
+  it("names the missing or invalid field before any write", async () => {
+    const path = `/pos/api/v1/shops/${pos().shop.id}/orders`;
+    const before = h.sandbox.server.count("POST", path);
+    const noVariation = await h.call("create_order", { items: [{ quantity: 1 }] });
+    expect(noVariation.isError).toBe(true);
+    expect(noVariation.text).toContain("items[0].variation_id");
+    const noQuantity = await h.call("create_order", { items: [{ variation_id: pos().variations[0]!.id }] });
+    expect(noQuantity.isError).toBe(true);
+    expect(noQuantity.text).toContain("quantity");
+    const noItems = await h.call("create_order", { customer_name: "x" });
+    expect(noItems.isError).toBe(true);
+    expect(noItems.text).toContain("items");
+    const unknown = await h.call("create_order", { items: [{ variation_id: "no-such-variation", quantity: 1 }] });
+    expect(unknown.text).toContain("items[0].variation_id");
+    const badStatus = await h.call("create_order", { items: [{ variation_id: pos().variations[0]!.id, quantity: 1 }], status: "teleported" });
+    expect(badStatus.text).toContain("status");
+    expect(badStatus.text).toContain("money_collected");
+    expect(h.sandbox.server.count("POST", path)).toBe(before);
+  });
+
+  it("updates with PUT: status by name or code, note, items", async () => {
+    const order = pos().orders.find((o) => o.status === 0 && !o.is_removed)!;
+    const byName = await h.call("update_order", { order_id: order.id, status: "confirmed", note: "Đã gọi xác nhận" });
+    expect(byName.isError, byName.text).toBe(false);
+    expect(order.status).toBe(1);
+    expect(order.note).toBe("Đã gọi xác nhận");
+    expect(byName.data.order.status_history.at(-1)).toMatchObject({ status_name: "confirmed", from: "new" });
+    const byCode = await h.call("update_order", { order_id: String(order.id), status: 12 });
+    expect(byCode.data.order.status_name).toBe("waiting_to_print");
+    const v = pos().variations[9]!;
+    const items = await h.call("update_order", { order_id: order.id, items: [{ product: v.display_id, quantity: 3 }] });
+    expect(items.isError, items.text).toBe(false);
+    expect(order.items.map((it) => [it.variation_id, it.quantity])).toEqual([[v.id, 3]]);
+    const bad = await h.call("update_order", { order_id: order.id, items: [{ product: v.display_id }] });
+    expect(bad.text).toContain("items[0].quantity");
+    const nothing = await h.call("update_order", { order_id: order.id });
+    expect(nothing.isError).toBe(true);
+    expect(h.sandbox.server.requests.filter((r) => r.method === "PUT").length).toBe(3);
+  });
+
+  it("reports a missing order as not found", async () => {
+    const r = await h.call("get_order", { order_id: "999999999" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/not.?found/i);
+  });
+});
+
+describe("return orders", () => {
+  it("lists return orders filtered by status name or code", async () => {
+    const completed = pos().returnOrders.filter((r) => r.status === 1);
+    const byName = await h.call("list_return_orders", { status: "completed", limit: 100 });
+    const byCode = await h.call("list_return_orders", { status: 1, limit: 100 });
+    expect(byName.data.total).toBe(completed.length);
+    expect(byName.data.return_orders.map((r: { id: string }) => r.id).sort()).toEqual(completed.map((r) => String(r.id)).sort());
+    expect(byCode.data.return_orders).toEqual(byName.data.return_orders);
+    const row = byName.data.return_orders[0];
+    const stored = completed.find((r) => String(r.id) === row.id)!;
+    expect(row.original_order_id).toBe(String(stored.order_id_to_returned));
+  });
+
+  it("creates a return linked to its original, with an exchange order", async () => {
+    const original = pos().orders.find((o) => o.status === 3 && !o.is_removed && o.items.some((it) => it.quantity > it.returned_count))!;
+    const line = original.items.find((it) => it.quantity > it.returned_count)!;
+    const swap = pos().variations[20]!;
+    const stockBefore = pos().variations.find((v) => v.id === line.variation_id)!.remain_quantity;
+    const r = await h.call("create_return_order", {
+      order_id: original.id,
+      items: [{ product: line.variation_info.display_id, quantity: 1 }],
+      warehouse_id: original.warehouse_id,
+      exchange_items: [{ variation_id: swap.id, quantity: 1 }],
+    });
+    expect(r.isError, r.text).toBe(false);
+    const stored = pos().returnOrders.find((x) => String(x.id) === r.data.id)!;
+    expect(stored.order_id_to_returned).toBe(original.id);
+    expect(stored.returned_items.map((it) => [it.variation_id, it.returned_quantity])).toEqual([[line.variation_id, 1]]);
+    expect(r.data.return_order).toMatchObject({ original_order_id: String(original.id), status_name: "new" });
+    expect(r.data.return_order.exchange_order_id).toBe(String(stored.order_id));
+    expect(pos().variations.find((v) => v.id === line.variation_id)!.remain_quantity).toBe(stockBefore + 1);
+
+    const listed = await h.call("list_return_orders", { limit: 5 });
+    expect(listed.data.return_orders[0].id).toBe(r.data.id);
+    const exchange = await h.call("get_order", { order_id: stored.order_id! });
+    expect(exchange.data.order.items[0].variation_id).toBe(swap.id);
+    const back = await h.call("get_order", { order_id: original.id });
+    expect(back.data.order.exchange_order_ids).toContain(String(stored.order_id));
+  });
+
+  it("names required and invalid fields of a return", async () => {
+    const original = pos().orders.find((o) => o.status === 3 && !o.is_removed)!;
+    const line = original.items[0]!;
+    const noWarehouse = await h.call("create_return_order", { order_id: original.id, items: [{ variation_id: line.variation_id, quantity: 1 }] });
+    expect(noWarehouse.isError).toBe(true);
+    expect(noWarehouse.text).toContain("warehouse_id");
+    const noQuantity = await h.call("create_return_order", { order_id: original.id, items: [{ variation_id: line.variation_id }], warehouse_id: original.warehouse_id });
+    expect(noQuantity.text).toContain("quantity");
+    const tooMany = await h.call("create_return_order", {
+      order_id: original.id,
+      items: [{ variation_id: line.variation_id, quantity: line.quantity + 5 }],
+      warehouse_id: original.warehouse_id,
+    });
+    expect(tooMany.text).toContain("items[0].quantity");
+    const notInOrder = await h.call("create_return_order", {
+      order_id: original.id,
+      items: [{ variation_id: pos().variations.find((v) => !original.items.some((it) => it.variation_id === v.id))!.id, quantity: 1 }],
+      warehouse_id: original.warehouse_id,
+    });
+    expect(notInOrder.text).toContain("items[0].variation_id");
+    const badStatus = await h.call("create_return_order", {
+      order_id: original.id,
+      items: [{ variation_id: line.variation_id, quantity: 1 }],
+      warehouse_id: original.warehouse_id,
+      status: "lost",
+    });
+    expect(badStatus.text).toContain("completed");
+  });
+});

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, startHarness } from "../../helpers/harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ sandbox: { ratePerSecond: 10_000 } });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const pos = () => h.sandbox.pos;
+
+describe("list_shops", () => {
+  it("lists the shop and its pages", async () => {
+    const r = await h.call("list_shops");
+    expect(r.data.shops).toEqual([
+      {
+        id: String(pos().shop.id),
+        name: pos().shop.name,
+        pages: pos().shop.pages.map((p) => ({ id: p.id, name: p.name, platform: p.platform })),
+      },
+    ]);
+  });
+});
+
+describe("lookup_address", () => {
+  const expected = () => {
+    const commune = pos().geo.communes.find((c) => c.name === "Phường Bến Nghé")!;
+    return { commune: commune.id, district: commune.district_id, province: commune.province_id };
+  };
+  const top = (r: { data: { matches: { commune?: { id: string }; district?: { id: string }; province: { id: string } }[] } }) => {
+    const m = r.data.matches[0]!;
+    return { commune: m.commune?.id, district: m.district?.id, province: m.province.id };
+  };
+
+  it("resolves a place typed with diacritics", async () => {
+    const r = await h.call("lookup_address", { query: "Phường Bến Nghé, Quận 1, Hồ Chí Minh" });
+    expect(top(r)).toEqual(expected());
+  });
+
+  it("resolves the same place typed without diacritics and prefixes", async () => {
+    const r = await h.call("lookup_address", { query: "ben nghe, quan 1, ho chi minh" });
+    expect(top(r)).toEqual(expected());
+  });
+
+  it("browses provinces, districts and communes, and the new province list", async () => {
+    const provinces = await h.call("lookup_address", { limit: 50 });
+    expect(provinces.data.matches.map((m: { province: { id: string } }) => m.province.id)).toEqual(pos().geo.provinces.map((p) => p.id));
+    const districts = await h.call("lookup_address", { province_id: "701", limit: 50 });
+    expect(districts.data.matches.map((m: { district: { id: string } }) => m.district.id)).toEqual(
+      pos().geo.districts.filter((d) => d.province_id === "701").map((d) => d.id),
+    );
+    const communes = await h.call("lookup_address", { province_id: "701", district_id: "70101", limit: 50 });
+    expect(communes.data.matches.map((m: { commune: { id: string } }) => m.commune.id)).toEqual(
+      pos().geo.communes.filter((c) => c.district_id === "70101").map((c) => c.id),
+    );
+    const fresh = await h.call("lookup_address", { province_list: "new", limit: 50 });
+    expect(fresh.data.matches.map((m: { province: { id: string } }) => m.province.id)).toEqual(pos().geo.newProvinces.map((p) => p.id));
+  });
+});
+
+describe("warehouses", () => {
+  it("lists warehouses with address ids", async () => {
+    const r = await h.call("list_warehouses");
+    expect(r.data.warehouses.map((w: { id: string; name: string; commune_id: string; can_create_orders?: boolean }) => [w.id, w.name, w.commune_id, w.can_create_orders ?? false])).toEqual(
+      pos().warehouses.map((w) => [w.id, w.name, w.commune_id, w.allow_create_order]),
+    );
+  });
+
+  it("requires name and shelf_config to create, before any write", async () => {
+    const path = `/pos/api/v1/shops/${pos().shop.id}/warehouses`;
+    const noShelf = await h.call("save_warehouse", { name: "Kho mới" });
+    expect(noShelf.isError).toBe(true);
+    expect(noShelf.text).toContain("shelf_config");
+    const noName = await h.call("save_warehouse", { shelf_config: {} });
+    expect(noName.text).toContain("name");
+    expect(h.sandbox.server.count("POST", path)).toBe(0);
+  });
+
+  it("creates a warehouse and updates it, keeping fields left out", async () => {
+    const created = await h.call("save_warehouse", {
+      name: "Kho Cần Thơ",
+      shelf_config: '{"shelves":["A1"]}',
+      address: "5 Hòa Bình",
+      commune_id: "8150102",
+      district_id: "81501",
+      province_id: "815",
+      extra: { custom_id: "KHO9" },
+    });
+    expect(created.isError, created.text).toBe(false);
+    expect(created.data.created).toBe(true);
+    const stored = pos().warehouses.find((w) => w.id === created.data.warehouse.id)!;
+    expect(stored).toMatchObject({ name: "Kho Cần Thơ", custom_id: "KHO9", commune_id: "8150102", shelf_config: { shelves: ["A1"] } });
+
+    const updated = await h.call("save_warehouse", { warehouse_id: stored.id, phone_number: "0900111222" });
+    expect(updated.isError, updated.text).toBe(false);
+    expect(stored).toMatchObject({ name: "Kho Cần Thơ", phone_number: "0900111222", shelf_config: { shelves: ["A1"] } });
+    const list = await h.call("list_warehouses");
+    expect(list.data.warehouses.map((w: { id: string }) => w.id)).toContain(stored.id);
+
+    const missing = await h.call("save_warehouse", { warehouse_id: "no-such-warehouse", name: "x" });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toContain("list_warehouses");
+  });
+});
