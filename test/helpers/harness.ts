@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -69,4 +70,25 @@ export async function startHarness(
       await sandbox.close();
     },
   };
+}
+
+/**
+ * One harness for a test file: started before its tests, closed after. Returns a stand-in that
+ * forwards to the harness once it is running.
+ */
+export function useHarness(options: Parameters<typeof startHarness>[0] = {}): Harness {
+  let current: Harness | undefined;
+  beforeAll(async () => {
+    current = await startHarness(options);
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  return new Proxy({} as Harness, {
+    get(_target, key) {
+      if (!current) throw new Error("the harness starts in beforeAll; use it inside a test");
+      const value = current[key as keyof Harness];
+      return typeof value === "function" ? value.bind(current) : value;
+    },
+  });
 }

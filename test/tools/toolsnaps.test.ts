@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { allTools } from "../../src/tools/index.js";
-import { type Harness, startHarness } from "../helpers/harness.js";
+import { useHarness } from "../helpers/harness.js";
 
 // The schemas are the public contract: a change to any of them must be deliberate, so each
 // tool's tools/list entry is kept in test/__toolsnaps__ and compared (CI never rewrites them).
 describe("tool schema snapshots", () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it("lists every registered tool", async () => {
     const { tools } = await h.client.listTools();

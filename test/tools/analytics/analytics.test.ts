@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OrderRecord } from "../../../src/sandbox/pos/types.js";
-import { type Harness, startHarness } from "../../helpers/harness.js";
+import { useHarness } from "../../helpers/harness.js";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ sandbox: { ratePerSecond: 10_000 } });
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
 
 const pos = () => h.sandbox.pos;
 const SHOP_OFFSET_MS = 7 * 3_600_000;

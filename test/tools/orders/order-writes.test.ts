@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, startHarness } from "../../helpers/harness.js";
+import { describe, expect, it } from "vitest";
+import { useHarness } from "../../helpers/harness.js";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ sandbox: { ratePerSecond: 10_000 } });
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
 
 const pos = () => h.sandbox.pos;
 

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OrderRecord } from "../../../src/sandbox/pos/index.js";
-import { type Harness, startHarness } from "../../helpers/harness.js";
+import { useHarness } from "../../helpers/harness.js";
 
 // Expectations are computed here from the seeded state, independently of the sandbox's own filter.
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ sandbox: { ratePerSecond: 10_000 } });
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
 
 const ms = (t: string) => Date.parse(`${t}Z`);
 const visible = () => h.sandbox.pos.orders.filter((o) => !o.is_removed);
