@@ -17,10 +17,10 @@ export function jsonish<T extends z.ZodType>(schema: T) {
 }
 
 // Read by parseDateInput: YYYY-MM-DD, ISO 8601 (no offset = shop time zone) or Unix seconds.
-export const dateInput = z.union([z.string().max(40), z.number().int()]).describe("Date: YYYY-MM-DD, ISO 8601 or Unix s");
+export const dateInput = z.union([z.string().max(40), z.number().int()]).describe("Date");
 
-export const sinceInput = dateInput.optional().describe("From (date: YYYY-MM-DD, ISO 8601 or Unix s)");
-export const untilInput = dateInput.optional().describe("To, inclusive (date)");
+export const sinceInput = dateInput.optional().describe("From date");
+export const untilInput = dateInput.optional().describe("To date, inclusive");
 
 /** An id that is put into a URL path: plain characters only, so it cannot steer the path. */
 export const idInput = (what: string) =>
@@ -37,19 +37,19 @@ export const idInput = (what: string) =>
     )
     .describe(what);
 
-export const pageIdInput = idInput("Page id (from list_pages)");
-export const shopIdInput = idInput("Shop id (list_shops); default: the only shop").optional();
+export const pageIdInput = idInput("Page id (list_pages)");
+export const shopIdInput = idInput("Default: only shop").optional();
 
 export const limitInput = (max: number, fallback: number) =>
-  z.number().int().min(1).max(max).default(fallback).describe("Rows to return");
+  z.number().int().min(1).max(max).default(fallback).describe("Max rows");
 
 export const cursorInput = z
   .string()
   .max(2000)
   .optional()
-  .describe("next_cursor of the previous result");
+  .describe("Previous next_cursor");
 
 export const detailInput = z
   .enum(["compact", "full"])
   .default("compact")
-  .describe('"full": the upstream record as is');
+  .describe("full: raw upstream record");

@@ -13,7 +13,8 @@ export interface ListedTool {
 /**
  * Every tools/list entry is read by the model on every turn, so listed schemas keep only what
  * helps it call the tool: no `$schema` URI, no `additionalProperties: false` (zod strips unknown
- * keys anyway), no safe-integer bounds, no id patterns (the server validates them itself).
+ * keys anyway), no safe-integer bounds, no id patterns (the server validates them itself), and no
+ * `propertyNames: {type: "string"}` or `additionalProperties: {}` (both say what JSON already does).
  */
 function inputSchema(schema: z.ZodType): Record<string, unknown> {
   return strip(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" })) as Record<string, unknown>;
@@ -23,12 +24,17 @@ const SAFE = Number.MAX_SAFE_INTEGER;
 
 const DROPPED = new Set(["pattern", "maxLength", "maxItems", "$schema"]);
 
+const isEmpty = (v: unknown) => v !== null && typeof v === "object" && Object.keys(v).length === 0;
+const isStringType = (v: unknown) =>
+  v !== null && typeof v === "object" && Object.keys(v).length === 1 && (v as { type?: unknown }).type === "string";
+
 function strip(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(strip);
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    if (DROPPED.has(key) || (key === "additionalProperties" && v === false)) continue;
+    if (DROPPED.has(key) || (key === "additionalProperties" && (v === false || isEmpty(v)))) continue;
+    if (key === "propertyNames" && isStringType(v)) continue;
     if ((key === "maximum" && v === SAFE) || (key === "minimum" && v === -SAFE)) continue;
     out[key] = strip(v);
   }
@@ -61,7 +67,6 @@ function outline(node: unknown, depth: number): unknown {
     const props: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(n.properties as Record<string, unknown>)) props[key] = outline(value, depth + 1);
     out.properties = props;
-    if (depth === 0 && Array.isArray(n.required) && n.required.length > 0) out.required = n.required;
   }
   if (n.items && depth < 1) out.items = outline(n.items, depth);
   return out;
