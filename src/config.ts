@@ -61,6 +61,13 @@ export const configSchema = z.object({
   responseTimeoutMs: z.number().int().min(100).max(600_000),
   allowedHosts: z.array(z.string()).default([]),
   allowedOrigins: z.array(z.string()).default([]),
+  /** Read retry policy of the HTTP core; only tests shorten it (no flag or variable sets it). */
+  retry: z
+    .object({ attempts: z.number().int().min(1), baseDelayMs: z.number().min(0), maxDelayMs: z.number().min(0), budgetMs: z.number().min(0) })
+    .partial()
+    .optional(),
+  /** Calls per second per page of the page-token API (live limit 5); only tests raise it. */
+  pageRatePerSecond: z.number().int().min(1).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

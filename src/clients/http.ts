@@ -181,10 +181,12 @@ export class HttpCore {
     try {
       json = text === "" ? {} : JSON.parse(text);
     } catch {
-      if (status >= 400) throw upstreamFromStatus(op, status, response.headers, undefined, snippet(text));
+      if (status >= 400) throw upstreamFromStatus(op, status, response.headers, undefined, snippet(text), write);
+      // A write answered with success but an unreadable body most likely took effect.
+      if (write) throw new OutcomeUnknownError(op, `HTTP ${status} with a body that is not valid JSON`);
       throw new BadResponseError(op, status, snippet(text));
     }
-    if (status >= 400) throw upstreamFromStatus(op, status, response.headers, json);
+    if (status >= 400) throw upstreamFromStatus(op, status, response.headers, json, undefined, write);
     if (isRecord(json) && json.success === false) throw upstreamFromBody(op, status, json);
     return json as T;
   }
@@ -212,8 +214,7 @@ export class HttpCore {
       error instanceof NetworkError ||
       error instanceof BadResponseError ||
       (error instanceof UpstreamError &&
-        error.status !== undefined &&
-        (error.status === 429 || error.status >= 500 || error.code === 106));
+        (error.code === 106 || (error.status !== undefined && (error.status === 429 || error.status >= 500))));
     if (!transient || (error instanceof NetworkError && /cancelled/.test(error.message))) return undefined;
     const backoff = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
     const jittered = backoff / 2 + Math.random() * (backoff / 2);
@@ -265,10 +266,16 @@ function upstreamFromStatus(
   headers: Dispatcher.ResponseData["headers"],
   body: unknown,
   text?: string,
+  write = false,
 ): UpstreamError {
   const details = isRecord(body) ? bodyDetails(body) : { upstreamMessage: text || undefined };
-  return new UpstreamError({ op, status, ...details, retryAfterMs: parseRetryAfter(headers["retry-after"]) });
+  // A server failure can come after the change was stored: repeating the write could double it.
+  const hint = write && status >= 500 ? WRITE_FAILED_HINT : undefined;
+  return new UpstreamError({ op, status, ...details, retryAfterMs: parseRetryAfter(headers["retry-after"]), hint });
 }
+
+const WRITE_FAILED_HINT =
+  "The service failed while handling the change, which may or may not have been applied: check (read it back) before retrying.";
 
 export function parseRetryAfter(header: string | string[] | undefined): number | undefined {
   const value = Array.isArray(header) ? header[0] : header;

@@ -19,10 +19,11 @@ export function createClients(config: Config, logger: Logger, dispatcher?: Dispa
   const common = {
     connectTimeoutMs: config.connectTimeoutMs,
     responseTimeoutMs: config.responseTimeoutMs,
+    retry: config.retry,
     logger,
     dispatcher,
   };
-  const messagingCore = new HttpCore({ ...common, baseUrl: config.baseUrl, ratePerSecond: 5 });
+  const messagingCore = new HttpCore({ ...common, baseUrl: config.baseUrl, ratePerSecond: config.pageRatePerSecond ?? 5 });
   const posCore = new HttpCore({ ...common, baseUrl: config.posBaseUrl });
   const { "*": defaultKey, ...apiKeys } = config.posApiKeys;
   return {

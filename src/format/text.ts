@@ -12,15 +12,26 @@ const ENTITIES: Record<string, string> = {
   nbsp: " ",
 };
 
-// Zero-width, bidi embedding/override/isolate marks, BOM, soft hyphen, and C0/C1 controls except \n and \t.
-const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
+// Every format character (zero-width, bidi marks, BOM, soft hyphen, the invisible "tag" letters
+// U+E0000-E007F that can smuggle hidden instructions) and every control but \n and \t.
+const INVISIBLE = /\p{Cf}|(?![\n\t])\p{Cc}/gu;
 
-export function htmlToText(html: string): string {
+function stripTags(html: string, tag: RegExp): string {
   return html
     .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, " ")
     .replace(/<br\s*\/?>/gi, "\n")
     .replace(/<\/(p|div|li|tr|h[1-6])\s*>/gi, "\n")
-    .replace(/<[^>]*>/g, "")
+    .replace(tag, "");
+}
+
+export function htmlToText(html: string): string {
+  const text = decodeEntities(stripTags(html, /<[^>]*>/g));
+  // Decoded entities can spell markup again (&lt;script&gt;): strip what now reads as a tag.
+  return stripTags(text, /<\/?[a-z!][^>]*>/gi);
+}
+
+function decodeEntities(text: string): string {
+  return text
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
       if (name[0] === "#") {
         const code = name[1] === "x" || name[1] === "X" ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
@@ -43,6 +54,7 @@ export function sanitizeText(value: unknown, options: SanitizeOptions = {}): str
   if (options.html || /<\/?[a-z][^>]*>/i.test(text)) text = htmlToText(text);
   text = text
     .normalize("NFC")
+    .replace(/\r\n?|[\u2028\u2029]/g, "\n")
     .replace(INVISIBLE, "")
     .replace(/[ \t]+/g, " ")
     .replace(/\s*\n\s*/g, "\n")

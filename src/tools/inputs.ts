@@ -22,7 +22,10 @@ export const dateInput = z.union([z.string().max(40), z.number().int()]).describ
 export const sinceInput = dateInput.optional().describe("From date");
 export const untilInput = dateInput.optional().describe("To date, inclusive");
 
-/** An id that is put into a URL path: plain characters only, so it cannot steer the path. */
+/**
+ * An id that is put into a URL path: plain characters only, so it cannot steer the path. `what`
+ * is the listed description (short, maybe not a noun); errors name the parameter by its path.
+ */
 export const idInput = (what: string) =>
   z
     .union([z.string(), z.number().int()])
@@ -32,8 +35,8 @@ export const idInput = (what: string) =>
         .string()
         .min(1)
         .max(128)
-        .regex(/^[A-Za-z0-9_.:-]+$/, `${what} may hold only letters, digits and _ . : -`)
-        .refine((s) => s !== "." && s !== "..", `${what} is not a valid id`),
+        .regex(/^[A-Za-z0-9_.:-]+$/, "an id may hold only letters, digits and _ . : -")
+        .refine((s) => s !== "." && s !== "..", "not a valid id"),
     )
     .describe(what);
 
@@ -52,4 +55,4 @@ export const cursorInput = z
 export const detailInput = z
   .enum(["compact", "full"])
   .default("compact")
-  .describe("full: raw upstream record");
+  .describe("full: raw record");

@@ -13,20 +13,28 @@ export interface ListedTool {
 /**
  * Every tools/list entry is read by the model on every turn, so listed schemas keep only what
  * helps it call the tool: no `$schema` URI, no `additionalProperties: false` (zod strips unknown
- * keys anyway), no safe-integer bounds, no id patterns (the server validates them itself), and no
- * `propertyNames: {type: "string"}` or `additionalProperties: {}` (both say what JSON already does).
+ * keys anyway), no safe-integer bounds, no id patterns, length limits or trivial lower bounds (the
+ * server validates them itself and says what is wrong), and no `propertyNames: {type: "string"}`,
+ * `additionalProperties: {}` or empty `properties` (they say what JSON already does). A parameter
+ * that takes a string or an integer (ids, dates, status codes) is listed as a string, its canonical
+ * form; integers are still accepted.
  */
 function inputSchema(schema: z.ZodType): Record<string, unknown> {
-  return strip(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" })) as Record<string, unknown>;
+  const json = strip(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" })) as Record<string, unknown>;
+  return { ...json, properties: json.properties ?? {} };
 }
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
-const DROPPED = new Set(["pattern", "maxLength", "maxItems", "$schema"]);
+const DROPPED = new Set(["pattern", "maxLength", "maxItems", "minLength", "minItems", "$schema"]);
 
 const isEmpty = (v: unknown) => v !== null && typeof v === "object" && Object.keys(v).length === 0;
 const isStringType = (v: unknown) =>
   v !== null && typeof v === "object" && Object.keys(v).length === 1 && (v as { type?: unknown }).type === "string";
+
+/** Lower bounds that say nothing a model would get wrong: counts from 1, amounts from 0. */
+const trivialBound = (key: string, v: unknown) =>
+  (key === "minimum" && (v === -SAFE || v === 0 || v === 1)) || (key === "exclusiveMinimum" && v === 0);
 
 function strip(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(strip);
@@ -34,9 +42,10 @@ function strip(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     if (DROPPED.has(key) || (key === "additionalProperties" && (v === false || isEmpty(v)))) continue;
-    if (key === "propertyNames" && isStringType(v)) continue;
-    if ((key === "maximum" && v === SAFE) || (key === "minimum" && v === -SAFE)) continue;
-    out[key] = strip(v);
+    if ((key === "propertyNames" && isStringType(v)) || (key === "properties" && isEmpty(v))) continue;
+    if ((key === "maximum" && v === SAFE) || trivialBound(key, v)) continue;
+    // Keys of `properties` are parameter names, not keywords: keep them all.
+    out[key] = key === "properties" ? stripEach(v as Record<string, unknown>) : strip(v);
   }
   // {anyOf: [{type: "string"}, {type: "integer"}]} says the same as {type: ["string", "integer"]}.
   const anyOf = out.anyOf as Record<string, unknown>[] | undefined;
@@ -44,33 +53,20 @@ function strip(value: unknown): unknown {
     delete out.anyOf;
     out.type = anyOf.map((s) => s.type);
   }
+  if (Array.isArray(out.type) && out.type.length === 2 && out.type.includes("string") && out.type.includes("integer")) {
+    out.type = "string";
+  }
   return out;
 }
+
+const stripEach = (props: Record<string, unknown>) => Object.fromEntries(Object.entries(props).map(([k, v]) => [k, strip(v)]));
 
 /**
- * The listed output schema is the result's outline: top-level fields with their types. Rows are
- * self-describing JSON the model reads anyway; the full schema still validates every result.
+ * The listed output schema only says that the tool answers with a structured result (an object).
+ * Results are self-describing JSON the model reads anyway, and listing their fields cost about a
+ * sixth of the whole tools/list; the full zod schema still validates every result on the server.
  */
-function outputSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as Record<string, unknown>;
-  return outline(json, 0) as Record<string, unknown>;
-}
-
-function outline(node: unknown, depth: number): unknown {
-  if (node === null || typeof node !== "object") return node;
-  const n = node as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  if (n.type !== undefined) out.type = n.type;
-  if (n.anyOf) out.anyOf = (n.anyOf as unknown[]).map((x) => outline(x, depth));
-  if (n.enum) out.enum = n.enum;
-  if (n.properties && depth < 1) {
-    const props: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(n.properties as Record<string, unknown>)) props[key] = outline(value, depth + 1);
-    out.properties = props;
-  }
-  if (n.items && depth < 1) out.items = outline(n.items, depth);
-  return out;
-}
+const OUTPUT_SCHEMA: Record<string, unknown> = { type: "object" };
 
 const cache = new WeakMap<AnyTool, ListedTool>();
 
@@ -83,7 +79,7 @@ export function listedTool(tool: AnyTool): ListedTool {
       title: tool.title,
       description: tool.description,
       inputSchema: inputSchema(tool.input),
-      outputSchema: outputSchema(tool.output),
+      outputSchema: { ...OUTPUT_SCHEMA },
       annotations: { ...tool.annotations },
     };
     cache.set(tool, entry);

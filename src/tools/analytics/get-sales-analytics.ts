@@ -51,28 +51,28 @@ export const getSalesAnalytics = defineTool({
   name: "get_sales_analytics",
   title: "Get sales analytics",
   description:
-    'Sales figures: totals first, then rows keyed by the split values (joined by " / "), returns under `returned`. Example: since "2026-11-01", split_by ["Order.source"].',
+    'Sales figures: totals, then rows keyed by the split values (joined by " / "); returns under `returned`. Example: split_by ["Order.source"].',
   toolset: "analytics",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
-    since: sinceInput.describe("From (date), default 30 days back"),
+    since: sinceInput.describe("From date; default 30 days ago"),
     until: untilInput,
-    split_by: jsonish(someOf(z.enum(SPLITS), 3)).optional().describe("Row grouping, default Time.day"),
+    split_by: jsonish(someOf(z.enum(SPLITS), 3)).optional().describe("Default Time.day"),
     filter: jsonish(shaped({ "Variation.id": someOf(nonEmpty(64), 100).optional(), "Variation.product_id": someOf(nonEmpty(64), 100).optional() }))
       .optional()
       .describe('{"Variation.id" or "Variation.product_id": [ids]}: only these'),
     success_status: z
       .enum(["send_to_partner", "confirmed"])
       .optional()
-      .describe("A sale once pushed to the carrier, or once confirmed"),
-    success_record: z.enum(["inserted_at", "updated_at"]).optional().describe("Sale dated at creation or status update"),
+      .describe("When an order counts as a sale"),
+    success_record: z.enum(["inserted_at", "updated_at"]).optional().describe("Sale date"),
     user_type: z.enum(["create", "update", "assign", "care", "marketer"]).optional().describe("Which staff User.id means"),
     returned_status: codeInput(ANALYTICS_RETURNED_STATUSES, "Orders counted as returned"),
     returned_record: z.enum(["inserted_at", "updated_at", "success_record"]).optional().describe("When returns are deducted"),
     select_fields: jsonish(someOf(z.string().regex(/^[a-z_]+[\w-]*$/).max(80), 30))
       .optional()
-      .describe("Fields from list_sales_metrics, e.g. price, cod, custom_formula_<id>"),
+      .describe("list_sales_metrics fields, e.g. price, cod"),
     limit: limitInput(500, 100),
   }),
   output: z.object({

@@ -8,7 +8,7 @@ export const listSalesMetrics = defineTool({
   name: "list_sales_metrics",
   title: "List sales metrics",
   description:
-    "List the metrics of get_sales_analytics: built-in fields and the shop's custom formulas. Use `field` in select_fields.",
+    "Metric fields for get_sales_analytics select_fields, incl. custom formulas.",
   toolset: "analytics",
   annotations: READ,
   input: z.object({ shop_id: shopIdInput }),

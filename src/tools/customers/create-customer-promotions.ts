@@ -11,7 +11,7 @@ export const createCustomerPromotions = defineTool({
   name: "create_customer_promotions",
   title: "Create customer promotions",
   description:
-    'Give chosen customers a promotion-code discount (percent or amount) for a period. Example: type "coupon", discount 10, is_percent true, until "2026-12-31".',
+    'Give customers a promotion-code discount for a period. Example: type "coupon", discount 10, is_percent true.',
   toolset: "customers",
   annotations: CREATE,
   input: z.object({
@@ -19,15 +19,15 @@ export const createCustomerPromotions = defineTool({
     customer_ids: z.array(z.string().min(1).max(64)).min(1).max(500).describe("Shop customer ids"),
     type: z.string().min(1).max(60).describe("coupon, discount_by_product or discount_by_coupon_id"),
     discount: z.number().int().positive().describe("Amount, or percent when is_percent"),
-    is_percent: z.boolean().describe("Discount is a percent"),
-    max_discount_by_percent: z.number().int().positive().optional().describe("Cap of a percent discount"),
+    is_percent: z.boolean().describe("discount in %"),
+    max_discount_by_percent: z.number().int().positive().optional().describe("Cap"),
     order_price_min: z.number().int().min(0).optional().describe("Minimum order value"),
     since: sinceInput,
     until: untilInput,
     is_activated: z.boolean().default(true).describe("Active at once"),
     extra: jsonish(z.record(z.string(), z.unknown()))
       .optional()
-      .describe("Other fields as is (warehouse_ids, customer_tags, order_price_max)"),
+      .describe("Other fields (warehouse_ids, customer_tags, order_price_max)"),
   }),
   output: z.object({ id: z.string().optional(), name: z.string().optional(), customer_count: z.number() }),
   async handler(input, ctx) {

@@ -10,7 +10,7 @@ const DISCOUNT_TYPES: Record<number, string> = { 2: "value", 3: "percent" };
 export const listCustomerLevels = defineTool({
   name: "list_customer_levels",
   title: "List customer levels",
-  description: "List the shop's customer levels with their discount (by value or percent) and upgrade thresholds. Example: search \"Vàng\".",
+  description: "Customer levels with their discount and upgrade thresholds.",
   toolset: "customers",
   annotations: READ,
   input: z.object({ shop_id: shopIdInput, search: z.string().max(80).optional().describe("Level name") }),

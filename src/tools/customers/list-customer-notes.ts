@@ -7,7 +7,7 @@ import { noteRow } from "./customer-row.js";
 export const listCustomerNotes = defineTool({
   name: "list_customer_notes",
   title: "List customer notes",
-  description: "List the staff notes kept on a customer, newest first. Example: customer_id from search_customers.",
+  description: "Staff notes on a customer, newest first.",
   toolset: "customers",
   annotations: READ,
   input: z.object({ shop_id: shopIdInput, customer_id: idInput("Shop customer id"), limit: limitInput(200, 50) }),

@@ -8,12 +8,12 @@ import { pointLogRow } from "./customer-row.js";
 export const listCustomerPointLogs = defineTool({
   name: "list_customer_point_logs",
   title: "List customer point changes",
-  description: "List a customer's reward-point changes, newest first, with the balance after each. Example: customer_id from search_customers.",
+  description: "A customer's reward-point changes, newest first, with the balance after each.",
   toolset: "customers",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
-    customer_id: idInput("Shop customer id (search_customers)"),
+    customer_id: idInput("Shop customer id"),
     limit: limitInput(100, 30),
     cursor: cursorInput,
   }),

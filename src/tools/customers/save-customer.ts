@@ -20,24 +20,24 @@ export const saveCustomer = defineTool({
   name: "save_customer",
   title: "Create or update a customer",
   description:
-    'Create a POS customer, or update one given customer_id (only fields given change). Example: name "Lan", phone_numbers ["0912345678"].',
+    "Create a POS customer, or update one given customer_id (only given fields change).",
   toolset: "customers",
   annotations: OVERWRITE,
   input: z.object({
     shop_id: shopIdInput,
-    customer_id: idInput("Customer to update; omit to create").optional(),
+    customer_id: idInput("Omit to create").optional(),
     name: z.string().max(120).optional().describe("Name"),
-    phone_numbers: z.array(z.string().max(20)).max(10).optional().describe("Phones (replace the list)"),
-    emails: z.array(z.string().max(120)).max(10).optional().describe("Emails (replace the list)"),
+    phone_numbers: z.array(z.string().max(20)).max(10).optional().describe("Replaces the list"),
+    emails: z.array(z.string().max(120)).max(10).optional().describe("Replaces the list"),
     date_of_birth: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "use YYYY-MM-DD").optional().describe("YYYY-MM-DD"),
-    tags: z.array(z.string().max(60)).max(30).optional().describe("Tags (replace the list)"),
+    tags: z.array(z.string().max(60)).max(30).optional().describe("Replaces the list"),
     level: z.string().max(80).optional().describe("Level name or id"),
     addresses: jsonish(z.array(address).max(10))
       .optional()
       .describe("Addresses to add; with id: to update"),
     extra: jsonish(z.record(z.string(), z.unknown()))
       .optional()
-      .describe("Other fields as is (gender, reward_point, is_block, …)"),
+      .describe("Other fields (gender, reward_point, is_block, …)"),
   }),
   output: z.object({ id: z.string(), created: z.boolean(), customer: customerRowSchema }),
   async handler(input, ctx) {

@@ -6,7 +6,7 @@ export const codeInput = (rows: readonly StatusCode[], what: string) =>
   z
     .union([z.string().max(40), z.number().int()])
     .optional()
-    .describe(`${what}: ${rows.map((r) => `${r.name}=${r.code}`).join(", ")}`);
+    .describe(`${what}: ${rows.map((r) => r.name).join(", ")}`);
 
 export const optionalCode = (rows: readonly StatusCode[], field: string, value: string | number | undefined) =>
   value === undefined ? undefined : requireStatus(field, rows, value);

@@ -11,17 +11,17 @@ export const createTransaction = defineTool({
   name: "create_transaction",
   title: "Create income/expense transaction",
   description:
-    'Record income (amount > 0) or an expense (< 0) in the cash book. Example: name "Tiền điện", amount -1200000, payments ["cash"].',
+    'Record income or an expense in the cash book. Example: name "Tiền điện", amount -1200000, payments ["cash"].',
   toolset: "finance",
   annotations: CREATE,
   input: z.object({
     shop_id: shopIdInput,
-    name: nonEmpty(200).describe("What the money is for"),
+    name: nonEmpty(200).describe("Purpose"),
     amount: z.number().int().describe("> 0 income, < 0 expense"),
     note: z.string().max(2000).optional().describe("Note"),
     payments: jsonish(z.array(z.enum(PAYMENT_TYPES)).max(8)).optional().describe("Payment methods"),
-    time_incurred: dateInput.optional().describe("When (date), default now"),
-    order_id: z.string().max(40).optional().describe("Related order id"),
+    time_incurred: dateInput.optional().describe("Date; default now"),
+    order_id: z.string().max(40).optional().describe("Related order"),
     fields: jsonish(
       shaped({
         tag_ids: z.array(z.string().max(64)).max(20).optional(),
@@ -33,7 +33,7 @@ export const createTransaction = defineTool({
       }),
     )
       .optional()
-      .describe("Also: tag_ids, supplier_products_id, payment_debts_to_suppliers, is_accounting, is_locked, images"),
+      .describe("tag_ids, supplier_products_id, payment_debts_to_suppliers, is_accounting, is_locked, images"),
   }),
   output: z.object({ id: z.string().optional(), display_id: z.string().optional(), amount: z.number().optional(), status: z.string().optional(), currency: z.string().optional() }),
   async handler(input, ctx) {

@@ -18,13 +18,13 @@ export const listDebts = defineTool({
   name: "list_debts",
   title: "List debts",
   description:
-    'List debts, payable (shop owes) or receivable (owed to the shop), with amounts due/settled and the service\'s `sum`. Example: status "open".',
+    "Payable and receivable debts with amounts due/settled and the service's `sum`.",
   toolset: "finance",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
     status: codeInput(DEBT_STATUSES, "Debt status"),
-    customer_id: z.string().max(64).optional().describe("Shop customer id (from search_customers)"),
+    customer_id: z.string().max(64).optional().describe("Shop customer id"),
     limit: limitInput(100, 30),
     cursor: cursorInput,
     detail: detailInput,

@@ -14,7 +14,7 @@ export const listPaymentHistories = defineTool({
   name: "list_payment_histories",
   title: "List payment histories",
   description:
-    'List payments received into the shop\'s bank/QR accounts, each with its order: did a transfer arrive? Example: since "2026-11-15".',
+    "Payments into the shop's bank/QR accounts with their orders: did a transfer arrive?",
   toolset: "finance",
   annotations: READ,
   input: z.object({

@@ -16,7 +16,7 @@ export const listTransactions = defineTool({
   name: "list_transactions",
   title: "List income/expense transactions",
   description:
-    'List cash-book transactions, newest first: amount > 0 income, < 0 expense; ad costs carry ad_cost_id. Example: status "in_effect".',
+    "Cash-book transactions, newest first: amount > 0 income, < 0 expense; ad costs carry ad_cost_id.",
   toolset: "finance",
   annotations: READ,
   input: z.object({

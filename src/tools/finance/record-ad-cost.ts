@@ -26,7 +26,7 @@ export const recordAdCost = defineTool({
   name: "record_ad_cost",
   title: "Record advertising cost",
   description:
-    'Record ad spend; it is booked as an expense transaction. Example: cost_date "2026-11-20", transaction {"name":"QC FB","status":"in_effect"}, items [{"cost":500000,"tax":10}].',
+    'Record ad spend as an expense transaction. Example: transaction {name: "QC FB", status: "in_effect"}, items [{cost: 500000}].',
   toolset: "finance",
   annotations: CREATE,
   input: z.object({
@@ -41,8 +41,8 @@ export const recordAdCost = defineTool({
         tags: z.array(nonEmpty(60)).max(20).optional(),
         is_locked: z.boolean().optional(),
       }),
-    ).describe("Expense to book: name, status (transaction status) required; note, time_incurred (date), tags, is_locked"),
-    items: jsonish(someOf(item, 50)).describe("Cost items: cost (required), tax (percent), warehouse_id, product (id), marketer (e-mail or id), source {key, account}, post_ids, is_livestream, is_wholesale"),
+    ).describe("Expense: name, status (required), note, time_incurred, tags, is_locked"),
+    items: jsonish(someOf(item, 50)).describe("cost (required), tax (%), warehouse_id, product (id), marketer (email or id), source {key, account}, post_ids, is_livestream, is_wholesale"),
   }),
   output: z.object({ recorded: z.boolean(), ad_cost_id: z.string().optional(), transaction_id: z.string().optional(), total_cost: z.number().optional(), currency: z.string().optional() }),
   async handler(input, ctx) {

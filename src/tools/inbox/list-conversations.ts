@@ -70,7 +70,7 @@ const input = z.object({
   page_id: pageIdInput,
   type: jsonish(z.array(z.enum(["INBOX", "COMMENT", "COMMENT_LIVESTREAM"])).max(3))
     .optional()
-    .describe("Only these types"),
+    .describe("Only these"),
   tags: tagsInput,
   unread_first: z.boolean().optional().describe("Unread first"),
   since: sinceInput,
@@ -87,7 +87,7 @@ export const listConversations = defineTool({
   name: NAME,
   title: "List conversations",
   description:
-    "A page's conversations, latest activity first: customer, snippet, read state, tags, staff. Example: type [\"INBOX\"], unread_first true.",
+    "A page's conversations, latest activity first. Example: type [\"INBOX\"], unread_first true.",
   toolset: "inbox",
   annotations: READ,
   input,

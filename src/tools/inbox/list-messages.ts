@@ -67,13 +67,13 @@ export const listMessages = defineTool({
   name: NAME,
   title: "List messages",
   description:
-    "A conversation's newest messages (oldest first), each from page or customer; next_cursor goes back. Read before replying.",
+    "A conversation's newest messages, oldest first; next_cursor goes back. Read before replying.",
   toolset: "inbox",
   annotations: READ,
   input: z.object({
     page_id: pageIdInput,
     conversation_id: conversationIdInput,
-    customer_id: idInput("From the conversation row; looked up if omitted").optional(),
+    customer_id: idInput("From the conversation row").optional(),
     limit: limitInput(100, 20),
     cursor: cursorInput,
   }),

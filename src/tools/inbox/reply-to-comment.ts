@@ -8,16 +8,16 @@ export const replyToComment = defineTool({
   name: "reply_to_comment",
   title: "Reply to comment",
   description:
-    "Reply publicly under a comment (text and/or image). Example: message \"Shop inbox bạn rồi ạ\".",
+    'Reply publicly under a comment. Example: message "Shop inbox bạn rồi ạ".',
   toolset: "inbox",
   annotations: CREATE,
   input: z.object({
     ...commentTarget,
-    message: messageInput.optional().describe("Reply text"),
+    message: messageInput.optional().describe("Text"),
     content_url: urlInput.optional().describe("Image URL"),
     image_data: jsonish(z.union([z.string().max(500), z.record(z.string(), z.unknown())]))
       .optional()
-      .describe('Image size, needed with content_url: {"width":W,"height":H}'),
+      .describe('Needed with content_url: {"width":W,"height":H}'),
   }),
   output: sentOutput,
   async handler(input, ctx) {

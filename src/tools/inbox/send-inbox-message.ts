@@ -27,14 +27,14 @@ export const sendInboxMessage = defineTool({
   name: "send_inbox_message",
   title: "Send inbox message",
   description:
-    'Send a message as the page in an INBOX conversation (text and/or a file URL); refused if the customer last wrote over 24 h ago. Example: message "Dạ đơn đã gửi ạ".',
+    "Message the customer in an INBOX conversation; refused over 24 h after their last message.",
   toolset: "inbox",
   annotations: CREATE,
   input: z.object({
     page_id: pageIdInput,
     conversation_id: idInput("INBOX conversation id"),
     message: messageInput.optional().describe("Text"),
-    content_url: urlInput.optional().describe("Image or document (pdf, docx, xlsx...) URL"),
+    content_url: urlInput.optional().describe("Image or document URL"),
   }),
   output: sentOutput,
   async handler(input, ctx) {

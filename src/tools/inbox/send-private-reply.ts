@@ -17,13 +17,13 @@ export const sendPrivateReply = defineTool({
   name: "send_private_reply",
   title: "Send private reply",
   description:
-    "Answer a comment with a private inbox message: once per comment, within 7 days of it. Example: the price for a \"giá?\" comment.",
+    "Answer a comment with a private inbox message: once per comment, within 7 days of it.",
   toolset: "inbox",
   annotations: CREATE,
   input: z.object({
     ...commentTarget,
     message: messageInput.min(1).describe("Text"),
-    post_id: idInput("Post of the comment; looked up if omitted").optional(),
+    post_id: idInput("Post of the comment").optional(),
   }),
   output: sentOutput,
   async handler(input, ctx) {

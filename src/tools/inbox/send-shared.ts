@@ -13,6 +13,6 @@ export const urlInput = z.url({ protocol: /^https?$/ }).max(2000);
 /** A comment thread and, optionally, the comment in it (default the thread's first comment). */
 export const commentTarget = {
   page_id: pageIdInput,
-  conversation_id: idInput("Comment thread (conversation) id"),
-  comment_id: idInput("Comment (message) id; default the first").optional(),
+  conversation_id: idInput("Comment thread id"),
+  comment_id: idInput("Default: the first").optional(),
 };

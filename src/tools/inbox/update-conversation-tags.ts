@@ -6,23 +6,23 @@ import { jsonish, pageIdInput } from "../inputs.js";
 import { conversationIdInput } from "./send-shared.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
 
-const tagList = (what: string) =>
+const tagList = () =>
   jsonish(z.array(z.union([z.string().min(1).max(100), z.number()])).max(20))
     .default([])
-    .describe(`Tags (ids or names) to ${what}`);
+    .describe("Tag ids or names");
 
 export const updateConversationTags = defineTool({
   name: "update_conversation_tags",
   title: "Tag conversation",
   description:
-    "Add and/or remove conversation tags; returns the resulting tags. Example: add [\"Đã chốt đơn\"].",
+    'Add/remove conversation tags; returns the tags. Example: add ["Đã chốt đơn"].',
   toolset: "inbox",
   annotations: OVERWRITE,
   input: z.object({
     page_id: pageIdInput,
     conversation_id: conversationIdInput,
-    add: tagList("add"),
-    remove: tagList("remove"),
+    add: tagList(),
+    remove: tagList(),
   }),
   output: z.object({
     conversation_id: z.string(),

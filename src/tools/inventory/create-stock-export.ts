@@ -16,18 +16,18 @@ export const createStockExport = defineTool({
   name: "create_stock_export",
   title: "Create stock export",
   description:
-    'Take goods out of a warehouse, e.g. defective goods back to a supplier. Example: status "completed", type "defective", items [{"variation_id":"…","quantity":2,"imported_price":90000}].',
+    "Take goods out of a warehouse, e.g. defective goods back to a supplier.",
   toolset: "inventory",
   annotations: CREATE,
   input: z.object({
     shop_id: shopIdInput,
-    warehouse_id: nonEmpty(64).describe("Warehouse the goods leave"),
-    status: z.union([z.string().max(40), z.number().int()]).describe(`Slip status: ${STATES.map((r) => `${r.name}=${r.code}`).join(", ")}`),
+    warehouse_id: nonEmpty(64).describe("Source warehouse"),
+    status: z.union([z.string().max(40), z.number().int()]).describe(STATES.map((r) => r.name).join(", ")),
     items: jsonish(someOf(pricedLine, 200)).describe("Lines: variation_id, quantity, imported_price"),
-    type: z.union([z.string().max(40), z.number().int()]).optional().describe("normal=0 (default) or defective=1"),
+    type: z.union([z.string().max(40), z.number().int()]).optional().describe("normal (default) or defective"),
     note: z.string().max(2000).optional().describe("Note"),
     supplier_products_id: z.number().int().optional().describe("Supplier id"),
-    inserted_at: dateInput.optional().describe("Back-date the slip (date)"),
+    inserted_at: dateInput.optional().describe("Back-date"),
   }),
   output: z.object({ id: z.string().optional(), display_id: z.string().optional(), status: z.string().optional() }),
   async handler(input, ctx) {

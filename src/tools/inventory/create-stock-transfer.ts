@@ -14,17 +14,17 @@ export const createStockTransfer = defineTool({
   name: "create_stock_transfer",
   title: "Create stock transfer",
   description:
-    'Move goods between warehouses, one transfer per target; history shows - at the source, + at the target. Example: to_warehouse_ids ["B"], items [{"variation_id":"…","quantity":5}].',
+    "Move goods between warehouses, one transfer per target warehouse.",
   toolset: "inventory",
   annotations: CREATE,
   input: z.object({
     shop_id: shopIdInput,
-    from_warehouse_id: warehouseId.describe("Source warehouse (list_warehouses)"),
+    from_warehouse_id: warehouseId.describe("Source warehouse"),
     to_warehouse_ids: jsonish(someOf(warehouseId, 20)).describe("Target warehouses"),
     items: jsonish(someOf(quantityLine, 200)).describe("Lines: variation_id, quantity"),
     shipping_fee: z.number().int().optional().describe("Shipping fee"),
     note: z.string().max(2000).optional().describe("Note"),
-    inserted_at: dateInput.optional().describe("Transfer date, default now"),
+    inserted_at: dateInput.optional().describe("Default now"),
   }),
   output: z.object({ transfers: z.array(z.object({ id: z.string().optional(), display_id: z.string().optional(), to_warehouse_id: z.string().optional() })) }),
   async handler(input, ctx) {

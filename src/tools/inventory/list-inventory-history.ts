@@ -15,13 +15,13 @@ export const listInventoryHistory = defineTool({
   name: "list_inventory_history",
   title: "List inventory history",
   description:
-    'List stock movements, newest first: quantity signed (+ in, - out), remain_quantity after it, source/ref_display_id the slip or order. Example: variation_ids ["…"].',
+    "Stock movements, newest first: quantity signed (+ in, - out), remain_quantity after; ref_display_id: the slip or order.",
   toolset: "inventory",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
-    warehouse_id: z.string().max(64).optional().describe("Only this warehouse"),
-    variation_ids: jsonish(z.array(z.string().min(1).max(64)).min(1).max(50)).optional().describe("Only these variations"),
+    warehouse_id: z.string().max(64).optional().describe("Only this"),
+    variation_ids: jsonish(z.array(z.string().min(1).max(64)).min(1).max(50)).optional().describe("Only these"),
     since: sinceInput,
     until: untilInput,
     limit: limitInput(100, 30),

@@ -17,7 +17,7 @@ export const listPurchases = defineTool({
   name: "list_purchases",
   title: "List purchases (stock-in slips)",
   description:
-    'List purchase (stock-in) slips, newest first, with supplier and totals. Example: status "imported".',
+    "Purchase (stock-in) slips, newest first, with supplier and totals.",
   toolset: "inventory",
   annotations: READ,
   input: z.object({

@@ -15,7 +15,7 @@ export const listStockExports = defineTool({
   name: "list_stock_exports",
   title: "List stock exports",
   description:
-    'List stock export slips, newest first. Example: type "defective".',
+    "Stock export slips, newest first.",
   toolset: "inventory",
   annotations: READ,
   input: z.object({

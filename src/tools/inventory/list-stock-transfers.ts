@@ -16,7 +16,7 @@ export const listStockTransfers = defineTool({
   name: "list_stock_transfers",
   title: "List stock transfers",
   description:
-    'List warehouse transfers, newest first; without status the service default applies. Example: status "shipping".',
+    "Warehouse transfers, newest first (no status: the service's default filter).",
   toolset: "inventory",
   annotations: READ,
   input: z.object({

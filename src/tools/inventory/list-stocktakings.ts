@@ -45,12 +45,12 @@ export const listStocktakings = defineTool({
   name: "list_stocktakings",
   title: "List stocktakings",
   description:
-    'List stock counts; with stocktaking_id, that one with its lines (changed_quantity = counted minus system). Example: status "counting".',
+    "Stock counts; with stocktaking_id, that one with its lines (changed_quantity = counted minus system).",
   toolset: "inventory",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
-    stocktaking_id: idInput("One stocktaking, read with its items").optional(),
+    stocktaking_id: idInput("Read one, with its items").optional(),
     status: codeInput(STOCKTAKING_STATUSES, "Stocktaking status"),
     limit: limitInput(100, 30),
     cursor: cursorInput,

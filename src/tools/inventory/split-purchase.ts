@@ -29,16 +29,16 @@ export const splitPurchase = defineTool({
   name: "split_purchase",
   title: "Split purchase",
   description:
-    'Split a purchase slip: keep_items stay, move_items go to a new slip. Example: purchase_id, keep_items [{"variation_id":"…","quantity":20,"imported_price":90000}], move_items [...].',
+    "Split a purchase slip: keep_items stay, move_items go to a new slip. Example: keep_items [{variation_id, quantity: 20, imported_price: 90000}].",
   toolset: "inventory",
   annotations: CREATE,
   input: z.object({
     shop_id: shopIdInput,
     purchase_id: idInput("Purchase id (list_purchases)"),
-    keep_items: lines.describe("Lines kept: variation_id, quantity, imported_price"),
-    move_items: lines.describe("Lines moved"),
-    original: slip.optional().describe("Other fields of the kept slip: warehouse_id, status, note, received_at (Unix), discount, transport_fee, ..."),
-    new_purchase: slip.optional().describe("Same, for the new slip"),
+    keep_items: lines.describe("Kept: variation_id, quantity, imported_price"),
+    move_items: lines.describe("Moved, same fields"),
+    original: slip.optional().describe("Kept slip fields: warehouse_id, status, note, received_at (Unix), discount, transport_fee, …"),
+    new_purchase: slip.optional().describe("Same, new slip"),
   }),
   output: z.object({ new_purchase_id: z.string().optional(), new_display_id: z.string().optional(), purchase_id: z.string() }),
   async handler(input, ctx) {

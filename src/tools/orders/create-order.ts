@@ -10,7 +10,7 @@ export const createOrder = defineTool({
   name: "create_order",
   title: "Create an order",
   description:
-    'Create a sales order; returns its id. Example: items [{product: "AT001-TR-S", quantity: 2}], customer_name "Lan", phone "0912345678", shipping_address {address, commune_id}.',
+    'Create a sales order. Example: items [{product: "AT001-TR-S", quantity: 2}], phone "0912345678", shipping_address {address, commune_id}.',
   toolset: "orders",
   annotations: CREATE,
   input: z.object({

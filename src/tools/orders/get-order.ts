@@ -9,7 +9,7 @@ export const getOrder = defineTool({
   name: "get_order",
   title: "Get an order",
   description:
-    'Read one order: lines with names and prices, address, money, payments by channel, status history. Example: order_id "58123".',
+    "One order: lines, address, money, payments by channel, status history.",
   toolset: "orders",
   annotations: READ,
   input: z.object({ shop_id: shopIdInput, order_id: idInput("Order id"), detail: detailInput }),

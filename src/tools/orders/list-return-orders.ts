@@ -14,13 +14,13 @@ export const listReturnOrders = defineTool({
   name: "list_return_orders",
   title: "List return orders",
   description:
-    'List return/exchange orders, newest first, with the original and exchange order ids. Example: status "completed", since "2026-11-01".',
+    "Return/exchange orders, newest first, with original and exchange order ids.",
   toolset: "orders",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
     status: statusValue.optional().describe("new, shipped, completed or cancelled (default all)"),
-    time_field: statusValue.optional().describe("Time the range applies to: inserted_at (default), updated_at, or a status name"),
+    time_field: statusValue.optional().describe("Range field: inserted_at (default), updated_at or a status"),
     since: sinceInput,
     until: untilInput,
     limit: limitInput(100, 20),

@@ -26,7 +26,7 @@ export const orderFields = {
   note: z.string().max(2000).optional().describe("Internal note"),
   extra: jsonish(z.record(z.string(), z.unknown()))
     .optional()
-    .describe("Other upstream order fields as is (cash, page_id, custom_id, …)"),
+    .describe("Other order fields (cash, page_id, custom_id, …)"),
 };
 
 const fields = z.object(orderFields);

@@ -46,22 +46,22 @@ export const orderFilterInput = {
     .array(statusValue)
     .max(14)
     .optional()
-    .describe("Names or codes, e.g. waiting_to_ship, 2 (pos://status-codes/orders)"),
+    .describe("Names or codes (pos://status-codes/orders)"),
   time_field: statusValue
     .optional()
     .describe(
-      "Time the range applies to: inserted_at (default), updated_at, paid_at, picked_up_at, partner_inserted_at, last_status, a status name, …",
+      "Range field: inserted_at (default), updated_at, paid_at, picked_up_at, a status name, …",
     ),
   since: sinceInput,
   until: untilInput,
   sort: z.enum(SORT_KEYS).default("inserted_at").describe("Sort key"),
-  ascending: z.boolean().default(false).describe("Ascending (default: newest first)"),
+  ascending: z.boolean().default(false).describe("Oldest first"),
   carriers: z.array(z.union([z.string().max(60), z.number().int()])).max(20).optional().describe("Carrier ids or names"),
   customer_id: z.string().max(64).optional().describe("Shop customer id"),
   sources: z.array(z.string().max(80)).max(20).optional().describe('Source ids, names or page ids; "source/account"'),
-  exclude_sources: z.boolean().optional().describe("Exclude those sources"),
+  exclude_sources: z.boolean().optional().describe("Negate sources"),
   ad_ids: z.array(z.string().max(40)).max(50).optional().describe("Ad ids"),
-  include_removed: z.boolean().optional().describe("Include deleted orders"),
+  include_removed: z.boolean().optional().describe("Include deleted"),
 };
 
 const filterObject = z.object(orderFilterInput);

@@ -63,13 +63,13 @@ export const searchOrders = defineTool({
   name: "search_orders",
   title: "Search orders",
   description:
-    'Search orders by text, status, dates, carrier, customer, source or ad. Example: statuses ["waiting_to_ship"], since "2026-11-01".',
+    'Search orders. Example: statuses ["waiting_to_ship"], since "2026-11-01".',
   toolset: "orders",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
     ...orderFilterInput,
-    fields: z.array(z.string().max(60)).max(60).optional().describe("Upstream fields to return as is (id and the sort time are added)"),
+    fields: z.array(z.string().max(60)).max(60).optional().describe("Raw upstream fields to return"),
     limit: limitInput(100, 20),
     cursor: cursorInput,
   }),

@@ -11,13 +11,13 @@ export const searchProducts = defineTool({
   name: "search_products",
   title: "Search products",
   description:
-    'Find product variations by name, SKU or barcode, with price and stock per warehouse (the variation_id orders need). Example: query "áo thun".',
+    "Find product variations (variation_id) by name, SKU or barcode, with price and stock.",
   toolset: "orders",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
-    query: z.string().max(200).optional().describe("Product name, SKU or barcode"),
-    variation_ids: z.array(z.string().max(64)).max(100).optional().describe("Only these variations"),
+    query: z.string().max(200).optional().describe("Name, SKU or barcode"),
+    variation_ids: z.array(z.string().max(64)).max(100).optional().describe("Only these"),
     limit: limitInput(100, 20),
     cursor: cursorInput,
     detail: detailInput,

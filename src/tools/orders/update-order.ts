@@ -10,13 +10,13 @@ import { parseItems, resolveItems } from "./resolve-items.js";
 export const updateOrder = defineTool({
   name: "update_order",
   title: "Update an order",
-  description: 'Change an order; only the fields given change. Example: order_id "58123", status "confirmed".',
+  description: 'Change an order; only given fields change. Example: status "confirmed".',
   toolset: "orders",
   annotations: OVERWRITE,
   input: z.object({
     shop_id: shopIdInput,
     order_id: idInput("Order id"),
-    items: jsonish(z.array(z.unknown())).optional().describe("New lines as in create_order, replacing all"),
+    items: jsonish(z.array(z.unknown())).optional().describe("Replace all lines (as create_order)"),
     ...orderFields,
   }),
   output: z.object({ order: orderDetailSchema, currency: z.string() }),

@@ -31,7 +31,7 @@ export const listCallLogs = defineTool({
   name: NAME,
   title: "List call logs",
   description:
-    "A page's call-center calls: direction, phone, staff, answered, talk time, recording. Example: missed calls yesterday.",
+    "A page's call-center calls: direction, phone, staff, answered, duration, recording.",
   toolset: "page_data",
   annotations: READ,
   input: z.object({

@@ -24,7 +24,7 @@ export const listPageCustomers = defineTool({
   name: NAME,
   title: "List page customers",
   description:
-    "People who wrote to a page, first seen in a range (default last 30 days), with phones. Example: new customers this week.",
+    "People who first wrote to a page in a range (default last 30 days), with phones.",
   toolset: "page_data",
   annotations: READ,
   input: z.object({

@@ -23,7 +23,7 @@ export const listPosts = defineTool({
   name: NAME,
   title: "List posts",
   description:
-    'A page\'s posts in a range (default last 30 days) with comment, like and phone counts. Example: type "livestream".',
+    "A page's posts (default last 30 days) with comment, like and phone counts.",
   toolset: "page_data",
   annotations: READ,
   input: z.object({

@@ -16,7 +16,7 @@ export const pageIdsInput = z
     (v) => (typeof v === "string" && !v.trim().startsWith("[") ? v.split(",").map((s) => s.trim()) : v),
     jsonish(z.array(idInput("page id")).min(1).max(MAX_PAGES)),
   )
-  .describe(`Page ids (from list_pages), 1-${MAX_PAGES}`);
+  .describe(`Page ids (list_pages), ≤${MAX_PAGES}`);
 
 /** Runs `fn` over items with at most `limit` in flight; results keep the items' order. */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

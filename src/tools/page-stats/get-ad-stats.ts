@@ -59,12 +59,12 @@ export const getAdStats = defineTool({
   name: "get_ad_stats",
   title: "Ad statistics",
   description:
-    'Ad results of a page per campaign, ad or day, with totals: spend, impressions, clicks, CPC/CPM/CTR, conversations started, purchases, ROAS. Example: {page_id, view:"ads", since:"2026-11-01"}',
+    "A page's ad results per campaign, ad or day: spend, clicks, CPC/CPM/CTR, conversations, purchases, ROAS.",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
     page_id: pageIdInput,
-    view: z.enum(["campaigns", "ads", "days"]).default("campaigns").describe('"campaigns", "ads" or "days" (all ads per day)'),
+    view: z.enum(["campaigns", "ads", "days"]).default("campaigns").describe("days: all ads per day"),
     ...rangeInputs(MAX_DAYS),
   }),
   output: z.object({

@@ -11,7 +11,7 @@ export const getEngagementStats = defineTool({
   name: "get_engagement_stats",
   title: "Customer engagement statistics",
   description:
-    'How busy a page\'s inbox was: conversations customers wrote in, new and answered ones, per day or hour of day (peak hours). Example: {page_id, since:"2026-11-01", by:"hour_of_day"}',
+    "A page's inbox load: conversations customers wrote in, new and answered, per day or hour_of_day.",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
@@ -20,10 +20,10 @@ export const getEngagementStats = defineTool({
     by: z
       .enum(["day", "hour_of_day"])
       .default("day")
-      .describe('"day" or "hour_of_day" (24 rows summed over the range)'),
+      .describe("hour_of_day: 24 rows summed over the range"),
     user_ids: jsonish(z.array(z.string().max(64)).max(50))
       .optional()
-      .describe("Only conversations assigned to these staff ids"),
+      .describe("Only conversations assigned to these staff"),
   }),
   output: z.object({ range: rangeSchema, totals: totalsSchema, rows: rowsSchema, note: z.string().optional() }),
   async handler(input, ctx) {

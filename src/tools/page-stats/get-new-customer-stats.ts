@@ -16,7 +16,7 @@ export const getNewCustomerStats = defineTool({
   name: "get_new_customer_stats",
   title: "New customer statistics",
   description:
-    'New customers, new inbox conversations and phone numbers of one or more pages, per day, hour or page. Example: {page_ids:["1058"], since:"2026-11-01", group_by:"page_id"}',
+    "New customers, inbox conversations and phones of pages per day, hour or page.",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
@@ -25,7 +25,7 @@ export const getNewCustomerStats = defineTool({
     group_by: z
       .enum(["day", "hour", "page_id"])
       .default("day")
-      .describe(`"day", "hour" (max ${MAX_HOURLY_DAYS} days, quiet hours omitted) or "page_id"`),
+      .describe(`hour: ≤${MAX_HOURLY_DAYS} days, quiet hours omitted`),
   }),
   output: z.object({ range: rangeSchema, totals: totalsSchema, rows: rowsSchema, note: z.string() }),
   async handler(input, ctx) {

@@ -25,7 +25,7 @@ export const getPageStats = defineTool({
   name: "get_page_stats",
   title: "Page activity statistics",
   description:
-    'Message volume of a page per day or hour: customer and staff messages, new conversations and customers, returning customers, phones captured. Example: {page_id, since:"2026-11-20", by:"hour"}',
+    "A page's message volume per day or hour: messages, new conversations and customers, phones.",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
@@ -34,7 +34,7 @@ export const getPageStats = defineTool({
     by: z
       .enum(["day", "hour"])
       .default("day")
-      .describe(`"day" or "hour" (max ${MAX_HOURLY_DAYS} days, quiet hours omitted)`),
+      .describe(`hour: ≤${MAX_HOURLY_DAYS} days, quiet hours omitted`),
   }),
   output: z.object({ range: rangeSchema, totals: totalsSchema, rows: rowsSchema, note: z.string() }),
   async handler(input, ctx) {

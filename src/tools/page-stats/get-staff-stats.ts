@@ -57,7 +57,7 @@ export const getStaffStats = defineTool({
   name: "get_staff_stats",
   title: "Staff statistics",
   description:
-    'Work per staff member over one or several pages: messages answered, conversations, private replies, phones, response time, orders closed. Example: {page_ids:["1058","1122"], since:"2026-11-01"}',
+    "Work per staff member over pages: replies, conversations, phones, response time, orders.",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({ page_ids: pageIdsInput, ...rangeInputs(MAX_DAYS) }),

@@ -13,7 +13,7 @@ export const getTagStats = defineTool({
   name: "get_tag_stats",
   title: "Tag statistics",
   description:
-    'Net uses (added minus removed) of each conversation tag of a page, per day and today, e.g. conversations tagged as closed orders. Example: {page_id, since:"2026-11-01"}',
+    "Net uses (added minus removed) of a page's conversation tags per day.",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({ page_id: pageIdInput, ...rangeInputs(MAX_DAYS) }),

@@ -13,8 +13,8 @@ export const DEFAULT_DAYS = 7;
 /** since/until parameters that state the longest span the endpoint accepts. */
 export function rangeInputs(maxDays: number) {
   return {
-    since: dateInput.optional().describe(`Start: YYYY-MM-DD, ISO 8601 or Unix seconds (default: last ${DEFAULT_DAYS} days)`),
-    until: dateInput.optional().describe(`End, inclusive; at most ${maxDays} days after since`),
+    since: dateInput.optional().describe(`From date; default last ${DEFAULT_DAYS} days`),
+    until: dateInput.optional().describe(`To date, inclusive; ≤${maxDays} days after since`),
   };
 }
 

@@ -7,12 +7,12 @@ export const generatePageAccessToken = defineTool({
   name: "generate_page_access_token",
   title: "Regenerate page access token",
   description:
-    "New page access token. Destructive: invalidates the previous token, breaking integrations using it. The server uses the new one (never shown). Only on explicit request.",
+    "Regenerate the page access token. Destructive: invalidates the previous token, breaking integrations using it. Only on explicit request.",
   toolset: "pages",
   annotations: OVERWRITE,
   input: z.object({
     page_id: pageIdInput,
-    confirm: z.boolean().describe("true: the user accepts that"),
+    confirm: z.boolean().describe("true: user confirmed"),
   }),
   output: z.object({ page_id: z.string(), regenerated: z.boolean(), note: z.string() }),
   async handler(input, ctx) {

@@ -25,12 +25,12 @@ export const listPageUsers = defineTool({
   name: "list_page_users",
   title: "List page staff",
   description:
-    "A page's staff: id, name, email, online status. Use to assign conversations.",
+    "A page's staff: id, name, email, online. For assign_conversation.",
   toolset: "pages",
   annotations: READ,
   input: z.object({
     page_id: pageIdInput,
-    include_disabled: z.boolean().default(false).describe("Also list staff disabled on the page"),
+    include_disabled: z.boolean().default(false).describe("Include disabled staff"),
   }),
   output: z.object({
     users: z.array(z.looseObject({ id: z.string(), name: z.string().optional(), email: z.string().optional() })),

@@ -20,11 +20,11 @@ export const listPages = defineTool({
   name: "list_pages",
   title: "List pages",
   description:
-    "List the social pages of the account (activated and not), with platform and whether they are active. Use it first to find the page_id every inbox and statistics tool needs.",
+    "Social pages of the account. Call first: inbox and stats tools need page_id.",
   toolset: "pages",
   annotations: READ,
   input: z.object({
-    include_inactive: z.boolean().default(false).describe("Also list pages that are not activated (default false)"),
+    include_inactive: z.boolean().default(false).describe("Include inactive pages"),
   }),
   output: z.object({
     pages: z.array(

@@ -11,7 +11,7 @@ export const listCombos = defineTool({
   name: "list_combos",
   title: "List combos",
   description:
-    "List product combos with discount, period and parts. Example: which combo do an order's items trigger?",
+    "Product combos with discount, period and parts.",
   toolset: "promotions",
   annotations: READ,
   input: z.object({ shop_id: shopIdInput, limit: limitInput(100, 30), cursor: cursorInput }),

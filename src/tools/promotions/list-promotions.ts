@@ -17,12 +17,12 @@ export const listPromotions = defineTool({
   name: "list_promotions",
   title: "List promotions",
   description:
-    'List advanced promotions with type, period, discount. No API reads one by id: search by name. Example: search "freeship".',
+    "Advanced promotions with type, period and discount. No API reads one by id: search by name.",
   toolset: "promotions",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
-    search: z.string().trim().min(1).max(100).optional().describe("Text in the promotion name"),
+    search: z.string().trim().min(1).max(100).optional().describe("Text in the name"),
     limit: limitInput(100, 30),
     cursor: cursorInput,
   }),

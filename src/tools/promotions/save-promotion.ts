@@ -21,20 +21,20 @@ export const savePromotion = defineTool({
   name: "save_promotion",
   title: "Create or update promotion",
   description:
-    'Create a promotion (name, type) or update one (promotion_id; only given fields are sent). Example: name "Giảm 10%", type "coupon", fields {"promo_code_info":{"discount":10,"is_percent":true}}.',
+    'Create a promotion (name, type) or update one (promotion_id; only given fields sent). Example: type "coupon", fields {promo_code_info: {discount: 10, is_percent: true}}.',
   toolset: "promotions",
   annotations: OVERWRITE,
   input: z.object({
     shop_id: shopIdInput,
-    promotion_id: idInput("Promotion to update; omit to create").optional(),
-    name: nonEmpty(200).optional().describe("Name; required to create"),
-    type: z.enum(TYPES).optional().describe("Kind; required to create"),
+    promotion_id: idInput("Omit to create").optional(),
+    name: nonEmpty(200).optional().describe("Required to create"),
+    type: z.enum(TYPES).optional().describe("Required to create"),
     is_activated: z.boolean().optional().describe("Active"),
     start_time: dateInput.optional().describe("Start"),
     end_time: dateInput.optional().describe("End"),
     fields: jsonish(z.record(z.string(), z.unknown()))
       .optional()
-      .describe("Other API fields: items, coupon_info, promo_code_info, warehouse_ids, customer_tags, order_sources, ..."),
+      .describe("Other fields: items, coupon_info, promo_code_info, warehouse_ids, customer_tags, order_sources, …"),
   }),
   output: z.object({ id: z.string().optional(), display_id: z.string().optional(), created: z.boolean() }),
   async handler(input, ctx) {

@@ -19,7 +19,7 @@ export const listShops = defineTool({
   name: "list_shops",
   title: "List shops",
   description:
-    "List the POS shops the api key can reach, with their linked social pages. Use it first to find a shop_id when several shops are configured.",
+    "POS shops of the api key, with linked pages. Call first when several shops are configured.",
   toolset: "shop",
   annotations: READ,
   input: z.object({}),

@@ -9,7 +9,7 @@ export const listWarehouses = defineTool({
   name: "list_warehouses",
   title: "List warehouses",
   description:
-    "List the shop's warehouses with address ids and whether they may create orders. Use it to pick warehouse_id for orders, returns and stock.",
+    "The shop's warehouses (warehouse_id), address ids, whether they may create orders.",
   toolset: "shop",
   annotations: READ,
   input: z.object({ shop_id: shopIdInput, detail: detailInput }),

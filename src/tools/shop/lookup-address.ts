@@ -29,7 +29,7 @@ export const lookupAddress = defineTool({
   name: "lookup_address",
   title: "Look up address ids",
   description:
-    "Resolve a typed Vietnamese place name to the province, district and commune ids that orders, customers and warehouses need, with or without diacritics; or browse: province_id lists its districts, district_id its communes, nothing lists provinces. Example: query \"Ben Nghe, Quan 1, Ho Chi Minh\".",
+    'Find province/district/commune ids from a place name, diacritics optional; province_id alone lists districts, district_id communes, nothing provinces. Example: query "Ben Nghe, Quan 1, Ho Chi Minh".',
   toolset: "shop",
   annotations: READ,
   input: z.object({
@@ -37,13 +37,13 @@ export const lookupAddress = defineTool({
       .string()
       .max(200)
       .optional()
-      .describe("Place name, parts separated by commas in any order: commune, district, province"),
-    province_id: idInput("Province id: list its districts (or narrow the query to it)").optional(),
-    district_id: idInput("District id: list its communes (needs province_id)").optional(),
+      .describe("Commune, district, province; any order"),
+    province_id: idInput("Lists its districts, or narrows query").optional(),
+    district_id: idInput("Lists its communes (needs province_id)").optional(),
     province_list: z
       .enum(["old", "new", "all"])
       .default("old")
-      .describe('"old": the 63 provinces with districts; "new": the post-2025 list; "all": both'),
+      .describe("old: 63 provinces with districts; new: post-2025"),
     limit: limitInput(50, 10),
   }),
   output,

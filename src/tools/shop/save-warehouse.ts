@@ -11,22 +11,22 @@ export const saveWarehouse = defineTool({
   name: "save_warehouse",
   title: "Create or update a warehouse",
   description:
-    'Create a warehouse, or update one given warehouse_id (fields left out keep their value). Example: name "Kho Cần Thơ", shelf_config {}, commune_id "8150102".',
+    "Create a warehouse, or update one given warehouse_id (omitted fields kept).",
   toolset: "shop",
   annotations: OVERWRITE,
   input: z.object({
     shop_id: shopIdInput,
-    warehouse_id: idInput("Warehouse to update; omit to create").optional(),
-    name: z.string().min(1).max(200).optional().describe("Warehouse name (required to create)"),
-    shelf_config: config.describe("Shelf layout JSON (required to create; {} for none)"),
+    warehouse_id: idInput("Omit to create").optional(),
+    name: z.string().min(1).max(200).optional().describe("Required to create"),
+    shelf_config: config.describe("Required to create; {} for none"),
     phone_number: z.string().max(20).optional().describe("Phone"),
-    address: z.string().max(300).optional().describe("Street address"),
-    province_id: z.string().max(20).optional().describe("Province id (lookup_address)"),
+    address: z.string().max(300).optional().describe("Street"),
+    province_id: z.string().max(20).optional().describe("From lookup_address"),
     district_id: z.string().max(20).optional().describe("District id"),
     commune_id: z.string().max(20).optional().describe("Commune id"),
     extra: jsonish(z.record(z.string(), z.unknown()))
       .optional()
-      .describe("Other fields as is (custom_id, batch_config, …)"),
+      .describe("Other fields (custom_id, batch_config, …)"),
   }),
   output: z.object({ warehouse: warehouseRowSchema, created: z.boolean() }),
   async handler(input, ctx) {
