@@ -4,8 +4,8 @@ import { compact } from "../format/compact.js";
 import { orderCurrency, orderRow } from "../format/orders.js";
 import type { ResourceContext } from "../resources/define.js";
 import { customerRow, noteRow, pointLogRow } from "../tools/customers/customer-row.js";
-import { resolveShopId } from "../tools/shop/resolve-shop.js";
-import { customerLevels, orderNames } from "../tools/shop/shop-refs.js";
+import { resolveShopId } from "../tools/pos/resolve-shop.js";
+import { customerLevels, orderNames } from "../tools/pos/shop-refs.js";
 import { definePrompt } from "./define.js";
 
 const RECENT = 10;

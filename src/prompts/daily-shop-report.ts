@@ -9,7 +9,7 @@ import { getEngagementStats } from "../tools/page-stats/get-engagement-stats.js"
 import { getPageStats } from "../tools/page-stats/get-page-stats.js";
 import { getStaffStats } from "../tools/page-stats/get-staff-stats.js";
 import { eachPage, MAX_PAGES } from "../tools/page-stats/fan-out.js";
-import { resolveShopId } from "../tools/shop/resolve-shop.js";
+import { resolveShopId } from "../tools/pos/resolve-shop.js";
 import { definePrompt } from "./define.js";
 
 const STAFF_SHOWN = 10;

@@ -8,7 +8,7 @@ import type { ResourceContext } from "../resources/define.js";
 import { completePageId } from "../resources/pages.js";
 import { findConversation, phonesOf, recentConversationIds } from "../tools/inbox/conversation-lookup.js";
 import { readMessages } from "../tools/inbox/list-messages.js";
-import { resolveShopId } from "../tools/shop/resolve-shop.js";
+import { resolveShopId } from "../tools/pos/resolve-shop.js";
 import { definePrompt } from "./define.js";
 
 const HISTORY = 20;

@@ -3,7 +3,7 @@ import { POS_STATUS_TABLES, type PosStatusTable } from "../clients/pos-codes.js"
 import { fold, sanitizeName } from "../format/text.js";
 import { geoIndex } from "../tools/shop/geo-index.js";
 import { shopRow } from "../tools/shop/list-shops.js";
-import { cachedShops } from "../tools/shop/resolve-shop.js";
+import { cachedShops } from "../tools/pos/resolve-shop.js";
 import { defineResource, type ResourceContext, type ResourceDefinition } from "./define.js";
 
 const MAX_COMPLETIONS = 50;

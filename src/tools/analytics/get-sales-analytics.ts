@@ -5,9 +5,9 @@ import { num } from "../../format/compact.js";
 import { parseRange, toIsoInZone, toYmdHms } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { jsonish, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
-import { codeInput, optionalCode } from "../finance/codes.js";
-import { nonEmpty, shaped, someOf } from "../finance/fields.js";
-import { shopScope } from "../finance/shop-scope.js";
+import { codeInput, optionalCode } from "../pos/codes.js";
+import { nonEmpty, shaped, someOf } from "../pos/fields.js";
+import { shopScope } from "../pos/shop-scope.js";
 import { FORMULA_PREFIX, salesMetrics } from "./metrics.js";
 
 const SPLITS = ["Time.day", "Order.source", "Variation.id", "Variation.product_id", "User.id"] as const;

@@ -4,8 +4,8 @@ import { id } from "../../format/compact.js";
 import { sanitizeName } from "../../format/text.js";
 import { CREATE, defineTool } from "../define.js";
 import { jsonish, shopIdInput, sinceInput, untilInput } from "../inputs.js";
-import { openRange } from "../orders/open-range.js";
-import { resolveShopId } from "../shop/resolve-shop.js";
+import { openRange } from "../pos/open-range.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
 
 export const createCustomerPromotions = defineTool({
   name: "create_customer_promotions",

@@ -3,7 +3,7 @@ import { id, num } from "../../format/compact.js";
 import { sanitizeName } from "../../format/text.js";
 import { defineTool, READ } from "../define.js";
 import { shopIdInput } from "../inputs.js";
-import { resolveShopId } from "../shop/resolve-shop.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
 
 const DISCOUNT_TYPES: Record<number, string> = { 2: "value", 3: "percent" };
 

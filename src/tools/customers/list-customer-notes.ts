@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineTool, READ } from "../define.js";
 import { idInput, limitInput, shopIdInput } from "../inputs.js";
-import { resolveShopId } from "../shop/resolve-shop.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
 import { noteRow } from "./customer-row.js";
 
 export const listCustomerNotes = defineTool({

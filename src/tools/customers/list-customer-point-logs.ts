@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, idInput, limitInput, shopIdInput } from "../inputs.js";
-import { pagedList } from "../orders/paging.js";
-import { resolveShopId } from "../shop/resolve-shop.js";
+import { pagedList } from "../pos/paging.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
 import { pointLogRow } from "./customer-row.js";
 
 export const listCustomerPointLogs = defineTool({

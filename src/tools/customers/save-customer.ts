@@ -2,8 +2,8 @@ import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
-import { resolveShopId } from "../shop/resolve-shop.js";
-import { customerLevels, refId } from "../shop/shop-refs.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
+import { customerLevels, refId } from "../pos/shop-refs.js";
 import { customerRow, customerRowSchema } from "./customer-row.js";
 
 const address = z.object({

@@ -3,10 +3,10 @@ import { upstreamRecord } from "../../format/orders.js";
 import { toUnix } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
-import { openRange } from "../orders/open-range.js";
-import { pagedList } from "../orders/paging.js";
-import { resolveShopId } from "../shop/resolve-shop.js";
-import { customerLevels, refId } from "../shop/shop-refs.js";
+import { openRange } from "../pos/open-range.js";
+import { pagedList } from "../pos/paging.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
+import { customerLevels, refId } from "../pos/shop-refs.js";
 import { customerRow, customerRowSchema } from "./customer-row.js";
 
 export const searchCustomers = defineTool({

@@ -4,8 +4,8 @@ import { id, num } from "../../format/compact.js";
 import { parseDateInput, toIsoInZone } from "../../format/time.js";
 import { CREATE, defineTool } from "../define.js";
 import { dateInput, jsonish, shopIdInput } from "../inputs.js";
-import { nonEmpty, shaped } from "./fields.js";
-import { shopScope } from "./shop-scope.js";
+import { nonEmpty, shaped } from "../pos/fields.js";
+import { shopScope } from "../pos/shop-scope.js";
 
 export const createTransaction = defineTool({
   name: "create_transaction",

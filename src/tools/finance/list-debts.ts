@@ -5,9 +5,9 @@ import { sanitizeName, sanitizeText } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, limitInput, shopIdInput } from "../inputs.js";
-import { codeInput, optionalCode } from "./codes.js";
-import { listPage } from "./paging.js";
-import { shopScope } from "./shop-scope.js";
+import { codeInput, optionalCode } from "../pos/codes.js";
+import { listPage } from "../pos/list-page.js";
+import { shopScope } from "../pos/shop-scope.js";
 
 /** Debt `type`: 0 the shop owes (payable), 1 owed to the shop (receivable). */
 const DEBT_TYPES = ["payable", "receivable"] as const;

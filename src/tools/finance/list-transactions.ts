@@ -5,10 +5,10 @@ import { sanitizeName, sanitizeText } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
-import { codeInput, optionalCode } from "./codes.js";
-import { listPage } from "./paging.js";
-import { unixRange } from "./range.js";
-import { shopScope } from "./shop-scope.js";
+import { codeInput, optionalCode } from "../pos/codes.js";
+import { listPage } from "../pos/list-page.js";
+import { unixRange } from "../pos/open-range.js";
+import { shopScope } from "../pos/shop-scope.js";
 
 const row = z.looseObject({ id: z.string(), name: z.string().optional(), amount: z.number().optional() });
 

@@ -5,8 +5,8 @@ import { parseDateInput, toYmdHms } from "../../format/time.js";
 import { CREATE, defineTool } from "../define.js";
 import { dateInput, jsonish, shopIdInput } from "../inputs.js";
 
-import { nonEmpty, shaped, someOf } from "./fields.js";
-import { shopScope } from "./shop-scope.js";
+import { nonEmpty, shaped, someOf } from "../pos/fields.js";
+import { shopScope } from "../pos/shop-scope.js";
 
 /** "all" only filters lists; a recorded transaction has a real status. */
 const TRANSACTION_STATES = TRANSACTION_STATUSES.filter((r) => r.code >= 0);

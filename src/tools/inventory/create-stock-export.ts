@@ -4,9 +4,9 @@ import { id } from "../../format/compact.js";
 import { parseDateInput, toUnix } from "../../format/time.js";
 import { CREATE, defineTool } from "../define.js";
 import { dateInput, jsonish, shopIdInput } from "../inputs.js";
-import { optionalCode } from "../finance/codes.js";
-import { nonEmpty, someOf } from "../finance/fields.js";
-import { resolveShopId } from "../shop/resolve-shop.js";
+import { optionalCode } from "../pos/codes.js";
+import { nonEmpty, someOf } from "../pos/fields.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
 import { EXPORT_STATUSES, EXPORT_TYPES, settable } from "./codes.js";
 import { pricedLine } from "./stock-lines.js";
 

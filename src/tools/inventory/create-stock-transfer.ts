@@ -4,8 +4,8 @@ import { id } from "../../format/compact.js";
 import { parseDateInput, toIsoInZone } from "../../format/time.js";
 import { CREATE, defineTool } from "../define.js";
 import { dateInput, jsonish, shopIdInput } from "../inputs.js";
-import { nonEmpty, someOf } from "../finance/fields.js";
-import { resolveShopId } from "../shop/resolve-shop.js";
+import { nonEmpty, someOf } from "../pos/fields.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
 import { quantityLine } from "./stock-lines.js";
 
 const warehouseId = nonEmpty(64);

@@ -4,9 +4,9 @@ import { sanitizeName } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, jsonish, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
-import { listPage } from "../finance/paging.js";
-import { unixRange } from "../finance/range.js";
-import { shopScope } from "../finance/shop-scope.js";
+import { listPage } from "../pos/list-page.js";
+import { unixRange } from "../pos/open-range.js";
+import { shopScope } from "../pos/shop-scope.js";
 
 const row = z.looseObject({ id: z.string(), quantity: z.number().optional(), remain_quantity: z.number().optional() });
 const ref = (value: unknown) => (typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {});

@@ -5,9 +5,9 @@ import { sanitizeName } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, limitInput, shopIdInput } from "../inputs.js";
-import { codeInput, optionalCode } from "../finance/codes.js";
-import { listPage } from "../finance/paging.js";
-import { shopScope } from "../finance/shop-scope.js";
+import { codeInput, optionalCode } from "../pos/codes.js";
+import { listPage } from "../pos/list-page.js";
+import { shopScope } from "../pos/shop-scope.js";
 import { PURCHASE_STATUSES } from "./codes.js";
 import { lineSummary } from "./stock-lines.js";
 

@@ -5,9 +5,9 @@ import { sanitizeText } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, limitInput, shopIdInput } from "../inputs.js";
-import { codeInput, optionalCode } from "../finance/codes.js";
-import { listPage } from "../finance/paging.js";
-import { resolveShopId } from "../shop/resolve-shop.js";
+import { codeInput, optionalCode } from "../pos/codes.js";
+import { listPage } from "../pos/list-page.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
 import { EXPORT_STATUSES, EXPORT_TYPES } from "./codes.js";
 import { lineSummary } from "./stock-lines.js";
 

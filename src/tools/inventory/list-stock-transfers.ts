@@ -5,10 +5,10 @@ import { sanitizeText } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
-import { codeInput, optionalCode } from "../finance/codes.js";
-import { listPage } from "../finance/paging.js";
-import { unixRange } from "../finance/range.js";
-import { shopScope } from "../finance/shop-scope.js";
+import { codeInput, optionalCode } from "../pos/codes.js";
+import { listPage } from "../pos/list-page.js";
+import { unixRange } from "../pos/open-range.js";
+import { shopScope } from "../pos/shop-scope.js";
 import { TRANSFER_STATUSES } from "./codes.js";
 import { lineSummary } from "./stock-lines.js";
 

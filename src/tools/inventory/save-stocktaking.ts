@@ -6,8 +6,8 @@ import { parseDateInput, toUnix } from "../../format/time.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { dateInput, idInput, jsonish, shopIdInput } from "../inputs.js";
 
-import { nonEmpty, shaped, someOf } from "../finance/fields.js";
-import { resolveShopId } from "../shop/resolve-shop.js";
+import { nonEmpty, shaped, someOf } from "../pos/fields.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
 import { STOCKTAKING_STATUSES, settable } from "./codes.js";
 
 const STATES = settable(STOCKTAKING_STATUSES);

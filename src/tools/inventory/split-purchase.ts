@@ -2,8 +2,8 @@ import { z } from "zod";
 import { id } from "../../format/compact.js";
 import { CREATE, defineTool } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
-import { shaped, someOf } from "../finance/fields.js";
-import { shopScope } from "../finance/shop-scope.js";
+import { shaped, someOf } from "../pos/fields.js";
+import { shopScope } from "../pos/shop-scope.js";
 import { pricedLine } from "./stock-lines.js";
 
 /** The other purchase request fields of one half. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { num } from "../../format/compact.js";
-import { nonEmpty, shaped } from "../finance/fields.js";
+import { nonEmpty, shaped } from "../pos/fields.js";
 
 const variationId = nonEmpty(64);
 const count = z.number().int().refine((n) => n > 0, "must be above 0");

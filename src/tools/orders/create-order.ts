@@ -2,7 +2,7 @@ import { z } from "zod";
 import { orderCurrency, orderRow, orderRowSchema } from "../../format/orders.js";
 import { CREATE, defineTool } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
-import { resolveShopId } from "../shop/resolve-shop.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
 import { itemLines, orderBody, orderFields } from "./order-body.js";
 import { itemsInput, resolveItems } from "./resolve-items.js";
 

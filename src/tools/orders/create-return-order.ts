@@ -6,7 +6,7 @@ import { returnOrderRow, returnOrderRowSchema } from "../../format/orders.js";
 import { fold } from "../../format/text.js";
 import { CREATE, defineTool } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
-import { resolveShopId } from "../shop/resolve-shop.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
 import { parseItems, resolveItems, variationInfo } from "./resolve-items.js";
 
 const returnItem = z.object({

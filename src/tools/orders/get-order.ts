@@ -2,8 +2,8 @@ import { z } from "zod";
 import { orderCurrency, orderDetail, orderDetailSchema, upstreamRecord } from "../../format/orders.js";
 import { defineTool, READ } from "../define.js";
 import { detailInput, idInput, shopIdInput } from "../inputs.js";
-import { resolveShopId } from "../shop/resolve-shop.js";
-import { orderNames } from "../shop/shop-refs.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
+import { orderNames } from "../pos/shop-refs.js";
 
 export const getOrder = defineTool({
   name: "get_order",

@@ -4,8 +4,8 @@ import { ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
 import type { OrderListParams, OrderSort, PosClient } from "../../clients/pos.js";
 import { toUnix } from "../../format/time.js";
 import { sinceInput, untilInput } from "../inputs.js";
-import { carriers, orderSources, refId } from "../shop/shop-refs.js";
-import { openRange } from "./open-range.js";
+import { carriers, orderSources, refId } from "../pos/shop-refs.js";
+import { openRange } from "../pos/open-range.js";
 
 // The filters of GET /orders in the caller's words (names, human dates), turned into the
 // upstream query before any call.

@@ -5,10 +5,10 @@ import { orderCurrency, orderRow, orderRowSchema, upstreamRecord } from "../../f
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, limitInput, shopIdInput } from "../inputs.js";
-import { resolveShopId } from "../shop/resolve-shop.js";
-import { orderNames } from "../shop/shop-refs.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
+import { orderNames } from "../pos/shop-refs.js";
 import { orderFilterInput, orderQuery } from "./order-query.js";
-import { pageState, walkPages } from "./paging.js";
+import { pageState, walkPages } from "../pos/paging.js";
 
 /** The live list serves page 100's rows again for every later page. */
 const LAST_DISTINCT_PAGE = 100;

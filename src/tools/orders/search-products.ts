@@ -2,9 +2,9 @@ import { z } from "zod";
 import { upstreamRecord } from "../../format/orders.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailInput, limitInput, shopIdInput } from "../inputs.js";
-import { resolveShopId } from "../shop/resolve-shop.js";
-import { orderNames } from "../shop/shop-refs.js";
-import { pagedList } from "./paging.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
+import { orderNames } from "../pos/shop-refs.js";
+import { pagedList } from "../pos/paging.js";
 import { variationRow, variationRowSchema } from "./variation-row.js";
 
 export const searchProducts = defineTool({

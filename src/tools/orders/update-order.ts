@@ -3,7 +3,7 @@ import { InputError } from "../../clients/errors.js";
 import { orderCurrency, orderDetail, orderDetailSchema } from "../../format/orders.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
-import { resolveShopId } from "../shop/resolve-shop.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
 import { itemLines, orderBody, orderFields } from "./order-body.js";
 import { parseItems, resolveItems } from "./resolve-items.js";
 

@@ -4,8 +4,8 @@ import { id } from "../../format/compact.js";
 import { parseDateInput, toUnix } from "../../format/time.js";
 import { CREATE, defineTool } from "../define.js";
 import { dateInput, jsonish, shopIdInput } from "../inputs.js";
-import { nonEmpty, shaped, someOf } from "../finance/fields.js";
-import { shopScope } from "../finance/shop-scope.js";
+import { nonEmpty, shaped, someOf } from "../pos/fields.js";
+import { shopScope } from "../pos/shop-scope.js";
 
 const part = shaped({
   product_id: nonEmpty(64),

@@ -4,8 +4,8 @@ import { sanitizeName } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, limitInput, shopIdInput } from "../inputs.js";
-import { listPage } from "../finance/paging.js";
-import { shopScope } from "../finance/shop-scope.js";
+import { listPage } from "../pos/list-page.js";
+import { shopScope } from "../pos/shop-scope.js";
 
 export const listCombos = defineTool({
   name: "list_combos",

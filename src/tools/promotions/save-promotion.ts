@@ -4,8 +4,8 @@ import { id } from "../../format/compact.js";
 import { parseDateInput, toUnix } from "../../format/time.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { dateInput, idInput, jsonish, shopIdInput } from "../inputs.js";
-import { nonEmpty } from "../finance/fields.js";
-import { shopScope } from "../finance/shop-scope.js";
+import { nonEmpty } from "../pos/fields.js";
+import { shopScope } from "../pos/shop-scope.js";
 
 const TYPES = [
   "discount_by_product",

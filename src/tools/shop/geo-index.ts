@@ -1,7 +1,7 @@
 import type { PosClient } from "../../clients/pos.js";
 import type { PosCommune, PosDistrict, PosProvince } from "../../clients/schemas/pos.js";
 import { fold } from "../../format/text.js";
-import { cachePer } from "./ttl-cache.js";
+import { cachePer } from "../pos/ttl-cache.js";
 
 export type ProvinceList = "old" | "new" | "all";
 

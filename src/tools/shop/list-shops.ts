@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { PosShop } from "../../clients/schemas/pos.js";
 import { sanitizeName } from "../../format/text.js";
 import { defineTool, READ } from "../define.js";
-import { cachedShops } from "./resolve-shop.js";
+import { cachedShops } from "../pos/resolve-shop.js";
 
 /** A shop with its linked pages: the tool and the pos://shops resource show the same rows. */
 export function shopRow(shop: PosShop) {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { upstreamRecord } from "../../format/orders.js";
 import { defineTool, READ } from "../define.js";
 import { detailInput, shopIdInput } from "../inputs.js";
-import { resolveShopId } from "./resolve-shop.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
 import { warehouseRow, warehouseRowSchema } from "./warehouse-row.js";
 
 export const listWarehouses = defineTool({

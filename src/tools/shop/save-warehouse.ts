@@ -2,7 +2,7 @@ import { z } from "zod";
 import { InputError, NotFoundError } from "../../clients/errors.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
-import { resolveShopId } from "./resolve-shop.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
 import { warehouseRow, warehouseRowSchema } from "./warehouse-row.js";
 
 const config = jsonish(z.unknown()).optional();

@@ -1,5 +1,5 @@
 import type { ToolContext } from "../define.js";
-import { cachedShops, resolveShopId } from "../shop/resolve-shop.js";
+import { cachedShops, resolveShopId } from "./resolve-shop.js";
 
 export interface ShopScope {
   shopId: string;

@@ -1,7 +1,7 @@
 import type { Paged } from "../../clients/pos.js";
 import { upstreamRecord } from "../../format/orders.js";
 import type { ToolContext } from "../define.js";
-import { pagedList } from "../orders/paging.js";
+import { pagedList } from "./paging.js";
 
 export interface ListInput {
   limit: number;
