@@ -7,6 +7,7 @@ import { customerRow, noteRow, pointLogRow } from "../tools/customers/customer-r
 import { resolveShopId } from "../tools/pos/resolve-shop.js";
 import { customerLevels, orderNames } from "../tools/pos/shop-refs.js";
 import { definePrompt } from "./define.js";
+import { settleAll } from "../tools/settle.js";
 
 const RECENT = 10;
 const digits = (phone: string) => phone.replace(/\D/g, "").replace(/^84/, "0");
@@ -37,7 +38,7 @@ export const customerOverview = definePrompt({
     const shopId = await resolveShopId(ctx, args.shop_id);
     const customer = await findCustomer(ctx, shopId, args);
     const customerId = String(customer.id);
-    const [orders, points, notes, levels, names] = await Promise.all([
+    const [orders, points, notes, levels, names] = await settleAll([
       ctx.pos.listOrders(shopId, { customer_id: customerId, page_size: RECENT }),
       ctx.pos.listCustomerPointLogs(shopId, { shop_customer_id: customerId, page_size: RECENT }),
       ctx.pos.listCustomerNotes(shopId, customerId),

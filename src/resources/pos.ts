@@ -5,6 +5,7 @@ import { geoIndex } from "../tools/shop/geo-index.js";
 import { shopRow } from "../tools/shop/list-shops.js";
 import { cachedShops } from "../tools/pos/resolve-shop.js";
 import { defineResource, type ResourceContext, type ResourceDefinition } from "./define.js";
+import { settleAll } from "../tools/settle.js";
 
 const MAX_COMPLETIONS = 50;
 
@@ -24,7 +25,7 @@ function completeIds(places: Place[], typed: string): string[] {
 async function allDistricts(ctx: ResourceContext) {
   const geo = geoIndex(ctx.pos);
   const provinces = await geo.provinces();
-  return (await Promise.all(provinces.map((p) => geo.districts(String(p.id))))).flat();
+  return (await settleAll(provinces.map((p) => geo.districts(String(p.id))))).flat();
 }
 
 const TABLES = Object.keys(POS_STATUS_TABLES) as PosStatusTable[];
@@ -46,7 +47,7 @@ export const posResources: ResourceDefinition[] = [
     uri: "pos://geo/provinces",
     async read(_params, ctx) {
       const geo = geoIndex(ctx.pos);
-      const [old, current] = await Promise.all([geo.provinces("old"), geo.provinces("new")]);
+      const [old, current] = await settleAll([geo.provinces("old"), geo.provinces("new")]);
       return {
         provinces: old.map((p) => ({ ...place(p), new_id: p.new_id ?? undefined })),
         new_provinces: current.map(place),

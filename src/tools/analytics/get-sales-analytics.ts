@@ -9,6 +9,7 @@ import { codeInput, optionalCode } from "../pos/codes.js";
 import { nonEmpty, shaped, someOf } from "../pos/fields.js";
 import { shopScope } from "../pos/shop-scope.js";
 import { FORMULA_PREFIX, salesMetrics } from "./metrics.js";
+import { settleAll } from "../settle.js";
 
 const SPLITS = ["Time.day", "Order.source", "Variation.id", "Variation.product_id", "User.id"] as const;
 /** Metrics that are not sums of their rows. */
@@ -90,7 +91,7 @@ export const getSalesAnalytics = defineTool({
     const returnedStatus = optionalCode(ANALYTICS_RETURNED_STATUSES, "returned_status", input.returned_status);
     const split = input.split_by ?? ["Time.day"];
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
-    const [data, metrics] = await Promise.all([
+    const [data, metrics] = await settleAll([
       ctx.pos.getSaleAnalytics(shopId, {
         since: toYmdHms(range.since, tz),
         until: toYmdHms(range.until, tz),

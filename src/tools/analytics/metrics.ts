@@ -1,5 +1,6 @@
 import type { ToolContext } from "../define.js";
 import { sanitizeName, sanitizeText } from "../../format/text.js";
+import { settleAll } from "../settle.js";
 
 export const FORMULA_PREFIX = "custom_formula_";
 
@@ -13,7 +14,7 @@ export interface SalesMetric {
 
 /** The shop's analytics fields and custom formulas, as metrics keyed the way analytics rows are. */
 export async function salesMetrics(ctx: Pick<ToolContext, "pos">, shopId: string): Promise<SalesMetric[]> {
-  const [fields, formulas] = await Promise.all([ctx.pos.listAnalyticsFields(shopId), ctx.pos.listAnalyticsFormulas(shopId)]);
+  const [fields, formulas] = await settleAll([ctx.pos.listAnalyticsFields(shopId), ctx.pos.listAnalyticsFormulas(shopId)]);
   return [
     ...fields.map((f) => ({ field: String(f.id), name: sanitizeName(f.name) })),
     ...formulas.map((f) => ({
