@@ -6,13 +6,17 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { performance } from "node:perf_hooks";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { build } from "esbuild";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { Pool, request } from "undici";
+import { createClients } from "../src/clients/index.js";
 import { makeConfig } from "../src/config.js";
+import { Logger } from "../src/log.js";
 import { Sandbox } from "../src/sandbox/index.js";
+import { buildServer } from "../src/server.js";
 import { selectTools } from "../src/tools/index.js";
 import { listedTool } from "../src/tools/listing.js";
 import { TOOLSETS } from "../src/tools/toolsets.js";
@@ -125,26 +129,33 @@ async function coldStart() {
 // ---- 2. tool-call overhead ----
 async function callOverhead() {
   const c = await stdioClient(CLI);
+  const b = await stdioClient(BARE);
   const url = `${urls.messagingBaseUrl}/v1/pages?access_token=${sandbox.credentials.userToken}`;
   const ours: number[] = [];
+  const bare: number[] = [];
   const direct: number[] = [];
-  for (let i = 0; i < 30; i++) await callTool(c.client, "list_pages");
+  for (let i = 0; i < 30; i++) await Promise.all([callTool(c.client, "list_pages"), callTool(b.client, "list_pages")]);
   for (let i = 0; i < n(400, 40); i++) {
     let t0 = performance.now();
     await callTool(c.client, "list_pages");
     ours.push(performance.now() - t0);
+    t0 = performance.now();
+    await callTool(b.client, "list_pages");
+    bare.push(performance.now() - t0);
     t0 = performance.now();
     const res = await request(url);
     await res.body.json();
     direct.push(performance.now() - t0);
   }
   await c.close();
+  await b.close();
   const overhead = median(ours) - median(direct);
+  const floor = median(bare) - median(direct);
   row({
     figure: "tool-call overhead (list_pages over stdio minus a direct undici call), median",
     value: round(overhead, 3),
     unit: "ms",
-    target: `<= 0.5 ms (call ${round(median(ours), 3)} ms, direct ${round(median(direct), 3)} ms)`,
+    target: `<= 0.5 ms (call ${round(median(ours), 3)} ms, direct ${round(median(direct), 3)} ms; a bare SDK server's overhead: ${round(floor, 3)} ms)`,
     pass: overhead <= 0.5,
   });
 }
@@ -312,6 +323,43 @@ async function memory() {
   });
 }
 
+// RSS also counts memory V8 keeps after growing its heap; the live heap after a full collection
+// is what a leak would show in. Measured in-process (needs node --expose-gc), the sandbox's own
+// request log cleared before each reading.
+async function liveHeap() {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return row({ figure: "live heap", value: Number.NaN, unit: "", target: "run with node --expose-gc", pass: null });
+  const config = makeConfig({ baseUrl: urls.messagingBaseUrl, posBaseUrl: urls.posBaseUrl, accessToken: sandbox.credentials.userToken, logLevel: "error" });
+  const logger = new Logger("error", false);
+  const clients = createClients(config, logger);
+  const server = buildServer({ config, clients, logger });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(b);
+  const client = new Client({ name: "bench-heap", version: "1.0.0" });
+  await client.connect(a);
+  const heapMb = () => {
+    sandbox.server.resetRecords();
+    gc();
+    gc();
+    return process.memoryUsage().heapUsed / 2 ** 20;
+  };
+  const first = n(1000, 100);
+  const total = n(10_000, 500);
+  for (let i = 0; i < first; i++) await callTool(client, "list_pages");
+  const early = heapMb();
+  for (let i = first; i < total; i++) await callTool(client, "list_pages");
+  const late = heapMb();
+  await client.close();
+  await clients.close();
+  row({
+    figure: `live heap after a full GC, ${total} vs ${first} tool calls (in-process, with the sandbox)`,
+    value: round(late, 1),
+    unit: "MB",
+    target: `<= 1.2x (${round(early, 1)} MB); ratio ${round(late / early)}`,
+    pass: late / early <= 1.2,
+  });
+}
+
 const figures: [string, () => Promise<void>][] = [
   ["cold start", coldStart],
   ["tool-call overhead", callOverhead],
@@ -319,6 +367,7 @@ const figures: [string, () => Promise<void>][] = [
   ["fan-out", fanOut],
   ["context cost", contextCost],
   ["memory", memory],
+  ["live heap", liveHeap],
 ];
 for (const [name, run] of figures) {
   process.stderr.write(`${name}...\n`);

@@ -71,7 +71,6 @@ export function orderItemLine(item: PosOrderItem) {
   const info = item.variation_info;
   return {
     variation_id: id(item.variation_id),
-    product_id: id(item.product_id),
     name: sanitizeName(info?.name),
     variant: sanitizeName(info?.detail),
     sku: id(info?.display_id),
@@ -110,23 +109,24 @@ export function orderDetail(order: PosOrder, timeZone: string, names: OrderNames
   const a = order.shipping_address;
   const raw = order as Loose;
   const warehouseId = id(order.warehouse_id);
+  const row = orderRow(order, timeZone, names);
+  // What the row already says is not said twice: a detail is read whole, every token counts.
+  const unlessSame = <T>(value: T, same: unknown) => (value === same ? undefined : value);
   return {
-    ...orderRow(order, timeZone, names),
-    subtotal: num(order.total_price),
+    ...row,
+    subtotal: unlessSame(num(order.total_price), row.total),
     discount: num(order.total_discount) || undefined,
     shipping_fee: num(order.shipping_fee),
     free_shipping: raw.is_free_shipping === true || undefined,
-    money_to_collect: num(order.money_to_collect),
+    money_to_collect: unlessSame(num(order.money_to_collect), row.cod),
     payments: payments(order),
     items: (order.items ?? []).map(orderItemLine),
     address: a
       ? {
-          receiver_name: sanitizeName(a.full_name),
-          phone: a.phone_number ?? undefined,
+          receiver_name: unlessSame(sanitizeName(a.full_name), row.customer_name),
+          phone: unlessSame(a.phone_number ?? undefined, row.phone),
+          // Address ids stay in `detail: "full"`; people and models read the address itself.
           full_address: sanitizeText(a.full_address, { max: 300 }),
-          province_id: id(a.province_id),
-          district_id: id(a.district_id),
-          commune_id: id(a.commune_id),
         }
       : undefined,
     warehouse: warehouseId ? { id: warehouseId, name: names.warehouses?.get(warehouseId) } : undefined,
@@ -135,10 +135,9 @@ export function orderDetail(order: PosOrder, timeZone: string, names: OrderNames
     staff_note: sanitizeText(order.note, { max: 500 }),
     staff_note_print: sanitizeText(order.note_print, { max: 500 }),
     tags: (order.tags ?? []).map((t) => sanitizeName(rec(t).name ?? t)).filter((t): t is string => t !== undefined),
+    // Oldest first, so each entry's previous status is the entry before it.
     status_history: (order.status_history ?? []).map((h) => ({
-      status: num(h.status),
       status_name: orderStatusName(h.status),
-      from: orderStatusName(h.old_status),
       by: sanitizeName(h.name),
       at: recordTime(h.updated_at, timeZone),
     })),
