@@ -1,7 +1,8 @@
+import { type ChildProcess, spawn } from "node:child_process";
 import { type AddressInfo, connect, createServer, type Server, type Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Fault } from "../../src/sandbox/index.js";
-import { MESSAGING_PREFIX, POS_PREFIX } from "../../src/sandbox/index.js";
+import { MESSAGING_PREFIX, POS_PREFIX, Sandbox } from "../../src/sandbox/index.js";
 import { allTools } from "../../src/tools/index.js";
 import { argsFor } from "../fixtures/tool-calls.js";
 import { type Harness, startHarness } from "../helpers/harness.js";
@@ -266,5 +267,47 @@ describe("connect failure: the upstream refuses the connection", () => {
     expect(h.sandbox.server.requests.filter((q) => q.at >= shutAt && q.at <= reopenAt)).toEqual([]);
     const next = await h.call(tool, argsFor(tool, h.sandbox));
     expect(next.isError, next.text).toBe(false);
+  });
+});
+
+describe("connect timeout: the upstream never completes the handshake", () => {
+  // A socket that listens with a backlog of 0 and never accepts: once one connection fills its
+  // queue the kernel drops further SYNs, so a connect hangs until the client's timeout.
+  let hole: ChildProcess;
+  let filler: Socket;
+  let h: Harness;
+  beforeAll(async () => {
+    hole = spawn("python3", [
+      "-c",
+      "import socket,time\ns=socket.socket()\ns.bind(('127.0.0.1',0))\ns.listen(0)\nprint(s.getsockname()[1],flush=True)\ntime.sleep(300)",
+    ]);
+    const port = await new Promise<number>((resolve) => hole.stdout!.once("data", (d: Buffer) => resolve(Number(String(d).trim()))));
+    filler = connect(port, "127.0.0.1");
+    filler.on("error", () => {});
+    await new Promise((resolve) => filler.once("connect", resolve));
+    const origin = `http://127.0.0.1:${port}`;
+    // The seed is deterministic: a second, unstarted sandbox tells the page tokens, so the write
+    // below is the first request (no page-list read before it).
+    const { pageTokens } = new Sandbox().credentials;
+    h = await startHarness({
+      sandbox: { ratePerSecond: 100_000 },
+      config: { retry: RETRY, connectTimeoutMs: 200, pageAccessTokens: pageTokens, baseUrl: origin + MESSAGING_PREFIX, posBaseUrl: origin + POS_PREFIX },
+    });
+  });
+  afterAll(async () => {
+    filler?.destroy();
+    hole?.kill();
+    await h?.close();
+  });
+
+  it("a read says no answer came in time and what to do", async () => {
+    const r = await h.call("list_conversations", argsFor("list_conversations", h.sandbox));
+    expectExplained(r, /no answer in time \(UND_ERR_CONNECT_TIMEOUT\)[\s\S]*try again/);
+  });
+
+  it("a write that never connected says nothing was sent, not outcome unknown", async () => {
+    const r = await h.call("mark_conversation", argsFor("mark_conversation", h.sandbox));
+    expectExplained(r, /UND_ERR_CONNECT_TIMEOUT[\s\S]*Nothing was sent; it is safe to try again/);
+    expect(r.text).not.toMatch(/outcome unknown/);
   });
 });
