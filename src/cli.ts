@@ -30,6 +30,14 @@ async function main(): Promise<void> {
   };
 
   if (!config.http) {
+    if (config.demo && process.stdin.isTTY) {
+      // Someone typed `npm run demo` in a terminal: say what is going on and how to look inside.
+      process.stderr.write(
+        "pancake-mcp demo: an MCP server on stdio, waiting for a client.\n" +
+          "  Inspect it:  npx @modelcontextprotocol/inspector node dist/cli.js --demo\n" +
+          "  Or over HTTP with ready-to-paste client config:  node dist/cli.js --demo --http\n",
+      );
+    }
     const { serveStdio } = await import("./transports/stdio.js");
     await serveStdio(buildServer({ config, clients, logger, forwardLogs: true }), logger, closeAll);
     return;
