@@ -20,5 +20,4 @@ describe("progress notifications", () => {
     expect(seen.map((p) => p.progress)).toEqual([...seen.map((p) => p.progress)].sort((a, b) => a - b));
     expect(seen.at(-1)).toMatchObject({ progress: 100, total: 100 });
   });
-
 });
