@@ -1,6 +1,6 @@
 import type { Conversation, Message } from "../clients/schemas/messaging.js";
 import { id } from "./compact.js";
-import { sanitizeName, sanitizeText } from "./text.js";
+import { sanitizeDeep, sanitizeName, sanitizeText } from "./text.js";
 import { recordTime } from "./time.js";
 
 /**
@@ -114,5 +114,5 @@ export type MessageRow = ReturnType<typeof messageRow>;
  * contract's compaction, so it fits the loose row schemas; the schemas' parse made its id text.
  */
 export function fullRecord(record: object): Record<string, unknown> & { id: string } {
-  return record as Record<string, unknown> & { id: string };
+  return sanitizeDeep(record) as Record<string, unknown> & { id: string };
 }

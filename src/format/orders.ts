@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ORDER_STATUSES, PAYMENT_TYPES, RETURN_ORDER_STATUSES, statusName } from "../clients/pos-codes.js";
 import type { PosOrder, PosOrderItem, PosReturnOrder } from "../clients/schemas/pos.js";
 import { id, num } from "./compact.js";
-import { sanitizeName, sanitizeText } from "./text.js";
+import { sanitizeDeep, sanitizeName, sanitizeText } from "./text.js";
 import { recordTime } from "./time.js";
 
 // Projections of POS orders and return orders, shared by the order tools and the prompts.
@@ -41,7 +41,7 @@ export type OrderRow = z.infer<typeof orderRowSchema>;
 
 /** An upstream record passed through as is, with its id as text like every projected row. */
 export function upstreamRecord<T extends { id: string | number }>(record: T): { [key: string]: unknown; id: string } {
-  return { ...record, id: String(record.id) };
+  return { ...(sanitizeDeep(record) as object), id: String(record.id) };
 }
 
 /** One line per order: who, what state, how much, how it ships. */

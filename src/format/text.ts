@@ -83,3 +83,20 @@ export function fold(text: string): string {
     .replace(/\s+/g, " ")
     .trim();
 }
+
+/**
+ * An upstream record as is (`detail: "full"`), with every string in it sanitized: the record
+ * holds customer text (names, snippets, message bodies) like any projection does. Keys that
+ * could reach an object's prototype are dropped.
+ */
+export function sanitizeDeep(value: unknown): unknown {
+  if (typeof value === "string") return sanitizeText(value, { max: 4000 }) ?? "";
+  if (Array.isArray(value)) return value.map(sanitizeDeep);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (key === "__proto__" || key === "constructor" || key === "prototype") continue;
+    out[key] = sanitizeDeep(v);
+  }
+  return out;
+}

@@ -192,8 +192,9 @@ export interface RangeRules {
 }
 
 /**
- * A caller's since/until into instants. A date-only `until` means the end of that day. With one
- * end missing the other is derived from the default span; with both missing, the last N days.
+ * A caller's since/until into instants. A date-only `until` means the end of that day. With only
+ * `since`, the range runs to now ("since Monday"), cut at the longest allowed span; with only
+ * `until`, it covers the default span before it; with neither, the last N days.
  */
 export function parseRange(
   since: string | number | undefined,
@@ -210,7 +211,11 @@ export function parseRange(
     start && end
       ? { since: start, until: end }
       : start
-        ? { since: start, until: minDate(now, new Date(start.getTime() + days * 86_400_000 - 1000)) }
+        ? {
+            since: start,
+            until:
+              rules.maxDays === undefined ? now : minDate(now, new Date(start.getTime() + rules.maxDays * 86_400_000)),
+          }
         : end
           ? { since: new Date(end.getTime() - days * 86_400_000 + 1000), until: end }
           : { since: startOfDay(now, timeZone, -(days - 1)), until: now };

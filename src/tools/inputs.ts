@@ -46,9 +46,10 @@ export const shopIdInput = idInput("Default: only shop").optional();
 export const limitInput = (max: number, fallback: number) =>
   z.number().int().min(1).max(max).default(fallback).describe("Max rows");
 
+// Cursors carry the first call's whole query (id lists included), so they can be long.
 export const cursorInput = z
   .string()
-  .max(2000)
+  .max(20_000)
   .optional()
   .describe("Previous next_cursor");
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fold, htmlToText, sanitizeName, sanitizeText } from "../../src/format/text.js";
+import { fold, htmlToText, sanitizeDeep, sanitizeName, sanitizeText } from "../../src/format/text.js";
 
 describe("sanitizeText", () => {
   it("turns HTML into text and drops scripts", () => {
@@ -31,5 +31,14 @@ describe("fold", () => {
   it("matches Vietnamese names with and without diacritics", () => {
     expect(fold("Thành phố Hồ Chí Minh")).toBe("thanh pho ho chi minh");
     expect(fold("Đà Nẵng")).toBe("da nang");
+  });
+});
+
+describe("sanitizeDeep", () => {
+  it("sanitizes every string of a full upstream record and drops prototype keys", () => {
+    const record = JSON.parse('{"id":1,"name":"Lan\\u200b","nested":{"note":"<b>hi</b>\\u202e","list":["a\\u0007b"]},"__proto__":{"x":1}}');
+    const clean = sanitizeDeep(record) as Record<string, unknown>;
+    expect(clean).toEqual({ id: 1, name: "Lan", nested: { note: "hi", list: ["ab"] } });
+    expect(Object.getPrototypeOf(clean)).toBe(Object.prototype);
   });
 });
