@@ -123,3 +123,9 @@ function hintFor(init: UpstreamErrorInit): string | undefined {
   if (status === 400) return "The upstream rejected the parameters; check them against the tool's schema.";
   return undefined;
 }
+
+/** An error's message with its next step, for text that reports a failure without failing. */
+export function failureText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return error instanceof PancakeError && error.hint ? `${message}\nNext step: ${error.hint}` : message;
+}

@@ -41,7 +41,7 @@ import {
 
 export interface MessagingClientOptions {
   core: HttpCore;
-  /** PANCAKE_ACCESS_TOKEN: page list, token lookup, sending, several-page staff statistics. */
+  /** PANCAKE_ACCESS_TOKEN: page list, token lookup, sending (else by page token), several-page staff statistics. */
   userToken?: string;
   /** PANCAKE_PAGE_ACCESS_TOKENS: page id -> page token; others are read from the page list. */
   pageTokens?: Record<string, string>;
@@ -89,14 +89,17 @@ export interface InboxMessage {
 }
 export interface CommentReply {
   message?: string;
-  message_id?: string;
+  /** The comment answered (required by the vendor's OpenAPI). */
+  message_id: string;
   content_url?: string;
   /** Required with content_url. */
   image_data?: string;
 }
 export interface PrivateReply {
   post_id: string;
-  message_id?: string;
+  /** The comment (required by the vendor's OpenAPI, like from_id, its author's id). */
+  message_id: string;
+  from_id?: string;
   message: string;
 }
 export interface PageCustomerParams extends TimeSpan {
@@ -231,17 +234,19 @@ export class MessagingClient {
     return { conversations: parseList(conversationSchema, field(body, "conversations")), total: typeof total === "number" ? total : undefined };
   }
 
-  /** The oldest list: 60 most recent, then 40 per step from `current_count` (61 gives 61-100). */
+  /**
+   * The oldest list: 60 most recent, then 40 per step from `current_count` (61 gives 61-100).
+   * Under /api/v1, so it takes the user token; it still counts against the page's rate limit.
+   */
   async listConversationsByCount(pageId: string, params: CountedConversationParams = {}): Promise<{ conversations: Conversation[] }> {
-    const body = await this.pageCall(
-      pageId,
+    const body = await this.userCall(
       {
         op: "list conversations by count",
         path: pathOf`/v1/pages/${pageId}/conversations`,
         query: { ...params, tags: tagList(params.tags) },
         headers: { page_id: pageId },
       },
-      "access_token",
+      pageId,
     );
     return { conversations: parseList(conversationSchema, field(body, "conversations")) };
   }
@@ -299,7 +304,7 @@ export class MessagingClient {
     });
   }
 
-  // ---- sending (user token) ----
+  // ---- sending (user token, else page token) ----
 
   sendInboxMessage(pageId: string, conversationId: string, message: InboxMessage): Promise<SendResult> {
     return this.send(pageId, conversationId, "send inbox message", { action: "reply_inbox", ...message });
@@ -421,14 +426,22 @@ export class MessagingClient {
     return this.pageCall(pageId, { op, path: pathOf`/public_api/v1/pages/${pageId}/statistics/${suffix}`, query });
   }
 
+  /** The spec's user-token path; without a user token, the vendor's page-token form of it. */
   private async send(pageId: string, conversationId: string, op: string, body: Record<string, unknown>): Promise<SendResult> {
-    const answer = await this.userCall({
-      op,
-      method: "POST",
-      path: pathOf`/v1/pages/${pageId}/conversations/${conversationId}/messages`,
-      body,
-      headers: { page_id: pageId, conversation_id: conversationId },
-    });
+    const answer = this.userToken
+      ? await this.userCall({
+          op,
+          method: "POST",
+          path: pathOf`/v1/pages/${pageId}/conversations/${conversationId}/messages`,
+          body,
+          headers: { page_id: pageId, conversation_id: conversationId },
+        })
+      : await this.pageCall(pageId, {
+          op,
+          method: "POST",
+          path: pathOf`/public_api/v1/pages/${pageId}/conversations/${conversationId}/messages`,
+          body,
+        });
     return parse(sendResultSchema, answer);
   }
 
@@ -437,8 +450,8 @@ export class MessagingClient {
     return this.userToken;
   }
 
-  private userCall(call: Call): Promise<unknown> {
-    return this.core.request({ ...call, auth: { access_token: this.requireUserToken(call.op) } });
+  private userCall(call: Call, rateKey?: string): Promise<unknown> {
+    return this.core.request({ ...call, auth: { access_token: this.requireUserToken(call.op) }, ...(rateKey ? { rateKey } : {}) });
   }
 
   /**

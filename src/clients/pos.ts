@@ -297,9 +297,19 @@ export class PosClient {
 
   // Shops and addresses
 
+  /** With several shop keys and no default key, each key sees its own shops: ask each, merge. */
   async listShops(): Promise<S.PosShop[]> {
-    const json = await this.call("list shops", "/shops", undefined);
-    return parseList(S.PosShop, isRecord(json) ? json.shops : undefined);
+    const owners = Object.keys(this.apiKeys);
+    const asked = this.defaultKey === undefined && owners.length > 1 ? owners : [undefined];
+    const lists = await Promise.all(
+      asked.map(async (owner) => {
+        const json = await this.call("list shops", "/shops", owner);
+        return parseList(S.PosShop, isRecord(json) ? json.shops : undefined);
+      }),
+    );
+    const merged = new Map<string, S.PosShop>();
+    for (const shop of lists.flat()) if (!merged.has(String(shop.id))) merged.set(String(shop.id), shop);
+    return [...merged.values()];
   }
 
   async getShop(shopId: Id): Promise<S.PosShop> {
@@ -399,9 +409,17 @@ export class PosClient {
     return parse(S.PosCustomer, unwrap(json, "customer"));
   }
 
+  /** The newer service reads name, phoneNumber and dateOfBirth at the top level: both are sent. */
   createCustomer(shopId: Id, customer: Body): Promise<S.PosCustomer> {
     const path = pathOf`/shops/${shopId}/customers`;
-    return this.write(S.PosCustomer, "create customer", "POST", path, shopId, { customer });
+    const phones = customer.phone_numbers;
+    const body = {
+      customer,
+      name: customer.name,
+      phoneNumber: Array.isArray(phones) ? phones[0] : undefined,
+      dateOfBirth: customer.date_of_birth,
+    };
+    return this.write(S.PosCustomer, "create customer", "POST", path, shopId, body);
   }
 
   /** `shop_customer_address` items with an `id` update that address; items without one add one. */

@@ -54,12 +54,12 @@ export function orderRow(order: PosOrder, timeZone: string, names: OrderNames = 
     status: num(order.status),
     status_name: orderStatusName(order.status),
     customer_name: sanitizeName(order.bill_full_name ?? order.customer?.name),
-    phone: order.bill_phone_number ?? undefined,
+    phone: sanitizeName(order.bill_phone_number),
     item_count: num(order.total_quantity) ?? order.items?.reduce((sum, it) => sum + (it.quantity ?? 0), 0),
     total: num(order.total_price_after_sub_discount) ?? num(order.total_price),
     cod: num(order.cod),
     carrier: carrierId === undefined ? undefined : (names.carriers?.get(carrierId) ?? carrierId),
-    tracking: partner?.extend_code ?? undefined,
+    tracking: sanitizeName(partner?.extend_code),
     source: sanitizeName(order.order_sources_name) ?? id(order.order_sources),
     created_at: recordTime(order.inserted_at, timeZone),
     updated_at: recordTime(order.updated_at, timeZone),
@@ -124,7 +124,7 @@ export function orderDetail(order: PosOrder, timeZone: string, names: OrderNames
     address: a
       ? {
           receiver_name: unlessSame(sanitizeName(a.full_name), row.customer_name),
-          phone: unlessSame(a.phone_number ?? undefined, row.phone),
+          phone: unlessSame(sanitizeName(a.phone_number), row.phone),
           // Address ids stay in `detail: "full"`; people and models read the address itself.
           full_address: sanitizeText(a.full_address, { max: 300 }),
         }
@@ -146,7 +146,7 @@ export function orderDetail(order: PosOrder, timeZone: string, names: OrderNames
 }
 
 export const returnOrderRowSchema = z.looseObject({
-  id: z.string(),
+  id: z.string().optional(),
   status_name: z.string().optional(),
   original_order_id: z.string().optional(),
   exchange_order_id: z.string().optional(),
@@ -157,14 +157,14 @@ export const returnOrderRowSchema = z.looseObject({
 export function returnOrderRow(r: PosReturnOrder, timeZone: string) {
   const items = r.returned_items ?? [];
   return {
-    id: String(r.id),
+    id: id(r.id),
     display_id: id(r.display_id),
     status: num(r.status),
     status_name: returnStatusName(r.status),
     original_order_id: id(r.order_id_to_returned ?? r.order_to_returned?.id),
     exchange_order_id: id(r.order_id ?? r.order?.id),
     customer_name: sanitizeName(r.bill_full_name),
-    phone: r.bill_phone_number ?? undefined,
+    phone: sanitizeName(r.bill_phone_number),
     shop_customer_id: id(r.shop_customer_id),
     warehouse_id: id(r.warehouse_id),
     returned_items: items.map((it) => ({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ConfigError } from "../clients/errors.js";
+import { ConfigError, failureText } from "../clients/errors.js";
 import { num } from "../format/compact.js";
 import { sanitizeName } from "../format/text.js";
 import { parseDateInput, startOfDay, toDateInZone, toYmdHms } from "../format/time.js";
@@ -21,11 +21,12 @@ async function run(tool: AnyTool, args: Record<string, unknown>, ctx: ToolContex
 }
 
 /** A section's figures, or why they are missing: one failing source does not sink the report. */
+/** An error as the tools show it: the message, then the hint that says what to do. */
 async function attempt<T>(read: () => Promise<T>): Promise<T | { unavailable: string }> {
   try {
     return await read();
   } catch (error) {
-    return { unavailable: error instanceof Error ? error.message : String(error) };
+    return { unavailable: failureText(error) };
   }
 }
 
@@ -96,7 +97,7 @@ export const dailyShopReport = definePrompt({
     try {
       sold = await sales(base, args.shop_id, since, until);
     } catch (error) {
-      if (!(error instanceof ConfigError)) sold = { unavailable: error instanceof Error ? error.message : String(error) };
+      if (!(error instanceof ConfigError)) sold = { unavailable: failureText(error) };
       else salesNote = "\nSales figures are not included: the POS is not configured (PANCAKE_POS_API_KEY). Say so in one line.";
     }
     const data = { date: day, time_zone: tz, inbox, staff, sales: sold };

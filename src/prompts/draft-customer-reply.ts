@@ -9,6 +9,7 @@ import { completePageId } from "../resources/pages.js";
 import { findConversation, phonesOf, recentConversationIds } from "../tools/inbox/conversation-lookup.js";
 import { readMessages } from "../tools/inbox/list-messages.js";
 import { resolveShopId } from "../tools/pos/resolve-shop.js";
+import { failureText } from "../clients/errors.js";
 import { definePrompt } from "./define.js";
 
 const HISTORY = 20;
@@ -39,7 +40,7 @@ async function recentOrders(ctx: ResourceContext, phones: string[]) {
     if (orders.length === 0) return { note: `No POS order found for ${phones.slice(0, 2).join(", ")}.` };
     return { orders: orders.map((o) => orderRow(o, ctx.config.timezone)), currency: orderCurrency(orders) };
   } catch (error) {
-    return { note: `Orders could not be read: ${error instanceof Error ? error.message : String(error)}` };
+    return { note: `Orders could not be read: ${failureText(error)}` };
   }
 }
 

@@ -211,7 +211,10 @@ describe("conversation lists", () => {
     const next = await client.listConversationsByCount(pageId, { current_count: 61 });
     expect(next.conversations.map((c) => c.id)).toEqual(sorted.slice(60, 100).map((c) => c.id));
     const req = lastRequest("GET", `/api/v1/pages/${pageId}/conversations`);
-    expect(Object.keys(req.query).sort()).toEqual(["access_token", "current_count"]);
+    expect(req.query).toEqual({ access_token: [state.userToken], current_count: ["61"] });
+    const pageOnly = new MessagingClient({ core: env.core, pageTokens: { [pageId]: state.pages[0]!.settings.page_access_token } });
+    await expect(pageOnly.listConversationsByCount(pageId)).rejects.toThrow(/PANCAKE_ACCESS_TOKEN/);
+    await expect(pageOnly.listConversationsByCount(pageId)).rejects.toBeInstanceOf(ConfigError);
     const tagged = await client.listConversationsByCount(pageId, { tags: "ALL" });
     expect(tagged.conversations.length).toBeGreaterThan(0);
     expect(tagged.conversations.every((c) => (c.tags?.length ?? 0) > 0)).toBe(true);
@@ -287,7 +290,12 @@ describe("writes", () => {
     const old = convsOf(pageId).find(
       (x) => x.type === "COMMENT" && ms(x.inserted_at) < clock() - 8 * DAY && !state.messages[x.id]![0]!.private_reply_conversation,
     )!;
-    await expect(client.sendPrivateReply(pageId, old.id, { post_id: old.post_id!, message: "Chào bạn" })).rejects.toThrow(/7 days/);
+    await expect(client.sendPrivateReply(pageId, old.id, { post_id: old.post_id!, message_id: old.id, message: "Chào bạn" })).rejects.toThrow(
+      /7 days/,
+    );
+    await expect(client.sendPrivateReply(pageId, old.id, { post_id: old.post_id!, message: "Chào bạn" } as never)).rejects.toThrow(
+      /message_id is required/,
+    );
   });
 
   it("adds and removes a tag, keeping the history", async () => {

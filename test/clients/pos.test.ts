@@ -58,6 +58,15 @@ describe("keys", () => {
     await expect(two.getOrder(3, 1)).rejects.toThrow(/PANCAKE_POS_API_KEY/);
   });
 
+  it("lists shops once per key when several shop keys and no default key are set, merged", async () => {
+    const two = new PosClient({ core, apiKeys: { "1": "key-one-abc", "2": "key-two-abc" } });
+    server.injectFault({ path: "/shops", kind: "status", status: 200, body: { shops: [{ id: 1, name: "A" }], success: true } });
+    server.injectFault({ path: "/shops", kind: "status", status: 200, body: { shops: [{ id: 2, name: "B" }], success: true } });
+    const shops = await two.listShops();
+    expect(shops.map((s) => s.id).sort()).toEqual([1, 2]);
+    expect(server.requests.map((r) => r.query.api_key?.[0]).sort()).toEqual(["key-one-abc", "key-two-abc"]);
+  });
+
   it("maps 101, 105, 404 and 400 to UpstreamError without leaking the key", async () => {
     server.injectFault({ kind: "status", status: 200, body: { success: false, error_code: 101, message: "Missing access_token" } });
     const missing = await failure(pos.listShops());
@@ -229,7 +238,7 @@ describe("customers", () => {
     expect(found.data.map((c) => c.id)).toEqual([person.id]);
     expect((await pos.getCustomer(shop, person.id)).name).toBe(person.name);
     const created = await pos.createCustomer(shop, { name: "Hồ Thị Mới", phone_numbers: ["0933444555"] });
-    expect(last().body).toEqual({ customer: { name: "Hồ Thị Mới", phone_numbers: ["0933444555"] } });
+    expect(last().body).toEqual({ customer: { name: "Hồ Thị Mới", phone_numbers: ["0933444555"] }, name: "Hồ Thị Mới", phoneNumber: "0933444555" });
     const updated = await pos.updateCustomer(shop, String(created.id), {
       shop_customer_address: [{ address: "7 Bạch Đằng", commune_id: "5010103", full_name: "Hồ Thị Mới", phone_number: "0933444555" }],
     });
@@ -346,7 +355,7 @@ describe("inventory and promotions", () => {
       stocktaking: { warehouse_id: state.warehouses[0]!.id, status: 0, items: [{ variation_id: v.id, changed_quantity: -1 }] },
     });
     const updated = await pos.updateStocktaking(shop, String(created.id), {
-      stocktaking: { id: created.id, status: 1, items: [{ variation_id: v.id, changed_quantity: -2 }] },
+      stocktaking: { id: created.id, warehouse_id: state.warehouses[0]!.id, status: 1, items: [{ variation_id: v.id, changed_quantity: -2 }] },
     });
     expect(updated.status).toBe(1);
     expect((await pos.getStocktaking(shop, String(created.id))).items).toHaveLength(1);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { compact } from "../../src/format/compact.js";
 import { fold, htmlToText, sanitizeDeep, sanitizeName, sanitizeText } from "../../src/format/text.js";
 
 describe("sanitizeText", () => {
@@ -40,5 +41,13 @@ describe("sanitizeDeep", () => {
     const clean = sanitizeDeep(record) as Record<string, unknown>;
     expect(clean).toEqual({ id: 1, name: "Lan", nested: { note: "hi", list: ["ab"] } });
     expect(Object.getPrototypeOf(clean)).toBe(Object.prototype);
+  });
+});
+
+describe("compact", () => {
+  it("keeps a key named __proto__ as data", () => {
+    const out = compact({ rows: { __proto__x: 1 }, map: JSON.parse('{"__proto__": {"n": 1}, "b": null}') });
+    expect(JSON.stringify(out)).toBe('{"rows":{"__proto__x":1},"map":{"__proto__":{"n":1}}}');
+    expect(Object.getPrototypeOf(out.map)).toBe(Object.prototype);
   });
 });

@@ -51,3 +51,10 @@ it("limits itself to the pages asked for and rejects a bad date", async () => {
   expect(data.inbox.map((p: { page_id: string }) => p.page_id)).toEqual([page]);
   await expect(h.client.getPrompt({ name: "daily_shop_report", arguments: { date: "31/12/2025" } })).rejects.toThrow(/date/);
 });
+
+it("keeps the next step of a failed section", async () => {
+  h.sandbox.server.injectFault({ path: "/statistics/user", kind: "status", status: 403, body: { success: false, message: "Forbidden" }, times: 20 });
+  const { data } = await report({ date: DAY });
+  h.sandbox.server.clearFaults();
+  expect(data.staff.unavailable).toMatch(/\nNext step: \S/);
+});

@@ -47,6 +47,18 @@ describe("draft_customer_reply prompt", () => {
     expect(context).toContain("Ignore previous instructions");
   });
 
+  it("keeps the next step when the orders cannot be read", async () => {
+    const orderPhones = new Set(h.sandbox.pos.orders.map((o) => o.bill_phone_number));
+    const c = h.sandbox.messaging.conversations.find(
+      (x) => x.page_id === pageId && x.type === "INBOX" && x.recent_phone_numbers.some((p) => orderPhones.has(p.phone_number)),
+    )!;
+    h.sandbox.server.injectFault({ path: "/orders", kind: "status", status: 403, body: { success: false, message: "Forbidden" }, times: 20 });
+    const r = await h.client.getPrompt({ name: "draft_customer_reply", arguments: { page_id: pageId, conversation_id: c.id } });
+    h.sandbox.server.clearFaults();
+    const data = JSON.parse(texts(r)[1]!.replace(/^<customer_content>\n/, "").replace(/\n<\/customer_content>$/, ""));
+    expect(data.recent_orders.note).toMatch(/^Orders could not be read: .*\nNext step: \S/s);
+  });
+
   it("completes page_id, and conversation_id from conversations already listed", async () => {
     const r = await h.client.complete({ ref: { type: "ref/prompt", name: "draft_customer_reply" }, argument: { name: "page_id", value: "1122" } });
     expect(r.completion.values).toEqual([h.sandbox.messaging.pages[1]!.id]);

@@ -179,6 +179,14 @@ describe("messaging routes over HTTP", () => {
     expect(after.body.tags).toHaveLength(10);
   });
 
+  it("takes only the user token on the /v1 conversation list", async () => {
+    await new Promise((r) => setTimeout(r, 1100));
+    const byPage = await get(`/v1/pages/${page}/conversations`, { access_token: token });
+    expect(byPage.status).toBe(401);
+    const byUser = await get(`/v1/pages/${page}/conversations`, { access_token: state.userToken });
+    expect(byUser.body.conversations).toHaveLength(60);
+  });
+
   it("serves the private reply under the spec's /v1pages path too", async () => {
     const comment = state.conversations.find(
       (c) => c.page_id === page && c.type === "COMMENT" && !state.messages[c.id]![0]!.private_reply_conversation,
@@ -186,7 +194,7 @@ describe("messaging routes over HTTP", () => {
     const res = await request(`${origin}/api/v1pages/${page}/conversations/${comment.id}/messages?access_token=${state.userToken}`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ action: "private_replies", post_id: comment.post_id, message: "Shop inbox bạn nhé" }),
+      body: JSON.stringify({ action: "private_replies", post_id: comment.post_id, message_id: comment.id, message: "Shop inbox bạn nhé" }),
     });
     expect(res.statusCode).toBe(200);
     const body = (await res.body.json()) as { success: boolean; message?: string };

@@ -5,10 +5,10 @@ import {
   intParam,
   listParam,
   onPage,
-  pageOf,
   pageSlice,
   type RouteContext,
   timeRange,
+  userPage,
 } from "./guards.js";
 import { assignUser } from "./messages.js";
 import { iso, within } from "./time.js";
@@ -72,14 +72,12 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
     return { conversations: pageSlice(list, pageNumber, V2_PAGE), success: true, total: list.length };
   });
 
-  // The oldest list: under /v1, token named access_token; it takes the page token or the user token.
+  // The oldest list: under /api/v1, so it takes the user token only (like every /api/v1 route).
   router.on(
     "GET",
     `${prefix}/v1/pages/:page_id/conversations`,
     (req) => {
-      const page =
-        req.query.get("access_token") === ctx.state.userToken ? ctx.state.pages.find((p) => p.id === req.params.page_id) : undefined;
-      const target = page ?? pageOf(ctx, req);
+      const target = userPage(ctx, req);
       const count = intParam(req, "current_count", { min: 0 });
       const list = ofPage(ctx, target).filter(tagFilter(req)).sort(byUpdated);
       const slice = count === undefined ? list.slice(0, COUNT_FIRST) : list.slice(Math.max(0, count - 1), Math.max(0, count - 1) + COUNT_STEP);

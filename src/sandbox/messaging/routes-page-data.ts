@@ -3,6 +3,9 @@ import { badParams, intParam, onPage, pageSlice, type RouteContext, required, ti
 import { within } from "./time.js";
 import type { MessagingState, PostRecord } from "./types.js";
 
+/** Posts and call logs: one spec variant says page_size at least 30, the other at most 30. */
+const FIXED_PAGE_SIZE = { required: true, min: 30, max: 30 };
+
 /**
  * Post counters are derived, so they stay right after replies are sent: comment_count is the
  * number of messages in the post's comment conversations, phone_number_count the number of
@@ -41,7 +44,7 @@ export function registerPageDataRoutes(router: Router, ctx: RouteContext, prefix
     (req, page) => {
       const range = timeRange(req)!;
       const pageNumber = intParam(req, "page_number", { required: true, min: 1 })!;
-      const pageSize = intParam(req, "page_size", { required: true, min: 1, max: 30 })!;
+      const pageSize = intParam(req, "page_size", FIXED_PAGE_SIZE)!;
       const type = req.query.get("type");
       const list = state.posts
         .filter((p) => p.page_id === page.id && within(p.inserted_at, range) && (!type || p.type === type))
@@ -54,7 +57,7 @@ export function registerPageDataRoutes(router: Router, ctx: RouteContext, prefix
   onPage(router, ctx, "GET", `${base}/sip_call_logs`, (req, page) => {
     const id = required(req, "id");
     const pageNumber = intParam(req, "page_number", { required: true, min: 1 })!;
-    const pageSize = intParam(req, "page_size", { required: true, min: 1, max: 30 })!;
+    const pageSize = intParam(req, "page_size", FIXED_PAGE_SIZE)!;
     const range = timeRange(req, true);
     if (state.sipPackages[page.id] !== id) return { success: false, message: "Call center package not found for this page" };
     const list = state.callLogs.filter((l) => l.page_id === page.id && (!range || within(l.created_time, range)));

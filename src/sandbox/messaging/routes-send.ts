@@ -86,7 +86,7 @@ function replyComment(ctx: RouteContext, page: PageRecord, c: ConversationRecord
   if (!message && !url) throw badParams("the reply needs a message or an image");
   if (url && !text(body.image_data)) throw badParams("image_data is required with content_url");
   const list = ctx.state.messages[c.id] ?? [];
-  const parent = findComment(list, body) ?? list[0];
+  const parent = findComment(list, body);
   if (!parent) throw badParams("message_id is not a comment of this conversation");
   const created = add(ctx, c, {
     id: `${c.id.split("_")[0]}_${900_000_000_000 + ++ctx.state.sequence}`,
@@ -106,7 +106,7 @@ function privateReply(ctx: RouteContext, page: PageRecord, c: ConversationRecord
   if (c.type !== "COMMENT" && c.type !== "COMMENT_LIVESTREAM") throw badParams("private replies are sent from comments");
   if (c.post_id !== body.post_id) throw badParams("post_id is not the post of this conversation");
   const list = ctx.state.messages[c.id] ?? [];
-  const comment = body.message_id === undefined ? list[0] : findComment(list, body);
+  const comment = findComment(list, body);
   if (!comment || isFromStaff(comment)) throw badParams("message_id is not a customer comment of this conversation");
   const now = ctx.clock();
   if (comment.private_reply_conversation) {
@@ -131,9 +131,11 @@ function privateReply(ctx: RouteContext, page: PageRecord, c: ConversationRecord
   return { id: created.id, success: true };
 }
 
+/** The comment named by message_id (the earliest variant: parent_id), which the vendor requires. */
 function findComment(list: MessageRecord[], body: SendBody): MessageRecord | undefined {
   const id = text(body.message_id) || text(body.parent_id);
-  return id ? list.find((m) => m.id === id) : undefined;
+  if (!id) throw badParams("message_id is required");
+  return list.find((m) => m.id === id);
 }
 
 /** The commenter's inbox thread, opened by the private reply when there is none yet. */

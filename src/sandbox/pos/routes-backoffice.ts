@@ -284,7 +284,8 @@ export function registerBackOfficeRoutes(api: PosApi): void {
   api.put("/shops/:shop_id/stocktakings/:stocktaking_id", (req) => {
     const record = find(state, "stocktakings", req.params.stocktaking_id!, "stocktaking_not_found");
     const body = bodyOf(req, "stocktaking");
-    required(body, ["status"]);
+    required(body, ["id", "warehouse_id", "status"]);
+    if (String(body.id) !== record.id) throw invalid();
     return update(state, record, { ...body, items: stocktakingItems(body.items) });
   });
 

@@ -112,8 +112,14 @@ export function registerCustomerRoutes(api: PosApi): void {
     success: true,
   }));
   api.post("/shops/:shop_id/customers", (req) => {
+    // name and a phone are required (top level in the newer API, inside `customer` in the older).
+    const outer = bodyOf(req);
+    const body = bodyOf(req, "customer");
+    const phones = body.phone_numbers;
+    const phone = outer.phoneNumber ?? (Array.isArray(phones) ? phones[0] : undefined);
+    if (typeof (outer.name ?? body.name) !== "string" || typeof phone !== "string" || !phone) throw invalid();
     const customer = newCustomer(state, iso(writeTime(state)));
-    applyCustomer(state, customer, bodyOf(req, "customer"));
+    applyCustomer(state, customer, body);
     state.customers.push(customer);
     return { data: customer, success: true };
   });

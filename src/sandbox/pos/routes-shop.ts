@@ -20,6 +20,14 @@ const WAREHOUSE_FIELDS = [
   "allow_create_order",
 ];
 
+const CONFIG_FIELDS = new Set([
+  "batch_config",
+  "custom_batch_config",
+  "shelf_config",
+  "custom_shelf_config",
+  "hide_config_batch_shelf",
+]);
+
 const fold = (text: string) => asciiName(text).replace(/\s+/g, " ");
 
 export function registerShopRoutes(api: PosApi): void {
@@ -57,9 +65,11 @@ export function registerShopRoutes(api: PosApi): void {
   api.get("/shops/:shop_id/partners", () => ({ data: state.partners, success: true }));
   api.get("/shops/:shop_id/order_source", () => ({ data: state.orderSources, success: true }));
 
-  api.get("/shops/:shop_id/warehouses", () => ({ data: state.warehouses, success: true }));
-  const saveWarehouse = (warehouse: WarehouseRecord, body: Record<string, unknown>) => {
-    if (typeof body.name !== "string" || !body.name.trim() || body.shelf_config === undefined) throw invalid();
+  // The live list leaves out the creation-only configs (shelves, batches).
+  const listed = (w: WarehouseRecord) => Object.fromEntries(Object.entries(w).filter(([k]) => !CONFIG_FIELDS.has(k)));
+  api.get("/shops/:shop_id/warehouses", () => ({ data: state.warehouses.map(listed), success: true }));
+  const saveWarehouse = (warehouse: WarehouseRecord, body: Record<string, unknown>, creating: boolean) => {
+    if (typeof body.name !== "string" || !body.name.trim() || (creating && body.shelf_config === undefined)) throw invalid();
     for (const field of WAREHOUSE_FIELDS) if (body[field] !== undefined) warehouse[field] = body[field];
     const commune = state.geo.communes.find((c) => c.id === warehouse.commune_id);
     const district = state.geo.districts.find((d) => d.id === commune?.district_id);
@@ -83,7 +93,7 @@ export function registerShopRoutes(api: PosApi): void {
       allow_create_order: true,
       shelf_config: null,
     };
-    const result = saveWarehouse(warehouse, bodyOf(req));
+    const result = saveWarehouse(warehouse, bodyOf(req), true);
     state.warehouses.push(warehouse);
     for (const v of state.variations) {
       v.variations_warehouses.push({
@@ -101,7 +111,7 @@ export function registerShopRoutes(api: PosApi): void {
   api.put("/shops/:shop_id/warehouses/:warehouse_id", (req) => {
     const warehouse = state.warehouses.find((w) => w.id === req.params.warehouse_id);
     if (!warehouse) throw notFound("warehouse_not_found");
-    return saveWarehouse(warehouse, bodyOf(req));
+    return saveWarehouse(warehouse, bodyOf(req), false);
   });
 
   api.get("/shops/:shop_id/products/variations", (req) => {

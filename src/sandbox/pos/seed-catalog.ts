@@ -27,7 +27,6 @@ export function seedShop(rng: Random, now: number, marketer: UserRecord): ShopRe
     id: SHOP_ID,
     name: "Mây Fashion",
     avatar_url: "https://content.pancake.vn/sandbox/may-fashion.png",
-    currency: "VND",
     pages: [
       page("109876543210001", "Mây Fashion - Thời trang nữ", "facebook"),
       page("109876543210002", "Mây Fashion Outlet", "facebook"),

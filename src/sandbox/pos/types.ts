@@ -51,7 +51,6 @@ export interface ShopRecord {
   id: number;
   name: string;
   avatar_url: string;
-  currency: string;
   pages: PageRecord[];
   link_post_marketer: Record<string, unknown>[];
 }

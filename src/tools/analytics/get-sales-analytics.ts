@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ANALYTICS_RETURNED_STATUSES } from "../../clients/pos-codes.js";
 import type { PosSaleRow } from "../../clients/schemas/pos.js";
 import { num } from "../../format/compact.js";
+import { sanitizeName } from "../../format/text.js";
 import { parseRange, toIsoInZone, toYmdHms } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { jsonish, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
@@ -107,7 +108,8 @@ export const getSalesAnalytics = defineTool({
       // The metric names only explain the figures: without them the figures still stand.
       salesMetrics(ctx, shopId).catch(() => []),
     ]);
-    const keyOf = (row: PosSaleRow) => split.map((s) => (row[s] === null || row[s] === undefined || row[s] === "" ? "(none)" : String(row[s]))).join(" / ");
+    // Split values are shop- and customer-entered text (sources, names): sanitized row keys.
+    const keyOf = (row: PosSaleRow) => split.map((s) => sanitizeName(row[s] == null ? undefined : String(row[s])) ?? "(none)").join(" / ");
     const success = data.map((r) => metricsOf(r.success) ?? {});
     const returned = data.flatMap((r): Metrics[] => {
       const m = metricsOf(r.returned);
@@ -120,9 +122,10 @@ export const getSalesAnalytics = defineTool({
       meaning[m.field] = m.formula ? `${m.name} = ${m.formula}` : m.name;
     }
     const countsOrders = !split.some((s) => s.startsWith("Variation."));
-    const rows: Record<string, Record<string, unknown>> = {};
+    // A Map, then own properties: a key such as "__proto__" stays a row, never the prototype.
+    const rows = new Map<string, Record<string, unknown>>();
     data.slice(0, input.limit).forEach((r, i) => {
-      rows[keyOf(r)] = { ...success[i], returned: metricsOf(r.returned) };
+      rows.set(keyOf(r), { ...success[i], returned: metricsOf(r.returned) });
     });
     return {
       since: toIsoInZone(range.since, tz),
@@ -131,7 +134,7 @@ export const getSalesAnalytics = defineTool({
       metrics: meaning,
       totals: { success: totalsOf(success, countsOrders), returned: totalsOf(returned, countsOrders) },
       row_count: data.length,
-      rows,
+      rows: Object.fromEntries(rows),
     };
   },
 });

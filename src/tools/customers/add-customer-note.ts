@@ -26,7 +26,8 @@ export const addCustomerNote = defineTool({
     const body: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
     if (image_urls) body.images = image_urls.map((url) => ({ url, preview_url: url }));
     const note = await ctx.pos.createCustomerNote(shopId, customer_id, body);
-    const row = noteRow(note, ctx.config.timezone);
+    // A bare {success: true} answer carries no record: show the note as sent.
+    const row = noteRow({ ...body, ...note }, ctx.config.timezone);
     return { id: row.id, note: row };
   },
 });

@@ -8,33 +8,37 @@ import { recordTime } from "../../format/time.js";
 // from customers; notes and point-log notes are staff text: the field names say so.
 
 export const customerRowSchema = z.looseObject({
-  id: z.string(),
+  id: z.string().optional(),
   customer_name: z.string().optional(),
   reward_point: z.number().optional(),
   order_count: z.number().optional(),
 });
 
+/** Customer-entered strings (phones, emails, tags), each sanitized, blanks dropped. */
+const names = (values: readonly unknown[] | null | undefined) =>
+  (values ?? []).map((v) => sanitizeName(v)).filter((v): v is string => v !== undefined);
+
 export function customerRow(c: PosCustomer, timeZone: string, levels?: ReadonlyMap<string, string>) {
   const raw = c as Record<string, unknown>;
   const levelId = id(c.level_id);
   return {
-    id: String(c.id),
+    id: id(c.id),
     customer_name: sanitizeName(c.name),
-    phones: c.phone_numbers ?? undefined,
-    emails: c.emails ?? undefined,
-    gender: c.gender ?? undefined,
+    phones: names(c.phone_numbers),
+    emails: names(c.emails),
+    gender: sanitizeName(c.gender),
     date_of_birth: c.date_of_birth ?? undefined,
     reward_point: num(c.reward_point),
     level: levelId ? { id: levelId, name: levels?.get(levelId) } : undefined,
     order_count: num(c.order_count),
     purchased_amount: num(c.purchased_amount),
-    tags: (c.tags ?? []).map((t) => sanitizeName(t)).filter((t): t is string => t !== undefined),
+    tags: names(c.tags),
     blocked: raw.is_block === true || undefined,
     addresses: (c.shop_customer_address ?? []).map((a) => ({
       id: id(a.id),
       full_address: sanitizeText(a.full_address ?? a.address, { max: 300 }),
       receiver_name: sanitizeName(a.full_name),
-      phone: a.phone_number ?? undefined,
+      phone: sanitizeName(a.phone_number),
       province_id: id(a.province_id),
       district_id: id(a.district_id),
       commune_id: id(a.commune_id),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
+import { id } from "../../format/compact.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
@@ -39,13 +40,17 @@ export const saveCustomer = defineTool({
       .optional()
       .describe("Other fields (gender, reward_point, is_block, …)"),
   }),
-  output: z.object({ id: z.string(), created: z.boolean(), customer: customerRowSchema }),
+  output: z.object({ id: z.string().optional(), created: z.boolean(), customer: customerRowSchema.optional() }),
   async handler(input, ctx) {
     const { shop_id, customer_id, level, addresses, extra, ...fields } = input;
     const body: Record<string, unknown> = { ...extra, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
     if (addresses) body.shop_customer_address = addresses.map((a) => ({ country_code: 84, ...a }));
     if (Object.keys(body).length === 0 && level === undefined) {
       throw new InputError("name", "nothing to save", "Pass at least one field, e.g. name or phone_numbers.");
+    }
+    if (!customer_id) {
+      if (!body.name) throw new InputError("name", "is required to create a customer", "Pass name and phone_numbers.");
+      if (!input.phone_numbers?.length) throw new InputError("phone_numbers", "is required to create a customer", "Pass at least one phone number.");
     }
     const shopId = await resolveShopId(ctx, shop_id);
     const levels = await customerLevels(ctx.pos, shopId);
@@ -54,6 +59,8 @@ export const saveCustomer = defineTool({
       ? await ctx.pos.updateCustomer(shopId, customer_id, body)
       : await ctx.pos.createCustomer(shopId, body);
     const names = new Map(levels.map((l) => [l.id, l.name]));
-    return { id: String(saved.id), created: !customer_id, customer: customerRow(saved, ctx.config.timezone, names) };
+    // A bare {success: true} answer carries no record: report the id being updated, if any.
+    const known = id(saved.id) ?? customer_id;
+    return { id: known, created: !customer_id, customer: customerRow(known === undefined ? saved : { ...saved, id: known }, ctx.config.timezone, names) };
   },
 });

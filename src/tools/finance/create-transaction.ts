@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PAYMENT_TYPES, TRANSACTION_STATUSES, statusName } from "../../clients/pos-codes.js";
 import { id, num } from "../../format/compact.js";
-import { parseDateInput, toIsoInZone } from "../../format/time.js";
+import { parseDateInput } from "../../format/time.js";
 import { CREATE, defineTool } from "../define.js";
 import { dateInput, jsonish, shopIdInput } from "../inputs.js";
 import { nonEmpty, shaped } from "../pos/fields.js";
@@ -43,7 +43,8 @@ export const createTransaction = defineTool({
     const created = await ctx.pos.createTransaction(shopId, {
       ...more,
       ...fields,
-      time_incurred: when ? toIsoInZone(when, ctx.config.timezone) : undefined,
+      // The service reads write times as UTC (its examples end in Z).
+      time_incurred: when?.toISOString(),
       orderId: order_id,
     });
     return {

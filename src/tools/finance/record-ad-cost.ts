@@ -50,7 +50,8 @@ export const recordAdCost = defineTool({
     const { name, status, time_incurred, ...txRest } = input.transaction;
     const code = requireStatus("transaction.status", TRANSACTION_STATES, status);
     const costDate = toYmdHms(parseDateInput("cost_date", input.cost_date, tz), tz);
-    const incurred = time_incurred === undefined ? undefined : toYmdHms(parseDateInput("transaction.time_incurred", time_incurred, tz), tz);
+    // cost_date is shop wall time, time_incurred UTC: the API's example pairs 22:00 with 15:00.
+    const incurred = time_incurred === undefined ? undefined : toYmdHms(parseDateInput("transaction.time_incurred", time_incurred, tz), "UTC");
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
     const created = await ctx.pos.createAdvCost(shopId, {
       params: {

@@ -23,13 +23,15 @@ const MAX_UPSTREAM_CALLS = 5;
 /**
  * Which upstream list serves the request, with its resolved filters, and where it stands:
  * `at` is the upstream position of the page being read (v2: last_conversation_id before it;
- * paged: page_number; count: conversations already passed), `skip` the rows of it already returned.
+ * paged: page_number; count: conversations already passed), `skip` the rows of it already returned
+ * (v2 never skips: it continues after the last row returned), `size` the paged list's page length.
  */
 const stateSchema = z.object({
   p: z.string(),
   v: z.enum(["v2", "paged", "count"]),
   at: z.union([z.string(), z.number()]).optional(),
   skip: z.number().int().min(0),
+  size: z.number().int().min(1).optional(),
   q: z.record(z.string(), z.unknown()),
 });
 type State = z.output<typeof stateSchema>;
@@ -38,6 +40,7 @@ interface Fetched {
   rows: Conversation[];
   next: State["at"] | undefined;
   total?: number;
+  size?: number;
 }
 
 async function fetchPage(client: MessagingClient, pageId: string, s: State): Promise<Fetched> {
@@ -45,8 +48,10 @@ async function fetchPage(client: MessagingClient, pageId: string, s: State): Pro
     const page = typeof s.at === "number" ? s.at : 1;
     const q = s.q as Omit<PagedConversationParams, "page_number">;
     const { conversations, total } = await client.listConversationsPaged(pageId, { ...q, page_number: page });
-    const more = conversations.length > 0 && (total === undefined ? conversations.length >= 60 : page * 60 < total);
-    return { rows: conversations, next: more ? page + 1 : undefined, total };
+    // The page length is whatever the first page held (the spec does not fix it).
+    const size = s.size ?? conversations.length;
+    const more = conversations.length > 0 && (total === undefined ? conversations.length >= size : page * size < total);
+    return { rows: conversations, next: more ? page + 1 : undefined, total, size: size || undefined };
   }
   if (s.v === "count") {
     const passed = typeof s.at === "number" ? s.at : 0;
@@ -119,8 +124,11 @@ export const listConversations = defineTool({
         seen.add(String(c.id));
         rows.push(c);
       }
-      if (fresh.length > room) next = { ...position, skip: position.skip + room };
-      else next = page.next === undefined ? undefined : { ...position, at: page.next, skip: 0 };
+      if (fresh.length > room) {
+        // v2 continues after the last row returned: rows that move to the top cannot shift it.
+        const last = fresh[room - 1];
+        next = position.v === "v2" && last ? { ...position, at: String(last.id), skip: 0 } : { ...position, skip: position.skip + room };
+      } else next = page.next === undefined ? undefined : { ...position, at: page.next, skip: 0, size: page.size ?? position.size };
       await ctx.progress(rows.length, input.limit);
     }
     return {
@@ -150,6 +158,7 @@ async function firstState(input: Input, client: MessagingClient, tz: string): Pr
       : undefined;
   const tags = input.tags?.length ? (await resolveTagIds(client, input.page_id, "tags", input.tags)).join(",") : undefined;
   const span = range ? { since: toUnix(range.since), until: toUnix(range.until) } : {};
-  if (paged) return { p: input.page_id, v: "paged", skip: 0, q: { ...span, tags, order_by: input.order_by } };
+  // "Latest activity first", as the description says, unless asked otherwise.
+  if (paged) return { p: input.page_id, v: "paged", skip: 0, q: { ...span, tags, order_by: input.order_by ?? "updated_at" } };
   return { p: input.page_id, v: "v2", skip: 0, q: { ...span, tags, type: input.type, unread_first: input.unread_first } };
 }

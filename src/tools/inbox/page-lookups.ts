@@ -1,7 +1,7 @@
 import { InputError } from "../../clients/errors.js";
 import type { MessagingClient } from "../../clients/messaging.js";
 import type { PageUser, Tag } from "../../clients/schemas/messaging.js";
-import { fold } from "../../format/text.js";
+import { fold, sanitizeName } from "../../format/text.js";
 
 /**
  * Per-page lists that several tools and resources join against (tag names, staff names). They
@@ -64,7 +64,7 @@ export async function resolveTagIds(
       throw new InputError(
         field,
         `no tag ${JSON.stringify(text.slice(0, 60))} on page ${pageId}`,
-        `Use a tag id or one of these names: ${tags.map((t) => `${t.text} (${t.id})`).join(", ")}.`,
+        `Use a tag id or one of these names: ${tags.map((t) => `${sanitizeName(t.text)} (${t.id})`).join(", ")}.`,
       );
     }
     return String(found.id);
@@ -80,7 +80,7 @@ export async function resolveStaffIds(client: MessagingClient, pageId: string, f
     const text = value.trim();
     const found = active.filter((u) => matches(u, text));
     if (found.length === 1) return found[0]!;
-    const valid = `Active staff: ${active.map((u) => `${u.name} <${u.email ?? u.id}>`).join(", ")}.`;
+    const valid = `Active staff: ${active.map((u) => `${sanitizeName(u.name)} <${sanitizeName(u.email) ?? u.id}>`).join(", ")}.`;
     if (found.length > 1) throw new InputError(field, `${JSON.stringify(text)} matches several staff`, `Use the id or email. ${valid}`);
     const gone = disabled.some((u) => matches(u, text));
     throw new InputError(field, gone ? `${JSON.stringify(text)} is disabled on this page` : `no staff ${JSON.stringify(text)} on page ${pageId}`, valid);

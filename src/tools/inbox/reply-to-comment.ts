@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
-import { CREATE, defineTool } from "../define.js";
+import type { Message } from "../../clients/schemas/messaging.js";
+import { CREATE, defineTool, type ToolContext } from "../define.js";
 import { jsonish } from "../inputs.js";
+import { type CommentTarget, commentIdOf, findComment } from "./comment-target.js";
+import { findConversation } from "./conversation-lookup.js";
 import { commentTarget, messageInput, sentOutput, urlInput } from "./send-shared.js";
 
 export const replyToComment = defineTool({
@@ -28,11 +31,18 @@ export const replyToComment = defineTool({
       throw new InputError("image_data", "is required with content_url", 'Pass the image size, e.g. {"width":800,"height":600}.');
     }
     const imageData = typeof input.image_data === "object" ? JSON.stringify(input.image_data) : input.image_data;
+    const comment = input.comment_id ? undefined : await defaultComment(ctx, input);
     const sent = await ctx.messaging.replyToComment(input.page_id, input.conversation_id, {
       message: input.message,
-      message_id: input.comment_id,
+      message_id: commentIdOf(input, comment),
       ...(input.content_url ? { content_url: input.content_url, image_data: imageData } : {}),
     });
     return { message_id: sent.id ?? undefined, conversation_id: input.conversation_id };
   },
 });
+
+/** The thread's first customer comment; unknown threads fall back to the thread's own id. */
+async function defaultComment(ctx: ToolContext, target: CommentTarget): Promise<Message | undefined> {
+  const facts = await findConversation(ctx.messaging, target.page_id, target.conversation_id).catch(() => undefined);
+  return facts?.customer_id ? findComment(ctx, target, facts.customer_id) : undefined;
+}

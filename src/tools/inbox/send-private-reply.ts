@@ -6,12 +6,10 @@ import { recordTime } from "../../format/time.js";
 import { CREATE, defineTool, type ToolContext } from "../define.js";
 import { idInput } from "../inputs.js";
 import { findConversation } from "./conversation-lookup.js";
-import { readMessages } from "./list-messages.js";
+import { commentIdOf, findComment } from "./comment-target.js";
 import { commentTarget, messageInput, sentOutput } from "./send-shared.js";
 
 const MAX_AGE_MS = 7 * 86_400_000;
-/** Comment threads are short; this many newest messages nearly always include the comment. */
-const SCAN = 60;
 
 export const sendPrivateReply = defineTool({
   name: "send_private_reply",
@@ -34,34 +32,21 @@ export const sendPrivateReply = defineTool({
     }
     const postId = input.post_id ?? facts.post_id;
     if (!postId) throw new InputError("post_id", "the conversation names no post", "Pass post_id from the conversation row.");
-    if (facts.customer_id) await checkComment(ctx, input, facts.customer_id);
+    const comment = facts.customer_id ? await findComment(ctx, input, facts.customer_id) : undefined;
+    if (comment) checkComment(ctx, input, comment);
+    const fromId = comment?.from?.id;
     const sent = await ctx.messaging.sendPrivateReply(input.page_id, input.conversation_id, {
       post_id: postId,
-      message_id: input.comment_id,
+      message_id: commentIdOf(input, comment),
+      ...(fromId != null ? { from_id: String(fromId) } : {}),
       message: input.message,
     });
     return { message_id: sent.id ?? undefined, conversation_id: input.conversation_id };
   },
 });
 
-/** The rule checked before sending, when the comment can be read; the upstream checks it again. */
-async function checkComment(
-  ctx: ToolContext,
-  input: { page_id: string; conversation_id: string; comment_id?: string },
-  customerId: string,
-): Promise<void> {
-  const read = await readMessages(ctx.messaging, input.page_id, input.conversation_id, customerId, 0, SCAN).catch((error: unknown) => {
-    // The upstream enforces the rule too: a failed read only skips the early check.
-    ctx.logger.debug(`send_private_reply: comment not readable, relying on the upstream check: ${String(error)}`);
-    return undefined;
-  });
-  if (!read) return;
-  const { messages, passed } = read;
-  // Comment threads are keyed by their first comment, the upstream's default target.
-  const wanted = input.comment_id ?? input.conversation_id;
-  const first = input.comment_id || passed !== undefined ? undefined : messages[0];
-  const comment: Message | undefined = messages.find((m) => String(m.id) === wanted) ?? first;
-  if (!comment) return;
+/** The rule checked before sending, when the comment could be read; the upstream checks it again. */
+function checkComment(ctx: ToolContext, input: { page_id: string; comment_id?: string }, comment: Message): void {
   const field = input.comment_id ? "comment_id" : "conversation_id";
   if (sideOf(comment.from, input.page_id) === "page") {
     throw new InputError(field, "names a comment written by the page", "Pick the customer's comment id from list_messages.");

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import { id } from "../../format/compact.js";
-import { parseDateInput, toIsoInZone } from "../../format/time.js";
+import { parseDateInput } from "../../format/time.js";
 import { CREATE, defineTool } from "../define.js";
 import { dateInput, jsonish, shopIdInput } from "../inputs.js";
 import { nonEmpty, someOf } from "../pos/fields.js";
@@ -32,7 +32,8 @@ export const createStockTransfer = defineTool({
       throw new InputError("to_warehouse_ids", "contains the source warehouse", "Transfer to warehouses other than from_warehouse_id.");
     }
     const tz = ctx.config.timezone;
-    const at = input.inserted_at === undefined ? undefined : toIsoInZone(parseDateInput("inserted_at", input.inserted_at, tz), tz);
+    // The service reads write times as UTC.
+    const at = input.inserted_at === undefined ? undefined : parseDateInput("inserted_at", input.inserted_at, tz).toISOString();
     const shopId = await resolveShopId(ctx, input.shop_id);
     const created = await ctx.pos.createTransfers(shopId, {
       transfer: {
@@ -44,8 +45,12 @@ export const createStockTransfer = defineTool({
         inserted_at: at,
       },
     });
+    // A bare {success: true} answer carries no record: list the targets without ids.
+    const rows = created.filter((t) => id(t.id) !== undefined);
     return {
-      transfers: created.map((t) => ({ id: id(t.id), display_id: id(t.display_id), to_warehouse_id: id(t.to_warehouse_id) })),
+      transfers: rows.length
+        ? rows.map((t) => ({ id: id(t.id), display_id: id(t.display_id), to_warehouse_id: id(t.to_warehouse_id) }))
+        : input.to_warehouse_ids.map((to) => ({ to_warehouse_id: to })),
     };
   },
 });

@@ -29,7 +29,7 @@ export const saveStocktaking = defineTool({
   input: z.object({
     shop_id: shopIdInput,
     stocktaking_id: idInput("Omit to create").optional(),
-    warehouse_id: nonEmpty(64).optional().describe("Required to create"),
+    warehouse_id: nonEmpty(64).describe("Warehouse counted"),
     status: z.union([z.string().max(40), z.number().int()]).describe(STATES.map((r) => r.name).join(", ")),
     items: jsonish(someOf(line, 500)).describe("variation_id, changed_quantity (counted minus system), note; id (line id) to update"),
     note: z.string().max(2000).optional().describe("Note"),
@@ -42,9 +42,6 @@ export const saveStocktaking = defineTool({
   async handler(input, ctx) {
     const status = requireStatus("status", STATES, input.status);
     const updating = input.stocktaking_id !== undefined;
-    if (!updating && !input.warehouse_id) {
-      throw new InputError("warehouse_id", "is required to create a stocktaking", "Pass the warehouse_id being counted (list_warehouses), or stocktaking_id to update.");
-    }
     const missing = updating ? input.items.findIndex((it) => !it.id) : -1;
     if (missing >= 0) {
       throw new InputError(`items[${missing}].id`, "is required when updating", "Read the stocktaking with list_stocktakings (stocktaking_id) and pass each line's id.");
@@ -53,6 +50,7 @@ export const saveStocktaking = defineTool({
     const { stocktaking_id, shop_id, stocktaking_at, status: _status, ...fields } = input;
     const body = {
       stocktaking: {
+        ...(updating ? { id: stocktaking_id } : {}),
         ...fields,
         status,
         stocktaking_at: stocktaking_at === undefined ? undefined : toUnix(parseDateInput("stocktaking_at", stocktaking_at, tz)),

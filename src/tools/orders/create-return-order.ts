@@ -52,7 +52,7 @@ export const createReturnOrder = defineTool({
     received_at_shop: z.boolean().optional().describe("At the counter"),
     note: z.string().max(2000).optional().describe("Exchange order note"),
   }),
-  output: z.object({ id: z.string(), return_order: returnOrderRowSchema }),
+  output: z.object({ id: z.string().optional(), return_order: returnOrderRowSchema.optional() }),
   async handler(input, ctx) {
     const status = requireStatus("status", RETURN_ORDER_STATUSES, input.status);
     const exchangeItems = input.exchange_items?.length ? parseItems("exchange_items", input.exchange_items) : [];
@@ -88,6 +88,7 @@ export const createReturnOrder = defineTool({
       discount_from_order_to_returned: input.discount_from_order_to_returned,
       received_at_shop: input.received_at_shop,
     });
-    return { id: String(created.id), return_order: returnOrderRow(created, ctx.config.timezone) };
+    const row = returnOrderRow(created, ctx.config.timezone);
+    return { id: row.id, return_order: row };
   },
 });

@@ -25,31 +25,50 @@ const cursorState = pageState.extend({
   tot: z.number().optional(),
   /** Rows already returned at the window's edge second; the narrowed window starts with them again. */
   seen: z.array(z.string()).default([]),
+  /** The last returned row's time (unix) and every row returned at that second, across calls. */
+  lt: z.number().optional(),
+  li: z.array(z.string()).default([]),
 });
 type CursorState = z.infer<typeof cursorState>;
 
 const sortOf = (q: OrderListParams) => /^(.+)_(asc|desc)$/.exec(q.option_sort ?? "inserted_at_desc");
 const unixOf = (time: unknown) => (typeof time === "string" ? Math.floor(Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(time) ? time : `${time}Z`) / 1000) : Number.NaN);
 
-/**
- * The window after page 100: the same query bounded at the last returned row's time (inclusive),
- * from page 1, skipping the rows already returned at that second. Undefined when the sort does
- * not follow a time field, or the window cannot move.
- */
-function narrow(state: CursorState, rows: PosOrder[]): CursorState | undefined {
-  const q = state.q as OrderListParams;
+/** The time field a sort follows, when it follows one. */
+function sortTime(q: OrderListParams) {
   const match = sortOf(q);
   const time = match ? SORT_TIME[match[1]!] : undefined;
-  const last = rows.at(-1);
-  if (!time || !last || (q.updateStatus !== undefined && String(q.updateStatus) !== String(time.updateStatus))) return undefined;
-  const edge = unixOf((last as Record<string, unknown>)[time.field]);
-  if (!Number.isFinite(edge)) return undefined;
-  const asc = match![2] === "asc";
-  const previous = asc ? q.startDateTime : q.endDateTime;
-  const atEdge = rows.filter((r) => unixOf((r as Record<string, unknown>)[time.field]) === edge).map((r) => String(r.id));
-  const seen = previous === edge ? [...new Set([...state.seen, ...atEdge])] : atEdge;
+  return time && { ...time, asc: match![2] === "asc" };
+}
+
+/** Moves the edge (last row's second and the ids returned at it) over the rows just returned. */
+function track(state: CursorState, rows: PosOrder[]): Pick<CursorState, "lt" | "li"> {
+  const field = sortTime(state.q as OrderListParams)?.field;
+  let { lt, li } = state;
+  if (!field) return { lt, li };
+  for (const row of rows) {
+    const t = unixOf((row as Record<string, unknown>)[field]);
+    if (!Number.isFinite(t)) [lt, li] = [undefined, []];
+    else if (t === lt) li = [...li, String(row.id)];
+    else [lt, li] = [t, [String(row.id)]];
+  }
+  return { lt, li };
+}
+
+/**
+ * The window after page 100: the same query bounded at the last returned row's time (inclusive),
+ * from page 1, skipping the rows already returned at that second (by this call or earlier ones).
+ * Undefined when the sort does not follow a time field, or the window cannot move.
+ */
+function narrow(state: CursorState): CursorState | undefined {
+  const q = state.q as OrderListParams;
+  const time = sortTime(q);
+  const edge = state.lt;
+  if (!time || edge === undefined || (q.updateStatus !== undefined && String(q.updateStatus) !== String(time.updateStatus))) return undefined;
+  const previous = time.asc ? q.startDateTime : q.endDateTime;
+  const seen = previous === edge ? [...new Set([...state.seen, ...state.li])] : state.li;
   if (previous === edge && seen.length === state.seen.length) return undefined;
-  const bound = asc ? { startDateTime: edge } : { endDateTime: edge };
+  const bound = time.asc ? { startDateTime: edge } : { endDateTime: edge };
   return { ...state, q: { ...q, updateStatus: time.updateStatus, ...bound }, pg: 1, off: 0, seen };
 }
 
@@ -84,7 +103,7 @@ export const searchOrders = defineTool({
     const shopId = await resolveShopId(ctx, input.shop_id);
     let state: CursorState = input.cursor
       ? decodeCursor("search_orders", input.cursor, cursorState)
-      : { q: { ...(await orderQuery(ctx.pos, shopId, input, ctx.config.timezone)), fields: projection(input.fields, input.sort) }, pg: 1, off: 0, ps: input.limit, seen: [] };
+      : { q: { ...(await orderQuery(ctx.pos, shopId, input, ctx.config.timezone)), fields: projection(input.fields, input.sort) }, pg: 1, off: 0, ps: input.limit, seen: [], li: [] };
     const rows: PosOrder[] = [];
     let total = state.tot;
     let note: string | undefined;
@@ -101,9 +120,9 @@ export const searchOrders = defineTool({
       });
       rows.push(...walk.rows);
       total ??= walk.total;
-      next = walk.next && { ...state, ...walk.next, tot: total };
+      next = walk.next && { ...state, ...walk.next, ...track(state, walk.rows), tot: total };
       if (!next || next.pg <= LAST_DISTINCT_PAGE) break;
-      next = narrow(next, rows);
+      next = narrow(next);
       if (!next) {
         note = "The upstream repeats rows past page 100: narrow since/until, or sort by inserted_at, to go further.";
         break;

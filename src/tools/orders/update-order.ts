@@ -29,6 +29,13 @@ export const updateOrder = defineTool({
     const lines = items === undefined ? undefined : parseItems("items", items);
     const shopId = await resolveShopId(ctx, shop_id);
     if (lines) body.items = itemLines(await resolveItems(ctx.pos, shopId, lines));
+    // A new address replaces the old one whole: keep the receiver unless a new one is given.
+    const address = body.shipping_address as Record<string, unknown> | undefined;
+    if (address && (address.full_name === undefined || address.phone_number === undefined)) {
+      const current = await ctx.pos.getOrder(shopId, order_id);
+      address.full_name ??= current.shipping_address?.full_name ?? current.bill_full_name ?? undefined;
+      address.phone_number ??= current.shipping_address?.phone_number ?? current.bill_phone_number ?? undefined;
+    }
     const order = await ctx.pos.updateOrder(shopId, order_id, body);
     return { order: orderDetail(order, ctx.config.timezone), currency: orderCurrency([order]) };
   },

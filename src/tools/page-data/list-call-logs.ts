@@ -4,7 +4,7 @@ import { sanitizeName } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { idInput } from "../inputs.js";
-import { pagedInput, pagedOutput, readPaged, spanQuery } from "./paging.js";
+import { PAGE_SIZE, pagedInput, pagedOutput, readPaged, spanQuery } from "./paging.js";
 
 const NAME = "list_call_logs";
 
@@ -47,6 +47,7 @@ export const listCallLogs = defineTool({
       () => ({ id: input.subscription_id, ...spanQuery(input, tz) }),
       (query) => ctx.messaging.listCallLogs(input.page_id, query).then((calls) => ({ rows: calls })),
       (c) => callRow(c, tz),
+      PAGE_SIZE,
     );
     return { calls: rows, ...page };
   },

@@ -3,7 +3,7 @@ import type { Post } from "../../clients/schemas/messaging.js";
 import { sanitizeText } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
-import { pagedInput, pagedOutput, readPaged, spanQuery } from "./paging.js";
+import { PAGE_SIZE, pagedInput, pagedOutput, readPaged, spanQuery } from "./paging.js";
 
 const NAME = "list_posts";
 
@@ -39,6 +39,7 @@ export const listPosts = defineTool({
       () => ({ ...spanQuery(input, tz, 30), type: input.type }),
       (query) => ctx.messaging.listPosts(input.page_id, query).then((r) => ({ rows: r.posts, total: r.total })),
       (p) => postRow(p, tz),
+      PAGE_SIZE,
     );
     return { posts: rows, ...page };
   },

@@ -42,13 +42,16 @@ export function rowHour(row: { hour?: unknown; hour_in_integer?: unknown }, time
   return typeof row.hour === "string" && row.hour ? row.hour : undefined;
 }
 
-/** A `D/M` day label (no year, as the engagement series sends it) to YYYY-MM-DD, at or before `last`. */
+/**
+ * A `D/M` day label of the engagement series to YYYY-MM-DD. The vendor's example also shows
+ * `D/M/YYYY`: a given year is used; without one, the date at or before `last` is meant.
+ */
 export function dayLabelDate(label: string, last: Date, timeZone: string): string | undefined {
-  const m = /^(\d{1,2})\/(\d{1,2})$/.exec(label.trim());
+  const m = /^(\d{1,2})\/(\d{1,2})(?:\/(\d{4}))?$/.exec(label.trim());
   if (!m) return undefined;
   const day = Number(m[1]);
   const month = Number(m[2]);
   const end = wallTime(last, timeZone);
-  const year = month > end.month || (month === end.month && day > end.day) ? end.year - 1 : end.year;
+  const year = m[3] ? Number(m[3]) : month > end.month || (month === end.month && day > end.day) ? end.year - 1 : end.year;
   return `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
 }

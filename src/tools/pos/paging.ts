@@ -34,6 +34,8 @@ export async function walkPages<T>(state: PageState, options: WalkOptions<T>): P
   let { pg, off } = state;
   const { ps } = state;
   let total: number | undefined;
+  // The live service caps page sizes: with a total, the size it serves decides whether more follow.
+  let served = 0;
   for (;;) {
     if (maxPage !== undefined && pg > maxPage) return { rows, next: { pg, off: 0, ps }, total };
     const page = await fetch(pg, ps);
@@ -44,7 +46,8 @@ export async function walkPages<T>(state: PageState, options: WalkOptions<T>): P
       if (!skip?.(row)) rows.push(row);
     }
     if (i < page.data.length) return { rows, next: { pg, off: i, ps }, total };
-    const more = page.data.length >= ps && (total === undefined || pg * ps < total);
+    served = Math.max(served, page.data.length);
+    const more = total === undefined ? page.data.length >= ps : page.data.length > 0 && pg * served < total;
     if (!more) return { rows, total };
     pg += 1;
     off = 0;

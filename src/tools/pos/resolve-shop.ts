@@ -20,11 +20,14 @@ export async function resolveShopId(ctx: Pick<ToolContext, "config" | "pos">, sh
   const configured = Object.keys(ctx.config.posApiKeys).filter((k) => k !== "*");
   if (configured.length === 1) return configured[0]!;
   const shops = await cachedShops(ctx.pos);
-  if (shops.length === 1) return String(shops[0]!.id);
-  const listed = shops.map((s) => `${s.id} (${s.name ?? "unnamed"})`).join(", ");
+  // A configured shop its key does not list is still a candidate.
+  const candidates = new Map<string, string>(shops.map((s) => [String(s.id), s.name ?? "unnamed"]));
+  for (const id of configured) if (!candidates.has(id)) candidates.set(id, "configured");
+  if (candidates.size === 1) return [...candidates.keys()][0]!;
+  const listed = [...candidates].map(([id, name]) => `${id} (${name})`).join(", ");
   throw new InputError(
     "shop_id",
-    shops.length === 0 ? "the api key sees no shop" : "several shops are available; say which one",
-    shops.length === 0 ? "Check PANCAKE_POS_API_KEY." : `Pass shop_id, one of: ${listed}.`,
+    candidates.size === 0 ? "the api key sees no shop" : "several shops are available; say which one",
+    candidates.size === 0 ? "Check PANCAKE_POS_API_KEY." : `Pass shop_id, one of: ${listed}.`,
   );
 }

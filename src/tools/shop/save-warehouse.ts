@@ -28,7 +28,7 @@ export const saveWarehouse = defineTool({
       .optional()
       .describe("Other fields (custom_id, batch_config, …)"),
   }),
-  output: z.object({ warehouse: warehouseRowSchema, created: z.boolean() }),
+  output: z.object({ warehouse: warehouseRowSchema.optional(), created: z.boolean() }),
   async handler(input, ctx) {
     const { shop_id, warehouse_id, extra, ...fields } = input;
     const body: Record<string, unknown> = { ...extra, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
@@ -40,11 +40,14 @@ export const saveWarehouse = defineTool({
       const shopId = await resolveShopId(ctx, shop_id);
       return { warehouse: warehouseRow(await ctx.pos.createWarehouse(shopId, body)), created: true };
     }
-    // The update takes the create fields, name and shelf_config included: keep the current ones.
+    // The update takes the create fields, name included: keep the current name. The list does not
+    // return shelf_config, so it is sent only when given (an invented {} would wipe the shelves).
     const shopId = await resolveShopId(ctx, shop_id);
     const current = (await ctx.pos.listWarehouses(shopId)).find((w) => String(w.id) === warehouse_id);
     if (!current) throw new NotFoundError(`warehouse ${warehouse_id} not found`, "Use list_warehouses to find the id.");
-    const merged = { name: current.name, shelf_config: (current as Record<string, unknown>).shelf_config ?? {}, ...body };
-    return { warehouse: warehouseRow(await ctx.pos.updateWarehouse(shopId, warehouse_id, merged)), created: false };
+    const merged = { name: current.name, ...body };
+    const saved = await ctx.pos.updateWarehouse(shopId, warehouse_id, merged);
+    // A bare {success: true} answer carries no record: keep the id being updated.
+    return { warehouse: warehouseRow({ ...saved, id: saved.id ?? warehouse_id }), created: false };
   },
 });

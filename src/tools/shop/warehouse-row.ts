@@ -3,11 +3,11 @@ import type { PosWarehouse } from "../../clients/schemas/pos.js";
 import { id } from "../../format/compact.js";
 import { sanitizeName, sanitizeText } from "../../format/text.js";
 
-export const warehouseRowSchema = z.looseObject({ id: z.string(), name: z.string().optional() });
+export const warehouseRowSchema = z.looseObject({ id: z.string().optional(), name: z.string().optional() });
 
 export function warehouseRow(w: PosWarehouse) {
   return {
-    id: String(w.id),
+    id: id(w.id),
     name: sanitizeName(w.name),
     custom_id: w.custom_id ?? undefined,
     phone: w.phone_number ?? undefined,

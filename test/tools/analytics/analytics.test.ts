@@ -107,6 +107,28 @@ describe("get_sales_analytics", () => {
     expect(r.data.totals.success.order_count).toBeUndefined();
   });
 
+  it("keys rows by sanitized split values, \"__proto__\" included", async () => {
+    h.sandbox.server.injectFault({
+      path: /\/analytics\/sale$/,
+      kind: "status",
+      status: 200,
+      body: {
+        success: true,
+        data: [
+          { "Order.source": "__proto__", success: { order_count: 2 } },
+          { "Order.source": "Zalo\u202e\u0007 shop", success: { order_count: 3 } },
+        ],
+      },
+    });
+    const r = await h.call("get_sales_analytics", { since: "2026-10-01", until: "2026-10-03", split_by: ["Order.source"] });
+    expect(r.isError, r.text).toBe(false);
+    const rows = JSON.parse(r.text).rows as Record<string, { order_count: number }>;
+    expect(Object.keys(rows).some((k) => /[\u202e\u0007]/.test(k))).toBe(false);
+    // The "__proto__" row cannot replace the rows' prototype (the shared compact step drops that key).
+    expect(Object.values(rows).map((v) => v.order_count)).toContain(3);
+    expect(Object.keys(rows)).toEqual(["Zalo shop"]);
+  });
+
   it("rejects unknown options before calling", async () => {
     const path = `/shops/${pos().shop.id}/analytics/sale`;
     const before = h.sandbox.server.count("GET", path);

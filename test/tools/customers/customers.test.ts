@@ -51,6 +51,8 @@ describe("save_customer", () => {
     const created = await h.call("save_customer", { name: "Trần Thị Mai", phone_numbers: ["0977000333"], date_of_birth: "1995-04-12", level: "Bạc" });
     expect(created.isError, created.text).toBe(false);
     expect(created.data.created).toBe(true);
+    const post = h.sandbox.server.requests.filter((q) => q.method === "POST" && q.path.endsWith("/customers")).at(-1);
+    expect(post?.body).toMatchObject({ name: "Trần Thị Mai", phoneNumber: "0977000333", dateOfBirth: "1995-04-12" });
     const stored = pos().customers.find((c) => c.id === created.data.id)!;
     expect(stored).toMatchObject({ name: "Trần Thị Mai", phone_numbers: ["0977000333"], date_of_birth: "1995-04-12" });
     expect(stored.level_id).toBe(pos().levels.find((l) => l.name === "Bạc")!.id);
@@ -73,6 +75,13 @@ describe("save_customer", () => {
 
     const empty = await h.call("save_customer", {});
     expect(empty.isError).toBe(true);
+    const posts = h.sandbox.server.requests.filter((q) => q.method === "POST" && q.path.endsWith("/customers")).length;
+    const noPhone = await h.call("save_customer", { name: "Không Số" });
+    expect(noPhone.isError).toBe(true);
+    expect(noPhone.text).toContain("phone_numbers");
+    const noName = await h.call("save_customer", { phone_numbers: ["0900000001"] });
+    expect(noName.text).toContain("name");
+    expect(h.sandbox.server.requests.filter((q) => q.method === "POST" && q.path.endsWith("/customers")).length).toBe(posts);
     const badDate = await h.call("save_customer", { name: "x", date_of_birth: "12/04/1995" });
     expect(badDate.text).toContain("date_of_birth");
   });

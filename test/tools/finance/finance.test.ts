@@ -45,6 +45,20 @@ describe("list_transactions", () => {
   });
 });
 
+describe("list_transactions past a capped page", () => {
+  it("keeps walking while total_entries says more rows exist", async () => {
+    const real = pos().transactions.slice(0, 4).map((t) => ({ ...t }));
+    const path = `/pos/api/v1/shops/${pos().shop.id}/transactions`;
+    h.sandbox.server.injectFault({ method: "GET", path, kind: "status", status: 200, body: { success: true, data: real, total_entries: pos().transactions.length } });
+    h.sandbox.server.resetRecords();
+    const r = await h.call("list_transactions", { limit: 10 });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.transactions.length).toBe(10);
+    const pages = h.sandbox.server.requests.filter((q) => q.path === path).map((q) => q.query.page?.[0] ?? q.query.page_number?.[0]);
+    expect(pages).toEqual(["1", "2"]);
+  });
+});
+
 describe("create_transaction", () => {
   it("records an expense that list_transactions then shows", async () => {
     const r = await h.call("create_transaction", {
@@ -55,6 +69,8 @@ describe("create_transaction", () => {
       fields: '{"is_accounting": true}',
     });
     expect(r.isError, r.text).toBe(false);
+    const sent = h.sandbox.server.requests.filter((q) => q.method === "POST" && q.path.endsWith("/transactions")).at(-1);
+    expect(sent?.body).toMatchObject({ transaction: { time_incurred: "2026-11-19T17:00:00.000Z" } });
     const stored = pos().transactions.find((t) => t.id === r.data.id)!;
     expect(stored).toMatchObject({ name: "Tiền điện tháng 11", amount: -1_200_000, payments: ["cash"], is_accounting: true });
     const listed = await h.call("list_transactions", { limit: 5 });
@@ -83,7 +99,7 @@ describe("record_ad_cost", () => {
     ];
     const r = await h.call("record_ad_cost", {
       cost_date: "2026-11-20",
-      transaction: JSON.stringify({ name: "Quảng cáo FB tuần 47", status: "in_effect", tags: ["FB"] }),
+      transaction: JSON.stringify({ name: "Quảng cáo FB tuần 47", status: "in_effect", tags: ["FB"], time_incurred: "2026-11-20 22:00" }),
       items,
     });
     expect(r.isError, r.text).toBe(false);
@@ -91,6 +107,8 @@ describe("record_ad_cost", () => {
     expect(r.data.total_cost).toBe(total);
     const sent = pos().adCosts.at(-1)!;
     expect(sent.cost_date).toBe("2026-11-20 00:00:00");
+    const request = h.sandbox.server.requests.filter((q) => q.method === "POST" && q.path.endsWith("/adv_costs")).at(-1);
+    expect(request?.body).toMatchObject({ params: { transaction: { time_incurred: "2026-11-20 15:00:00" } } });
     expect((sent.items as { pke_mkter?: string }[])[0]!.pke_mkter).toBe("mkt@example.com");
     const listed = await h.call("list_transactions", { status: "in_effect", limit: 5 });
     const row = listed.data.transactions.find((t: { ad_cost_id?: string }) => t.ad_cost_id === r.data.ad_cost_id);

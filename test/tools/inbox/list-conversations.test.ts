@@ -88,12 +88,15 @@ describe("list_conversations", () => {
     expect(ids).toEqual(ofPage().filter((c) => c.tags.length > 0).sort(byUpdated).map((c) => c.id));
   });
 
-  it("gives the total with with_total and pages by page number", async () => {
+  it("gives the total with with_total and pages by page number, latest activity first", async () => {
     const now = Math.floor(h.sandbox.now.getTime() / 1000);
     const since = now - 20 * 86_400;
-    const expected = ofPage().filter((c) => ms(c.inserted_at) >= since * 1000 && ms(c.inserted_at) <= now * 1000 + 999);
+    const expected = ofPage().filter((c) => ms(c.updated_at) >= since * 1000 && ms(c.updated_at) <= now * 1000 + 999);
     const first = await h.call("list_conversations", { page_id: pageId, since, until: now, with_total: true, limit: 50 });
     expect(first.isError, first.text).toBe(false);
+    expect(h.sandbox.server.requests.filter((r) => r.path.endsWith("/public_api/v1/pages/" + pageId + "/conversations")).at(-1)!.query.order_by).toEqual([
+      "updated_at",
+    ]);
     expect(first.data.total).toBe(expected.length);
     const ids = first.data.conversations.map((c: { id: string }) => c.id);
     let cursor = first.data.next_cursor;
@@ -102,8 +105,32 @@ describe("list_conversations", () => {
       ids.push(...r.data.conversations.map((c: { id: string }) => c.id));
       cursor = r.data.next_cursor;
     }
-    const sorted = expected.sort((a, b) => b.inserted_at.localeCompare(a.inserted_at) || b.id.localeCompare(a.id));
-    expect(ids).toEqual(sorted.map((c) => c.id));
+    expect(ids).toEqual(expected.sort(byUpdated).map((c) => c.id));
+  });
+
+  it("pages the counted list by the first page's length, not an assumed 60", async () => {
+    const now = Math.floor(h.sandbox.now.getTime() / 1000);
+    const rows = ofPage().sort(byUpdated).slice(0, 25);
+    const path = `/public_api/v1/pages/${pageId}/conversations`;
+    h.sandbox.server.injectFault({ method: "GET", path, kind: "status", status: 200, body: { success: true, conversations: rows, total: 40 } });
+    const first = await h.call("list_conversations", { page_id: pageId, since: now - 86_400 * 20, until: now, with_total: true, limit: 25 });
+    expect(first.isError, first.text).toBe(false);
+    expect(first.data.total).toBe(40);
+    expect(first.data.next_cursor).toBeTruthy();
+    await h.call("list_conversations", { page_id: pageId, limit: 5, cursor: first.data.next_cursor });
+    expect(h.sandbox.server.requests.filter((r) => r.path.endsWith(path)).at(-1)!.query.page_number).toEqual(["2"]);
+  });
+
+  it("continues the v2 list after the last row returned, so a conversation moving to the top repeats nothing", async () => {
+    const before = ofPage().sort(byUpdated);
+    const first = await h.call("list_conversations", { page_id: pageId, limit: 5 });
+    expect(first.data.conversations.map((c: { id: string }) => c.id)).toEqual(before.slice(0, 5).map((c) => c.id));
+    const moved = before[10]!;
+    const saved = moved.updated_at;
+    moved.updated_at = "2099-01-01T00:00:00";
+    const second = await h.call("list_conversations", { page_id: pageId, limit: 5, cursor: first.data.next_cursor });
+    moved.updated_at = saved;
+    expect(second.data.conversations.map((c: { id: string }) => c.id)).toEqual(before.slice(5, 10).map((c) => c.id));
   });
 
   it("checks the one-month span and filter combinations before calling", async () => {

@@ -87,7 +87,17 @@ describe("send_inbox_message, reply_to_comment, send_private_reply", () => {
     expect(created.id).toBe(r.data.message_id);
     expect(created.parent_id).toBe(comment.id);
     const body = h.sandbox.server.requests.at(-1)!.body as Record<string, unknown>;
-    expect(body).toMatchObject({ action: "reply_comment", image_data: '{"width":800,"height":600}' });
+    expect(body).toMatchObject({ action: "reply_comment", image_data: '{"width":800,"height":600}', message_id: messagesOf(comment.id)[0]!.id });
+  });
+
+  it("names the comment answered (message_id) even when comment_id is omitted", async () => {
+    const comment = conversations.find((c) => c.type === "COMMENT" && c.id !== conversations.find((x) => x.type === "COMMENT")!.id)!;
+    const root = messagesOf(comment.id).find((m) => m.from.admin_id === undefined)!;
+    const r = await h.call("reply_to_comment", { page_id: pageId, conversation_id: comment.id, message: "Dạ shop inbox ạ" });
+    expect(r.isError, r.text).toBe(false);
+    const post = h.sandbox.server.requests.filter((q) => q.method === "POST").at(-1)!;
+    expect(post.body).toMatchObject({ action: "reply_comment", message_id: root.id });
+    expect(messagesOf(comment.id).at(-1)!.parent_id).toBe(root.id);
   });
 
   describe("private reply rule", () => {
@@ -121,7 +131,7 @@ describe("send_inbox_message, reply_to_comment, send_private_reply", () => {
       expect(r.isError, r.text).toBe(false);
       expect(r.data.message_id).toBeTruthy();
       const body = h.sandbox.server.requests.filter((q) => q.method === "POST").at(-1)!.body as Record<string, unknown>;
-      expect(body).toMatchObject({ action: "private_replies", post_id: fresh.post_id });
+      expect(body).toMatchObject({ action: "private_replies", post_id: fresh.post_id, message_id: rootOf(fresh).id, from_id: rootOf(fresh).from.id });
       expect(rootOf(fresh).private_reply_conversation).toBeTruthy();
       const again = await h.call("send_private_reply", { page_id: pageId, conversation_id: fresh.id, message: "Giá 250k ạ" });
       expect(again.isError).toBe(true);

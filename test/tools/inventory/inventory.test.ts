@@ -68,8 +68,11 @@ describe("create_stock_transfer and list_inventory_history", () => {
       items: [{ variation_id: v.id, quantity: 3 }],
       shipping_fee: 20_000,
       note: "Bổ sung hàng",
+      inserted_at: "2026-11-20 08:30",
     });
     expect(r.isError, r.text).toBe(false);
+    const sent = h.sandbox.server.requests.filter((q) => q.method === "POST" && q.path.endsWith("/transfers/multi")).at(-1);
+    expect(sent?.body).toMatchObject({ transfer: { inserted_at: "2026-11-20T01:30:00.000Z" } });
     expect(r.data.transfers).toHaveLength(1);
     expect(r.data.transfers[0].to_warehouse_id).toBe(b.id);
     expect([stockOf(v.id, a.id), stockOf(v.id, b.id)]).toEqual([fromBefore - 3, toBefore + 3]);
@@ -188,16 +191,23 @@ describe("stocktakings", () => {
     expect(stored.stocktaking_at).toBe(Date.parse("2026-11-21T00:00:00+07:00") / 1000);
     const lineId = (stored.items as { id: string }[])[0]!.id;
 
-    const noLineId = await h.call("save_stocktaking", { stocktaking_id: created.data.id, status: "counted", items: [{ variation_id: v.id, changed_quantity: 2 }] });
+    const noLineId = await h.call("save_stocktaking", { stocktaking_id: created.data.id, warehouse_id: w.id, status: "counted", items: [{ variation_id: v.id, changed_quantity: 2 }] });
     expect(noLineId.isError).toBe(true);
     expect(noLineId.text).toMatch(/items\[0\]\.id/);
 
+    const noWarehouse = await h.call("save_stocktaking", { stocktaking_id: created.data.id, status: "counted", items: [{ id: lineId, variation_id: v.id, changed_quantity: 2 }] });
+    expect(noWarehouse.isError).toBe(true);
+    expect(noWarehouse.text).toMatch(/warehouse_id/);
+
     const updated = await h.call("save_stocktaking", {
       stocktaking_id: created.data.id,
+      warehouse_id: w.id,
       status: "counted",
       items: [{ id: lineId, variation_id: v.id, changed_quantity: 2 }],
     });
     expect(updated.isError, updated.text).toBe(false);
+    const put = h.sandbox.server.requests.filter((r) => r.method === "PUT" && r.path.endsWith(`/stocktakings/${created.data.id}`)).at(-1);
+    expect(put?.body).toMatchObject({ stocktaking: { id: created.data.id, warehouse_id: w.id } });
     expect(updated.data.created).toBe(false);
     expect(stored.status).toBe(1);
     expect((stored.items as { changed_quantity: number }[])[0]!.changed_quantity).toBe(2);

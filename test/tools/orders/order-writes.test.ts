@@ -130,6 +130,15 @@ describe("create_order, get_order, update_order", () => {
     expect(h.sandbox.server.requests.filter((r) => r.method === "PUT").length).toBe(3);
   });
 
+  it("keeps the receiver's name and phone when only the shipping address changes", async () => {
+    const order = pos().orders.find((o) => o.status === 0 && !o.is_removed && o.shipping_address?.full_name)!;
+    const { full_name, phone_number } = order.shipping_address!;
+    const r = await h.call("update_order", { order_id: order.id, shipping_address: { address: "12 Lê Lợi" } });
+    expect(r.isError, r.text).toBe(false);
+    const put = h.sandbox.server.requests.filter((q) => q.method === "PUT" && q.path.endsWith(`/orders/${order.id}`)).at(-1);
+    expect(put?.body).toMatchObject({ shipping_address: { address: "12 Lê Lợi", full_name, phone_number } });
+  });
+
   it("reports a missing order as not found", async () => {
     const r = await h.call("get_order", { order_id: "999999999" });
     expect(r.isError).toBe(true);

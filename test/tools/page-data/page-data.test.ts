@@ -57,6 +57,26 @@ describe("page_data toolset", () => {
     expect(rows[0]).toMatchObject({ like_count: post.like_count, ...(comments ? { comment_count: comments } : {}) });
   });
 
+  it("list_posts and list_call_logs always ask for 30 rows and slice them locally", async () => {
+    const query = (suffix: string) => h.sandbox.server.requests.filter((r) => r.path.endsWith(suffix)).at(-1)!.query;
+    const since = now - 60 * DAY;
+    const expected = h.sandbox.messaging.posts
+      .filter((p) => p.page_id === pageId && ms(p.inserted_at) >= since * 1000 && ms(p.inserted_at) <= now * 1000 + 999)
+      .sort((a, b) => b.inserted_at.localeCompare(a.inserted_at));
+    expect(expected.length).toBeGreaterThan(12);
+    const first = await h.call("list_posts", { page_id: pageId, since, until: now, limit: 7 });
+    expect(first.isError, first.text).toBe(false);
+    expect(query("/posts")).toMatchObject({ page_number: ["1"], page_size: ["30"] });
+    const second = await h.call("list_posts", { page_id: pageId, since, until: now, limit: 7, cursor: first.data.next_cursor });
+    expect(query("/posts")).toMatchObject({ page_number: ["1"], page_size: ["30"] });
+    expect([...first.data.posts, ...second.data.posts].map((p: { id: string }) => p.id)).toEqual(expected.slice(0, 14).map((p) => p.id));
+    const id = h.sandbox.messaging.sipPackages[pageId]!;
+    const calls = await h.call("list_call_logs", { page_id: pageId, subscription_id: id });
+    expect(calls.isError, calls.text).toBe(false);
+    expect(calls.data.calls.length).toBe(Math.min(20, h.sandbox.messaging.callLogs.filter((l) => l.page_id === pageId).length));
+    expect(query("/sip_call_logs")).toMatchObject({ page_size: ["30"] });
+  });
+
   it("list_call_logs needs the subscription id and pages through the calls", async () => {
     const id = h.sandbox.messaging.sipPackages[pageId]!;
     const { rows } = await walk("list_call_logs", { page_id: pageId, subscription_id: id, limit: 30 }, "calls");

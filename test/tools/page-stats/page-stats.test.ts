@@ -34,6 +34,21 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe("get_engagement_stats", () => {
+  it("dates D/M/YYYY day labels by their own year", async () => {
+    h.sandbox.server.injectFault({
+      path: "/statistics/customer_engagements",
+      kind: "status",
+      status: 200,
+      body: { success: true, data: { categories: ["1/1/2026", "31/12/2024"], series: [{ name: "inbox", data: [4, 2] }] } },
+    });
+    const r = await h.call("get_engagement_stats", { page_id: pages[0], since: SINCE, until: UNTIL });
+    expect(r.isError, r.text).toBe(false);
+    expect((r.data as { rows: unknown[] }).rows).toEqual([
+      { date: "2024-12-31", inbox: 2 },
+      { date: "2026-01-01", inbox: 4 },
+    ]);
+  });
+
   it("gives per-day rows, oldest first, across the year boundary", async () => {
     const r = await h.call("get_engagement_stats", { page_id: pages[0], since: SINCE, until: UNTIL });
     expect(r.isError, r.text).toBe(false);

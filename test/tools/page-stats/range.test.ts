@@ -57,6 +57,12 @@ describe("row shaping", () => {
     expect(dayLabelDate("bad", end, VN)).toBeUndefined();
   });
 
+  it("uses the year of a D/M/YYYY label", () => {
+    const end = new Date("2026-01-02T10:00:00Z");
+    expect(dayLabelDate("6/7/2026", end, VN)).toBe("2026-07-06");
+    expect(dayLabelDate("31/12/2024", end, VN)).toBe("2024-12-31");
+  });
+
   it("reads the UTC hour_in_integer into the shop zone, else keeps the page-local hour", () => {
     expect(rowHour({ hour: "2026-01-01T06:00:00", hour_in_integer: "20251231230000" }, VN)).toBe("2026-01-01T06:00:00+07:00");
     expect(rowHour({ hour: "2026-01-01T06:00:00" }, VN)).toBe("2026-01-01T06:00:00");

@@ -59,6 +59,8 @@ describe("combos", () => {
   it("lists combos with their parts", async () => {
     const r = await h.call("list_combos");
     expect(r.isError, r.text).toBe(false);
+    expect(h.sandbox.pos.shop).not.toHaveProperty("currency");
+    expect(r.data.currency).toBe("VND");
     expect(r.data.total).toBe(pos().combos.length);
     const row = r.data.combos.find((c: { id: string }) => c.id === pos().combos[0]!.id);
     const record = pos().combos[0]!;
@@ -78,6 +80,8 @@ describe("combos", () => {
       max_discount_by_percent: 100_000,
     });
     expect(r.isError, r.text).toBe(false);
+    const post = h.sandbox.server.requests.filter((q) => q.method === "POST" && q.path.endsWith("/combo_products")).at(-1);
+    expect(post?.body).toMatchObject({ combo_product: { currency: "VND" } });
     const stored = pos().combos.find((c) => c.id === r.data.id)!;
     expect(stored).toMatchObject({ is_use_percent: true, is_value_combo: false, is_variation: true, order_types: ["all"], discount_by_percent: 10 });
     const listed = await h.call("list_combos", { limit: 100 });

@@ -57,6 +57,7 @@ describe("lookup_address", () => {
 describe("warehouses", () => {
   it("lists warehouses with address ids", async () => {
     const r = await h.call("list_warehouses");
+    expect(r.data.warehouses[0]).not.toHaveProperty("shelf_config");
     expect(r.data.warehouses.map((w: { id: string; name: string; commune_id: string; can_create_orders?: boolean }) => [w.id, w.name, w.commune_id, w.can_create_orders ?? false])).toEqual(
       pos().warehouses.map((w) => [w.id, w.name, w.commune_id, w.allow_create_order]),
     );
@@ -89,6 +90,8 @@ describe("warehouses", () => {
 
     const updated = await h.call("save_warehouse", { warehouse_id: stored.id, phone_number: "0900111222" });
     expect(updated.isError, updated.text).toBe(false);
+    const put = h.sandbox.server.requests.filter((r) => r.method === "PUT" && r.path.endsWith(`/warehouses/${stored.id}`)).at(-1);
+    expect(put?.body).not.toHaveProperty("shelf_config");
     expect(stored).toMatchObject({ name: "Kho Cần Thơ", phone_number: "0900111222", shelf_config: { shelves: ["A1"] } });
     const list = await h.call("list_warehouses");
     expect(list.data.warehouses.map((w: { id: string }) => w.id)).toContain(stored.id);

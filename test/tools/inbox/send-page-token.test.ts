@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Sandbox } from "../../../src/sandbox/index.js";
+import type { ConversationRecord } from "../../../src/sandbox/messaging/index.js";
+import { type Harness, startHarness } from "../../helpers/harness.js";
+
+const ms = (t: string) => Date.parse(`${t.slice(0, 23)}Z`);
+const NOW = new Date("2026-11-20T05:00:00Z");
+
+// Only page tokens configured: sending uses the vendor's page-token form of the messages path.
+describe("sending with page tokens only", () => {
+  let h: Harness;
+  let pageId: string;
+  let token: string;
+  let conversations: ConversationRecord[];
+  const posts = () => h.sandbox.server.requests.filter((r) => r.method === "POST" && r.path.endsWith("/messages"));
+  beforeAll(async () => {
+    const pageAccessTokens = new Sandbox({ now: NOW }).credentials.pageTokens;
+    h = await startHarness({ sandbox: { now: NOW }, credentials: false, config: { pageAccessTokens } });
+    pageId = h.sandbox.messaging.pages[0]!.id;
+    token = pageAccessTokens[pageId]!;
+    conversations = h.sandbox.messaging.conversations.filter((c) => c.page_id === pageId);
+  });
+  afterAll(() => h.close());
+
+  it("sends an inbox message with page_access_token on /public_api/v1", async () => {
+    const open = conversations.find(
+      (c) => c.type === "INBOX" && c.last_customer_interactive_at && ms(c.last_customer_interactive_at) > NOW.getTime() - 20 * 3_600_000,
+    )!;
+    const r = await h.call("send_inbox_message", { page_id: pageId, conversation_id: open.id, message: "Dạ shop gửi ạ" });
+    expect(r.isError, r.text).toBe(false);
+    const post = posts().at(-1)!;
+    expect(post.path).toBe(`/api/public_api/v1/pages/${pageId}/conversations/${open.id}/messages`);
+    expect(post.query).toEqual({ page_access_token: [token] });
+    expect(h.sandbox.messaging.messages[open.id]!.at(-1)!.id).toBe(r.data.message_id);
+  });
+
+  it("replies to a comment the same way, and never retries the write", async () => {
+    const comment = conversations.find((c) => c.type === "COMMENT")!;
+    const ok = await h.call("reply_to_comment", { page_id: pageId, conversation_id: comment.id, message: "Shop inbox bạn nhé" });
+    expect(ok.isError, ok.text).toBe(false);
+    expect(posts().at(-1)!.query).toEqual({ page_access_token: [token] });
+    const before = posts().length;
+    h.sandbox.server.injectFault({ method: "POST", path: "/messages", kind: "status", status: 502, times: 3 });
+    const failed = await h.call("reply_to_comment", { page_id: pageId, conversation_id: comment.id, message: "Lần 2" });
+    expect(failed.isError).toBe(true);
+    expect(posts().length - before).toBe(1);
+  });
+});

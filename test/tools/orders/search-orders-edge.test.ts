@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import type { OrderRecord } from "../../../src/sandbox/pos/index.js";
+import { useHarness } from "../../helpers/harness.js";
+
+const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
+
+/** Newest first, ties by the higher id first: the default order of the list. */
+const newest = (orders: OrderRecord[]) =>
+  [...orders].sort((a, b) => (a.inserted_at < b.inserted_at ? 1 : a.inserted_at > b.inserted_at ? -1 : b.id - a.id));
+
+describe("search_orders past page 100", () => {
+  it("does not repeat rows sharing the edge second with rows of earlier calls", async () => {
+    const visible = h.sandbox.pos.orders.filter((o) => !o.is_removed);
+    const before = newest(visible);
+    // Pages of 5: page 99 holds rows 490-494, page 100 rows 495-499. Rows 490-501 share one second,
+    // so the edge group starts in an earlier call and runs past the narrowed window's start.
+    const second = before[495]!.inserted_at;
+    for (const o of before.slice(490, 502)) o.inserted_at = second;
+    const expected = newest(visible).map((o) => String(o.id));
+
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let calls = 0; calls < 200 && (calls === 0 || cursor); calls++) {
+      const r = await h.call("search_orders", { limit: 5, ...(cursor ? { cursor } : {}) });
+      expect(r.isError, r.text).toBe(false);
+      seen.push(...r.data.orders.map((o: { id: string }) => String(o.id)));
+      cursor = r.data.next_cursor;
+    }
+    expect(seen).toEqual(expected);
+  });
+});
