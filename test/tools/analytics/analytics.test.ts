@@ -126,8 +126,9 @@ describe("get_sales_analytics", () => {
     expect(Object.keys(rows).some((k) => /[\u202e\u0007]/.test(k))).toBe(false);
     // A "__proto__" split value is an ordinary row: it neither replaces the prototype nor vanishes.
     expect(Object.keys(rows)).toEqual(["__proto__", "Zalo shop"]);
-    expect(rows.__proto__!.order_count).toBe(2);
-    expect(r.data.rows.__proto__.order_count).toBe(2);
+    const own = (o: object) => Object.getOwnPropertyDescriptor(o, "__proto__")?.value as { order_count: number };
+    expect(own(rows).order_count).toBe(2);
+    expect(own(r.data.rows).order_count).toBe(2);
     expect(Object.getPrototypeOf(r.data.rows)).toBe(Object.prototype);
   });
 
