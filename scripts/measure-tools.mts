@@ -1,5 +1,7 @@
-import { startHarness } from "../test/helpers/harness.js";
-const h = await startHarness();
-const { tools } = await h.client.listTools();
-for (const t of tools) console.log(t.name, JSON.stringify(t).length, JSON.stringify(t.inputSchema).length, JSON.stringify(t.outputSchema).length);
-await h.close();
+// Prints each tool's tools/list entry size in bytes (entry, input schema, output schema), largest
+// first, to find what to trim when the context budget test (test/tools/context-budget.test.ts) fails.
+import { allTools } from "../src/tools/index.js";
+import { listedTool } from "../src/tools/listing.js";
+
+const rows = allTools.map(listedTool).map((t) => [t.name, JSON.stringify(t).length, JSON.stringify(t.inputSchema).length, JSON.stringify(t.outputSchema).length] as const);
+for (const [name, entry, input, output] of rows.sort((a, b) => b[1] - a[1])) console.log(name, entry, input, output);
