@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, startHarness } from "../helpers/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useHarness } from "../helpers/harness.js";
 
 describe("draft_customer_reply prompt", () => {
-  let h: Harness;
+  const h = useHarness();
   let pageId: string;
-  beforeAll(async () => {
-    h = await startHarness();
+  beforeAll(() => {
     pageId = h.sandbox.messaging.pages[0]!.id;
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   const texts = (r: { messages: { content: { type: string; text?: string } }[] }) => r.messages.map((m) => m.content.text ?? "");

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { allTools } from "../../src/tools/index.js";
 import { argsFor, toolCalls } from "../fixtures/tool-calls.js";
-import { type Harness, startHarness } from "../helpers/harness.js";
+import { useHarness } from "../helpers/harness.js";
 
 describe("fixture: valid arguments for every tool", () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ sandbox: { ratePerSecond: 10_000 } });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
 
   it("covers exactly the registered tools", () => {
     expect(Object.keys(toolCalls).sort()).toEqual(allTools.map((t) => t.name).sort());

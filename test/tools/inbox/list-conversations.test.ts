@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ConversationRecord } from "../../../src/sandbox/messaging/index.js";
-import { type Harness, startHarness } from "../../helpers/harness.js";
+import { useHarness } from "../../helpers/harness.js";
 
 const ms = (t: string) => Date.parse(`${t.slice(0, 23)}Z`);
 const byUpdated = (a: ConversationRecord, b: ConversationRecord) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id);
 
 describe("list_conversations", () => {
-  let h: Harness;
+  const h = useHarness();
   let pageId: string;
   let ofPage: () => ConversationRecord[];
-  beforeAll(async () => {
-    h = await startHarness();
+  beforeAll(() => {
     pageId = h.sandbox.messaging.pages[0]!.id;
     ofPage = () => h.sandbox.messaging.conversations.filter((c) => c.page_id === pageId);
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   it("returns the most recently updated conversations as compact rows with tag and staff names", async () => {

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ConversationRecord } from "../../../src/sandbox/messaging/index.js";
-import { type Harness, startHarness } from "../../helpers/harness.js";
+import { useHarness } from "../../helpers/harness.js";
 
 describe("update_conversation_tags, assign_conversation, mark_conversation, list_page_tags", () => {
-  let h: Harness;
+  const h = useHarness();
   let pageId: string;
   let target: ConversationRecord;
-  beforeAll(async () => {
-    h = await startHarness();
+  beforeAll(() => {
     pageId = h.sandbox.messaging.pages[0]!.id;
     target = h.sandbox.messaging.conversations.find((c) => c.page_id === pageId && c.type === "INBOX" && c.tags.length === 0)!;
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   it("lists the page tags", async () => {

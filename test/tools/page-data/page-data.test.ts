@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, startHarness } from "../../helpers/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useHarness } from "../../helpers/harness.js";
 
 const ms = (t: string) => Date.parse(`${t.slice(0, 23)}Z`);
 const DAY = 86_400;
 
 describe("page_data toolset", () => {
-  let h: Harness;
+  const h = useHarness();
   let pageId: string;
   let now: number;
-  beforeAll(async () => {
-    h = await startHarness();
+  beforeAll(() => {
     pageId = h.sandbox.messaging.pages[0]!.id;
     now = Math.floor(h.sandbox.now.getTime() / 1000);
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   async function walk(tool: string, args: Record<string, unknown>, key: string) {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TOOLSETS } from "../../../src/tools/toolsets.js";
-import { type Harness, startHarness } from "../../helpers/harness.js";
+import { startHarness, useHarness } from "../../helpers/harness.js";
 
 const WRITES = [
   "generate_page_access_token",
@@ -14,14 +14,10 @@ const WRITES = [
 const READS = ["list_pages", "list_page_users", "list_conversations", "list_messages", "list_page_tags", "list_page_customers", "list_posts", "list_call_logs"];
 
 describe("pages toolset", () => {
-  let h: Harness;
+  const h = useHarness();
   let pageId: string;
-  beforeAll(async () => {
-    h = await startHarness();
+  beforeAll(() => {
     pageId = h.sandbox.messaging.pages[0]!.id;
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   it("list_page_users lists active staff, and disabled ones on request", async () => {
