@@ -1,5 +1,6 @@
 // The floor: a bare @modelcontextprotocol/sdk server with one tool that makes the same upstream
 // call as list_pages. Bundled like our bin, so start-up and per-call costs compare like for like.
+// `--http` serves it over stateless Streamable HTTP; `--no-sdk` answers stdio lines by hand.
 import { createServer } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -40,6 +41,27 @@ if (process.argv.includes("--http")) {
   http.listen(0, "127.0.0.1", () => {
     const address = http.address() as { port: number };
     process.stderr.write(`ready on http://127.0.0.1:${address.port}/mcp\n`);
+  });
+} else if (process.argv.includes("--no-sdk")) {
+  // The machine's own floor: JSON-RPC lines answered with no MCP library at all (no validation,
+  // no protocol state), the same upstream call in between.
+  let buffered = "";
+  process.stdin.setEncoding("utf8");
+  process.stdin.on("data", async (chunk: string) => {
+    buffered += chunk;
+    for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
+      const message = JSON.parse(buffered.slice(0, end)) as { id?: number; method: string };
+      buffered = buffered.slice(end + 1);
+      if (message.id === undefined) continue;
+      let result: object = { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "floor", version: "1.0.0" } };
+      if (message.method === "tools/call") {
+        const res = await request(upstream);
+        const body = (await res.body.json()) as { categorized?: { activated?: unknown[] } };
+        const pages = body.categorized?.activated ?? [];
+        result = { content: [{ type: "text", text: JSON.stringify({ pages }) }], structuredContent: { pages } };
+      }
+      process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id: message.id, result })}\n`);
+    }
   });
 } else {
   await build().connect(new StdioServerTransport());

@@ -21,8 +21,12 @@ export class Logger {
     this.sinks.add(sink);
     return () => this.sinks.delete(sink);
   }
+  /** Whether a line at this level would be written; lets hot paths skip building it. */
+  logs(level: LogLevel): boolean {
+    return order[level] >= order[this.level];
+  }
   log(level: LogLevel, message: string): void {
-    if (order[level] < order[this.level]) return;
+    if (!this.logs(level)) return;
     const line = redact(message);
     for (const sink of this.sinks) sink(level, line);
   }

@@ -34,8 +34,12 @@ export class NotFoundError extends PancakeError {
   readonly kind = "not_found";
 }
 
+/** Which upstream answered: the same error code means a different credential on each. */
+export type Api = "messaging" | "pos";
+
 export interface UpstreamErrorInit {
   op: string;
+  api?: Api;
   status?: number;
   code?: string | number;
   upstreamMessage?: string;
@@ -107,16 +111,34 @@ export class OutcomeUnknownError extends PancakeError {
   }
 }
 
+const POS_KEY = "check PANCAKE_POS_API_KEY (shop settings, API KEY frame)";
+const INBOX_TOKENS = "check PANCAKE_ACCESS_TOKEN, or the page's token in PANCAKE_PAGE_ACCESS_TOKENS";
+
+/** What to do about a refused credential, naming the setting of the API that refused it. */
+function credentialHint(api: Api | undefined, code: number | undefined, status: number | undefined): string | undefined {
+  if (code === 101) {
+    if (api === "pos") return "The request carried no api_key: set PANCAKE_POS_API_KEY.";
+    if (api === "messaging") return "The request carried no access token: set PANCAKE_ACCESS_TOKEN, or the page's token in PANCAKE_PAGE_ACCESS_TOKENS.";
+    return "The request carried no credential: set the variable named in the tool's description.";
+  }
+  if (code === 102 || code === 105 || status === 401) {
+    if (api === "pos") return `The POS api_key was refused: ${POS_KEY}.`;
+    if (code === 102) return "The page access token is invalid: set PANCAKE_PAGE_ACCESS_TOKENS or check that PANCAKE_ACCESS_TOKEN can read the page list.";
+    if (status === 401) return "The user access token is expired or invalid: create a new one in the account settings and set PANCAKE_ACCESS_TOKEN.";
+    if (api === "messaging") return `The access token was refused: ${INBOX_TOKENS}.`;
+    return `The credential was refused: ${POS_KEY}, or for the inbox ${INBOX_TOKENS}.`;
+  }
+  return undefined;
+}
+
 function hintFor(init: UpstreamErrorInit): string | undefined {
   const { status, code, subcode } = init;
   if (status === 429 || code === 106 || subcode === 3252001)
     return "Rate limited: wait a few seconds and try again.";
   if (subcode === 2018278 || code === 10)
     return "The customer last wrote more than 24 hours ago, so the platform refuses a message; reply from the page's own inbox with an approved tag, or wait for the customer to write.";
-  if (code === 102) return "The page access token is invalid: set PANCAKE_PAGE_ACCESS_TOKENS or check that PANCAKE_ACCESS_TOKEN can read the page list.";
-  if (code === 101) return "The request carried no credential: set the variable named in the tool's description.";
-  if (code === 105) return "The POS api_key is invalid: check PANCAKE_POS_API_KEY (shop settings, API KEY frame).";
-  if (status === 401) return "The user access token is expired or invalid: create a new one in the account settings and set PANCAKE_ACCESS_TOKEN.";
+  const credential = credentialHint(init.api, typeof code === "number" ? code : Number(code) || undefined, status);
+  if (credential) return credential;
   if (status === 403) return "The credential lacks the permission for this operation: grant it to the api key or user, or use another account.";
   if (status === 404) return "Check the id: the record does not exist or belongs to another page or shop.";
   if (status !== undefined && status >= 500) return "The upstream service is failing; try again in a moment.";

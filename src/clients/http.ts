@@ -1,6 +1,7 @@
 import type { Dispatcher } from "undici";
 import { silentLogger, type Logger } from "../log.js";
 import {
+  type Api,
   BadResponseError,
   InputError,
   NetworkError,
@@ -9,7 +10,7 @@ import {
   UpstreamError,
 } from "./errors.js";
 import { RateLimiter } from "./limiter.js";
-import { redact, registerSecret } from "./redact.js";
+import { registerSecret } from "./redact.js";
 
 export type QueryScalar = string | number | boolean;
 export type QueryValue = QueryScalar | readonly QueryScalar[] | Record<string, unknown> | null | undefined;
@@ -44,6 +45,8 @@ export interface RetryPolicy {
 
 export interface HttpCoreOptions {
   baseUrl: string;
+  /** Which API this core talks to, so error hints name that API's own setting. */
+  api?: Api;
   connectTimeoutMs?: number;
   responseTimeoutMs?: number;
   retry?: Partial<RetryPolicy>;
@@ -77,6 +80,7 @@ export function pathOf(strings: TemplateStringsArray, ...values: (string | numbe
 /** The one request core for both upstreams: auth, redaction, timeouts, retries, limits, errors. */
 export class HttpCore {
   readonly baseUrl: string;
+  private readonly api: Api | undefined;
   private dispatcher: Promise<Dispatcher> | undefined;
   private readonly ownsDispatcher: boolean;
   private readonly agentOptions: { connectTimeoutMs: number; responseTimeoutMs: number };
@@ -86,6 +90,7 @@ export class HttpCore {
 
   constructor(options: HttpCoreOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.api = options.api;
     this.retry = { ...defaultRetry, ...options.retry };
     this.logger = options.logger ?? silentLogger;
     // Slots are timed at send; the upstream counts arrivals, which can bunch up when connections
@@ -176,18 +181,18 @@ export class HttpCore {
       throw this.transportError(op, error, write, true);
     }
     const status = response.statusCode;
-    this.logger.debug(`${method} ${redact(url.pathname + url.search)} -> ${status} in ${Date.now() - t0} ms`);
+    if (this.logger.logs("debug")) this.logger.debug(`${method} ${url.pathname}${url.search} -> ${status} in ${Date.now() - t0} ms`);
     let json: unknown;
     try {
       json = text === "" ? {} : JSON.parse(text);
     } catch {
-      if (status >= 400) throw upstreamFromStatus(op, status, response.headers, undefined, snippet(text), write);
+      if (status >= 400) throw upstreamFromStatus(op, this.api, status, response.headers, undefined, snippet(text), write);
       // A write answered with success but an unreadable body most likely took effect.
       if (write) throw new OutcomeUnknownError(op, `HTTP ${status} with a body that is not valid JSON`);
       throw new BadResponseError(op, status, snippet(text));
     }
-    if (status >= 400) throw upstreamFromStatus(op, status, response.headers, json, undefined, write);
-    if (isRecord(json) && json.success === false) throw upstreamFromBody(op, status, json);
+    if (status >= 400) throw upstreamFromStatus(op, this.api, status, response.headers, json, undefined, write);
+    if (isRecord(json) && json.success === false) throw upstreamFromBody(op, this.api, status, json);
     return json as T;
   }
 
@@ -256,12 +261,13 @@ function bodyDetails(body: Record<string, unknown>) {
   };
 }
 
-function upstreamFromBody(op: string, status: number, body: Record<string, unknown>): UpstreamError {
-  return new UpstreamError({ op, status: status === 200 ? undefined : status, ...bodyDetails(body) });
+function upstreamFromBody(op: string, api: Api | undefined, status: number, body: Record<string, unknown>): UpstreamError {
+  return new UpstreamError({ op, api, status: status === 200 ? undefined : status, ...bodyDetails(body) });
 }
 
 function upstreamFromStatus(
   op: string,
+  api: Api | undefined,
   status: number,
   headers: Dispatcher.ResponseData["headers"],
   body: unknown,
@@ -271,7 +277,7 @@ function upstreamFromStatus(
   const details = isRecord(body) ? bodyDetails(body) : { upstreamMessage: text || undefined };
   // A server failure can come after the change was stored: repeating the write could double it.
   const hint = write && status >= 500 ? WRITE_FAILED_HINT : undefined;
-  return new UpstreamError({ op, status, ...details, retryAfterMs: parseRetryAfter(headers["retry-after"]), hint });
+  return new UpstreamError({ op, api, status, ...details, retryAfterMs: parseRetryAfter(headers["retry-after"]), hint });
 }
 
 const WRITE_FAILED_HINT =

@@ -23,8 +23,8 @@ export function createClients(config: Config, logger: Logger, dispatcher?: Dispa
     logger,
     dispatcher,
   };
-  const messagingCore = new HttpCore({ ...common, baseUrl: config.baseUrl, ratePerSecond: config.pageRatePerSecond ?? 5 });
-  const posCore = new HttpCore({ ...common, baseUrl: config.posBaseUrl });
+  const messagingCore = new HttpCore({ ...common, api: "messaging", baseUrl: config.baseUrl, ratePerSecond: config.pageRatePerSecond ?? 5 });
+  const posCore = new HttpCore({ ...common, api: "pos", baseUrl: config.posBaseUrl });
   const { "*": defaultKey, ...apiKeys } = config.posApiKeys;
   return {
     messaging: new MessagingClient({

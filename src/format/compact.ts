@@ -6,7 +6,7 @@ export function compact<T extends object>(result: T): T {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(result)) {
     const kept = Array.isArray(value) ? value.map(prune).filter((v) => v !== undefined) : prune(value);
-    if (kept !== undefined) define(out, key, kept);
+    if (kept !== undefined) setOwn(out, key, kept);
   }
   return out as T;
 }
@@ -20,7 +20,7 @@ function prune(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
       const kept = prune(v);
-      if (kept !== undefined) define(out, key, kept);
+      if (kept !== undefined) setOwn(out, key, kept);
     }
     return Object.keys(out).length === 0 ? undefined : out;
   }
@@ -43,7 +43,11 @@ export function id(value: unknown): string | undefined {
   return typeof value === "string" || typeof value === "number" ? String(value) : undefined;
 }
 
-/** An own property even for a key like "__proto__", which plain assignment would turn into the prototype. */
-function define(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+/**
+ * An own property even for the key "__proto__", which plain assignment would turn into the
+ * prototype. Only that key takes the slow defineProperty path: results run through here whole.
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }

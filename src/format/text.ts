@@ -16,6 +16,9 @@ const ENTITIES: Record<string, string> = {
 // U+E0000-E007F that can smuggle hidden instructions) and every control but \n and \t.
 const INVISIBLE = /\p{Cf}|(?![\n\t])\p{Cc}/gu;
 
+// Anything the clean-up below would change. Most text is already tidy and skips it.
+const UNTIDY = /[\r\t\u2028\u2029]|\p{Cf}|(?!\n)\p{Cc}| {2}|\s\n|\n\s|^\s|\s$/u;
+
 function stripTags(html: string, tag: RegExp): string {
   return html
     .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, " ")
@@ -52,13 +55,15 @@ export function sanitizeText(value: unknown, options: SanitizeOptions = {}): str
   if (value === null || value === undefined) return undefined;
   let text = String(value);
   if (options.html || /<\/?[a-z][^>]*>/i.test(text)) text = htmlToText(text);
-  text = text
-    .normalize("NFC")
-    .replace(/\r\n?|[\u2028\u2029]/g, "\n")
-    .replace(INVISIBLE, "")
-    .replace(/[ \t]+/g, " ")
-    .replace(/\s*\n\s*/g, "\n")
-    .trim();
+  text = text.normalize("NFC");
+  if (UNTIDY.test(text)) {
+    text = text
+      .replace(/\r\n?|[\u2028\u2029]/g, "\n")
+      .replace(INVISIBLE, "")
+      .replace(/[ \t]+/g, " ")
+      .replace(/\s*\n\s*/g, "\n")
+      .trim();
+  }
   const max = options.max ?? 2000;
   if (text.length > max) {
     const cut = text.length - max;

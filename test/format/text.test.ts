@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compact } from "../../src/format/compact.js";
 import { fold, htmlToText, sanitizeDeep, sanitizeName, sanitizeText } from "../../src/format/text.js";
@@ -11,6 +12,26 @@ describe("sanitizeText", () => {
 
   it("removes zero-width, bidi and control characters", () => {
     expect(sanitizeText("a\u200bb\u202ec\u2066d\u0007e\ufeff")).toBe("abcde");
+  });
+
+  it("skips the clean-up only for text the clean-up would leave unchanged", () => {
+    // The full clean-up, run on every string: the tidy-text shortcut must agree with it.
+    const full = (text: string) =>
+      text
+        .normalize("NFC")
+        .replace(/\r\n?|[\u2028\u2029]/g, "\n")
+        .replace(/\p{Cf}|(?![\n\t])\p{Cc}/gu, "")
+        .replace(/[ \t]+/g, " ")
+        .replace(/\s*\n\s*/g, "\n")
+        .trim() || undefined;
+    const piece = fc.constantFrom(" ", "  ", "\t", "\n", "\r", "\r\n", "\u2028", "\u00a0", "\u200b", "\u0007", "\ufeff", "a", "Hà", "ạ", "e\u0301", "\u{E0041}");
+    fc.assert(
+      fc.property(fc.array(fc.oneof(piece, fc.string({ maxLength: 4 })), { maxLength: 12 }), (parts) => {
+        const text = parts.join("").replace(/</g, "");
+        expect(sanitizeText(text, { max: 10_000 })).toBe(full(text));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it("cuts long text with a marker", () => {

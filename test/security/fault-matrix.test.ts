@@ -10,6 +10,7 @@ import { type Harness, startHarness } from "../helpers/harness.js";
 /** One read tool per toolset and one write tool where the toolset writes, with the upstream route each hits. */
 interface Target {
   toolset: string;
+  api: "messaging" | "pos";
   read: string;
   readPath: RegExp;
   write?: string;
@@ -18,17 +19,17 @@ interface Target {
 }
 
 const TARGETS: Target[] = [
-  { toolset: "pages", read: "list_pages", readPath: /^\/api\/v1\/pages$/, write: "generate_page_access_token", writePath: /\/generate_page_access_token$/ },
-  { toolset: "inbox", read: "list_conversations", readPath: /\/conversations$/, write: "mark_conversation", writePath: /\/read$/ },
-  { toolset: "page_data", read: "list_posts", readPath: /\/posts$/ },
-  { toolset: "page_stats", read: "get_page_stats", readPath: /\/statistics\/pages$/ },
-  { toolset: "shop", read: "list_warehouses", readPath: /\/warehouses$/, write: "save_warehouse", writePath: /\/warehouses$/ },
-  { toolset: "orders", read: "get_order", readPath: /\/orders\/\d+$/, write: "create_order", writePath: /\/orders$/ },
-  { toolset: "customers", read: "search_customers", readPath: /\/customers$/, write: "add_customer_note", writePath: /\/create_note$/ },
-  { toolset: "finance", read: "list_transactions", readPath: /\/transactions$/, write: "create_transaction", writePath: /\/transactions$/ },
-  { toolset: "analytics", read: "get_sales_analytics", readPath: /\/analytics\/sale$/ },
-  { toolset: "inventory", read: "list_stock_exports", readPath: /\/export$/, write: "create_stock_export", writePath: /\/export$/ },
-  { toolset: "promotions", read: "list_combos", readPath: /\/combo_products$/, write: "create_combo", writePath: /\/combo_products$/ },
+  { toolset: "pages", api: "messaging", read: "list_pages", readPath: /^\/api\/v1\/pages$/, write: "generate_page_access_token", writePath: /\/generate_page_access_token$/ },
+  { toolset: "inbox", api: "messaging", read: "list_conversations", readPath: /\/conversations$/, write: "mark_conversation", writePath: /\/read$/ },
+  { toolset: "page_data", api: "messaging", read: "list_posts", readPath: /\/posts$/ },
+  { toolset: "page_stats", api: "messaging", read: "get_page_stats", readPath: /\/statistics\/pages$/ },
+  { toolset: "shop", api: "pos", read: "list_warehouses", readPath: /\/warehouses$/, write: "save_warehouse", writePath: /\/warehouses$/ },
+  { toolset: "orders", api: "pos", read: "get_order", readPath: /\/orders\/\d+$/, write: "create_order", writePath: /\/orders$/ },
+  { toolset: "customers", api: "pos", read: "search_customers", readPath: /\/customers$/, write: "add_customer_note", writePath: /\/create_note$/ },
+  { toolset: "finance", api: "pos", read: "list_transactions", readPath: /\/transactions$/, write: "create_transaction", writePath: /\/transactions$/ },
+  { toolset: "analytics", api: "pos", read: "get_sales_analytics", readPath: /\/analytics\/sale$/ },
+  { toolset: "inventory", api: "pos", read: "list_stock_exports", readPath: /\/export$/, write: "create_stock_export", writePath: /\/export$/ },
+  { toolset: "promotions", api: "pos", read: "list_combos", readPath: /\/combo_products$/, write: "create_combo", writePath: /\/combo_products$/ },
 ];
 
 type FaultSpec = Omit<Fault, "method" | "path" | "times">;
@@ -43,7 +44,11 @@ interface FaultCase {
   lost?: boolean;
   /** The upstream failed while handling a write: the text says to check before retrying. */
   unsure?: boolean;
+  /** A refused credential: the next step names the setting of the API that refused it, not the other's. */
+  setting?: { messaging: RegExp; pos: RegExp };
 }
+
+const SETTINGS = { messaging: /PANCAKE_ACCESS_TOKEN|PANCAKE_PAGE_ACCESS_TOKENS/, pos: /PANCAKE_POS_API_KEY/ };
 
 const failure = (code: number, message: string, status = 200): FaultSpec => ({
   kind: "status",
@@ -65,15 +70,16 @@ const FAULTS: FaultCase[] = [
   { name: "answer lost after handling", fault: { kind: "reset", afterHandling: true }, transient: true, says: /connection failed|outcome unknown/, lost: true },
   { name: "malformed JSON", fault: { kind: "malformed" }, transient: true, says: /not valid JSON|outcome unknown/, lost: true },
   { name: "HTML error page", fault: { kind: "html", status: 502 }, transient: true, says: /HTTP 502[\s\S]*Bad Gateway/, unsure: true },
-  { name: "code 101", fault: failure(101, "Missing access_token"), transient: false, says: /code 101[\s\S]*Missing access_token/ },
-  { name: "code 102", fault: failure(102, "Invalid access_token"), transient: false, says: /code 102[\s\S]*Invalid access_token/ },
-  { name: "code 105", fault: failure(105, "api_key is invalid"), transient: false, says: /code 105[\s\S]*api_key is invalid/ },
+  { name: "code 101", fault: failure(101, "Missing access_token"), transient: false, says: /code 101[\s\S]*Missing access_token/, setting: SETTINGS },
+  { name: "code 102", fault: failure(102, "Invalid access_token"), transient: false, says: /code 102[\s\S]*Invalid access_token/, setting: { ...SETTINGS, messaging: /PANCAKE_PAGE_ACCESS_TOKENS/ } },
+  { name: "code 105", fault: failure(105, "api_key is invalid"), transient: false, says: /code 105[\s\S]*api_key is invalid/, setting: SETTINGS },
   { name: "code 106", fault: failure(106, "You have reached the limit of requests"), transient: true, says: /code 106[\s\S]*Rate limited/ },
   {
     name: "401 expired user token",
     fault: { kind: "status", status: 401, body: { success: false, message: "Token expired" } },
     transient: false,
-    says: /HTTP 401[\s\S]*Token expired[\s\S]*expired or invalid/,
+    says: /HTTP 401[\s\S]*Token expired/,
+    setting: { ...SETTINGS, messaging: /expired or invalid[\s\S]*PANCAKE_ACCESS_TOKEN/ },
   },
   {
     name: "403 missing permission",
@@ -95,11 +101,16 @@ function hits(h: Harness, method: string, path: RegExp): number {
   return n;
 }
 
-function expectExplained(r: { isError: boolean; text: string }, says: RegExp) {
+function expectExplained(r: { isError: boolean; text: string }, says: RegExp, target?: Target, c?: FaultCase) {
   expect(r.isError, r.text).toBe(true);
   expect(r.text).toMatch(says);
   expect(r.text).toMatch(/\nNext step: \S/);
   expect(r.text).not.toMatch(/<html|<\/?body|<h1/i);
+  if (target && c?.setting) {
+    const next = r.text.slice(r.text.indexOf("\nNext step:"));
+    expect(next).toMatch(c.setting[target.api]);
+    expect(next).not.toMatch(SETTINGS[target.api === "pos" ? "messaging" : "pos"]);
+  }
 }
 
 const TIMEOUT: FaultCase = { name: "response timeout", fault: { kind: "timeout" }, transient: true, says: /no answer in time/, lost: true };
@@ -112,7 +123,7 @@ async function readCase(h: Harness, target: Target, c: FaultCase) {
   let before = hits(h, "GET", target.readPath);
   inject(tries);
   const failed = await call();
-  expectExplained(failed, c.says);
+  expectExplained(failed, c.says, target, c);
   expect(hits(h, "GET", target.readPath) - before, `${target.read}: upstream tries`).toBe(tries);
 
   if (c.transient) {
@@ -132,7 +143,7 @@ async function writeCase(h: Harness, target: Target, c: FaultCase) {
   const before = hits(h, method, path);
   h.sandbox.server.injectFault({ ...c.fault, method, path, times: 1 });
   const r = await h.call(target.write!, argsFor(target.write!, h.sandbox));
-  expectExplained(r, c.lost ? /outcome unknown/ : c.says);
+  expectExplained(r, c.lost ? /outcome unknown/ : c.says, target, c);
   if (c.lost || c.unsure) expect(r.text).toMatch(/check[^\n]*before retrying/i);
   else expect(r.text).not.toMatch(/outcome unknown/);
   expect(hits(h, method, path) - before, `${target.write} reaches the upstream exactly once`).toBe(1);
