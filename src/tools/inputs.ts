@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FULL_DETAIL_ROWS } from "./define.js";
 
 /** Shared parameter vocabulary: described once here, reused by every tool. */
 
@@ -57,3 +58,6 @@ export const detailInput = z
   .enum(["compact", "full"])
   .default("compact")
   .describe("full: raw record");
+
+/** For lists, where raw records come at most FULL_DETAIL_ROWS to a call. */
+export const detailRowsInput = detailInput.describe(`full: raw records, max ${FULL_DETAIL_ROWS} rows`);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { upstreamRecord } from "../../format/orders.js";
 import { toUnix } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, detailInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
+import { cursorInput, detailRowsInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { openRange } from "../pos/open-range.js";
 import { pagedList } from "../pos/paging.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
@@ -26,7 +26,7 @@ export const searchCustomers = defineTool({
     until: untilInput,
     limit: limitInput(100, 20),
     cursor: cursorInput,
-    detail: detailInput,
+    detail: detailRowsInput,
   }),
   output: z.object({ customers: z.array(customerRowSchema), total: z.number().optional(), next_cursor: z.string().optional() }),
   async handler(input, ctx) {

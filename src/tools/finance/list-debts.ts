@@ -4,7 +4,7 @@ import { id, num } from "../../format/compact.js";
 import { sanitizeName, sanitizeText } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, detailInput, limitInput, shopIdInput } from "../inputs.js";
+import { cursorInput, detailRowsInput, limitInput, shopIdInput } from "../inputs.js";
 import { codeInput, optionalCode } from "../pos/codes.js";
 import { listPage } from "../pos/list-page.js";
 import { shopScope } from "../pos/shop-scope.js";
@@ -27,7 +27,7 @@ export const listDebts = defineTool({
     customer_id: z.string().max(64).optional().describe("Shop customer id"),
     limit: limitInput(100, 30),
     cursor: cursorInput,
-    detail: detailInput,
+    detail: detailRowsInput,
   }),
   output: z.object({
     currency: z.string().optional(),

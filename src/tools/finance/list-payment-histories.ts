@@ -3,7 +3,7 @@ import { id, num } from "../../format/compact.js";
 import { sanitizeName, sanitizeText } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, detailInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
+import { cursorInput, detailRowsInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { listPage } from "../pos/list-page.js";
 import { unixRange } from "../pos/open-range.js";
 import { shopScope } from "../pos/shop-scope.js";
@@ -23,7 +23,7 @@ export const listPaymentHistories = defineTool({
     until: untilInput,
     limit: limitInput(100, 30),
     cursor: cursorInput,
-    detail: detailInput,
+    detail: detailRowsInput,
   }),
   output: z.object({ currency: z.string().optional(), total: z.number().optional(), payments: z.array(row), next_cursor: z.string().optional() }),
   async handler(input, ctx) {

@@ -11,7 +11,7 @@ import { conversationRow, fullRecord } from "../../format/conversations.js";
 import { parseRange, toUnix } from "../../format/time.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, detailInput, jsonish, limitInput, pageIdInput, sinceInput, untilInput } from "../inputs.js";
+import { cursorInput, detailRowsInput, jsonish, limitInput, pageIdInput, sinceInput, untilInput } from "../inputs.js";
 import { rememberConversations } from "./conversation-lookup.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
 
@@ -84,7 +84,7 @@ const input = z.object({
   order_by: z.enum(["inserted_at", "updated_at"]).optional().describe("Implies with_total"),
   limit: limitInput(100, 20),
   cursor: cursorInput,
-  detail: detailInput,
+  detail: detailRowsInput,
 });
 type Input = z.output<typeof input>;
 

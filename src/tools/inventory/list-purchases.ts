@@ -4,7 +4,7 @@ import { id, num } from "../../format/compact.js";
 import { sanitizeName } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, detailInput, limitInput, shopIdInput } from "../inputs.js";
+import { cursorInput, detailRowsInput, limitInput, shopIdInput } from "../inputs.js";
 import { codeInput, optionalCode } from "../pos/codes.js";
 import { listPage } from "../pos/list-page.js";
 import { shopScope } from "../pos/shop-scope.js";
@@ -25,7 +25,7 @@ export const listPurchases = defineTool({
     status: codeInput(PURCHASE_STATUSES, "Purchase status"),
     limit: limitInput(100, 30),
     cursor: cursorInput,
-    detail: detailInput,
+    detail: detailRowsInput,
   }),
   output: z.object({ currency: z.string().optional(), total: z.number().optional(), purchases: z.array(row), next_cursor: z.string().optional() }),
   async handler(input, ctx) {

@@ -6,7 +6,7 @@ import { upstreamRecord } from "../../format/orders.js";
 import { sanitizeText } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, detailInput, idInput, limitInput, shopIdInput } from "../inputs.js";
+import { cursorInput, detailRowsInput, idInput, limitInput, shopIdInput } from "../inputs.js";
 import { codeInput, optionalCode } from "../pos/codes.js";
 import { listPage } from "../pos/list-page.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
@@ -54,7 +54,7 @@ export const listStocktakings = defineTool({
     status: codeInput(STOCKTAKING_STATUSES, "Stocktaking status"),
     limit: limitInput(100, 30),
     cursor: cursorInput,
-    detail: detailInput,
+    detail: detailRowsInput,
   }),
   output: z.object({
     total: z.number().optional(),

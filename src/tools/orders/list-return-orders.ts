@@ -3,7 +3,7 @@ import { RETURN_ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js
 import { returnOrderRow, returnOrderRowSchema, upstreamRecord } from "../../format/orders.js";
 import { toUnix } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, detailInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
+import { cursorInput, detailRowsInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { openRange } from "../pos/open-range.js";
 import { pagedList } from "../pos/paging.js";
@@ -25,7 +25,7 @@ export const listReturnOrders = defineTool({
     until: untilInput,
     limit: limitInput(100, 20),
     cursor: cursorInput,
-    detail: detailInput,
+    detail: detailRowsInput,
   }),
   output: z.object({ return_orders: z.array(returnOrderRowSchema), total: z.number().optional(), next_cursor: z.string().optional() }),
   async handler(input, ctx) {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { upstreamRecord } from "../../format/orders.js";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, detailInput, limitInput, shopIdInput } from "../inputs.js";
+import { cursorInput, detailRowsInput, limitInput, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { orderNames } from "../pos/shop-refs.js";
 import { pagedList } from "../pos/paging.js";
@@ -20,7 +20,7 @@ export const searchProducts = defineTool({
     variation_ids: z.array(z.string().max(64)).max(100).optional().describe("Only these"),
     limit: limitInput(100, 20),
     cursor: cursorInput,
-    detail: detailInput,
+    detail: detailRowsInput,
   }),
   output: z.object({ variations: z.array(variationRowSchema), total: z.number().optional(), next_cursor: z.string().optional() }),
   async handler(input, ctx) {

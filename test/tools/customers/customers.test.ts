@@ -36,6 +36,18 @@ describe("search_customers", () => {
     expect(bad.text).toContain(level.name);
   });
 
+  it("gives raw records at most 10 to a call and continues where the cut fell", async () => {
+    const expected = newest(pos().customers).map((c) => c.id);
+    const first = await h.call("search_customers", { limit: 30, detail: "full" });
+    expect(first.isError, first.text).toBe(false);
+    expect(first.data.customers.map((c: { id: string }) => c.id)).toEqual(expected.slice(0, 10));
+    expect(first.data.customers[0]).toHaveProperty("phone_numbers");
+    const next = await h.call("search_customers", { limit: 30, detail: "full", cursor: first.data.next_cursor });
+    expect(next.data.customers.map((c: { id: string }) => c.id)).toEqual(expected.slice(10, 20));
+    const compact = await h.call("search_customers", { limit: 30 });
+    expect(compact.data.customers).toHaveLength(30);
+  });
+
   it("filters by the time they were added", async () => {
     const sorted = newest(pos().customers);
     const pivot = sorted[20]!;

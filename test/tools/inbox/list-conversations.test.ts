@@ -57,6 +57,20 @@ describe("list_conversations", () => {
     expect(seen).toEqual(ofPage().sort(byUpdated).map((c) => c.id));
   });
 
+  it("gives raw records 10 to a call, continuing where the cut fell", async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 7; i++) {
+      const r = await h.call("list_conversations", { page_id: pageId, limit: 45, detail: "full", ...(cursor ? { cursor } : {}) });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.data.conversations).toHaveLength(10);
+      seen.push(...r.data.conversations.map((c: { id: string }) => c.id));
+      cursor = r.data.next_cursor;
+    }
+    // 70 rows: past the first upstream page of 60, so the cut also carries across upstream pages.
+    expect(seen).toEqual(ofPage().sort(byUpdated).map((c) => c.id).slice(0, 70));
+  });
+
   it("filters by type and by tag names, accents optional", async () => {
     const comments = await h.call("list_conversations", { page_id: pageId, type: ["COMMENT"], limit: 100 });
     expect(comments.data.conversations.every((c: { type: string }) => c.type === "COMMENT")).toBe(true);
