@@ -10,18 +10,24 @@ import { z } from "zod";
 
 const upstream = `${process.env.PANCAKE_BASE_URL}/v1/pages?access_token=${process.env.PANCAKE_ACCESS_TOKEN}`;
 
+interface Page {
+  id: string | number;
+  name?: string;
+  platform?: string;
+  is_activated?: boolean;
+}
+
+/** The upstream call and the same rows list_pages answers with, so both carry the same payload. */
+async function listPages() {
+  const res = await request(upstream);
+  const body = (await res.body.json()) as { categorized?: { activated?: Page[] } };
+  const pages = (body.categorized?.activated ?? []).map((p) => ({ id: String(p.id), name: p.name, platform: p.platform, is_activated: p.is_activated }));
+  return { content: [{ type: "text" as const, text: JSON.stringify({ pages }) }], structuredContent: { pages } };
+}
+
 function build(): McpServer {
   const server = new McpServer({ name: "bare", version: "1.0.0" });
-  server.registerTool(
-    "list_pages",
-    { description: "List pages", inputSchema: z.object({}), outputSchema: z.object({ pages: z.array(z.unknown()) }) },
-    async () => {
-      const res = await request(upstream);
-      const body = (await res.body.json()) as { categorized?: { activated?: unknown[] } };
-      const pages = body.categorized?.activated ?? [];
-      return { content: [{ type: "text", text: JSON.stringify({ pages }) }], structuredContent: { pages } };
-    },
-  );
+  server.registerTool("list_pages", { description: "List pages", inputSchema: z.object({}) }, listPages);
   return server;
 }
 
@@ -54,12 +60,7 @@ if (process.argv.includes("--http")) {
       buffered = buffered.slice(end + 1);
       if (message.id === undefined) continue;
       let result: object = { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "floor", version: "1.0.0" } };
-      if (message.method === "tools/call") {
-        const res = await request(upstream);
-        const body = (await res.body.json()) as { categorized?: { activated?: unknown[] } };
-        const pages = body.categorized?.activated ?? [];
-        result = { content: [{ type: "text", text: JSON.stringify({ pages }) }], structuredContent: { pages } };
-      }
+      if (message.method === "tools/call") result = await listPages();
       process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id: message.id, result })}\n`);
     }
   });

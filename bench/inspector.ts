@@ -22,12 +22,23 @@ export function inspectorUrl(stderr: Readable): Promise<string> {
 
 export async function collectGarbage(url: string): Promise<void> {
   const socket = new WebSocket(url);
-  await new Promise((resolve, reject) => {
-    socket.addEventListener("open", resolve, { once: true });
-    socket.addEventListener("error", reject, { once: true });
-  });
-  const done = new Promise<void>((resolve) => socket.addEventListener("message", () => resolve(), { once: true }));
-  socket.send(JSON.stringify({ id: 1, method: "HeapProfiler.collectGarbage" }));
-  await done;
-  socket.close();
+  try {
+    await new Promise((resolve, reject) => {
+      socket.addEventListener("open", resolve, { once: true });
+      socket.addEventListener("error", () => reject(new Error(`inspector at ${url} refused the connection`)), { once: true });
+    });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("no answer to HeapProfiler.collectGarbage in 30 s")), 30_000);
+      socket.addEventListener("message", (event) => {
+        const reply = JSON.parse(String(event.data)) as { id?: number; error?: { message?: string } };
+        if (reply.id !== 1) return;
+        clearTimeout(timer);
+        if (reply.error) reject(new Error(`HeapProfiler.collectGarbage: ${reply.error.message}`));
+        else resolve();
+      });
+      socket.send(JSON.stringify({ id: 1, method: "HeapProfiler.collectGarbage" }));
+    });
+  } finally {
+    socket.close();
+  }
 }

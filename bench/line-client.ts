@@ -3,39 +3,75 @@
 import { spawn } from "node:child_process";
 
 interface Reply {
+  id?: number;
   result?: { isError?: boolean; content?: unknown };
   error?: unknown;
 }
 
+const TIMEOUT_MS = 10_000;
+
 export async function lineClient(bin: string, env: Record<string, string>, args: string[] = []) {
   const child = spawn(process.execPath, [bin, ...args], { env, stdio: ["pipe", "pipe", "ignore"] });
-  const waiting = new Map<number, (reply: Reply) => void>();
+  const waiting = new Map<number, { resolve(reply: Reply): void; reject(error: Error): void }>();
+  let exited: Error | undefined;
+  const fail = (error: Error) => {
+    exited ??= error;
+    for (const w of waiting.values()) w.reject(error);
+    waiting.clear();
+  };
+  child.once("error", fail);
+  child.once("exit", (code, signal) => fail(new Error(`${bin} exited (${signal ?? code})`)));
   let buffered = "";
-  let nextId = 0;
   child.stdout.setEncoding("utf8");
   child.stdout.on("data", (chunk: string) => {
     buffered += chunk;
     for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
-      const message = JSON.parse(buffered.slice(0, end)) as Reply & { id?: number };
+      const line = buffered.slice(0, end);
       buffered = buffered.slice(end + 1);
-      if (message.id !== undefined) waiting.get(message.id)?.(message);
-      waiting.delete(message.id!);
+      let message: Reply;
+      try {
+        message = JSON.parse(line) as Reply;
+      } catch {
+        fail(new Error(`${bin} wrote a line that is not JSON: ${line.slice(0, 120)}`));
+        return;
+      }
+      if (message.id === undefined) continue;
+      waiting.get(message.id)?.resolve(message);
+      waiting.delete(message.id);
     }
   });
+  let nextId = 0;
   const request = (method: string, params: unknown) =>
-    new Promise<Reply>((resolve) => {
+    new Promise<Reply>((resolve, reject) => {
+      if (exited) return reject(exited);
       const id = ++nextId;
-      waiting.set(id, resolve);
+      const timer = setTimeout(() => {
+        waiting.delete(id);
+        reject(new Error(`${bin}: no answer to ${method} in ${TIMEOUT_MS} ms`));
+      }, TIMEOUT_MS);
+      const settle = <T>(f: (v: T) => void) => (v: T) => {
+        clearTimeout(timer);
+        f(v);
+      };
+      waiting.set(id, { resolve: settle(resolve), reject: settle(reject) });
       child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
     });
   await request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench-line", version: "1.0.0" } });
   child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
   return {
+    pid: child.pid!,
     async callTool(name: string, args: Record<string, unknown> = {}) {
       const reply = await request("tools/call", { name, arguments: args });
       if (reply.error || reply.result?.isError) throw new Error(`${name} failed: ${JSON.stringify(reply.error ?? reply.result?.content)}`);
       return reply.result;
     },
-    close: () => new Promise<void>((resolve) => child.once("exit", () => resolve()).stdin.end()),
+    close(): Promise<void> {
+      if (exited) return Promise.resolve();
+      return new Promise((resolve) => {
+        child.once("exit", () => resolve());
+        child.stdin.end();
+        setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
+      });
+    },
   };
 }

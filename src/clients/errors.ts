@@ -53,6 +53,7 @@ export interface UpstreamErrorInit {
 export class UpstreamError extends PancakeError {
   readonly kind = "upstream_error";
   readonly op: string;
+  readonly api: Api | undefined;
   readonly status: number | undefined;
   readonly code: string | number | undefined;
   readonly subcode: string | number | undefined;
@@ -69,6 +70,7 @@ export class UpstreamError extends PancakeError {
     if (init.permission) message += ` (permission: ${init.permission})`;
     super(message, init.hint ?? hintFor(init));
     this.op = init.op;
+    this.api = init.api;
     this.status = init.status;
     this.code = init.code;
     this.subcode = init.subcode;

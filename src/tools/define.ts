@@ -6,6 +6,7 @@ import { redact } from "../clients/redact.js";
 import type { Config } from "../config.js";
 import { compact } from "../format/compact.js";
 import type { Logger } from "../log.js";
+import { capFullRows } from "./inputs.js";
 import type { ToolsetName } from "./toolsets.js";
 
 /** All four hints are required: clients decide on confirmation prompts from them. */
@@ -65,22 +66,10 @@ export interface ToolResult {
   isError?: boolean;
 }
 
-/**
- * Rows per call with `detail: "full"`. A raw record runs to kilobytes (an order is about 5 KB), so
- * a page of 30 or 100 would outgrow what clients accept from one tool (Claude Code stops at 25k
- * tokens); the rest stays one next_cursor away.
- */
-export const FULL_DETAIL_ROWS = 10;
-
-function capFullRows(input: unknown): unknown {
-  const { detail, limit } = (input ?? {}) as { detail?: unknown; limit?: unknown };
-  return detail === "full" && typeof limit === "number" && limit > FULL_DETAIL_ROWS ? { ...(input as object), limit: FULL_DETAIL_ROWS } : input;
-}
-
 /** Runs a handler and applies the output contract: compact structured result + same JSON as text. */
 export async function runTool(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const result = compact((await tool.handler(capFullRows(input), ctx)) as Record<string, unknown>);
+    const result = compact((await tool.handler(capFullRows(tool.input, input), ctx)) as Record<string, unknown>);
     return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
   } catch (error) {
     return errorResult(tool.name, error, ctx.logger);

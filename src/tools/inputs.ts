@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { FULL_DETAIL_ROWS } from "./define.js";
 
 /** Shared parameter vocabulary: described once here, reused by every tool. */
 
@@ -59,5 +58,19 @@ export const detailInput = z
   .default("compact")
   .describe("full: raw record");
 
-/** For lists, where raw records come at most FULL_DETAIL_ROWS to a call. */
+/**
+ * Rows per call with `detail: "full"`. A raw record runs to kilobytes (an order is about 5 KB), so
+ * a page of 30 or 100 would outgrow what clients accept from one tool (Claude Code stops at 25k
+ * tokens); the rest stays one next_cursor away.
+ */
+export const FULL_DETAIL_ROWS = 10;
+
+/** `detail` of a list tool, whose `limit` counts rows: full records come at most FULL_DETAIL_ROWS a call. */
 export const detailRowsInput = detailInput.describe(`full: raw records, max ${FULL_DETAIL_ROWS} rows`);
+
+/** The input a list tool runs with: `limit` lowered for full records (only tools that opt in with detailRowsInput). */
+export function capFullRows(schema: z.ZodObject<z.ZodRawShape>, input: unknown): unknown {
+  if (schema.shape.detail !== detailRowsInput) return input;
+  const { detail, limit } = input as { detail?: unknown; limit?: unknown };
+  return detail === "full" && typeof limit === "number" && limit > FULL_DETAIL_ROWS ? { ...(input as object), limit: FULL_DETAIL_ROWS } : input;
+}

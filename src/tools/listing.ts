@@ -64,7 +64,8 @@ const stripEach = (props: Record<string, unknown>) => Object.fromEntries(Object.
 /**
  * The listed output schema only says that the tool answers with a structured result (an object).
  * Results are self-describing JSON the model reads anyway, and listing their fields cost about a
- * sixth of the whole tools/list; the full zod schema still validates every result on the server.
+ * sixth of the whole tools/list. Each tool's full zod schema is checked against its results by the
+test suite (test/helpers/output-contract.ts).
  */
 const OUTPUT_SCHEMA: Record<string, unknown> = { type: "object" };
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allTools } from "../../src/tools/index.js";
 import { listedTool } from "../../src/tools/listing.js";
 import { type Harness, startHarness } from "../helpers/harness.js";
+import { expectOutputContract } from "../helpers/output-contract.js";
 
 interface Prop {
   type?: string | string[];
@@ -92,6 +93,7 @@ describe("fuzzing every tool's arguments", () => {
           expect(text).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/); // no stack traces
         } else {
           expect(JSON.parse(text)).toEqual(result.structuredContent);
+          expectOutputContract(name, text);
         }
       }),
       { numRuns: 15, seed: 20261122 },

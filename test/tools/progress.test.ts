@@ -1,6 +1,7 @@
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { useHarness } from "../helpers/harness.js";
+import { expectOutputContract } from "../helpers/output-contract.js";
 
 // Tools that follow several upstream pages report progress when the client asks for it.
 const h = useHarness();
@@ -13,6 +14,7 @@ describe("progress notifications", () => {
       onprogress: (p) => seen.push(p),
     });
     expect(result.isError).toBeFalsy();
+    expectOutputContract("list_conversations", JSON.stringify(result.structuredContent));
     const rows = (result.structuredContent as { conversations: unknown[] }).conversations.length;
     // The v2 list gives 60 conversations a call: 100 rows take two calls, each reported.
     expect(rows).toBe(100);

@@ -57,6 +57,18 @@ export async function walkPages<T>(state: PageState, options: WalkOptions<T>): P
 }
 
 /**
+ * Where to resume for `limit` more rows: the cursor's page size, or `limit` itself when that
+ * reaches the same rows in fewer upstream calls (a follow-up asking for more rows, or for fewer,
+ * as `detail: "full"` does, than the first call). Equal calls keep the smaller size.
+ */
+export function resumeAt(state: PageState, limit: number): PageState {
+  const index = (state.pg - 1) * state.ps + state.off;
+  const calls = (size: number) => Math.floor((index + limit - 1) / size) - Math.floor(index / size) + 1;
+  if (limit === state.ps || calls(limit) > calls(state.ps) || (calls(limit) === calls(state.ps) && limit > state.ps)) return state;
+  return { pg: Math.floor(index / limit) + 1, off: index % limit, ps: limit };
+}
+
+/**
  * A list tool's page: the upstream query travels inside the cursor, so following pages repeat
  * exactly the first call's filters whatever else the caller sends along with the cursor.
  */
@@ -70,8 +82,9 @@ export async function pagedList<Q extends Record<string, unknown>, T>(
   const start = input.cursor
     ? decodeCursor(tool, input.cursor, pageState.extend({ q: z.record(z.string(), z.unknown()) }))
     : { q: query(), pg: 1, off: 0, ps: input.limit };
+  const at = input.cursor ? resumeAt(start, input.limit) : start;
   const q = start.q as Q;
-  const walk = await walkPages(start, { limit: input.limit, fetch: (page, size) => fetch(q, page, size), progress });
+  const walk = await walkPages(at, { limit: input.limit, fetch: (page, size) => fetch(q, page, size), progress });
   return {
     rows: walk.rows,
     next_cursor: walk.next ? encodeCursor(tool, { q, ...walk.next }) : undefined,

@@ -1,0 +1,13 @@
+import { allTools } from "../../src/tools/index.js";
+
+/**
+ * The server does not re-check results against the output schemas at run time, so tests check
+ * each successful result here, as it went over the wire (the JSON text), against the tool's full
+ * zod output schema.
+ */
+export function expectOutputContract(name: string, text: string): void {
+  const tool = allTools.find((t) => t.name === name);
+  if (!tool) throw new Error(`no tool named ${name}`);
+  const parsed = tool.output.safeParse(JSON.parse(text));
+  if (!parsed.success) throw new Error(`${name}: result breaks its output schema: ${parsed.error.message}`);
+}
