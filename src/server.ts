@@ -37,6 +37,10 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 // The SDK builds a JSON Schema validator (an Ajv instance, about a third of a millisecond) for
 // every server unless given one; stateless HTTP builds a server per request, so all share this.
 let validator: AjvJsonSchemaValidator | undefined;
+const sharedValidator = () => {
+  validator ??= new AjvJsonSchemaValidator();
+  return validator;
+};
 
 /** Builds the MCP server for a config: its toolsets' tools, the resources and the prompts. */
 export function buildServer(deps: ServerDeps): McpServer {
@@ -46,7 +50,7 @@ export function buildServer(deps: ServerDeps): McpServer {
     {
       capabilities: { logging: {}, completions: {} },
       instructions: INSTRUCTIONS,
-      jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()),
+      jsonSchemaValidator: sharedValidator(),
     },
   );
   const base: ResourceContext = {
