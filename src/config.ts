@@ -87,7 +87,7 @@ Flags:
   --demo                 start the embedded sandbox on loopback and use it
   --read-only            register no tool that writes upstream (env PANCAKE_READ_ONLY)
   --toolsets LIST        comma list of toolsets or "all" (env PANCAKE_TOOLSETS)
-  --timezone ZONE        IANA zone for reading and writing dates (env PANCAKE_TIMEZONE)
+  --timezone ZONE        the shop's IANA zone: dates are read and written in it (env PANCAKE_TIMEZONE)
   --log-level LEVEL      debug | info | warning | error (env PANCAKE_LOG_LEVEL, default info)
   -h, --help             show this help
   -v, --version          print the version

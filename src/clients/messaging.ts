@@ -1,8 +1,9 @@
 import type { z } from "zod";
-import { ConfigError, UpstreamError } from "./errors.js";
+import { ConfigError, InputError, UpstreamError } from "./errors.js";
 import { type HttpCore, pathOf, type QueryValue, type RequestOptions } from "./http.js";
 import { registerSecret } from "./redact.js";
 import { setOwn } from "../format/compact.js";
+import { sanitizeName } from "../format/text.js";
 import {
   type AdRecord,
   adRecordSchema,
@@ -179,6 +180,8 @@ export class MessagingClient {
   /** Page tokens: configured or generated ones (pinned), and ones read from the page list. */
   private readonly tokens = new Map<string, { token: string; pinned: boolean }>();
   private pagesLoaded = false;
+  /** Every page of the account (activated or not) by id, with its name, from the last page list. */
+  private readonly pageNames = new Map<string, string | undefined>();
   private pagesInFlight: Promise<MessagingPage[]> | undefined;
 
   constructor(options: MessagingClientOptions) {
@@ -497,6 +500,10 @@ export class MessagingClient {
     }
     if (!this.pagesLoaded) await this.listPages();
     const found = this.tokens.get(pageId);
+    if (!found && !this.pageNames.has(pageId)) {
+      const known = [...this.pageNames].slice(0, 10).map(([id, name]) => (name ? `${id} (${name})` : id));
+      throw new InputError("page_id", `${pageId} is not a page of this account`, `Use a page id from list_pages: ${known.join(", ") || "the account has no pages"}.`);
+    }
     if (!found) {
       throw new ConfigError(
         `${op}: page ${pageId} is not an activated page of the account behind PANCAKE_ACCESS_TOKEN, or it has no page access token. Check the page id, or set its token in PANCAKE_PAGE_ACCESS_TOKENS.`,
@@ -515,8 +522,10 @@ export class MessagingClient {
         ]
       : [[field(body, "pages"), true]];
     const pages: MessagingPage[] = [];
+    this.pageNames.clear();
     for (const [items, activated] of groups) {
       for (const page of parseList(pageSchema, items)) {
+        this.pageNames.set(String(page.id), sanitizeName(page.name));
         const token = page.settings?.page_access_token;
         if (activated && typeof token === "string" && token) this.remember(String(page.id), token, false);
         pages.push(withoutToken(page, activated));

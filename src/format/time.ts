@@ -121,16 +121,22 @@ export function recordTime(value: unknown, timeZone: string): string | undefined
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/;
 
+// A model rarely knows the date; these words let it ask for recent days without guessing.
+const RELATIVE_DAYS = new Map([
+  ["today", 0],
+  ["yesterday", -1],
+]);
+
 /**
- * Reads a caller's date: YYYY-MM-DD (start of that day, or its end with `endOfDay`),
- * ISO 8601 with or without offset (without: in the zone), or Unix seconds.
+ * Reads a caller's date: YYYY-MM-DD, `today` or `yesterday` (start of that day, or its end with
+ * `endOfDay`), `now`, ISO 8601 with or without offset (without: in the zone), or Unix seconds.
  */
-export function parseDateInput(field: string, input: string | number, timeZone: string, endOfDay = false): Date {
+export function parseDateInput(field: string, input: string | number, timeZone: string, endOfDay = false, now = new Date()): Date {
   const bad = () =>
     new InputError(
       field,
       `cannot read ${JSON.stringify(String(input).slice(0, 40))} as a date`,
-      "Use YYYY-MM-DD, an ISO 8601 date-time such as 2026-11-20T14:00:00 (shop time) or 2026-11-20T07:00:00Z, or Unix seconds.",
+      `Use YYYY-MM-DD (today is ${toDateInZone(now, timeZone)} in ${timeZone}), today, yesterday, now, an ISO 8601 date-time such as 2026-11-20T14:00:00 (shop time) or 2026-11-20T07:00:00Z, or Unix seconds.`,
     );
   if (typeof input === "number" || /^\d{9,11}$/.test(input)) {
     const seconds = Number(input);
@@ -138,6 +144,13 @@ export function parseDateInput(field: string, input: string | number, timeZone: 
     return new Date(seconds * 1000);
   }
   const text = input.trim();
+  const word = text.toLowerCase();
+  if (word === "now") return now;
+  const relative = RELATIVE_DAYS.get(word);
+  if (relative !== undefined) {
+    const start = startOfDay(now, timeZone, relative);
+    return endOfDay ? new Date(startOfDay(now, timeZone, relative + 1).getTime() - 1000) : start;
+  }
   let m = DATE_ONLY.exec(text);
   if (m) {
     const w = { year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: 0, minute: 0, second: 0 };

@@ -30,12 +30,7 @@ async function attempt<T>(read: () => Promise<T>): Promise<T | { unavailable: st
   }
 }
 
-function reportDay(text: string, timeZone: string): Date {
-  const word = text.trim().toLowerCase();
-  if (word === "today") return startOfDay(new Date(), timeZone);
-  if (word === "yesterday") return startOfDay(new Date(), timeZone, -1);
-  return startOfDay(parseDateInput("date", text, timeZone), timeZone);
-}
+const reportDay = (text: string, timeZone: string): Date => startOfDay(parseDateInput("date", text, timeZone), timeZone);
 
 async function pagesOf(ctx: ResourceContext, given: string | undefined): Promise<{ id: string; name?: string | undefined }[]> {
   const ids = given?.split(",").map((s) => s.trim()).filter(Boolean);

@@ -16,7 +16,7 @@ export function jsonish<T extends z.ZodType>(schema: T) {
   }, schema);
 }
 
-// Read by parseDateInput: YYYY-MM-DD, ISO 8601 (no offset = shop time zone) or Unix seconds.
+// Read by parseDateInput: YYYY-MM-DD, today, yesterday, now, ISO 8601 (no offset = shop time zone) or Unix seconds.
 export const dateInput = z.union([z.string().max(40), z.number().int()]).describe("Date");
 
 export const sinceInput = dateInput.optional().describe("From date");

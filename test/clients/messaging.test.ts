@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, UpstreamError } from "../../src/clients/errors.js";
+import { ConfigError, InputError, UpstreamError } from "../../src/clients/errors.js";
 import { HttpCore } from "../../src/clients/http.js";
 import { MessagingClient } from "../../src/clients/messaging.js";
 import {
@@ -111,7 +111,13 @@ describe("pages and page tokens", () => {
     await expect(bare.listTags(pageId)).rejects.toThrow(/PANCAKE_PAGE_ACCESS_TOKENS.*PANCAKE_ACCESS_TOKEN/);
     await expect(bare.listPages()).rejects.toThrow(/PANCAKE_ACCESS_TOKEN/);
     await expect(bare.sendInboxMessage(pageId, "x", { message: "hi" })).rejects.toThrow(/PANCAKE_ACCESS_TOKEN/);
-    await expect(client.listTags("999000999")).rejects.toThrow(ConfigError);
+    // A page of the account that is not activated has no token: a setting to fix.
+    await expect(client.listTags("109876543210987")).rejects.toThrow(ConfigError);
+    // A page that is not the account's at all: the caller's input, answered with the valid ids.
+    const unknown = await client.listTags("999000999").catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(InputError);
+    expect(unknown).toMatchObject({ field: "page_id", message: "page_id: 999000999 is not a page of this account" });
+    expect((unknown as InputError).hint).toContain(pageId);
   });
 
   it("surfaces a bad page token as code 102 and a bad user token as HTTP 401", async () => {

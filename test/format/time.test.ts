@@ -33,9 +33,28 @@ describe("parseDateInput", () => {
     expect(parseDateInput("since", "1763600000", VN).getTime()).toBe(1_763_600_000_000);
   });
 
-  it("rejects impossible dates naming the field", () => {
+  it("reads today, yesterday and now against the zone's calendar", () => {
+    // 2026-11-22 01:30 in Ho Chi Minh City is still 2026-11-21 in UTC.
+    const now = new Date("2026-11-21T18:30:00Z");
+    expect(parseDateInput("since", "today", VN, false, now).toISOString()).toBe("2026-11-21T17:00:00.000Z");
+    expect(parseDateInput("until", "Today", VN, true, now).toISOString()).toBe("2026-11-22T16:59:59.000Z");
+    expect(parseDateInput("since", " yesterday ", VN, false, now).toISOString()).toBe("2026-11-20T17:00:00.000Z");
+    expect(parseDateInput("until", "yesterday", VN, true, now).toISOString()).toBe("2026-11-21T16:59:59.000Z");
+    expect(parseDateInput("since", "yesterday", "UTC", false, now).toISOString()).toBe("2026-11-20T00:00:00.000Z");
+    expect(parseDateInput("until", "now", VN, true, now)).toBe(now);
+  });
+
+  it("rejects impossible dates naming the field, and says what today is", () => {
+    const now = new Date("2026-11-21T18:30:00Z");
     expect(() => parseDateInput("since", "2026-02-30", VN)).toThrow(InputError);
-    expect(() => parseDateInput("until", "yesterday", VN)).toThrow(/until: cannot read "yesterday"/);
+    expect(() => parseDateInput("until", "last week", VN, true, now)).toThrow(/until: cannot read "last week"/);
+    expect(() => parseDateInput("until", "constructor", VN)).toThrow(/until: cannot read "constructor"/);
+    try {
+      parseDateInput("since", "22/11/2026", VN, false, now);
+    } catch (error) {
+      expect((error as InputError).hint).toContain("today is 2026-11-22 in Asia/Ho_Chi_Minh");
+    }
+    expect.assertions(4);
   });
 
   it("handles zones with daylight saving", () => {

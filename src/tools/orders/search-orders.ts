@@ -82,7 +82,7 @@ export const searchOrders = defineTool({
   name: "search_orders",
   title: "Search orders",
   description:
-    'Search orders. Example: statuses ["waiting_to_ship"], since "2026-11-01".',
+    'Search orders. Example: shipped yesterday: time_field "shipped", since/until "yesterday".',
   toolset: "orders",
   annotations: READ,
   input: z.object({

@@ -57,7 +57,7 @@ export const getStaffStats = defineTool({
   name: "get_staff_stats",
   title: "Staff statistics",
   description:
-    "Work per staff member over pages: replies, conversations, phones, response time, orders.",
+    "Work per staff member over pages: replies, conversations, phones, response time, orders. Most messages first.",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({ page_ids: pageIdsInput, ...rangeInputs(MAX_DAYS) }),

@@ -156,6 +156,15 @@ describe("list_conversations", () => {
     expect(h.sandbox.server.requests.length).toBe(before);
   });
 
+  it("answers a page id that is not the account's with the ids that are, not with settings advice", async () => {
+    const r = await h.call("list_conversations", { page_id: "123" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^Error \(invalid_input\): page_id: 123 is not a page of this account/);
+    for (const page of h.sandbox.messaging.pages) expect(r.text).toContain(page.id);
+    expect(r.text).toContain("list_pages");
+    expect(r.text).not.toMatch(/PANCAKE_/);
+  });
+
   it("rejects unknown tag names listing the valid ones, and foreign cursors", async () => {
     const r = await h.call("list_conversations", { page_id: pageId, tags: ["no such tag"] });
     expect(r.isError).toBe(true);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { OrderRecord } from "../../../src/sandbox/pos/index.js";
+import { startOfDay, toDateInZone } from "../../../src/format/time.js";
 import { useHarness } from "../../helpers/harness.js";
 
 const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
@@ -27,5 +28,17 @@ describe("search_orders past page 100", () => {
       cursor = r.data.next_cursor;
     }
     expect(seen).toEqual(expected);
+  });
+});
+
+describe("search_orders with relative days", () => {
+  it("reads since/until yesterday as the shop's calendar day before today", async () => {
+    const tz = h.config.timezone;
+    const yesterday = toDateInZone(startOfDay(new Date(), tz, -1), tz);
+    const spelled = await h.call("search_orders", { time_field: "inserted_at", since: "yesterday", until: "yesterday", limit: 100 });
+    const dated = await h.call("search_orders", { time_field: "inserted_at", since: yesterday, until: yesterday, limit: 100 });
+    expect(spelled.isError, spelled.text).toBe(false);
+    expect(spelled.data.total).toBeGreaterThan(0);
+    expect(spelled.data).toEqual(dated.data);
   });
 });
