@@ -6,6 +6,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: "forks",
+    setupFiles: ["test/setup-clock.ts"],
     reporters: ["default"],
   },
 });

@@ -4,12 +4,13 @@ import type { PosSaleRow } from "../../clients/schemas/pos.js";
 import { num } from "../../format/compact.js";
 import { sanitizeName } from "../../format/text.js";
 import { parseRange, toIsoInZone, toYmdHms } from "../../format/time.js";
-import { defineTool, READ } from "../define.js";
+import { defineTool, READ, type ToolContext } from "../define.js";
 import { jsonish, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { codeInput, optionalCode } from "../pos/codes.js";
 import { nonEmpty, shaped, someOf } from "../pos/fields.js";
 import { shopScope } from "../pos/shop-scope.js";
 import { FORMULA_PREFIX, salesMetrics } from "./metrics.js";
+import { variationRow } from "../orders/variation-row.js";
 import { settleAll } from "../settle.js";
 
 const SPLITS = ["Time.day", "Order.source", "Variation.id", "Variation.product_id", "User.id"] as const;
@@ -17,6 +18,22 @@ const SPLITS = ["Time.day", "Order.source", "Variation.id", "Variation.product_i
 const NOT_ADDITIVE = new Set(["avg_price"]);
 
 type Metrics = Record<string, number>;
+
+/**
+ * Product names for the variation ids of the rows shown: an id alone means nothing to a person,
+ * and the analytics rows carry no names. One lookup (the first 100); without it the rows still stand.
+ */
+async function variationNames(ctx: ToolContext, shopId: string | number, ids: string[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids)].slice(0, 100);
+  if (wanted.length === 0) return new Map();
+  const page = await ctx.pos.listVariations(shopId, { variation_ids: wanted, page_number: 1, page_size: wanted.length }).catch(() => undefined);
+  const names = new Map<string, string>();
+  for (const v of page?.data ?? []) {
+    const row = variationRow(v);
+    if (row.name) names.set(row.variation_id, row.variant ? `${row.name} (${row.variant})` : row.name);
+  }
+  return names;
+}
 
 function metricsOf(value: unknown): Metrics | undefined {
   if (typeof value !== "object" || value === null) return undefined;
@@ -53,7 +70,7 @@ export const getSalesAnalytics = defineTool({
   name: "get_sales_analytics",
   title: "Get sales analytics",
   description:
-    'Sales figures: totals, then rows keyed by the split values (joined by " / "); returns under `returned`. Example: split_by ["Order.source"].',
+    'Sales figures: totals, then rows keyed by the split values (joined by " / "; Variation.id rows carry product names); returns under `returned`. Example: split_by ["Order.source"].',
   toolset: "analytics",
   annotations: READ,
   input: z.object({
@@ -123,9 +140,13 @@ export const getSalesAnalytics = defineTool({
     }
     const countsOrders = !split.some((s) => s.startsWith("Variation."));
     // A Map, then own properties: a key such as "__proto__" stays a row, never the prototype.
+    const shown = data.slice(0, input.limit);
+    const variationId = (r: PosSaleRow) => (r["Variation.id"] == null ? undefined : String(r["Variation.id"]));
+    const names = split.includes("Variation.id") ? await variationNames(ctx, shopId, shown.flatMap((r) => variationId(r) ?? [])) : undefined;
     const rows = new Map<string, Record<string, unknown>>();
-    data.slice(0, input.limit).forEach((r, i) => {
-      rows.set(keyOf(r), { ...success[i], returned: metricsOf(r.returned) });
+    shown.forEach((r, i) => {
+      const name = names?.get(variationId(r) ?? "");
+      rows.set(keyOf(r), { ...(name ? { name } : {}), ...success[i], returned: metricsOf(r.returned) });
     });
     return {
       since: toIsoInZone(range.since, tz),

@@ -107,6 +107,19 @@ describe("get_sales_analytics", () => {
     expect(r.data.totals.success.order_count).toBeUndefined();
   });
 
+  it("names the variations of a Variation.id split with their product and variant", async () => {
+    const r = await h.call("get_sales_analytics", { since: "2026-11-01", until: "2026-11-22", split_by: ["Variation.id"] });
+    expect(r.isError, r.text).toBe(false);
+    const ids = Object.keys(r.data.rows);
+    expect(ids.length).toBeGreaterThan(1);
+    const products = await h.call("search_products", { variation_ids: ids, limit: 100 });
+    const named = new Map<string, { name: string; variant?: string }>(products.data.variations.map((v: { variation_id: string }) => [v.variation_id, v]));
+    for (const id of ids) {
+      const v = named.get(id)!;
+      expect(r.data.rows[id].name).toBe(v.variant ? `${v.name} (${v.variant})` : v.name);
+    }
+  });
+
   it("keys rows by sanitized split values, \"__proto__\" included", async () => {
     h.sandbox.server.injectFault({
       path: /\/analytics\/sale$/,
