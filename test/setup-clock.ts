@@ -1,19 +1,8 @@
 // The sandbox builds its data around "now" and tests name calendar days in it, so every test
-// process sets its clock to the same instant when it starts and lets it run at real speed from
-// there (timers, rate limits and timeouts behave as usual). A run on any later day sees the same
-// shop. Child processes (the e2e tests' servers) keep the real clock.
+// process starts its clock at the same instant, and so does every server it spawns (through
+// NODE_OPTIONS): a run on any later day sees the same shop. See test/clock.mjs.
 const START = Date.parse("2026-11-22T07:30:00Z");
-const RealDate = Date;
-const offset = START - RealDate.now();
-
-class ShiftedDate extends RealDate {
-  constructor(...args: ConstructorParameters<DateConstructor> | []) {
-    if (args.length === 0) super(RealDate.now() + offset);
-    else super(...(args as ConstructorParameters<DateConstructor>));
-  }
-  static override now(): number {
-    return RealDate.now() + offset;
-  }
-}
-
-globalThis.Date = ShiftedDate as DateConstructor;
+const clock = new URL("./clock.mjs", import.meta.url).href;
+process.env.TEST_CLOCK_OFFSET_MS = String(START - Date.now());
+if (!process.env.NODE_OPTIONS?.includes(clock)) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import=${clock}`.trim();
+await import(clock);

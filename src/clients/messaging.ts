@@ -180,6 +180,7 @@ export class MessagingClient {
   /** Page tokens: configured or generated ones (pinned), and ones read from the page list. */
   private readonly tokens = new Map<string, { token: string; pinned: boolean }>();
   private pagesLoaded = false;
+  private pagesReadAt = 0;
   /** Every page of the account (activated or not) by id, with its name, from the last page list. */
   private readonly pageNames = new Map<string, string | undefined>();
   private pagesInFlight: Promise<MessagingPage[]> | undefined;
@@ -498,7 +499,8 @@ export class MessagingClient {
         `${op}: no page access token for page ${pageId}. Set PANCAKE_PAGE_ACCESS_TOKENS (page_id=token,...) or PANCAKE_ACCESS_TOKEN so page tokens can be read from the page list.`,
       );
     }
-    if (!this.pagesLoaded) await this.listPages();
+    // A page unknown to a list read more than a minute ago may be new: read the list again once.
+    if (!this.pagesLoaded || (!this.tokens.has(pageId) && Date.now() - this.pagesReadAt > 60_000)) await this.listPages();
     const found = this.tokens.get(pageId);
     if (!found && !this.pageNames.has(pageId)) {
       const known = [...this.pageNames].slice(0, 10).map(([id, name]) => (name ? `${id} (${name})` : id));
@@ -532,6 +534,7 @@ export class MessagingClient {
       }
     }
     this.pagesLoaded = true;
+    this.pagesReadAt = Date.now();
     return pages;
   }
 

@@ -218,8 +218,8 @@ export function parseRange(
   const [sinceField, untilField] = rules.fields ?? ["since", "until"];
   const days = rules.defaultDays ?? 7;
   const now = rules.now ?? new Date();
-  const end = until === undefined ? undefined : parseDateInput(untilField, until, timeZone, true);
-  const start = since === undefined ? undefined : parseDateInput(sinceField, since, timeZone);
+  const end = until === undefined ? undefined : parseDateInput(untilField, until, timeZone, true, now);
+  const start = since === undefined ? undefined : parseDateInput(sinceField, since, timeZone, false, now);
   const range: DateRange =
     start && end
       ? { since: start, until: end }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ConfigError, InputError, UpstreamError } from "../../src/clients/errors.js";
 import { HttpCore } from "../../src/clients/http.js";
 import { MessagingClient } from "../../src/clients/messaging.js";
@@ -118,6 +118,24 @@ describe("pages and page tokens", () => {
     expect(unknown).toBeInstanceOf(InputError);
     expect(unknown).toMatchObject({ field: "page_id", message: "page_id: 999000999 is not a page of this account" });
     expect((unknown as InputError).hint).toContain(pageId);
+  });
+
+  it("reads the page list again for an unknown page once the list is a minute old", async () => {
+    const fresh = new MessagingClient({ core: env.core, userToken: state.userToken });
+    await fresh.listPages();
+    const added = { ...state.pages[0]!, id: "100000000000042", settings: { ...state.pages[0]!.settings, page_access_token: "pat_added_later" } };
+    state.pages.push(added);
+    try {
+      await expect(fresh.listTags(added.id)).rejects.toThrow(InputError);
+      const realNow = Date.now.bind(Date);
+      vi.spyOn(Date, "now").mockImplementation(() => realNow() + 61_000);
+      const error = await fresh.listTags(added.id).then(() => undefined, (e: unknown) => e);
+      expect(error).not.toBeInstanceOf(InputError);
+      expect(lastRequest("GET", `/pages/${added.id}/tags`).query.page_access_token).toEqual(["pat_added_later"]);
+    } finally {
+      vi.restoreAllMocks();
+      state.pages.pop();
+    }
   });
 
   it("surfaces a bad page token as code 102 and a bad user token as HTTP 401", async () => {

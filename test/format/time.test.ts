@@ -93,6 +93,15 @@ describe("formats", () => {
 
 describe("parseRange", () => {
   const now = new Date("2026-11-22T05:00:00Z");
+  it("reads today, yesterday and now against the same instant as its own defaults", () => {
+    const both = parseRange("now", "now", VN, { now });
+    expect(both).toEqual({ since: now, until: now });
+    expect(parseRange("yesterday", "today", VN, { now })).toEqual({
+      since: new Date("2026-11-20T17:00:00.000Z"),
+      until: new Date("2026-11-22T16:59:59.000Z"),
+    });
+  });
+
   it("defaults to the last N days up to now", () => {
     const r = parseRange(undefined, undefined, VN, { defaultDays: 7, now });
     expect(r.since.toISOString()).toBe("2026-11-15T17:00:00.000Z");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
 import type { ToolContext } from "../define.js";
 import { idInput, jsonish } from "../inputs.js";
 
@@ -32,11 +33,19 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   return results;
 }
 
-/** One call per page, a few pages at a time, with progress after each page. */
+/**
+ * One call per page, a few pages at a time, with progress after each page. A page id the account
+ * does not have is named as the `page_ids` entry it came from.
+ */
 export function eachPage<R>(ctx: Pick<ToolContext, "progress">, pageIds: readonly string[], what: string, fn: (pageId: string) => Promise<R>) {
   let done = 0;
   return mapLimit(pageIds, FAN_OUT, async (pageId) => {
-    const result = await fn(pageId);
+    const result = await fn(pageId).catch((error: unknown) => {
+      if (error instanceof InputError && error.field === "page_id") {
+        throw new InputError(`page_ids[${pageIds.indexOf(pageId)}]`, error.message.replace(/^page_id: /, ""), error.hint);
+      }
+      throw error;
+    });
     await ctx.progress(++done, pageIds.length, `${what}: page ${pageId}`);
     return result;
   });

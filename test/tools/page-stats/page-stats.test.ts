@@ -180,6 +180,13 @@ describe("get_staff_stats", () => {
 });
 
 describe("get_new_customer_stats", () => {
+  it("names a page id the account does not have by its place in page_ids", async () => {
+    const r = await h.call("get_new_customer_stats", { page_ids: [pages[0], "123"], since: SINCE, until: UNTIL });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^Error \(invalid_input\): page_ids\[1\]: 123 is not a page of this account/);
+    expect(r.text).toContain(pages[0]!);
+  });
+
   it("sends a day range and gives day rows", async () => {
     const r = await h.call("get_new_customer_stats", { page_ids: [pages[0]], since: SINCE, until: UNTIL });
     expect(r.isError, r.text).toBe(false);
