@@ -34,6 +34,9 @@ function staffOf(stats: StaffStats, withOrders: boolean): Named[] {
 }
 
 const answered = (r: Row) => (num(r.inbox_count) ?? 0) + (num(r.comment_count) ?? 0);
+const handled = (r: Row) => (num(r.unique_inbox_count) ?? 0) + (num(r.unique_comment_count) ?? 0);
+/** What "most" means when ranking staff. */
+const RANKS = { messages: answered, conversations: handled } as const;
 
 /**
  * Per-staff totals over several single-page answers. Counts add up (a conversation belongs to
@@ -57,10 +60,14 @@ export const getStaffStats = defineTool({
   name: "get_staff_stats",
   title: "Staff statistics",
   description:
-    "Work per staff member over pages: replies, conversations, phones, response time, orders. Most messages first.",
+    "Work per staff member over pages: replies, conversations, phones, response time, orders. Ranked by sort_by.",
   toolset: "page_stats",
   annotations: READ,
-  input: z.object({ page_ids: pageIdsInput, ...rangeInputs(MAX_DAYS) }),
+  input: z.object({
+    page_ids: pageIdsInput,
+    ...rangeInputs(MAX_DAYS),
+    sort_by: z.enum(["messages", "conversations"]).default("messages").describe("Most messages sent, or most conversations handled, first"),
+  }),
   output: z.object({
     page_ids: z.array(z.string()),
     range: rangeSchema,
@@ -91,7 +98,8 @@ export const getStaffStats = defineTool({
       }
       for (const s of staff) s.name ??= names.get(s.user_id);
     }
-    staff.sort((a, b) => answered(b) - answered(a) || a.user_id.localeCompare(b.user_id));
+    const rank = RANKS[input.sort_by];
+    staff.sort((a, b) => rank(b) - rank(a) || a.user_id.localeCompare(b.user_id));
     const fields = FIELDS.filter((f) => staff.some((s) => f in s));
     return {
       page_ids: pageIds,

@@ -155,6 +155,19 @@ describe("get_staff_stats", () => {
     expect(r.data.totals.order_count).toBe([...want.values()].reduce((t, v) => t + v.order_count, 0));
   });
 
+  it("ranks by messages sent, or by conversations handled", async () => {
+    const order = (rows: Record<string, number>[], key: (r: Record<string, number>) => number) =>
+      rows.every((r, i) => i === 0 || key(rows[i - 1]!) >= key(r));
+    const messages = (r: Record<string, number>) => (r.inbox_count ?? 0) + (r.comment_count ?? 0);
+    const conversations = (r: Record<string, number>) => (r.unique_inbox_count ?? 0) + (r.unique_comment_count ?? 0);
+    const byMessages = await h.call("get_staff_stats", { page_ids: pages, since: SINCE, until: UNTIL });
+    const byConversations = await h.call("get_staff_stats", { page_ids: pages, since: SINCE, until: UNTIL, sort_by: "conversations" });
+    expect(order(byMessages.data.staff, messages)).toBe(true);
+    expect(order(byConversations.data.staff, conversations)).toBe(true);
+    expect(new Set(byConversations.data.staff.map((s: { user_id: string }) => s.user_id))).toEqual(new Set(byMessages.data.staff.map((s: { user_id: string }) => s.user_id)));
+    expect(byConversations.data.staff.map((s: { user_id: string }) => s.user_id)).not.toEqual(byMessages.data.staff.map((s: { user_id: string }) => s.user_id));
+  });
+
   it("uses the several-pages endpoint with the user token: the sum of the single-page results", async () => {
     const single = await Promise.all(pages.map((p) => h.call("get_staff_stats", { page_ids: [p], since: SINCE, until: UNTIL })));
     const before = h.sandbox.server.count("GET", "/api/v1/statistics/user");
