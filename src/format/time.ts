@@ -60,6 +60,13 @@ export function fromWallTime(w: WallTime, timeZone: string): Date {
   let instant = guess - offsetMinutes(new Date(guess), timeZone) * 60_000;
   // A second pass settles instants near an offset change.
   instant = guess - offsetMinutes(new Date(instant), timeZone) * 60_000;
+  const shown = wallTime(new Date(instant), timeZone);
+  if (shown.day !== w.day || shown.hour !== w.hour || shown.minute !== w.minute) {
+    // A wall time the clocks skip (a DST gap; in some zones midnight itself): read it with the
+    // offset from before the change, which lands just past the gap, as Temporal's "compatible" does.
+    const past = guess - offsetMinutes(new Date(guess - 6 * 3_600_000), timeZone) * 60_000;
+    if (past > instant) instant = past;
+  }
   return new Date(instant);
 }
 

@@ -57,6 +57,17 @@ describe("parseDateInput", () => {
     expect.assertions(4);
   });
 
+  it("starts a day whose midnight the clocks skip just after the gap", () => {
+    // Santiago moves from 00:00 to 01:00 on 2026-09-06: the day starts at 01:00 (UTC-3).
+    const santiago = "America/Santiago";
+    expect(toIsoInZone(parseDateInput("since", "2026-09-06", santiago), santiago)).toBe("2026-09-06T01:00:00-03:00");
+    expect(toIsoInZone(parseDateInput("until", "2026-09-05", santiago, true), santiago)).toBe("2026-09-05T23:59:59-04:00");
+    const now = new Date("2026-09-06T15:00:00Z");
+    expect(toIsoInZone(parseDateInput("since", "today", santiago, false, now), santiago)).toBe("2026-09-06T01:00:00-03:00");
+    // New York skips 02:00-03:00 on 2026-03-08: 02:30 resolves to 03:30 EDT.
+    expect(toIsoInZone(parseDateInput("since", "2026-03-08T02:30", "America/New_York"), "America/New_York")).toBe("2026-03-08T03:30:00-04:00");
+  });
+
   it("handles zones with daylight saving", () => {
     // 2026-03-08 02:30 does not exist in New York; 2026-03-09 is after the change (UTC-4).
     expect(parseDateInput("since", "2026-03-09", "America/New_York").toISOString()).toBe("2026-03-09T04:00:00.000Z");
