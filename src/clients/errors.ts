@@ -18,9 +18,12 @@ export abstract class PancakeError extends Error {
 export class InputError extends PancakeError {
   readonly kind = "invalid_input";
   readonly field: string | undefined;
-  constructor(field: string | undefined, message: string, hint?: string) {
-    super(field ? `${field}: ${message}` : message, hint);
+  /** What is wrong, without the field name (the message leads with it). */
+  readonly reason: string;
+  constructor(field: string | undefined, reason: string, hint?: string) {
+    super(field ? `${field}: ${reason}` : reason, hint);
     this.field = field;
+    this.reason = reason;
   }
 }
 

@@ -179,7 +179,7 @@ export class MessagingClient {
   private readonly userToken: string | undefined;
   /** Page tokens: configured or generated ones (pinned), and ones read from the page list. */
   private readonly tokens = new Map<string, { token: string; pinned: boolean }>();
-  private pagesLoaded = false;
+  /** When the page list was last read (0: not yet). */
   private pagesReadAt = 0;
   /** Every page of the account (activated or not) by id, with its name, from the last page list. */
   private readonly pageNames = new Map<string, string | undefined>();
@@ -484,7 +484,7 @@ export class MessagingClient {
         throw error;
       }
       this.tokens.delete(pageId);
-      this.pagesLoaded = false;
+      this.pagesReadAt = 0;
       const fresh = await this.pageToken(pageId, call.op).catch(() => token);
       if (fresh === token) throw error;
       return send(fresh);
@@ -499,8 +499,9 @@ export class MessagingClient {
         `${op}: no page access token for page ${pageId}. Set PANCAKE_PAGE_ACCESS_TOKENS (page_id=token,...) or PANCAKE_ACCESS_TOKEN so page tokens can be read from the page list.`,
       );
     }
-    // A page unknown to a list read more than a minute ago may be new: read the list again once.
-    if (!this.pagesLoaded || (!this.tokens.has(pageId) && Date.now() - this.pagesReadAt > 60_000)) await this.listPages();
+    // Read the list if it never was, or was reset by a refused token; a page unknown to a list read
+    // more than a minute ago may be new, so that list is read again too.
+    if (Date.now() - this.pagesReadAt > 60_000) await this.listPages();
     const found = this.tokens.get(pageId);
     if (!found && !this.pageNames.has(pageId)) {
       const known = [...this.pageNames].slice(0, 10).map(([id, name]) => (name ? `${id} (${name})` : id));
@@ -533,7 +534,6 @@ export class MessagingClient {
         pages.push(withoutToken(page, activated));
       }
     }
-    this.pagesLoaded = true;
     this.pagesReadAt = Date.now();
     return pages;
   }

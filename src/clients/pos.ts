@@ -393,6 +393,14 @@ export class PosClient {
     return this.page(S.PosVariation, "search products", pathOf`/shops/${shopId}/products/variations`, shopId, params);
   }
 
+  /** The variations with these ids, asked for 100 at a time (the largest page the list serves). */
+  async variationsByIds(shopId: Id, ids: readonly string[]): Promise<S.PosVariation[]> {
+    const wanted = [...new Set(ids)];
+    const chunks = Array.from({ length: Math.ceil(wanted.length / 100) }, (_, i) => wanted.slice(i * 100, i * 100 + 100));
+    const pages = await Promise.all(chunks.map((chunk) => this.listVariations(shopId, { variation_ids: chunk, page_size: chunk.length })));
+    return pages.flatMap((page) => page.data);
+  }
+
   async getProduct(shopId: Id, idOrSku: string): Promise<S.PosProduct> {
     const json = await this.call("get product", pathOf`/shops/${shopId}/products/${idOrSku}`, shopId);
     return parse(S.PosProduct, unwrap(json, "product"));

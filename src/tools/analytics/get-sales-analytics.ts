@@ -21,17 +21,11 @@ type Metrics = Record<string, number>;
 
 /**
  * Product names for the variation ids of the rows shown: an id alone means nothing to a person,
- * and the analytics rows carry no names. One lookup per 100 ids; rows whose lookup fails stay
- * unnamed, their figures still stand.
+ * and the analytics rows carry no names. Without the lookup the rows still stand, unnamed.
  */
 async function variationNames(ctx: ToolContext, shopId: string | number, ids: string[]): Promise<Map<string, string>> {
-  const wanted = [...new Set(ids)];
-  const chunks = Array.from({ length: Math.ceil(wanted.length / 100) }, (_, i) => wanted.slice(i * 100, i * 100 + 100));
-  const pages = await Promise.all(
-    chunks.map((chunk) => ctx.pos.listVariations(shopId, { variation_ids: chunk, page_number: 1, page_size: chunk.length }).catch(() => undefined)),
-  );
   const names = new Map<string, string>();
-  for (const v of pages.flatMap((page) => page?.data ?? [])) {
+  for (const v of await ctx.pos.variationsByIds(shopId, ids).catch(() => [])) {
     const row = variationRow(v);
     if (row.name) names.set(row.variation_id, row.variant ? `${row.name} (${row.variant})` : row.name);
   }

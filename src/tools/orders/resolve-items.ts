@@ -69,9 +69,7 @@ export function pickVariation(field: string, candidates: PosVariation[], product
 export async function resolveItems(pos: PosClient, shopId: string, items: ItemInput[], field = "items"): Promise<ResolvedItem[]> {
   if (items.length === 0) throw new InputError(field, "needs at least one item", "Pass items: [{variation_id or product, quantity}].");
   const ids = items.flatMap((it) => (it.variation_id ? [it.variation_id] : []));
-  const known = ids.length
-    ? (await pos.listVariations(shopId, { variation_ids: ids, page_size: Math.min(100, ids.length) })).data
-    : [];
+  const known = await pos.variationsByIds(shopId, ids);
   const resolved: ResolvedItem[] = [];
   for (const [i, item] of items.entries()) {
     const where = `${field}[${i}]`;

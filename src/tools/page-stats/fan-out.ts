@@ -42,7 +42,7 @@ export function eachPage<R>(ctx: Pick<ToolContext, "progress">, pageIds: readonl
   return mapLimit(pageIds, FAN_OUT, async (pageId) => {
     const result = await fn(pageId).catch((error: unknown) => {
       if (error instanceof InputError && error.field === "page_id") {
-        throw new InputError(`page_ids[${pageIds.indexOf(pageId)}]`, error.message.replace(/^page_id: /, ""), error.hint);
+        throw new InputError(`page_ids[${pageIds.indexOf(pageId)}]`, error.reason, error.hint);
       }
       throw error;
     });
