@@ -34,8 +34,7 @@ Dates: give YYYY-MM-DD, today, yesterday, now, ISO 8601 or Unix seconds; results
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-// zod's own word for a parameter left out is "Invalid input", which does not tell a model to add it.
-z.config({ customError: (issue) => (issue.input === undefined ? "missing (required)" : undefined) });
+const ANY_ARGUMENTS = z.looseObject({});
 
 // The SDK builds a JSON Schema validator (an Ajv instance, about a third of a millisecond) for
 // every server unless given one; stateless HTTP builds a server per request, so all share this.
@@ -64,6 +63,8 @@ export function buildServer(deps: ServerDeps): McpServer {
     signal: new AbortController().signal,
   };
 
+  // The SDK gets an open schema so that it hands over the arguments as sent: runTool parses them
+  // itself, so an unknown key is refused by name rather than dropped (tools/input-errors.ts).
   // The output schema is not handed to the SDK: it would re-parse every result on every call to
   // check what the tests already prove for every tool (test/helpers/harness.ts), and turn a good
   // answer into an error if an upstream ever sent a field in a shape we did not foresee.
@@ -74,7 +75,7 @@ export function buildServer(deps: ServerDeps): McpServer {
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.input,
+        inputSchema: ANY_ARGUMENTS,
         annotations: { title: tool.title, ...tool.annotations },
       },
       (args: unknown, extra: Extra) => runTool(tool, args, toolContext(base, extra)),

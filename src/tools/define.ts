@@ -1,12 +1,13 @@
 import type { z } from "zod";
 import type { MessagingClient } from "../clients/messaging.js";
 import type { PosClient } from "../clients/pos.js";
-import { PancakeError } from "../clients/errors.js";
+import { InputError, PancakeError } from "../clients/errors.js";
 import { redact } from "../clients/redact.js";
 import type { Config } from "../config.js";
 import { compact } from "../format/compact.js";
 import type { Logger } from "../log.js";
 import { capFullRows } from "./inputs.js";
+import { issuesMessage, unknownKeysMessage } from "./input-errors.js";
 import type { ToolsetName } from "./toolsets.js";
 
 /** All four hints are required: clients decide on confirmation prompts from them. */
@@ -66,10 +67,24 @@ export interface ToolResult {
   isError?: boolean;
 }
 
+const FIX_ARGUMENTS = "Call again with the parameters named above fixed; the tool's input schema lists them all.";
+
+/**
+ * The arguments as the handler gets them. A key the tool does not know, at any depth, is an error
+ * naming the closest valid one, never dropped: a dropped filter answers as if it had been applied.
+ */
+export function parseInput(tool: AnyTool, args: unknown): unknown {
+  const unknown = unknownKeysMessage(tool.input, args ?? {});
+  if (unknown) throw new InputError(undefined, unknown, FIX_ARGUMENTS);
+  const parsed = tool.input.safeParse(args ?? {});
+  if (!parsed.success) throw new InputError(undefined, issuesMessage(parsed.error), FIX_ARGUMENTS);
+  return capFullRows(tool.input, parsed.data);
+}
+
 /** Runs a handler and applies the output contract: compact structured result + same JSON as text. */
-export async function runTool(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
+export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const result = compact((await tool.handler(capFullRows(tool.input, input), ctx)) as Record<string, unknown>);
+    const result = compact((await tool.handler(parseInput(tool, args), ctx)) as Record<string, unknown>);
     return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
   } catch (error) {
     return errorResult(tool.name, error, ctx.logger);

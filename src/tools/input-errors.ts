@@ -1,0 +1,152 @@
+import { z } from "zod";
+
+/**
+ * What a model reads when its arguments do not fit. zod's own words ("Invalid input") do not tell
+ * it what to add, and zod drops keys it does not know, so `search_orders {"status": "shipped"}`
+ * would answer with every order as if filtered. Here a missing key is named as missing and an
+ * unknown one, at any depth, is an error with the closest valid name and the whole list.
+ */
+
+z.config({ customError: (issue) => (issue.input === undefined ? "missing (required)" : undefined) });
+
+/** Lower case, camelCase split, separators folded: `timeField`, `time-field` and `TIME_FIELD` meet. */
+const norm = (key: string) =>
+  key
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_|_$/g, "");
+
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** `qty` for `quantity`: the same first letter, then the others in order. */
+function abbreviates(short: string, long: string): boolean {
+  if (short.length < 3 || short.length >= long.length || short[0] !== long[0]) return false;
+  let i = 0;
+  for (const c of long) if (c === short[i]) i++;
+  return i === short.length;
+}
+
+/**
+ * The valid name a mistaken key most likely meant, if any is close: the same words in another
+ * case, a singular for a plural (`status` for `statuses`), one name inside the other
+ * (`unread_only` for `unread`), an abbreviation, or a few letters off.
+ */
+export function closestKey(key: string, valid: readonly string[]): string | undefined {
+  const k = norm(key);
+  if (!k) return undefined;
+  let best: { name: string; score: number } | undefined;
+  for (const name of valid) {
+    const n = norm(name);
+    let score: number;
+    if (n === k) score = 0;
+    else if (n.startsWith(k) || k.startsWith(n)) score = 1 + Math.abs(n.length - k.length) / 100;
+    else if (n.includes(k) || k.includes(n)) score = 2 + Math.abs(n.length - k.length) / 100;
+    else if (abbreviates(k, n)) score = 2.5 + (n.length - k.length) / 100;
+    else {
+      const d = distance(k, n);
+      if (d > Math.max(2, Math.floor(Math.min(k.length, n.length) / 3))) continue;
+      score = 3 + d;
+    }
+    if (!best || score < best.score) best = { name, score };
+  }
+  return best?.name;
+}
+
+type JsonSchema = {
+  type?: unknown;
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+};
+
+interface Unknown {
+  path: string;
+  key: string;
+  valid: string[];
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Some clients send nested objects as JSON text; the tools accept that (jsonish), so look inside. */
+function decoded(value: unknown): unknown {
+  if (typeof value !== "string" || !/^\s*[[{]/.test(value)) return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * Keys of `value` that its schema does not name. An object schema with `properties` and no
+ * `additionalProperties` is closed: every input object of a tool is (a record or a loose object
+ * says so with `additionalProperties`).
+ */
+function walk(raw: unknown, schema: JsonSchema, path: string, out: Unknown[]): void {
+  const value = decoded(raw);
+  const branches = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])];
+  if (branches.length > 0) {
+    const fitting = branches.filter((b) => (Array.isArray(value) ? b.items : isPlainObject(value) ? b.properties || b.additionalProperties : false));
+    // Several object shapes may fit: a key is unknown only when no shape names it.
+    if (fitting.length === 1) walk(value, fitting[0]!, path, out);
+    else if (fitting.length > 1 && isPlainObject(value)) walk(value, mergeShapes(fitting), path, out);
+    return;
+  }
+  if (Array.isArray(value)) {
+    if (schema.items) value.forEach((item, i) => walk(item, schema.items!, `${path}[${i}]`, out));
+    return;
+  }
+  if (!isPlainObject(value)) return;
+  const properties = schema.properties ?? {};
+  const extra = schema.additionalProperties;
+  for (const [key, child] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (Object.hasOwn(properties, key)) walk(child, properties[key]!, at, out);
+    else if (typeof extra === "object") walk(child, extra, at, out);
+    else if (extra !== true && schema.properties) out.push({ path, key, valid: Object.keys(properties) });
+  }
+}
+
+function mergeShapes(shapes: JsonSchema[]): JsonSchema {
+  if (shapes.some((s) => s.additionalProperties !== undefined && s.additionalProperties !== false)) return { additionalProperties: true };
+  return { properties: Object.assign({}, ...shapes.map((s) => s.properties ?? {})) };
+}
+
+const schemas = new WeakMap<z.ZodType, JsonSchema>();
+
+/** The message for every key of `args` that `schema` does not name, or undefined when all are known. */
+export function unknownKeysMessage(schema: z.ZodType, args: unknown): string | undefined {
+  let json = schemas.get(schema);
+  if (!json) {
+    json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+    schemas.set(schema, json);
+  }
+  const found: Unknown[] = [];
+  walk(args, json, "", found);
+  if (found.length === 0) return undefined;
+  return found
+    .map(({ path, key, valid }) => {
+      const near = closestKey(key, valid.filter((v) => !found.some((f) => f.path === path && f.key === v)));
+      const where = path ? ` in ${path}` : "";
+      return `unknown parameter \`${key}\`${where}${near ? `; did you mean \`${near}\`?` : ""} (valid${where}: ${valid.join(", ") || "none"})`;
+    })
+    .join("\n");
+}
+
+/** zod issues as one line each: what is wrong, then where ("missing (required) at page_id"). */
+export function issuesMessage(error: z.ZodError): string {
+  return error.issues.map((i) => (i.path.length ? `${i.message} at ${i.path.map(String).join(".")}` : i.message)).join("\n");
+}
