@@ -196,6 +196,16 @@ export class MessagingClient {
     return this.userToken !== undefined;
   }
 
+  /** Pages whose token was configured (PANCAKE_PAGE_ACCESS_TOKENS) or generated here. */
+  get pinnedPageIds(): string[] {
+    return [...this.tokens].filter(([, t]) => t.pinned).map(([id]) => id);
+  }
+
+  /** A page's name from the last page list read, if any. */
+  pageName(pageId: string): string | undefined {
+    return this.pageNames.get(pageId);
+  }
+
   // ---- pages (user token) ----
 
   /** Activated and inactivated pages of the account; page tokens are cached, never returned. */

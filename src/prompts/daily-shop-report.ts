@@ -5,7 +5,6 @@ import { sanitizeName } from "../format/text.js";
 import { parseDateInput, startOfDay, toDateInZone, toYmdHms } from "../format/time.js";
 import type { ResourceContext } from "../resources/define.js";
 import type { AnyTool, ToolContext } from "../tools/define.js";
-import { getEngagementStats } from "../tools/page-stats/get-engagement-stats.js";
 import { getPageStats } from "../tools/page-stats/get-page-stats.js";
 import { getStaffStats } from "../tools/page-stats/get-staff-stats.js";
 import { eachPage, MAX_PAGES } from "../tools/page-stats/fan-out.js";
@@ -79,8 +78,8 @@ export const dailyShopReport = definePrompt({
       page_id: pageId,
       name: pages.find((p) => p.id === pageId)?.name,
       ...(await attempt(async () => ({
-        conversations: (await run(getEngagementStats, { page_id: pageId, ...range }, ctx)).totals,
-        messages: (await run(getPageStats, { page_id: pageId, ...range }, ctx)).totals,
+        conversations: (await run(getPageStats, { metric: "engagement", page_ids: [pageId], ...range }, ctx)).totals,
+        messages: (await run(getPageStats, { metric: "messages", page_ids: [pageId], ...range }, ctx)).totals,
       }))),
     }));
     const staff = await attempt(async () => {

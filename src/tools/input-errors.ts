@@ -106,7 +106,8 @@ function walk(raw: unknown, schema: JsonSchema, path: string, out: Unknown[]): v
     return;
   }
   if (Array.isArray(value)) {
-    if (schema.items) value.forEach((item, i) => walk(item, schema.items!, `${path}[${i}]`, out));
+    const items = schema.items;
+    if (items) for (const [i, item] of value.entries()) walk(item, items, `${path}[${i}]`, out);
     return;
   }
   if (!isPlainObject(value)) return;

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { InputError } from "../../clients/errors.js";
+import { ConfigError, InputError, type PancakeError, UpstreamError } from "../../clients/errors.js";
 import type { ToolContext } from "../define.js";
 import { idInput, jsonish } from "../inputs.js";
+import { pageRows } from "../pages/list-pages.js";
 
 export const MAX_PAGES = 20;
 /**
@@ -11,13 +12,41 @@ export const MAX_PAGES = 20;
  */
 const FAN_OUT = 10;
 
-/** One or more page ids: an array, a JSON array text, or a comma list. */
+/** One or more page ids: an array, a JSON array text, or a comma list; omitted: every page. */
 export const pageIdsInput = z
   .preprocess(
     (v) => (typeof v === "string" && !v.trim().startsWith("[") ? v.split(",").map((s) => s.trim()) : v),
     jsonish(z.array(idInput("page id")).min(1).max(MAX_PAGES)),
   )
-  .describe(`Page ids (list_pages), ≤${MAX_PAGES}`);
+  .optional()
+  .describe("Page ids; default all pages");
+
+/** The pages a statistics call covers, with their names where the page list gave them. */
+export interface StatsPages {
+  ids: string[];
+  /** True when the caller named none: every page of the account. */
+  all: boolean;
+  name(pageId: string): string | undefined;
+}
+
+/**
+ * The pages asked for, or every activated page of the account (the page list with the user
+ * token; the configured page tokens without it), so that no question about "my pages" needs a
+ * list_pages call first.
+ */
+export async function statsPages(ctx: Pick<ToolContext, "messaging">, requested: readonly string[] | undefined): Promise<StatsPages> {
+  const name = (pageId: string) => ctx.messaging.pageName(pageId);
+  if (requested?.length) return { ids: [...new Set(requested)], all: false, name };
+  const ids = ctx.messaging.hasUserToken ? (await pageRows(ctx.messaging, false)).map((p) => p.id) : ctx.messaging.pinnedPageIds;
+  if (ids.length === 0) {
+    throw new ConfigError(
+      ctx.messaging.hasUserToken
+        ? "The account behind PANCAKE_ACCESS_TOKEN has no activated page."
+        : "No page to ask: set PANCAKE_ACCESS_TOKEN (every page of the account) or PANCAKE_PAGE_ACCESS_TOKENS.",
+    );
+  }
+  return { ids: ids.slice(0, MAX_PAGES), all: true, name };
+}
 
 /** Runs `fn` over items with at most `limit` in flight; results keep the items' order. */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -49,4 +78,42 @@ export function eachPage<R>(ctx: Pick<ToolContext, "progress">, pageIds: readonl
     await ctx.progress(++done, pageIds.length, `${what}: page ${pageId}`);
     return result;
   });
+}
+
+export interface PageFailure {
+  page_id: string;
+  error: string;
+}
+
+/** A page's own refusal (its token, its permissions), as opposed to the service failing. */
+const pageRefusal = (error: unknown) =>
+  error instanceof ConfigError ||
+  (error instanceof UpstreamError &&
+    (error.status === 401 || error.status === 403 || error.code === 102 || error.permission !== undefined || /permission/i.test(error.upstreamMessage ?? "")));
+
+/**
+ * eachPage over the pages of a statistics call. When the caller named no page, a page that
+ * refuses (no token, no permission) is reported in `failed` and the others still answer;
+ * a page the caller named fails the call.
+ */
+export async function eachStatsPage<R>(
+  ctx: Pick<ToolContext, "progress">,
+  pages: StatsPages,
+  what: string,
+  fn: (pageId: string) => Promise<R>,
+): Promise<{ results: { pageId: string; value: R }[]; failed: PageFailure[] }> {
+  const failed: PageFailure[] = [];
+  let first: unknown;
+  const settled = await eachPage(ctx, pages.ids, what, async (pageId) => {
+    try {
+      return { pageId, value: await fn(pageId) };
+    } catch (error) {
+      if (!pages.all || !pageRefusal(error)) throw error;
+      first ??= error;
+      failed.push({ page_id: pageId, error: (error as PancakeError).message });
+      return undefined;
+    }
+  });
+  if (failed.length === pages.ids.length) throw first;
+  return { results: settled.filter((r) => r !== undefined), failed };
 }

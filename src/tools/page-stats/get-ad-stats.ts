@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { UpstreamError } from "../../clients/errors.js";
+import type { MessagingClient } from "../../clients/messaging.js";
 import type { AdRecord } from "../../clients/schemas/messaging.js";
 import { num } from "../../format/compact.js";
 import { sanitizeName } from "../../format/text.js";
 import { defineTool, READ } from "../define.js";
-import { pageIdInput } from "../inputs.js";
+import { rankRows, sortByInput } from "../rank.js";
+import { eachStatsPage, pageIdsInput, statsPages } from "./fan-out.js";
 import { rangeInputs, rangeOut, rangeSchema, statsRange, unixSpan } from "./range.js";
 import { type Counts, type Row, rowsSchema, sumRows, totalsSchema } from "./rows.js";
 
@@ -55,46 +57,76 @@ function totalsOf(records: AdRecord[]): Counts {
   return { ...t, ...(Object.fromEntries(Object.entries(ratios).filter(([, v]) => v !== undefined)) as Counts) };
 }
 
+async function pageAds(client: MessagingClient, pageId: string, view: string, span: { since: number; until: number }): Promise<AdRecord[]> {
+  try {
+    return view === "campaigns"
+      ? await client.getCampaignStats(pageId, span)
+      : await client.getAdStats(pageId, { ...span, type: view === "ads" ? "by_id" : "by_time" });
+  } catch (error) {
+    if (error instanceof UpstreamError && (error.status === 403 || /permission/i.test(error.upstreamMessage ?? ""))) {
+      const { op, status, code, upstreamMessage, permission } = error;
+      throw new UpstreamError({ op, status, code, upstreamMessage, permission, hint: PERMISSION_HINT });
+    }
+    throw error;
+  }
+}
+
+/** Day rows of several pages: one row per day, sums with the ratios recomputed. */
+function daysOf(records: AdRecord[]): Row[] {
+  const byDay = new Map<string, AdRecord[]>();
+  for (const r of records) byDay.set(r.date ?? "", [...(byDay.get(r.date ?? "") ?? []), r]);
+  return [...byDay].map(([date, list]) => ({ date, ...totalsOf(list) }));
+}
+
 export const getAdStats = defineTool({
   name: "get_ad_stats",
   title: "Ad statistics",
   description:
-    "A page's ad results per campaign, ad or day: spend, clicks, CPC/CPM/CTR, conversations, purchases, ROAS.",
+    "Ad results of pages (default all) per campaign, ad or day: spend, clicks, CPC/CPM/CTR, conversations, purchases, purchase value, ROAS. Rows by spend unless sort_by.",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
-    page_id: pageIdInput,
+    page_ids: pageIdsInput,
     view: z.enum(["campaigns", "ads", "days"]).default("campaigns").describe("days: all ads per day"),
     ...rangeInputs(MAX_DAYS),
+    sort_by: sortByInput.describe("A row figure, largest first"),
+    limit: z.number().int().min(1).max(500).default(50).describe("Max rows"),
   }),
   output: z.object({
     range: rangeSchema,
     currency: z.string().optional(),
     totals: totalsSchema,
     rows: rowsSchema,
+    total_rows: z.number().optional(),
+    truncated: z.boolean().optional(),
+    failed_pages: z.array(z.object({ page_id: z.string(), error: z.string() })).optional(),
   }),
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
     const range = statsRange(input, tz, MAX_DAYS);
     const span = unixSpan(range);
-    let records: AdRecord[];
-    try {
-      records =
-        input.view === "campaigns"
-          ? await ctx.messaging.getCampaignStats(input.page_id, span)
-          : await ctx.messaging.getAdStats(input.page_id, { ...span, type: input.view === "ads" ? "by_id" : "by_time" });
-    } catch (error) {
-      if (error instanceof UpstreamError && (error.status === 403 || /permission/i.test(error.upstreamMessage ?? ""))) {
-        const { op, status, code, upstreamMessage, permission } = error;
-        throw new UpstreamError({ op, status, code, upstreamMessage, permission, hint: PERMISSION_HINT });
-      }
-      throw error;
-    }
+    const pages = await statsPages(ctx, input.page_ids);
+    const { results, failed } = await eachStatsPage(ctx, pages, "ad statistics", (pageId) => pageAds(ctx.messaging, pageId, input.view, span));
+    const several = results.length > 1;
+    const records = results.flatMap((r) => r.value);
     const currency = records.find((r) => r.currency)?.currency ?? undefined;
-    const rows = records
-      .map((r): Row => ({ ...rowOf(r, input.view), currency: r.currency && r.currency !== currency ? r.currency : undefined }))
-      .sort((a, b) => (num(b.spend) ?? 0) - (num(a.spend) ?? 0));
+    let rows: Row[];
+    if (input.view === "days" && several) rows = daysOf(records);
+    else {
+      rows = results.flatMap(({ pageId, value }) =>
+        value.map((r): Row => ({ ...(several ? { page_id: pageId } : {}), ...rowOf(r, input.view), currency: r.currency && r.currency !== currency ? r.currency : undefined })),
+      );
+    }
     if (input.view === "days") rows.sort((a, b) => String(a.date).localeCompare(String(b.date)));
-    return { range: rangeOut(range, tz), currency, totals: totalsOf(records), rows };
+    const ranked = rankRows(rows, { sortBy: input.sort_by ?? (input.view === "days" ? undefined : "spend"), valid: [...METRICS, ...BUDGETS], limit: input.limit });
+    return {
+      range: rangeOut(range, tz),
+      currency,
+      totals: totalsOf(records),
+      rows: ranked.rows,
+      total_rows: ranked.truncated ? ranked.total : undefined,
+      truncated: ranked.truncated,
+      failed_pages: failed.length ? failed : undefined,
+    };
   },
 });

@@ -1,61 +1,79 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import { defineTool, READ } from "../define.js";
-import { pageIdInput } from "../inputs.js";
-import { rangeInputs, rangeOut, rangeSchema, statsRange, unixSpan } from "./range.js";
-import { counts, groupRows, hasActivity, rowHour, rowsSchema, sumRows, totalsSchema } from "./rows.js";
+import { dateInput, jsonish } from "../inputs.js";
+import { rankRows, sortByInput } from "../rank.js";
+import { eachStatsPage, pageIdsInput, statsPages } from "./fan-out.js";
+import { BYS, METRIC_SPECS, METRICS, mergeTimeRows, totalsOf } from "./page-metrics.js";
+import { DEFAULT_DAYS, rangeOut, rangeSchema, statsRange } from "./range.js";
+import { type Row, rowsSchema, totalsSchema } from "./rows.js";
 
-const MAX_DAYS = 31;
-const MAX_HOURLY_DAYS = 7;
-const FIELDS = [
-  "customer_inbox_count",
-  "customer_comment_count",
-  "page_inbox_count",
-  "page_comment_count",
-  "new_inbox_count",
-  "new_customer_count",
-  "inbox_interactive_count",
-  "phone_number_count",
-  "uniq_phone_number_count",
-  "today_uniq_website_referral",
-  "today_website_guest_referral",
-] as const;
+const KEY_OF = { day: "date", hour: "hour", hour_of_day: "hour_of_day" } as const;
 
 export const getPageStats = defineTool({
   name: "get_page_stats",
-  title: "Page activity statistics",
+  title: "Page statistics",
   description:
-    "A page's message volume per day or hour: messages, new conversations and customers, phones.",
+    "Inbox statistics of pages, summed over pages with a total per page. metric: messages (from customers, from staff, new conversations/customers, phones), engagement (conversations customers wrote in, new, answered), new_customers, tags (net uses per tag). Example: busiest day: since \"2026-11-01\", sort_by \"customer_inbox_count\", limit 1.",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
-    page_id: pageIdInput,
-    ...rangeInputs(MAX_DAYS),
-    by: z
-      .enum(["day", "hour"])
-      .default("day")
-      .describe(`hour: ≤${MAX_HOURLY_DAYS} days, quiet hours omitted`),
+    metric: z.enum(METRICS).default("messages").describe("What to count"),
+    page_ids: pageIdsInput,
+    since: dateInput.optional().describe(`From date; default last ${DEFAULT_DAYS} days`),
+    until: dateInput.optional().describe("To date, inclusive; span ≤31 days for messages, else 92"),
+    by: z.enum(BYS).default("day").describe("Rows per day, hour (≤7 days), hour_of_day (engagement) or page"),
+    user_ids: jsonish(z.array(z.string().max(64)).max(50)).optional().describe("engagement: only conversations assigned to these staff"),
+    sort_by: sortByInput.describe("A row figure, largest first"),
+    limit: z.number().int().min(1).max(500).default(100).describe("Max rows"),
   }),
-  output: z.object({ range: rangeSchema, totals: totalsSchema, rows: rowsSchema, note: z.string() }),
+  output: z.object({
+    metric: z.string(),
+    range: rangeSchema,
+    totals: totalsSchema.optional(),
+    pages: z.array(z.looseObject({ page_id: z.string(), name: z.string().optional() })).optional(),
+    rows: rowsSchema,
+    total_rows: z.number().optional(),
+    truncated: z.boolean().optional(),
+    failed_pages: z.array(z.object({ page_id: z.string(), error: z.string() })).optional(),
+    note: z.string(),
+  }),
   async handler(input, ctx) {
-    const tz = ctx.config.timezone;
-    const range = statsRange(input, tz, MAX_DAYS);
-    if (input.by === "hour" && range.until.getTime() - range.since.getTime() > MAX_HOURLY_DAYS * 86_400_000) {
-      throw new InputError("by", `"hour" rows cover at most ${MAX_HOURLY_DAYS} days`, 'Narrow since..until, or use by:"day".');
+    const spec = METRIC_SPECS[input.metric];
+    const by = input.metric === "tags" ? "day" : input.by;
+    if (!spec.bys.includes(by)) {
+      throw new InputError("by", `metric ${input.metric} has no ${JSON.stringify(by)} rows`, `Use by: ${spec.bys.join(", ")}.`);
     }
-    const hours = (await ctx.messaging.getPageStats(input.page_id, unixSpan(range))).map((r) => {
-      const hour = rowHour(r, tz) ?? "";
-      return { hour, date: hour.slice(0, 10), ...counts(r, FIELDS) };
-    });
-    const rows =
-      input.by === "hour"
-        ? hours.filter((r) => hasActivity(r, FIELDS)).map(({ date: _date, ...r }) => r)
-        : groupRows(hours, "date", FIELDS);
+    if (input.user_ids?.length && input.metric !== "engagement") {
+      throw new InputError("user_ids", "filters only metric engagement", 'Drop user_ids, or use metric "engagement".');
+    }
+    const tz = ctx.config.timezone;
+    const asked = statsRange(input, tz, spec.maxDays);
+    const range = spec.covers ? spec.covers(asked, tz) : asked;
+    const pages = await statsPages(ctx, input.page_ids);
+    const { results, failed } = await eachStatsPage(ctx, pages, `${input.metric} statistics`, (pageId) =>
+      spec.read(ctx, pageId, { range, by, timeZone: tz, userIds: input.user_ids }),
+    );
+    const several = results.length > 1;
+    const perPage = results.map(({ pageId, value }) => ({ page_id: pageId, name: pages.name(pageId), ...totalsOf(value) }));
+    let rows: Row[];
+    if (input.metric === "tags") rows = results.flatMap(({ pageId, value }) => value.map((r) => (several ? { page_id: pageId, ...r } : r)));
+    else if (by === "page") rows = perPage;
+    else rows = mergeTimeRows(results.map((r) => r.value), KEY_OF[by]);
+    const tagsRanked = input.metric === "tags" && input.sort_by === undefined;
+    if (tagsRanked) rows.sort((a, b) => Math.abs(Number(b.net)) - Math.abs(Number(a.net)));
+    const valid = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => typeof r[k] === "number")))];
+    const ranked = rankRows(rows, { sortBy: input.sort_by, valid, limit: input.limit });
     return {
+      metric: input.metric,
       range: rangeOut(range, tz),
-      totals: sumRows(hours, FIELDS),
-      rows,
-      note: `dates and hours in ${tz}; page_* counts are messages sent by staff`,
+      totals: input.metric === "tags" ? undefined : totalsOf(results.flatMap((r) => r.value)),
+      pages: several && by !== "page" && input.metric !== "tags" ? perPage : undefined,
+      rows: ranked.rows,
+      total_rows: ranked.truncated ? ranked.total : undefined,
+      truncated: ranked.truncated,
+      failed_pages: failed.length ? failed : undefined,
+      note: `${spec.note(tz)}${pages.all ? `; all ${pages.ids.length} pages` : ""}${failed.length ? "; failed_pages are not counted" : ""}`,
     };
   },
 });

@@ -3,7 +3,8 @@ import type { StaffStats } from "../../clients/schemas/messaging.js";
 import { num } from "../../format/compact.js";
 import { sanitizeName } from "../../format/text.js";
 import { defineTool, READ } from "../define.js";
-import { eachPage, pageIdsInput } from "./fan-out.js";
+import { rankRows, sortByInput } from "../rank.js";
+import { eachStatsPage, pageIdsInput, statsPages } from "./fan-out.js";
 import { dateTimeRange, rangeInputs, rangeOut, rangeSchema, statsRange } from "./range.js";
 import { counts, type Row, sumRows, totalsSchema } from "./rows.js";
 
@@ -35,8 +36,6 @@ function staffOf(stats: StaffStats, withOrders: boolean): Named[] {
 
 const answered = (r: Row) => (num(r.inbox_count) ?? 0) + (num(r.comment_count) ?? 0);
 const handled = (r: Row) => (num(r.unique_inbox_count) ?? 0) + (num(r.unique_comment_count) ?? 0);
-/** What "most" means when ranking staff. */
-const RANKS = { messages: answered, conversations: handled } as const;
 
 /**
  * Per-staff totals over several single-page answers. Counts add up (a conversation belongs to
@@ -60,36 +59,43 @@ export const getStaffStats = defineTool({
   name: "get_staff_stats",
   title: "Staff statistics",
   description:
-    "Work per staff member over pages: replies, conversations, phones, response time, orders. Ranked by sort_by.",
+    "Work per staff member over pages (default all): messages sent, conversations handled, phones, response time, orders; ranked by sort_by (avg_response_seconds: fastest first).",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
     page_ids: pageIdsInput,
     ...rangeInputs(MAX_DAYS),
-    sort_by: z.enum(["messages", "conversations"]).default("messages").describe("Most messages sent, or most conversations handled, first"),
+    sort_by: sortByInput.default("messages").describe("messages, conversations, or a staff figure"),
+    limit: z.number().int().min(1).max(200).default(50).describe("Max staff"),
   }),
   output: z.object({
     page_ids: z.array(z.string()),
     range: rangeSchema,
     totals: totalsSchema,
     staff: z.array(z.looseObject({ user_id: z.string(), name: z.string().optional(), avg_response_seconds: z.number() })),
+    total_staff: z.number().optional(),
+    truncated: z.boolean().optional(),
+    failed_pages: z.array(z.object({ page_id: z.string(), error: z.string() })).optional(),
     note: z.string().optional(),
   }),
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
     const range = statsRange(input, tz, MAX_DAYS);
-    const pageIds = [...new Set(input.page_ids)];
+    const pages = await statsPages(ctx, input.page_ids);
+    const pageIds = pages.ids;
     const date_range = dateTimeRange(range, tz);
     // The user-token endpoint serves any number of pages and adds order_count.
     const withUser = ctx.messaging.hasUserToken;
     let staff: Named[];
+    let failed: { page_id: string; error: string }[] = [];
     if (withUser) {
       staff = staffOf(await ctx.messaging.getMultiPageStaffStats({ page_ids: pageIds, date_range }), true);
     } else {
-      const perPage = await eachPage(ctx, pageIds, "staff statistics", async (pageId) =>
+      const perPage = await eachStatsPage(ctx, pages, "staff statistics", async (pageId) =>
         staffOf(await ctx.messaging.getStaffStats(pageId, { date_range }), false),
       );
-      staff = mergeStaff(perPage);
+      failed = perPage.failed;
+      staff = mergeStaff(perPage.results.map((r) => r.value));
     }
     if (staff.some((s) => !s.name)) {
       const names = new Map<string, string | undefined>();
@@ -98,14 +104,20 @@ export const getStaffStats = defineTool({
       }
       for (const s of staff) s.name ??= names.get(s.user_id);
     }
-    const rank = RANKS[input.sort_by];
-    staff.sort((a, b) => rank(b) - rank(a) || a.user_id.localeCompare(b.user_id));
+    staff.sort((a, b) => a.user_id.localeCompare(b.user_id));
     const fields = FIELDS.filter((f) => staff.some((s) => f in s));
+    const ranked = rankRows(
+      staff.map((s) => ({ ...s, messages: answered(s), conversations: handled(s) })),
+      { sortBy: input.sort_by, valid: ["messages", "conversations", ...fields, "avg_response_seconds"], limit: input.limit, ascending: input.sort_by === "avg_response_seconds", unranked: (s) => s.messages === 0 },
+    );
     return {
       page_ids: pageIds,
       range: rangeOut(range, tz),
       totals: sumRows(staff, fields),
-      staff,
+      staff: ranked.rows,
+      total_staff: ranked.truncated ? ranked.total : undefined,
+      truncated: ranked.truncated,
+      failed_pages: failed.length ? failed : undefined,
       note: withUser
         ? undefined
         : `${pageIds.length > 1 ? "summed page by page: avg_response_seconds weighted by messages answered; " : ""}order_count needs PANCAKE_ACCESS_TOKEN`,

@@ -33,7 +33,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-describe("get_engagement_stats", () => {
+describe("get_page_stats, metric engagement", () => {
   it("dates D/M/YYYY day labels by their own year", async () => {
     h.sandbox.server.injectFault({
       path: "/statistics/customer_engagements",
@@ -41,7 +41,7 @@ describe("get_engagement_stats", () => {
       status: 200,
       body: { success: true, data: { categories: ["1/1/2026", "31/12/2024"], series: [{ name: "inbox", data: [4, 2] }] } },
     });
-    const r = await h.call("get_engagement_stats", { page_id: pages[0], since: SINCE, until: UNTIL });
+    const r = await h.call("get_page_stats", { metric: "engagement", page_ids: [pages[0]], since: SINCE, until: UNTIL });
     expect(r.isError, r.text).toBe(false);
     expect((r.data as { rows: unknown[] }).rows).toEqual([
       { date: "2024-12-31", inbox: 2 },
@@ -50,7 +50,7 @@ describe("get_engagement_stats", () => {
   });
 
   it("gives per-day rows, oldest first, across the year boundary", async () => {
-    const r = await h.call("get_engagement_stats", { page_id: pages[0], since: SINCE, until: UNTIL });
+    const r = await h.call("get_page_stats", { metric: "engagement", page_ids: [pages[0]], since: SINCE, until: UNTIL });
     expect(r.isError, r.text).toBe(false);
     expect(lastQuery("/statistics/customer_engagements").date_range).toBe("30/12/2025 00:00:00 - 01/01/2026 23:59:59");
     const want = engagementByDay(h.sandbox.messaging, pages[0]!, SPAN);
@@ -68,21 +68,21 @@ describe("get_engagement_stats", () => {
   });
 
   it("sums per page-local hour of day and says so", async () => {
-    const r = await h.call("get_engagement_stats", { page_id: pages[1], since: SINCE, until: UNTIL, by: "hour_of_day" });
-    expect(r.data.rows).toEqual(engagementByHourOfDay(h.sandbox.messaging, pages[1]!, SPAN));
+    const r = await h.call("get_page_stats", { metric: "engagement", page_ids: [pages[1]], since: SINCE, until: UNTIL, by: "hour_of_day" });
+    expect(r.data.rows).toEqual(engagementByHourOfDay(h.sandbox.messaging, pages[1]!, SPAN).map(({ hour, ...row }) => ({ hour_of_day: hour, ...row })));
     expect(r.data.note).toMatch(/local time/);
   });
 
   it("filters by assigned staff", async () => {
     const staff = h.sandbox.messaging.staff[1]!.id;
-    await h.call("get_engagement_stats", { page_id: pages[0], since: SINCE, until: UNTIL, user_ids: JSON.stringify([staff]) });
+    await h.call("get_page_stats", { metric: "engagement", page_ids: [pages[0]], since: SINCE, until: UNTIL, user_ids: JSON.stringify([staff]) });
     expect(lastQuery("/statistics/customer_engagements").user_ids).toBe(staff);
   });
 });
 
-describe("get_page_stats", () => {
+describe("get_page_stats, metric messages", () => {
   it("sends Unix seconds and sums the hourly rows into local days", async () => {
-    const r = await h.call("get_page_stats", { page_id: pages[0], since: SINCE, until: UNTIL });
+    const r = await h.call("get_page_stats", { page_ids: [pages[0]], since: SINCE, until: UNTIL });
     expect(r.isError, r.text).toBe(false);
     expect(lastQuery("/statistics/pages")).toMatchObject({ since: String(SPAN.from / 1000), until: String(Math.floor(SPAN.to / 1000)) });
     const want = pageActivity(h.sandbox.messaging, pages[0]!, SPAN, localDay);
@@ -94,7 +94,7 @@ describe("get_page_stats", () => {
   });
 
   it("gives active hours in the shop zone", async () => {
-    const r = await h.call("get_page_stats", { page_id: pages[0], since: "2025-12-31", until: "2025-12-31", by: "hour" });
+    const r = await h.call("get_page_stats", { page_ids: [pages[0]], since: "2025-12-31", until: "2025-12-31", by: "hour" });
     const span = days("2025-12-31", "2025-12-31");
     const want = pageActivity(h.sandbox.messaging, pages[0]!, span, (ms) => new Date(ms + 7 * 3_600_000).toISOString().slice(0, 13));
     expect(r.data.rows.length).toBe(want.size);
@@ -107,37 +107,37 @@ describe("get_page_stats", () => {
 
   it("rejects reversed, over-long and too-long hourly ranges before calling", async () => {
     const before = h.sandbox.server.requests.length;
-    const reversed = await h.call("get_page_stats", { page_id: pages[0], since: UNTIL, until: SINCE });
+    const reversed = await h.call("get_page_stats", { page_ids: [pages[0]], since: UNTIL, until: SINCE });
     expect(reversed.isError).toBe(true);
     expect(reversed.text).toMatch(/until is before since/);
-    const long = await h.call("get_page_stats", { page_id: pages[0], since: "2025-10-01", until: "2025-12-01" });
+    const long = await h.call("get_page_stats", { page_ids: [pages[0]], since: "2025-10-01", until: "2025-12-01" });
     expect(long.text).toMatch(/31 days/);
-    const hourly = await h.call("get_page_stats", { page_id: pages[0], since: "2025-12-01", until: "2025-12-20", by: "hour" });
+    const hourly = await h.call("get_page_stats", { page_ids: [pages[0]], since: "2025-12-01", until: "2025-12-20", by: "hour" });
     expect(hourly.text).toMatch(/by: "hour" rows cover at most 7 days/);
-    const badId = await h.call("get_page_stats", { page_id: "../pages" });
+    const badId = await h.call("get_page_stats", { page_ids: ["../pages"] });
     expect(badId.isError).toBe(true);
     expect(h.sandbox.server.requests.length).toBe(before);
   });
 });
 
-describe("get_tag_stats", () => {
+describe("get_page_stats, metric tags", () => {
   it("labels each tag with its name and colour and gives net changes per day", async () => {
     const since = "2025-12-10";
-    const r = await h.call("get_tag_stats", { page_id: pages[0], since, until: UNTIL });
+    const r = await h.call("get_page_stats", { metric: "tags", page_ids: [pages[0]], since, until: UNTIL });
     expect(r.isError, r.text).toBe(false);
     const net = tagNet(h.sandbox.messaging, pages[0]!, days(since, UNTIL));
     const tags = h.sandbox.messaging.tags[pages[0]!]!;
-    expect(r.data.tags).toHaveLength(tags.length);
+    expect(r.data.rows).toHaveLength(tags.length);
     for (const tag of tags) {
-      const row = r.data.tags.find((t: { tag_id: string }) => t.tag_id === String(tag.id));
-      expect(row).toMatchObject({ name: tag.text, color: tag.color });
+      const row = r.data.rows.find((t: { tag_id: string }) => t.tag_id === String(tag.id));
+      expect(row).toMatchObject({ name: tag.text });
       const perDay = net.get(String(tag.id)) ?? new Map<string, number>();
-      expect(row.total).toBe([...perDay.values()].reduce((a, b) => a + b, 0));
+      expect(row.net).toBe([...perDay.values()].reduce((a, b) => a + b, 0));
       expect(Object.fromEntries((row.days ?? []).map((d: { date: string; net: number }) => [d.date, d.net]))).toEqual(
         Object.fromEntries([...perDay].filter(([, v]) => v !== 0)),
       );
     }
-    expect(r.data.tags.some((t: { total: number }) => t.total !== 0)).toBe(true);
+    expect(r.data.rows.some((t: { net: number }) => t.net !== 0)).toBe(true);
   });
 });
 
@@ -192,16 +192,16 @@ describe("get_staff_stats", () => {
   });
 });
 
-describe("get_new_customer_stats", () => {
+describe("get_page_stats, metric new_customers", () => {
   it("names a page id the account does not have by its place in page_ids", async () => {
-    const r = await h.call("get_new_customer_stats", { page_ids: [pages[0], "123"], since: SINCE, until: UNTIL });
+    const r = await h.call("get_page_stats", { metric: "new_customers", page_ids: [pages[0], "123"], since: SINCE, until: UNTIL });
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/^Error \(invalid_input\): page_ids\[1\]: 123 is not a page of this account/);
     expect(r.text).toContain(pages[0]!);
   });
 
   it("sends a day range and gives day rows", async () => {
-    const r = await h.call("get_new_customer_stats", { page_ids: [pages[0]], since: SINCE, until: UNTIL });
+    const r = await h.call("get_page_stats", { metric: "new_customers", page_ids: [pages[0]], since: SINCE, until: UNTIL });
     expect(r.isError, r.text).toBe(false);
     expect(lastQuery("/statistics/customers")).toMatchObject({ date_range: "30/12/2025 - 01/01/2026", group_by: "day" });
     const want = newCustomers(h.sandbox.messaging, pages[0]!, SPAN, localDay);
@@ -214,17 +214,17 @@ describe("get_new_customer_stats", () => {
   });
 
   it("counts whole days from a partial-day input, per hour", async () => {
-    const r = await h.call("get_new_customer_stats", { page_ids: [pages[0]], since: "2025-12-31T15:00:00", until: "2025-12-31T16:00:00", group_by: "hour" });
+    const r = await h.call("get_page_stats", { metric: "new_customers", page_ids: [pages[0]], since: "2025-12-31T15:00:00", until: "2025-12-31T16:00:00", by: "hour" });
     expect(lastQuery("/statistics/customers").date_range).toBe("31/12/2025 - 31/12/2025");
     const want = newCustomers(h.sandbox.messaging, pages[0]!, days("2025-12-31", "2025-12-31"), (ms) =>
       `${new Date(ms + 7 * 3_600_000).toISOString().slice(0, 13)}:00:00`,
     );
-    expect(r.data.rows.map((row: { date: string }) => row.date)).toEqual([...want.keys()].sort());
+    expect(r.data.rows.map((row: { hour: string }) => row.hour)).toEqual([...want.keys()].sort());
     expect(r.data.totals.new_page_inbox_count).toBe(total(want, "new_page_inbox_count"));
   });
 
   it("gives one row per page with group_by page_id", async () => {
-    const r = await h.call("get_new_customer_stats", { page_ids: [pages[0], pages[1]], since: SINCE, until: UNTIL, group_by: "page_id" });
+    const r = await h.call("get_page_stats", { metric: "new_customers", page_ids: [pages[0], pages[1]], since: SINCE, until: UNTIL, by: "page" });
     expect(r.data.rows.map((row: { page_id: string }) => row.page_id)).toEqual([pages[0], pages[1]]);
     for (const row of r.data.rows) {
       const want = newCustomers(h.sandbox.messaging, row.page_id, SPAN, localDay);
@@ -236,7 +236,7 @@ describe("get_new_customer_stats", () => {
 
 describe("get_ad_stats", () => {
   it("gives campaign metrics as numbers with the currency once", async () => {
-    const r = await h.call("get_ad_stats", { page_id: pages[0], since: SINCE, until: UNTIL });
+    const r = await h.call("get_ad_stats", { page_ids: [pages[0]], since: SINCE, until: UNTIL });
     expect(r.isError, r.text).toBe(false);
     expect(r.data.currency).toBe("VND");
     const delivered = adDays(h.sandbox.messaging, pages[0]!, SPAN);
@@ -255,12 +255,12 @@ describe("get_ad_stats", () => {
 
   it("gives per-ad and per-day rows", async () => {
     const delivered = adDays(h.sandbox.messaging, pages[1]!, SPAN);
-    const ads = await h.call("get_ad_stats", { page_id: pages[1], view: "ads", since: SINCE, until: UNTIL });
+    const ads = await h.call("get_ad_stats", { page_ids: [pages[1]], view: "ads", since: SINCE, until: UNTIL });
     expect(lastQuery("/statistics/ads").type).toBe("by_id");
     for (const row of ads.data.rows) {
       expect(row.link_click ?? 0).toBe(delivered.filter((d) => d.ad_id === row.ad_id).reduce((t, d) => t + d.link_click, 0));
     }
-    const byDay = await h.call("get_ad_stats", { page_id: pages[1], view: "days", since: SINCE, until: UNTIL });
+    const byDay = await h.call("get_ad_stats", { page_ids: [pages[1]], view: "days", since: SINCE, until: UNTIL });
     expect(lastQuery("/statistics/ads").type).toBe("by_time");
     expect(byDay.data.rows.map((row: { date: string }) => row.date)).toEqual([...new Set(delivered.map((d) => d.date))].sort());
     for (const row of byDay.data.rows) {
@@ -269,7 +269,7 @@ describe("get_ad_stats", () => {
   });
 
   it("explains the permission the upstream wants when it refuses", async () => {
-    const r = await h.call("get_ad_stats", { page_id: h.sandbox.messaging.adsDeniedPageId, since: SINCE, until: UNTIL });
+    const r = await h.call("get_ad_stats", { page_ids: [h.sandbox.messaging.adsDeniedPageId], since: SINCE, until: UNTIL });
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/HTTP 403/);
     expect(r.text).toMatch(/Next step: .*view the page's ad reports/);

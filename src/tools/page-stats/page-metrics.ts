@@ -1,0 +1,158 @@
+import { InputError } from "../../clients/errors.js";
+import type { NewCustomerRow } from "../../clients/schemas/messaging.js";
+import type { DateRange } from "../../format/time.js";
+import { sanitizeName } from "../../format/text.js";
+import type { ToolContext } from "../define.js";
+import { dateTimeRange, dayRange, unixSpan, wholeDays } from "./range.js";
+import { counts, dayLabelDate, groupRows, hasActivity, type Row, rowHour, sumRows } from "./rows.js";
+
+/**
+ * The page statistics behind get_page_stats, one per `metric`. Each reads one page and gives
+ * rows keyed the way the caller asked (`date`, `hour`, `hour_of_day`), so pages can be summed
+ * row by row; `tags` gives one row per tag instead.
+ */
+
+export const METRICS = ["messages", "engagement", "new_customers", "tags"] as const;
+export type Metric = (typeof METRICS)[number];
+export const BYS = ["day", "hour", "hour_of_day", "page"] as const;
+export type By = (typeof BYS)[number];
+
+export interface MetricQuery {
+  range: DateRange;
+  by: By;
+  timeZone: string;
+  userIds?: string[] | undefined;
+}
+
+export interface MetricSpec {
+  /** Longest span the endpoint takes. */
+  maxDays: number;
+  /** The `by` values it can give, the first being its own default. */
+  bys: readonly By[];
+  /** The key of its rows for a `by` (day rows carry `date`). */
+  read(ctx: Pick<ToolContext, "messaging">, pageId: string, q: MetricQuery): Promise<Row[]>;
+  /** The range it really covers (day-granular endpoints: whole days). */
+  covers?(range: DateRange, timeZone: string): DateRange;
+  note(timeZone: string): string;
+}
+
+const MAX_HOURLY_DAYS = 7;
+
+const PAGE_FIELDS = [
+  "customer_inbox_count",
+  "customer_comment_count",
+  "page_inbox_count",
+  "page_comment_count",
+  "new_inbox_count",
+  "new_customer_count",
+  "inbox_interactive_count",
+  "phone_number_count",
+  "uniq_phone_number_count",
+  "today_uniq_website_referral",
+  "today_website_guest_referral",
+] as const;
+
+const HOURLY_ENGAGEMENT = ["inbox", "comment", "total", "new_customer", "new_customer_from_inbox"] as const;
+const NEW_CUSTOMER_FIELDS = ["new_customer_count", "new_page_inbox_count", "phone_number_count", "new_phone_number_count"] as const;
+
+const tagKey = (id: unknown) => String(id ?? "").replace(/^tag_/, "");
+
+/** Hour rows of at most a week: a longer span gives more rows than anyone reads. */
+function checkHourly(by: By, range: DateRange): void {
+  if (by === "hour" && range.until.getTime() - range.since.getTime() >= MAX_HOURLY_DAYS * 86_400_000 + 1000) {
+    throw new InputError("by", `"hour" rows cover at most ${MAX_HOURLY_DAYS} days`, 'Narrow since..until, or use by "day".');
+  }
+}
+
+const messages: MetricSpec = {
+  maxDays: 31,
+  bys: ["day", "hour", "page"],
+  async read(ctx, pageId, { range, by, timeZone }) {
+    checkHourly(by, range);
+    const hours = (await ctx.messaging.getPageStats(pageId, unixSpan(range))).map((r) => {
+      const hour = rowHour(r, timeZone) ?? "";
+      return { hour, date: hour.slice(0, 10), ...counts(r, PAGE_FIELDS) };
+    });
+    if (by === "hour") return hours.filter((r) => hasActivity(r, PAGE_FIELDS)).map(({ date: _date, ...r }) => r);
+    return groupRows(hours, "date", PAGE_FIELDS);
+  },
+  note: (tz) => `dates and hours in ${tz}; customer_* are messages from customers, page_* messages sent by staff`,
+};
+
+const engagement: MetricSpec = {
+  maxDays: 92,
+  bys: ["day", "hour_of_day", "page"],
+  async read(ctx, pageId, { range, by, timeZone, userIds }) {
+    const params = { date_range: dateTimeRange(range, timeZone), ...(userIds?.length ? { user_ids: userIds } : {}) };
+    if (by === "hour_of_day") {
+      return (await ctx.messaging.getEngagementStatsByHour(pageId, params)).map((r) => ({ hour_of_day: Number(r.hour), ...counts(r, HOURLY_ENGAGEMENT) }));
+    }
+    const stats = await ctx.messaging.getEngagementStats(pageId, params);
+    const series = (stats.series ?? []).filter((s) => s.name);
+    return (stats.categories ?? []).map((label, i) => ({
+      date: dayLabelDate(label, range.until, timeZone) ?? label,
+      ...(Object.fromEntries(series.map((s) => [s.name!, s.data?.[i] ?? 0])) as Record<string, number>),
+    }));
+  },
+  note: () => "conversations customers wrote in (inbox, comment), new ones and those answered; hour_of_day is the hour (0-23) in the page's local time, summed over the days",
+};
+
+const newCustomers: MetricSpec = {
+  maxDays: 92,
+  bys: ["day", "hour", "page"],
+  covers: wholeDays,
+  async read(ctx, pageId, { range, by, timeZone }) {
+    checkHourly(by, range);
+    const data = await ctx.messaging.getNewCustomerStats(pageId, { date_range: dayRange(range, timeZone), group_by: by === "hour" ? "hour" : "day" });
+    const rows: NewCustomerRow[] = Array.isArray(data) ? data : (data[pageId] ?? Object.values(data).flat());
+    const shaped = rows.map((r) => ({ [by === "hour" ? "hour" : "date"]: r.date ?? "", ...counts(r, NEW_CUSTOMER_FIELDS) }));
+    return by === "hour" ? shaped.filter((r) => hasActivity(r, NEW_CUSTOMER_FIELDS)) : shaped;
+  },
+  note: () => "whole days in the page's local time; new_phone_number_count = phones seen for the first time",
+};
+
+const sumOf = (values: readonly (number | null)[] | undefined) => (values ?? []).reduce<number>((t, v) => t + (v ?? 0), 0);
+
+const tags: MetricSpec = {
+  maxDays: 92,
+  bys: ["day"],
+  async read(ctx, pageId, { range }) {
+    const stats = await ctx.messaging.getTagStats(pageId, unixSpan(range));
+    const known = new Map((stats.tags ?? []).map((t) => [tagKey(t.id), t]));
+    const series = stats.data?.series ?? {};
+    if (Object.keys(series).some((key) => !known.get(tagKey(key))?.text)) {
+      for (const t of await ctx.messaging.listTags(pageId)) known.set(tagKey(t.id), t);
+    }
+    const days = stats.data?.categories ?? [];
+    const today = stats.data_today?.series ?? {};
+    return Object.entries(series).map(([key, values]) => ({
+      tag_id: tagKey(key),
+      name: sanitizeName(known.get(tagKey(key))?.text),
+      net: sumOf(values),
+      today: sumOf(today[key]),
+      days: days.map((date, i) => ({ date, net: values[i] ?? 0 })).filter((d) => d.net !== 0),
+    }));
+  },
+  note: () =>
+    "net = times the tag was attached minus times removed (the service reports only the net per day, not attaches and removals apart); days lists days with a change; today = the current day",
+};
+
+export const METRIC_SPECS: Record<Metric, MetricSpec> = { messages, engagement, new_customers: newCustomers, tags };
+
+/** The count fields of time rows (everything numeric but the keys). */
+export function countFields(rows: readonly Row[]): string[] {
+  const fields = new Set<string>();
+  for (const row of rows) for (const [k, v] of Object.entries(row)) if (typeof v === "number" && k !== "hour_of_day") fields.add(k);
+  return [...fields];
+}
+
+/** Time rows of several pages summed row by row, in time order. */
+export function mergeTimeRows(perPage: readonly Row[][], key: string): Row[] {
+  const all = perPage.flat();
+  const merged = groupRows(all, key, countFields(all));
+  return merged
+    .map((r) => (key === "hour_of_day" ? { ...r, hour_of_day: Number(r.hour_of_day) } : r))
+    .sort((a, b) => (key === "hour_of_day" ? Number(a[key]) - Number(b[key]) : String(a[key]).localeCompare(String(b[key]))));
+}
+
+export const totalsOf = (rows: readonly Row[]) => sumRows(rows, countFields(rows));

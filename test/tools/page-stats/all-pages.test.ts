@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Sandbox } from "../../../src/sandbox/index.js";
+import { type Harness, startHarness } from "../../helpers/harness.js";
+import { adDays, days, localDay, newCustomers, pageActivity, staffTotals, total } from "./expected.js";
+
+// "My pages" questions need no list_pages call: statistics default to every page of the account,
+// summed, with a total per page; top-N answers are sorted over every row before the cut.
+const NOW = new Date("2026-01-02T03:00:00Z");
+const SINCE = "2025-12-26";
+const UNTIL = "2026-01-01";
+const SPAN = days(SINCE, UNTIL);
+
+let h: Harness;
+let pages: string[];
+
+beforeAll(async () => {
+  h = await startHarness({ sandbox: { now: NOW } });
+  pages = h.sandbox.messaging.pages.map((p) => p.id);
+});
+afterAll(() => h.close());
+
+describe("get_page_stats over every page", () => {
+  it("sums the pages per day and gives each page's totals, without a page list call by the model", async () => {
+    const r = await h.call("get_page_stats", { since: SINCE, until: UNTIL });
+    expect(r.isError, r.text).toBe(false);
+    const perPage = pages.map((p) => pageActivity(h.sandbox.messaging, p, SPAN, localDay));
+    const all = (field: string) => perPage.reduce((t, m) => t + total(m, field), 0);
+    expect(r.data.totals.customer_inbox_count).toBe(all("customer_inbox_count"));
+    expect(all("customer_inbox_count")).toBeGreaterThan(0);
+    expect(r.data.pages.map((p: { page_id: string }) => p.page_id)).toEqual(pages);
+    for (const [i, p] of r.data.pages.entries()) {
+      expect(p.customer_inbox_count).toBe(total(perPage[i]!, "customer_inbox_count"));
+      expect(p.name).toBe(h.sandbox.messaging.pages[i]!.name);
+    }
+    for (const row of r.data.rows) {
+      expect(row.page_inbox_count, row.date).toBe(perPage.reduce((t, m) => t + (m.get(row.date)?.get("page_inbox_count") ?? 0), 0));
+    }
+    expect(r.data.note).toContain(`all ${pages.length} pages`);
+  });
+
+  it("answers the busiest day in one call: sorted over all rows, cut to limit, cut said", async () => {
+    const r = await h.call("get_page_stats", { since: SINCE, until: UNTIL, sort_by: "customer_inbox_count", limit: 1 });
+    const byDay = new Map<string, number>();
+    for (const p of pages) {
+      for (const [day, counts] of pageActivity(h.sandbox.messaging, p, SPAN, localDay)) {
+        byDay.set(day, (byDay.get(day) ?? 0) + (counts.get("customer_inbox_count") ?? 0));
+      }
+    }
+    const best = Math.max(...byDay.values());
+    expect(r.data.rows).toHaveLength(1);
+    expect(r.data.rows[0].customer_inbox_count).toBe(best);
+    expect(byDay.get(r.data.rows[0].date)).toBe(best);
+    expect(r.data.truncated).toBe(true);
+    expect(r.data.total_rows).toBe(7);
+  });
+
+  it("gives one row per page with by page", async () => {
+    const r = await h.call("get_page_stats", { metric: "new_customers", by: "page", since: SINCE, until: UNTIL });
+    expect(r.data.rows.map((row: { page_id: string }) => row.page_id)).toEqual(pages);
+    for (const row of r.data.rows) expect(row.new_customer_count).toBe(total(newCustomers(h.sandbox.messaging, row.page_id, SPAN, localDay), "new_customer_count"));
+    expect(r.data.pages).toBeUndefined();
+  });
+
+  it("resolves tags of several pages with the page each belongs to", async () => {
+    const r = await h.call("get_page_stats", { metric: "tags", since: SINCE, until: UNTIL });
+    expect(new Set(r.data.rows.map((row: { page_id: string }) => row.page_id))).toEqual(new Set(pages));
+    const nets = r.data.rows.map((row: { net: number }) => Math.abs(row.net));
+    expect(nets).toEqual([...nets].sort((a, b) => b - a));
+  });
+
+  it("refuses a sort_by that is not a figure, naming the figures", async () => {
+    const r = await h.call("get_page_stats", { since: SINCE, until: UNTIL, sort_by: "revenue" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/sort_by: "revenue" is not a figure of this result/);
+    expect(r.text).toContain("customer_inbox_count");
+  });
+
+  it("refuses a by the metric has not, naming those it has", async () => {
+    const r = await h.call("get_page_stats", { metric: "messages", by: "hour_of_day" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("Use by: day, hour, page.");
+  });
+});
+
+describe("get_staff_stats over every page", () => {
+  it("takes every page by default and ranks the fastest responders first, those who answered nothing last", async () => {
+    const r = await h.call("get_staff_stats", { since: SINCE, until: UNTIL, sort_by: "avg_response_seconds" });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.page_ids).toEqual(pages);
+    const want = staffTotals(h.sandbox.messaging, pages, SPAN);
+    expect(r.data.staff.length).toBe(want.size);
+    const answered = r.data.staff.filter((s: { messages: number }) => s.messages > 0);
+    const times = answered.map((s: { avg_response_seconds: number }) => s.avg_response_seconds);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(r.data.staff.slice(0, answered.length)).toEqual(answered);
+  });
+
+  it("cuts to limit and says how many there were", async () => {
+    const r = await h.call("get_staff_stats", { since: SINCE, until: UNTIL, sort_by: "conversations", limit: 2 });
+    const want = [...staffTotals(h.sandbox.messaging, pages, SPAN).values()]
+      .map((s) => s.unique_inbox_count + s.unique_comment_count)
+      .sort((a, b) => b - a);
+    expect(r.data.staff.map((s: { conversations: number }) => s.conversations)).toEqual(want.slice(0, 2));
+    expect(r.data).toMatchObject({ truncated: true, total_staff: want.length });
+  });
+});
+
+describe("get_ad_stats over every page", () => {
+  it("answers for the pages that can read ads and names the one that cannot", async () => {
+    const r = await h.call("get_ad_stats", { view: "days", since: SINCE, until: UNTIL });
+    expect(r.isError, r.text).toBe(false);
+    const denied = h.sandbox.messaging.adsDeniedPageId;
+    expect(r.data.failed_pages).toEqual([{ page_id: denied, error: expect.stringMatching(/HTTP 403/) }]);
+    const delivered = pages.filter((p) => p !== denied).flatMap((p) => adDays(h.sandbox.messaging, p, SPAN));
+    expect(r.data.totals.spend).toBe(delivered.reduce((t, d) => t + d.spend, 0));
+    for (const row of r.data.rows) expect(row.spend).toBe(delivered.filter((d) => d.date === row.date).reduce((t, d) => t + d.spend, 0));
+  });
+
+  it("ranks campaigns of all pages by purchase value with the page of each", async () => {
+    const r = await h.call("get_ad_stats", { since: SINCE, until: UNTIL, sort_by: "purchases_conversion_value", limit: 3 });
+    const values = r.data.rows.map((row: { purchases_conversion_value?: number }) => row.purchases_conversion_value ?? 0);
+    expect(values).toEqual([...values].sort((a, b) => b - a));
+    expect(r.data.rows.every((row: { page_id?: string }) => typeof row.page_id === "string")).toBe(true);
+  });
+
+  it("fails a page the caller named that cannot read ads", async () => {
+    const r = await h.call("get_ad_stats", { page_ids: [h.sandbox.messaging.adsDeniedPageId] });
+    expect(r.isError).toBe(true);
+  });
+});
+
+describe("page tokens only", () => {
+  it("takes the configured pages as every page", async () => {
+    const pageAccessTokens = new Sandbox({ now: NOW }).credentials.pageTokens;
+    const only = await startHarness({ sandbox: { now: NOW }, credentials: false, config: { pageAccessTokens } });
+    try {
+      const r = await only.call("get_page_stats", { since: SINCE, until: UNTIL, by: "page" });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.data.rows.map((row: { page_id: string }) => row.page_id).sort()).toEqual(Object.keys(pageAccessTokens).sort());
+    } finally {
+      await only.close();
+    }
+  });
+});
