@@ -12,6 +12,7 @@ import { shopScope } from "../pos/shop-scope.js";
 import { FORMULA_PREFIX, salesMetrics } from "./metrics.js";
 import { variationRow } from "../orders/variation-row.js";
 import { settleAll } from "../settle.js";
+import { rankRows, sortByInput } from "../rank.js";
 
 const SPLITS = ["Time.day", "Order.source", "Variation.id", "Variation.product_id", "User.id"] as const;
 /** Metrics that are not sums of their rows. */
@@ -67,12 +68,12 @@ export const getSalesAnalytics = defineTool({
   name: "get_sales_analytics",
   title: "Get sales analytics",
   description:
-    'Sales figures: totals, then rows keyed by the split values (joined by " / "; Variation.id rows carry product names); returns under `returned`. Example: split_by ["Order.source"].',
+    'Sales of successful orders: totals, then one row per split value (Variation.id rows carry product names), returns under `returned`. Revenue is `price` (goods value); rows by revenue, largest first (Time.day: by day). Example: best sellers this month: split_by ["Variation.id"], since "2026-11-01", limit 10.',
   toolset: "analytics",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
-    since: sinceInput.describe("From date; default 30 days ago"),
+    since: sinceInput.describe("From date; default the last 30 days, today included"),
     until: untilInput,
     split_by: jsonish(someOf(z.enum(SPLITS), 3)).optional().describe("Default Time.day"),
     filter: jsonish(shaped({ "Variation.id": someOf(nonEmpty(64), 100).optional(), "Variation.product_id": someOf(nonEmpty(64), 100).optional() }))
@@ -89,6 +90,7 @@ export const getSalesAnalytics = defineTool({
     select_fields: jsonish(someOf(z.string().regex(/^[a-z_]+[\w-]*$/).max(80), 30))
       .optional()
       .describe("list_sales_metrics fields, e.g. price, cod"),
+    sort_by: sortByInput.describe("A metric of the rows, largest first"),
     limit: limitInput(500, 100),
   }),
   output: z.object({
@@ -97,8 +99,9 @@ export const getSalesAnalytics = defineTool({
     currency: z.string().optional(),
     metrics: z.record(z.string(), z.string()).optional().describe("Metric field -> meaning"),
     totals: z.object({ success: metricMap.optional(), returned: metricMap.optional() }).optional(),
-    row_count: z.number(),
-    rows: z.record(z.string(), z.looseObject({ returned: metricMap.optional() })),
+    row_count: z.number().describe("Rows before limit"),
+    truncated: z.boolean().optional(),
+    rows: z.array(z.looseObject({ name: z.string().optional(), returned: metricMap.optional() })),
   }),
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
@@ -122,8 +125,9 @@ export const getSalesAnalytics = defineTool({
       // The metric names only explain the figures: without them the figures still stand.
       salesMetrics(ctx, shopId).catch(() => []),
     ]);
-    // Split values are shop- and customer-entered text (sources, names): sanitized row keys.
-    const keyOf = (row: PosSaleRow) => split.map((s) => sanitizeName(row[s] == null ? undefined : String(row[s])) ?? "(none)").join(" / ");
+    // Split values are shop- and customer-entered text (sources, names): sanitized like any other.
+    const splitValues = (row: PosSaleRow) =>
+      Object.fromEntries(split.map((s) => [s, sanitizeName(row[s] == null ? undefined : String(row[s])) ?? "(none)"]));
     const success = data.map((r) => metricsOf(r.success) ?? {});
     const returned = data.flatMap((r): Metrics[] => {
       const m = metricsOf(r.returned);
@@ -136,14 +140,22 @@ export const getSalesAnalytics = defineTool({
       meaning[m.field] = m.formula ? `${m.name} = ${m.formula}` : m.name;
     }
     const countsOrders = !split.some((s) => s.startsWith("Variation."));
-    // A Map, then own properties: a key such as "__proto__" stays a row, never the prototype.
-    const shown = data.slice(0, input.limit);
+    const all: (Record<string, unknown> & { upstream: PosSaleRow })[] = data.map((r, i) => ({ ...splitValues(r), ...success[i], returned: metricsOf(r.returned), upstream: r }));
+    const byTime = split.length === 1 && split[0]!.startsWith("Time.");
+    if (byTime) all.sort((a, b) => String(a[split[0]!]).localeCompare(String(b[split[0]!])));
+    const revenue = ["price", "order_count", "product_count"].find((f) => seen.has(f));
+    const ranked = rankRows(all, {
+      sortBy: input.sort_by ?? (byTime ? undefined : revenue),
+      valid: [...new Set(success.flatMap((m) => Object.keys(m)))],
+      limit: input.limit,
+    });
     const variationId = (r: PosSaleRow) => (r["Variation.id"] == null ? undefined : String(r["Variation.id"]));
-    const names = split.includes("Variation.id") ? await variationNames(ctx, shopId, shown.flatMap((r) => variationId(r) ?? [])) : undefined;
-    const rows = new Map<string, Record<string, unknown>>();
-    shown.forEach((r, i) => {
-      const name = names?.get(variationId(r) ?? "");
-      rows.set(keyOf(r), { ...(name ? { name } : {}), ...success[i], returned: metricsOf(r.returned) });
+    const names = split.includes("Variation.id")
+      ? await variationNames(ctx, shopId, ranked.rows.flatMap((r) => variationId(r.upstream) ?? []))
+      : undefined;
+    const rows = ranked.rows.map(({ upstream, ...row }) => {
+      const name = names?.get(variationId(upstream) ?? "");
+      return name ? { name, ...row } : row;
     });
     return {
       since: toIsoInZone(range.since, tz),
@@ -152,7 +164,8 @@ export const getSalesAnalytics = defineTool({
       metrics: meaning,
       totals: { success: totalsOf(success, countsOrders), returned: totalsOf(returned, countsOrders) },
       row_count: data.length,
-      rows: Object.fromEntries(rows),
+      truncated: ranked.truncated,
+      rows,
     };
   },
 });

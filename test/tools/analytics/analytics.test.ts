@@ -3,6 +3,8 @@ import type { OrderRecord } from "../../../src/sandbox/pos/types.js";
 import { useHarness } from "../../helpers/harness.js";
 
 const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
+// biome-ignore lint/suspicious/noExplicitAny: rows are read by their split names
+type Row = Record<string, any>;
 
 const pos = () => h.sandbox.pos;
 const SHOP_OFFSET_MS = 7 * 3_600_000;
@@ -34,9 +36,9 @@ describe("get_sales_analytics", () => {
     const orders = sales("2026-10-01", "2026-10-14");
     expect(orders.length).toBeGreaterThan(10);
     const days = groupBy(orders, (o) => shopDay(o.inserted_at));
-    expect(Object.keys(r.data.rows).sort()).toEqual([...days.keys()].sort());
+    expect(r.data.rows.map((row: Row) => row["Time.day"])).toEqual([...days.keys()].sort());
     for (const [day, list] of days) {
-      expect(r.data.rows[day], day).toMatchObject({
+      expect(r.data.rows.find((row: Row) => row["Time.day"] === day), day).toMatchObject({
         order_count: list.length,
         price: sum(list, price),
         product_count: sum(list, units),
@@ -62,7 +64,7 @@ describe("get_sales_analytics", () => {
     const formula = pos().formulas[0]!;
     expect(r.data.metrics.price).toBe(pos().analyticFields.find((f) => f.id === "price")!.name);
     expect(r.data.metrics[`custom_formula_${formula.id}`]).toBe(`${formula.name} = ${formula.formula}`);
-    const day = Object.values(r.data.rows)[0] as Record<string, number>;
+    const day = r.data.rows[0] as Record<string, number>;
     expect(day[`custom_formula_${formula.id}`]).toBe(day.price! - day.shipping_fee!);
   });
 
@@ -79,8 +81,9 @@ describe("get_sales_analytics", () => {
     const orders = sales("2026-09-01", "2026-10-31", 9);
     for (const [source, list] of groupBy(orders, (o) => o.order_sources_name)) {
       const returned = list.filter((o) => o.status === 4 || o.status === 5);
-      const row = r.data.rows[source];
+      const row = r.data.rows.find((x: Row) => x["Order.source"] === source);
       expect(row, source).toEqual({
+        "Order.source": source,
         order_count: list.length,
         price: sum(list, price),
         ...(returned.length ? { returned: { order_count: returned.length, price: sum(returned, price) } } : {}),
@@ -102,25 +105,25 @@ describe("get_sales_analytics", () => {
     expect(r.isError, r.text).toBe(false);
     const lines = sales("2026-08-25", "2026-11-22").flatMap((o) => o.items.filter((it) => it.product_id === product.id));
     expect(lines.length).toBeGreaterThan(0);
-    expect(Object.keys(r.data.rows)).toEqual([String(product.id)]);
-    expect(r.data.rows[String(product.id)].product_count).toBe(lines.reduce((t, it) => t + it.quantity, 0));
+    expect(r.data.rows.map((row: Row) => row["Variation.product_id"])).toEqual([String(product.id)]);
+    expect(r.data.rows[0].product_count).toBe(lines.reduce((t, it) => t + it.quantity, 0));
     expect(r.data.totals.success.order_count).toBeUndefined();
   });
 
   it("names the variations of a Variation.id split with their product and variant", async () => {
     const r = await h.call("get_sales_analytics", { since: "2026-11-01", until: "2026-11-22", split_by: ["Variation.id"] });
     expect(r.isError, r.text).toBe(false);
-    const ids = Object.keys(r.data.rows);
+    const ids: string[] = r.data.rows.map((row: Row) => row["Variation.id"]);
     expect(ids.length).toBeGreaterThan(1);
     const products = await h.call("search_products", { variation_ids: ids, limit: 100 });
     const named = new Map<string, { name: string; variant?: string }>(products.data.variations.map((v: { variation_id: string }) => [v.variation_id, v]));
     for (const id of ids) {
       const v = named.get(id)!;
-      expect(r.data.rows[id].name).toBe(v.variant ? `${v.name} (${v.variant})` : v.name);
+      expect(r.data.rows.find((row: Row) => row["Variation.id"] === id).name).toBe(v.variant ? `${v.name} (${v.variant})` : v.name);
     }
   });
 
-  it("keys rows by sanitized split values, \"__proto__\" included", async () => {
+  it("gives sanitized split values, \"__proto__\" included", async () => {
     h.sandbox.server.injectFault({
       path: /\/analytics\/sale$/,
       kind: "status",
@@ -135,14 +138,42 @@ describe("get_sales_analytics", () => {
     });
     const r = await h.call("get_sales_analytics", { since: "2026-10-01", until: "2026-10-03", split_by: ["Order.source"] });
     expect(r.isError, r.text).toBe(false);
-    const rows = JSON.parse(r.text).rows as Record<string, { order_count: number }>;
-    expect(Object.keys(rows).some((k) => /[\u202e\u0007]/.test(k))).toBe(false);
-    // A "__proto__" split value is an ordinary row: it neither replaces the prototype nor vanishes.
-    expect(Object.keys(rows)).toEqual(["__proto__", "Zalo shop"]);
-    const own = (o: object) => Object.getOwnPropertyDescriptor(o, "__proto__")?.value as { order_count: number };
-    expect(own(rows).order_count).toBe(2);
-    expect(own(r.data.rows).order_count).toBe(2);
-    expect(Object.getPrototypeOf(r.data.rows)).toBe(Object.prototype);
+    const rows = JSON.parse(r.text).rows as Row[];
+    // A "__proto__" split value is an ordinary row; rows come largest first.
+    expect(rows).toEqual([
+      { "Order.source": "Zalo shop", order_count: 3 },
+      { "Order.source": "__proto__", order_count: 2 },
+    ]);
+  });
+
+  it("answers best sellers on the first call: every row ranked by revenue before the cut, the cut said", async () => {
+    const r = await h.call("get_sales_analytics", { since: "2026-08-25", until: "2026-11-22", split_by: ["Variation.id"], limit: 10 });
+    expect(r.isError, r.text).toBe(false);
+    const revenue = new Map<string, number>();
+    for (const o of sales("2026-08-25", "2026-11-22")) {
+      for (const it of o.items) revenue.set(String(it.variation_id), (revenue.get(String(it.variation_id)) ?? 0) + it.variation_info.retail_price * it.quantity);
+    }
+    expect(revenue.size).toBeGreaterThan(10);
+    const top = [...revenue.values()].sort((a, b) => b - a).slice(0, 10);
+    expect(r.data.rows.map((row: Row) => row.price)).toEqual(top);
+    expect(r.data).toMatchObject({ truncated: true, row_count: revenue.size });
+  });
+
+  it("sorts by any metric it returns, and refuses one it does not", async () => {
+    const r = await h.call("get_sales_analytics", { since: "2026-10-01", until: "2026-10-31", split_by: ["Order.source"], sort_by: "order_count" });
+    const counts = r.data.rows.map((row: Row) => row.order_count);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    expect(r.data.truncated).toBeUndefined();
+    const bad = await h.call("get_sales_analytics", { split_by: ["Order.source"], sort_by: "revenue" });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toMatch(/sort_by: "revenue" is not a figure.*\n.*price/);
+  });
+
+  it("defaults to the last 30 days, today included", async () => {
+    const r = await h.call("get_sales_analytics", {});
+    const today = new Date(h.sandbox.now.getTime() + SHOP_OFFSET_MS).toISOString().slice(0, 10);
+    const first = new Date(Date.parse(`${today}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
+    expect(r.data.since).toBe(`${first}T00:00:00+07:00`);
   });
 
   it("rejects unknown options before calling", async () => {
