@@ -1,7 +1,9 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { registerSecret } from "./clients/redact.js";
-import { DEFAULT_TOOLSETS, TOOLSETS, type ToolsetName } from "./tools/toolsets.js";
+import { allTools } from "./tools/index.js";
+import { closestKey } from "./tools/input-errors.js";
+import { TOOLSETS, type ToolsetChoice } from "./tools/toolsets.js";
 
 const LOG_LEVELS = ["debug", "info", "warning", "error"] as const;
 
@@ -25,8 +27,15 @@ function parsePairs(name: string, text: string | undefined): Record<string, stri
 const toolsetList = z
   .string()
   .transform((text) => text.split(",").map((s) => s.trim()).filter(Boolean))
-  .pipe(z.array(z.enum([...TOOLSETS, "all"])).min(1, "name at least one toolset"))
-  .transform((names): ToolsetName[] => (names.includes("all") ? [...TOOLSETS] : [...new Set(names as ToolsetName[])]));
+  .pipe(z.array(z.enum([...TOOLSETS, "all", "default"])).min(1, "name at least one toolset"))
+  // `default` stands for the default tools, so `default,finance` adds a toolset to them.
+  .transform((names): ToolsetChoice[] => (names.includes("all") ? [...TOOLSETS] : [...new Set(names as ToolsetChoice[])]));
+
+/** An exact list of tool names (checked against the registry when the server is built). */
+const toolList = z
+  .string()
+  .transform((text) => text.split(",").map((s) => s.trim()).filter(Boolean))
+  .pipe(z.array(z.string().regex(/^[a-z_]+$/, "tool names are snake_case")).min(1, "name at least one tool"));
 
 const bool = z
   .union([z.boolean(), z.enum(["1", "0", "true", "false", "yes", "no", ""])])
@@ -49,7 +58,11 @@ export const configSchema = z.object({
   }, "unknown IANA time zone (example: Asia/Ho_Chi_Minh)"),
   baseUrl: url,
   posBaseUrl: url,
-  toolsets: z.array(z.enum(TOOLSETS)),
+  toolsets: z.array(z.enum([...TOOLSETS, "default"])),
+  /** An exact tool list (PANCAKE_TOOLS / --tools): wins over toolsets. */
+  tools: z.array(z.string()).optional(),
+  /** The enable_toolset tool, so a client can add toolsets mid-session (stdio; not stateless HTTP). */
+  dynamicToolsets: z.boolean().default(false),
   readOnly: z.boolean(),
   mcpToken: z.string().min(16, "PANCAKE_MCP_TOKEN must be at least 16 characters").optional(),
   http: z.boolean(),
@@ -86,7 +99,8 @@ Flags:
   --port N               HTTP port (default 3000)
   --demo                 start the embedded sandbox on loopback and use it
   --read-only            register no tool that writes upstream (env PANCAKE_READ_ONLY)
-  --toolsets LIST        comma list of toolsets or "all" (env PANCAKE_TOOLSETS)
+  --toolsets LIST        comma list of toolsets, "default" or "all" (env PANCAKE_TOOLSETS)
+  --tools LIST           exactly these tools, e.g. search_orders,get_order (env PANCAKE_TOOLS)
   --timezone ZONE        the shop's IANA zone: dates are read and written in it (env PANCAKE_TIMEZONE)
   --log-level LEVEL      debug | info | warning | error (env PANCAKE_LOG_LEVEL, default info)
   -h, --help             show this help
@@ -99,7 +113,9 @@ Environment:
   PANCAKE_TIMEZONE            default Asia/Ho_Chi_Minh
   PANCAKE_BASE_URL            default https://pages.fm/api
   PANCAKE_POS_BASE_URL        default https://pos.pages.fm/api/v1
-  PANCAKE_TOOLSETS            default ${DEFAULT_TOOLSETS.join(",")}; all: ${TOOLSETS.join(",")}
+  PANCAKE_TOOLSETS            default: the default tools (docs/tools.md); add toolsets with default,NAME; all: ${TOOLSETS.join(",")}
+  PANCAKE_TOOLS               exactly these tools (comma list); overrides PANCAKE_TOOLSETS
+  PANCAKE_DYNAMIC_TOOLSETS    0 to leave out enable_toolset on stdio (it lets the assistant add a toolset)
   PANCAKE_READ_ONLY           1 to register no write tool
   PANCAKE_MCP_TOKEN           bearer token for --http (required when the host is not loopback)
   PANCAKE_MCP_ALLOWED_HOSTS   extra Host header values accepted by --http (comma list)
@@ -138,6 +154,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       demo: { type: "boolean" },
       "read-only": { type: "boolean" },
       toolsets: { type: "string" },
+      tools: { type: "string" },
       timezone: { type: "string" },
       "log-level": { type: "string" },
       help: { type: "boolean", short: "h" },
@@ -181,8 +198,14 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     posBaseUrl: env.PANCAKE_POS_BASE_URL || "https://pos.pages.fm/api/v1",
     toolsets: field("PANCAKE_TOOLSETS / --toolsets", () => {
       const text = flagOrEnv(values.toolsets, env.PANCAKE_TOOLSETS);
-      return text === undefined ? [...DEFAULT_TOOLSETS] : toolsetList.parse(text);
+      return text === undefined ? ["default"] : toolsetList.parse(text);
     }),
+    tools: field("PANCAKE_TOOLS / --tools", () => {
+      const text = flagOrEnv(values.tools, env.PANCAKE_TOOLS);
+      return text === undefined ? undefined : toolList.parse(text);
+    }),
+    // A session-long toolset switch needs a session: stdio has one, stateless HTTP does not.
+    dynamicToolsets: values.http !== true && (field("PANCAKE_DYNAMIC_TOOLSETS", () => bool.parse(env.PANCAKE_DYNAMIC_TOOLSETS || "1")) ?? true),
     readOnly: values["read-only"] === true || (field("PANCAKE_READ_ONLY", () => bool.parse(env.PANCAKE_READ_ONLY ?? "")) ?? false),
     mcpToken: env.PANCAKE_MCP_TOKEN || undefined,
     http: values.http === true,
@@ -206,6 +229,15 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     throw new ConfigFileError(`invalid configuration:\n  ${[...new Set(problems)].join("\n  ")}`);
   }
   const config = parsed.data;
+  const unknownTools = (config.tools ?? []).filter((name) => !allTools.some((t) => t.name === name));
+  if (unknownTools.length > 0) {
+    const names = allTools.map((t) => t.name);
+    const each = unknownTools.map((name) => {
+      const near = closestKey(name, names);
+      return `${name}${near ? ` (did you mean ${near}?)` : ""}`;
+    });
+    throw new ConfigFileError(`invalid configuration:\n  PANCAKE_TOOLS / --tools: no tool ${each.join(", ")}; see docs/tools.md or --toolsets`);
+  }
   registerConfigSecrets(config);
   return { kind: "serve", config };
 }
@@ -233,7 +265,7 @@ export function makeConfig(overrides: Partial<Config> = {}): Config {
     timezone: "Asia/Ho_Chi_Minh",
     baseUrl: "https://pages.fm/api",
     posBaseUrl: "https://pos.pages.fm/api/v1",
-    toolsets: [...DEFAULT_TOOLSETS],
+    toolsets: ["default"],
     readOnly: false,
     http: false,
     host: "127.0.0.1",

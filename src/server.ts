@@ -8,14 +8,16 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { ConfigError } from "./clients/errors.js";
 import type { Clients } from "./clients/index.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./log.js";
 import { prompts } from "./prompts/index.js";
 import type { ResourceContext } from "./resources/define.js";
 import { resources } from "./resources/index.js";
-import { runTool, type ToolContext } from "./tools/define.js";
-import { selectTools } from "./tools/index.js";
+import { type AnyTool, errorResult, runTool, type ToolContext, type ToolResult } from "./tools/define.js";
+import { enableToolsetTool } from "./tools/enable-toolset.js";
+import { availableTools, selectTools } from "./tools/index.js";
 import { listedTool } from "./tools/listing.js";
 import { VERSION } from "./version.js";
 
@@ -63,29 +65,41 @@ export function buildServer(deps: ServerDeps): McpServer {
     signal: new AbortController().signal,
   };
 
-  // The SDK gets an open schema so that it hands over the arguments as sent: runTool parses them
-  // itself, so an unknown key is refused by name rather than dropped (tools/input-errors.ts).
-  // The output schema is not handed to the SDK: it would re-parse every result on every call to
-  // check what the tests already prove for every tool (test/helpers/harness.ts), and turn a good
-  // answer into an error if an upstream ever sent a field in a shape we did not foresee.
-  const tools = selectTools(config);
-  for (const tool of tools) {
+  // Every tool the configuration allows is registered, and those of the session's toolsets are
+  // listed and served: a call to another says which toolset has it and how to add it, and
+  // enable_toolset (stdio) adds one mid-session.
+  const available = availableTools(config);
+  const active = new Set(selectTools(config));
+  const dynamic = config.dynamicToolsets && !config.tools && active.size < available.length;
+  const switchTool = dynamic
+    ? enableToolsetTool({ available, active, changed: () => server.isConnected() && server.sendToolListChanged() })
+    : undefined;
+  const registered = switchTool ? [switchTool, ...available] : available;
+  for (const tool of registered) {
     server.registerTool(
       tool.name,
       {
         title: tool.title,
         description: tool.description,
+        // The SDK gets an open schema so that it hands over the arguments as sent: runTool parses
+        // them itself, so an unknown key is refused by name rather than dropped (tools/input-errors.ts).
+        // The output schema is not handed to the SDK: it would re-parse every result on every call to
+        // check what the tests already prove for every tool (test/helpers/harness.ts), and turn a good
+        // answer into an error if an upstream ever sent a field in a shape we did not foresee.
         inputSchema: ANY_ARGUMENTS,
         annotations: { title: tool.title, ...tool.annotations },
       },
-      (args: unknown, extra: Extra) => runTool(tool, args, toolContext(base, extra)),
+      (args: unknown, extra: Extra) =>
+        tool === switchTool || active.has(tool) ? runTool(tool, args, toolContext(base, extra)) : notEnabled(tool, dynamic),
     );
   }
 
   // The SDK would convert every schema on every tools/list; ours are fixed, so list them from a
   // per-process cache, trimmed of what costs context and tells a model nothing.
-  if (tools.length > 0) {
-    server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(listedTool) }));
+  if (registered.length > 0) {
+    server.server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: registered.filter((t) => t === switchTool || active.has(t)).map(listedTool),
+    }));
   }
 
   for (const resource of resources) {
@@ -136,6 +150,14 @@ export function buildServer(deps: ServerDeps): McpServer {
     };
   }
   return server;
+}
+
+/** A call to a tool outside the session's toolsets: which toolset has it, and how to add it. */
+function notEnabled(tool: AnyTool, dynamic: boolean): ToolResult {
+  const how = dynamic
+    ? `call enable_toolset {"toolset": "${tool.toolset}"} first`
+    : `start the server with that toolset (--toolsets default,${tool.toolset} or PANCAKE_TOOLSETS)`;
+  return errorResult(tool.name, new ConfigError(`${tool.name} is in the ${tool.toolset} toolset, which this session has not enabled.`, `To use it, ${how}.`));
 }
 
 function toolContext(base: ResourceContext, extra: Extra): ToolContext {

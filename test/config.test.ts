@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigFileError, parseCli } from "../src/config.js";
 import { redact } from "../src/clients/redact.js";
-import { DEFAULT_TOOLSETS, TOOLSETS } from "../src/tools/toolsets.js";
+import { TOOLSETS } from "../src/tools/toolsets.js";
 
 function serve(argv: string[], env: Record<string, string> = {}) {
   const command = parseCli(argv, env);
@@ -15,7 +15,7 @@ describe("parseCli", () => {
     expect(config.timezone).toBe("Asia/Ho_Chi_Minh");
     expect(config.baseUrl).toBe("https://pages.fm/api");
     expect(config.posBaseUrl).toBe("https://pos.pages.fm/api/v1");
-    expect(config.toolsets).toEqual(DEFAULT_TOOLSETS);
+    expect(config.toolsets).toEqual(["default"]);
     expect(config.readOnly).toBe(false);
     expect(config.http).toBe(false);
     expect(config.host).toBe("127.0.0.1");

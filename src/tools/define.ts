@@ -43,7 +43,8 @@ export interface ToolDefinition<I extends ObjectSchema = ObjectSchema, O extends
   title: string;
   /** What it does, when to use it, one example. */
   description: string;
-  toolset: ToolsetName;
+  /** `session`: the server's own tools (enable_toolset), outside every toolset. */
+  toolset: ToolsetName | "session";
   input: I;
   output: O;
   annotations: ToolAnnotations;

@@ -1,5 +1,6 @@
 import type { Config } from "../config.js";
 import { type AnyTool, isWriteTool } from "./define.js";
+import { DEFAULT_TOOLS } from "./toolsets.js";
 import { tools as analytics } from "./analytics/index.js";
 import { tools as customers } from "./customers/index.js";
 import { tools as finance } from "./finance/index.js";
@@ -27,8 +28,17 @@ export const allTools: readonly AnyTool[] = [
   ...promotions,
 ];
 
-/** The tools a config exposes: its toolsets, minus every write when read-only. */
-export function selectTools(config: Pick<Config, "toolsets" | "readOnly">): AnyTool[] {
-  const wanted = new Set(config.toolsets);
-  return allTools.filter((tool) => wanted.has(tool.toolset) && !(config.readOnly && isWriteTool(tool)));
+/** Every tool a config may ever expose: all of them, minus every write when read-only. */
+export function availableTools(config: Pick<Config, "readOnly">): AnyTool[] {
+  return allTools.filter((tool) => !(config.readOnly && isWriteTool(tool)));
+}
+
+/** The tools a config lists at start: its exact tool list, or its toolsets; never a write when read-only. */
+export function selectTools(config: Pick<Config, "toolsets" | "readOnly" | "tools">): AnyTool[] {
+  const named = config.tools && new Set(config.tools);
+  const wanted = new Set<string>(config.toolsets);
+  const byDefault = wanted.has("default") ? new Set(DEFAULT_TOOLS) : undefined;
+  return availableTools(config).filter((tool) =>
+    named ? named.has(tool.name) : wanted.has(tool.toolset) || byDefault?.has(tool.name) === true,
+  );
 }

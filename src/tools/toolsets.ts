@@ -15,8 +15,41 @@ export const TOOLSETS = [
 
 export type ToolsetName = (typeof TOOLSETS)[number];
 
-/** The default set: what most sellers ask about, small enough for good tool choice. */
-export const DEFAULT_TOOLSETS: readonly ToolsetName[] = ["pages", "inbox", "shop", "orders", "customers"];
+/** A toolset, or `default`: the default tools below. */
+export type ToolsetChoice = ToolsetName | "default";
+
+/**
+ * The default tools: every kind of question a seller asks (inbox load and who awaits a reply,
+ * a customer's history, staff work, revenue and best sellers, stock, money owed, ad return,
+ * missed calls, tag usage, an order by its number) answered in a list small enough for good tool
+ * choice. Rare writes and back-office tools stay one `enable_toolset` (or --toolsets) away.
+ */
+export const DEFAULT_TOOLS: readonly string[] = [
+  "list_pages",
+  "list_conversations",
+  "list_messages",
+  "send_inbox_message",
+  "reply_to_comment",
+  "send_private_reply",
+  "update_conversation_tags",
+  "assign_conversation",
+  "mark_conversation",
+  "list_page_tags",
+  "get_page_stats",
+  "get_staff_stats",
+  "get_ad_stats",
+  "list_call_logs",
+  "lookup_address",
+  "search_orders",
+  "get_order",
+  "create_order",
+  "update_order",
+  "search_products",
+  "search_customers",
+  "add_customer_note",
+  "list_debts",
+  "get_sales_analytics",
+];
 
 export const TOOLSET_DESCRIPTIONS: Record<ToolsetName, string> = {
   pages: "pages of the account, page staff, page tokens",

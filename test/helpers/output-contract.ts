@@ -1,4 +1,8 @@
+import { enableToolsetTool } from "../../src/tools/enable-toolset.js";
 import { allTools } from "../../src/tools/index.js";
+
+/** The session's own tool, built the way the server builds it (its schemas do not depend on the session). */
+const sessionTools = [enableToolsetTool({ available: [], active: new Set(), changed() {} })];
 
 /**
  * The server does not re-check results against the output schemas at run time, so tests check
@@ -6,7 +10,7 @@ import { allTools } from "../../src/tools/index.js";
  * zod output schema.
  */
 export function expectOutputContract(name: string, text: string): void {
-  const tool = allTools.find((t) => t.name === name);
+  const tool = [...allTools, ...sessionTools].find((t) => t.name === name);
   if (!tool) throw new Error(`no tool named ${name}`);
   const parsed = tool.output.safeParse(JSON.parse(text));
   if (!parsed.success) throw new Error(`${name}: result breaks its output schema: ${parsed.error.message}`);

@@ -1,14 +1,20 @@
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import { makeConfig } from "../../src/config.js";
-import { selectTools } from "../../src/tools/index.js";
+import { enableToolsetTool } from "../../src/tools/enable-toolset.js";
+import { availableTools, selectTools } from "../../src/tools/index.js";
 import { listedTool } from "../../src/tools/listing.js";
-import { TOOLSETS } from "../../src/tools/toolsets.js";
+import { TOOLSETS, type ToolsetChoice } from "../../src/tools/toolsets.js";
 
 // Every tools/list entry is read by the model on every turn: the budget keeps tool choice sharp
-// and leaves the context for the shop's data. o200k is the proxy tokenizer.
-function listTokens(toolsets: readonly (typeof TOOLSETS)[number][]): number {
-  const tools = selectTools(makeConfig({ toolsets: [...toolsets] })).map(listedTool);
+// and leaves the context for the shop's data. o200k is the proxy tokenizer. The default list is
+// what a stdio client sees: the default toolsets and enable_toolset.
+function listTokens(toolsets: readonly ToolsetChoice[]): number {
+  const config = makeConfig({ toolsets: [...toolsets] });
+  const active = new Set(selectTools(config));
+  const available = availableTools(config);
+  const session = active.size < available.length ? [enableToolsetTool({ available, active, changed() {} })] : [];
+  const tools = [...session, ...active].map(listedTool);
   return countTokens(JSON.stringify({ tools }));
 }
 
@@ -18,6 +24,6 @@ describe("context cost of tools/list", () => {
   });
 
   it("stays within 6,000 tokens with the default toolsets", () => {
-    expect(listTokens(makeConfig().toolsets)).toBeLessThanOrEqual(6_000);
+    expect(listTokens(["default"])).toBeLessThanOrEqual(6_000);
   });
 });

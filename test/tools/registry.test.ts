@@ -3,7 +3,7 @@ import { z } from "zod";
 import { makeConfig } from "../../src/config.js";
 import { isWriteTool } from "../../src/tools/define.js";
 import { allTools, selectTools } from "../../src/tools/index.js";
-import { TOOLSETS } from "../../src/tools/toolsets.js";
+import { DEFAULT_TOOLS, TOOLSETS } from "../../src/tools/toolsets.js";
 
 const ANNOTATIONS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
 
@@ -31,6 +31,10 @@ describe("tool registry", () => {
   it("has unique names", () => {
     const names = allTools.map((t) => t.name);
     expect(new Set(names).size).toBe(names.length);
+  });
+
+  it("names only registered tools as default tools", () => {
+    expect(DEFAULT_TOOLS.filter((name) => !allTools.some((t) => t.name === name))).toEqual([]);
   });
 
   it("read-only mode drops every write tool and toolsets select tools", () => {

@@ -1,0 +1,140 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseCli } from "../../src/config.js";
+import { selectTools } from "../../src/tools/index.js";
+import { DEFAULT_TOOLS, TOOLSETS } from "../../src/tools/toolsets.js";
+import { type Harness, startHarness } from "../helpers/harness.js";
+import { CLI, cleanEnv, requireBuild } from "../helpers/spawn.js";
+
+const serve = (argv: string[], env: Record<string, string> = {}) => {
+  const command = parseCli(argv, env);
+  if (command.kind !== "serve") throw new Error(command.kind);
+  return command.config;
+};
+
+describe("choosing toolsets and tools", () => {
+  it("reads `default` as the default tools, so a toolset can be added to them", () => {
+    const names = (argv: string[], env: Record<string, string> = {}) => selectTools(serve(argv, env)).map((t) => t.name);
+    expect(names([])).toEqual(expect.arrayContaining([...DEFAULT_TOOLS]));
+    expect(names([])).toHaveLength(DEFAULT_TOOLS.length);
+    expect(names([], { PANCAKE_TOOLSETS: "default" })).toEqual(names([]));
+    const withFinance = names(["--toolsets", "default,finance"]);
+    expect(withFinance).toEqual(expect.arrayContaining([...DEFAULT_TOOLS, "list_transactions", "record_ad_cost"]));
+    expect(names(["--toolsets", "finance"])).not.toContain("list_pages");
+    expect(serve(["--toolsets", "all"]).toolsets).toEqual([...TOOLSETS]);
+  });
+
+  it("takes an exact tool list and names a tool that does not exist with the likely one", () => {
+    expect(serve(["--tools", "search_orders,get_order"]).tools).toEqual(["search_orders", "get_order"]);
+    expect(() => serve([], { PANCAKE_TOOLS: "search_order,list_pages" })).toThrow(/no tool search_order \(did you mean search_orders\?\)/);
+  });
+
+  it("offers enable_toolset on stdio, never on stateless HTTP, and not when switched off", () => {
+    expect(serve([]).dynamicToolsets).toBe(true);
+    expect(serve(["--http"]).dynamicToolsets).toBe(false);
+    expect(serve([], { PANCAKE_DYNAMIC_TOOLSETS: "0" }).dynamicToolsets).toBe(false);
+  });
+});
+
+describe("a session that starts with the default toolsets", () => {
+  let h: Harness;
+  let changed = 0;
+  beforeAll(async () => {
+    h = await startHarness({ config: { toolsets: ["default"], dynamicToolsets: true } });
+    h.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changed++;
+    });
+  });
+  afterAll(() => h.close());
+
+  const listed = async () => (await h.client.listTools()).tools.map((t) => t.name);
+
+  it("lists enable_toolset beside the default tools", async () => {
+    const names = await listed();
+    expect(names[0]).toBe("enable_toolset");
+    expect(names).not.toContain("list_transactions");
+  });
+
+  it("answers a call to a tool outside its toolsets with the toolset that has it and how to add it", async () => {
+    const r = await h.call("list_transactions", {});
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("list_transactions is in the finance toolset");
+    expect(r.text).toContain('call enable_toolset {"toolset": "finance"} first');
+  });
+
+  it("lists the toolsets, then adds one: the client hears that the list changed and can call its tools", async () => {
+    const overview = await h.call("enable_toolset", {});
+    const finance = overview.data.toolsets.find((t: { name: string }) => t.name === "finance");
+    expect(finance).toMatchObject({ enabled: false, tools: expect.arrayContaining(["list_transactions", "list_debts"]) });
+    expect(overview.data.toolsets.find((t: { name: string }) => t.name === "inbox").enabled).toBe(true);
+
+    const r = await h.call("enable_toolset", { toolset: "finance" });
+    expect(r.data).toMatchObject({ enabled: "finance", added: expect.arrayContaining(["list_transactions"]) });
+    await expect.poll(() => changed).toBe(1);
+    expect(await listed()).toContain("list_transactions");
+    const tx = await h.call("list_transactions", {});
+    expect(tx.isError, tx.text).toBe(false);
+
+    const again = await h.call("enable_toolset", { toolset: "finance" });
+    expect(again.data.added).toEqual([]);
+    expect(changed).toBe(1);
+  });
+
+  it("refuses a toolset that does not exist, naming those that do", async () => {
+    const r = await h.call("enable_toolset", { toolset: "payments" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("finance");
+  });
+});
+
+describe("an exact tool list", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ config: { tools: ["search_orders", "get_order", "create_order"], readOnly: true, dynamicToolsets: true } });
+  });
+  afterAll(() => h.close());
+
+  it("lists only those tools (read-only still wins) and no toolset switch", async () => {
+    expect((await h.client.listTools()).tools.map((t) => t.name)).toEqual(["search_orders", "get_order"]);
+  });
+
+  it("refuses another tool, saying how to start with it", async () => {
+    const r = await h.call("list_pages", {});
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("--toolsets default,pages");
+  });
+
+  it("does not even register a write when read-only", async () => {
+    const r = await h.call("create_order", {});
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/not found/);
+  });
+});
+
+describe("the built bin over stdio", () => {
+  it("adds a toolset mid-session through a real stdio client", async () => {
+    requireBuild();
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "--demo"], env: cleanEnv(), stderr: "pipe" });
+    const client = new Client({ name: "e2e", version: "1.0.0" });
+    let changed = false;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changed = true;
+    });
+    await client.connect(transport);
+    try {
+      expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+      const before = (await client.listTools()).tools.map((t) => t.name);
+      expect(before).toContain("enable_toolset");
+      expect(before).not.toContain("list_purchases");
+      await client.callTool({ name: "enable_toolset", arguments: { toolset: "inventory" } });
+      await expect.poll(() => changed).toBe(true);
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("list_purchases");
+      const r = await client.callTool({ name: "list_purchases", arguments: {} });
+      expect(r.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+});
