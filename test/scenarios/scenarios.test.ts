@@ -1,0 +1,26 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { afterAll, describe } from "vitest";
+import { MAX_CALLS, MAX_TOKENS, measured, runScenarios } from "./framework.js";
+import { salesScenarios } from "./sales.js";
+import { statsScenarios } from "./stats.js";
+
+describe("shop-owner questions, default tools", () => {
+  runScenarios("stats", statsScenarios);
+  runScenarios("sales", salesScenarios);
+});
+
+// The distribution the issue asks for: calls and result tokens per question, written where people
+// can read it (test/artifacts/scenarios.json) and printed with the run.
+afterAll(() => {
+  const tokens = measured.map((m) => m.tokens).sort((a, b) => a - b);
+  const pct = (p: number) => tokens[Math.min(tokens.length - 1, Math.floor((p / 100) * tokens.length))] ?? 0;
+  const summary = {
+    questions: measured.length,
+    calls: Object.fromEntries([1, 2, 3].map((n) => [n, measured.filter((m) => m.calls === n).length])),
+    tokens: { min: tokens[0] ?? 0, p50: pct(50), p90: pct(90), max: tokens[tokens.length - 1] ?? 0 },
+    limits: { calls: MAX_CALLS, tokens: MAX_TOKENS },
+  };
+  mkdirSync(new URL("../artifacts/", import.meta.url), { recursive: true });
+  writeFileSync(new URL("../artifacts/scenarios.json", import.meta.url), `${JSON.stringify({ summary, measured }, null, 2)}\n`);
+  console.log(`scenarios: ${JSON.stringify(summary)}`);
+});
