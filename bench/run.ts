@@ -18,9 +18,6 @@ import { makeConfig } from "../src/config.js";
 import { Logger } from "../src/log.js";
 import { Sandbox } from "../src/sandbox/index.js";
 import { buildServer } from "../src/server.js";
-import { selectTools } from "../src/tools/index.js";
-import { listedTool } from "../src/tools/listing.js";
-import { TOOLSETS } from "../src/tools/toolsets.js";
 import { collectGarbage, inspectorUrl } from "./inspector.js";
 import { lineClient } from "./line-client.js";
 
@@ -291,11 +288,14 @@ async function fanOut() {
 
 // ---- 5. context cost ----
 async function contextCost() {
+  // What a stdio client is shown: the default tools with enable_toolset, and every toolset.
   for (const [label, toolsets, budget] of [
-    ["all toolsets", [...TOOLSETS], 12_000],
-    ["default toolsets", makeConfig().toolsets, 6_000],
+    ["all toolsets", "all", 12_000],
+    ["default tools", "default", 6_000],
   ] as const) {
-    const tools = selectTools(makeConfig({ toolsets: [...toolsets] })).map(listedTool);
+    const listing = await stdioClient(CLI, { PANCAKE_TOOLSETS: toolsets });
+    const { tools } = await listing.client.listTools();
+    await listing.close();
     const json = JSON.stringify({ tools });
     const tokens = countTokens(json);
     row({
