@@ -41,8 +41,8 @@ function toolSection(tool: AnyTool): string {
   const schema = listedTool(tool).inputSchema as { properties?: Record<string, Prop>; required?: string[] };
   const props = Object.entries(schema.properties ?? {});
   const required = new Set(schema.required ?? []);
-  const flag = DEFAULT_TOOLS.includes(tool.name) ? " (default)" : "";
-  const lines = [`### ${tool.name}${flag}`, "", `**${tool.title}** (${annotationText(tool)})`, "", tool.description, ""];
+  const flag = DEFAULT_TOOLS.includes(tool.name) ? "; default tool" : "";
+  const lines = [`### ${tool.name}`, "", `**${tool.title}** (${annotationText(tool)}${flag})`, "", tool.description, ""];
   if (props.length > 0) {
     lines.push("| parameter | type | required | description |", "|---|---|---|---|");
     for (const [name, prop] of props) {
@@ -66,7 +66,7 @@ export function renderToolDocs(tools: readonly AnyTool[]): string {
     "",
     "Generated from the tool registry by `npm run docs`; do not edit by hand (CI fails when it is stale).",
     "",
-    "Tools marked (default) are listed when no toolset is chosen. Add a toolset with `--toolsets default,NAME` or `PANCAKE_TOOLSETS`, every one with `all`, or, on stdio, let the assistant call `enable_toolset`.",
+    "Tools marked \"default tool\" are listed when no toolset is chosen. Add a toolset with `--toolsets default,NAME` or `PANCAKE_TOOLSETS`, every one with `all`, or, on stdio, let the assistant call `enable_toolset`.",
     "",
   ];
   for (const toolset of TOOLSETS) {

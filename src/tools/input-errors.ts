@@ -147,7 +147,11 @@ export function unknownKeysMessage(schema: z.ZodType, args: unknown): string | u
     .join("\n");
 }
 
+/** A parameter's place, as a caller writes it: `items[0].quantity`. */
+const pathText = (path: readonly PropertyKey[]) =>
+  path.map((seg, i) => (typeof seg === "number" ? `[${seg}]` : i === 0 ? String(seg) : `.${String(seg)}`)).join("");
+
 /** zod issues as one line each: what is wrong, then where ("missing (required) at page_id"). */
 export function issuesMessage(error: z.ZodError): string {
-  return error.issues.map((i) => (i.path.length ? `${i.message} at ${i.path.map(String).join(".")}` : i.message)).join("\n");
+  return error.issues.map((i) => (i.path.length ? `${i.message} at ${pathText(i.path)}` : i.message)).join("\n");
 }

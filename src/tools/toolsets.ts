@@ -39,6 +39,7 @@ export const DEFAULT_TOOLS: readonly string[] = [
   "get_staff_stats",
   "get_ad_stats",
   "list_call_logs",
+  "list_shops",
   "lookup_address",
   "search_orders",
   "get_order",
