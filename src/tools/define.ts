@@ -7,6 +7,7 @@ import type { Config } from "../config.js";
 import { compact } from "../format/compact.js";
 import type { Logger } from "../log.js";
 import { capFullRows } from "./inputs.js";
+import { resolvePageArgs } from "./pages/page-refs.js";
 import type { ToolsetName } from "./toolsets.js";
 
 /** All four hints are required: clients decide on confirmation prompts from them. */
@@ -69,7 +70,8 @@ export interface ToolResult {
 /** Runs a handler and applies the output contract: compact structured result + same JSON as text. */
 export async function runTool(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const result = compact((await tool.handler(capFullRows(tool.input, input), ctx)) as Record<string, unknown>);
+    const args = await resolvePageArgs(tool.input, capFullRows(tool.input, input), ctx.messaging);
+    const result = compact((await tool.handler(args, ctx)) as Record<string, unknown>);
     return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
   } catch (error) {
     return errorResult(tool.name, error, ctx.logger);
