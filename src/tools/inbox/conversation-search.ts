@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { InputError } from "../../clients/errors.js";
+import { InputError, PancakeError } from "../../clients/errors.js";
 import type { Conversation } from "../../clients/schemas/messaging.js";
 import { type ConversationRow, conversationRow, fullRecord, sideOf } from "../../format/conversations.js";
 import { parseRange, recordTime, toUnix } from "../../format/time.js";
@@ -40,11 +40,12 @@ interface PageResult {
   pageId: string;
   scan?: PageScan;
   tags?: ReadonlyMap<string, string>;
-  error?: unknown;
+  error?: PancakeError;
 }
 
 export async function searchConversations(input: ListConversationsInput, ctx: ToolContext) {
-  const filtering = input.customer !== undefined || input.awaiting_reply === true || input.waiting_minutes !== undefined;
+  const awaiting = input.awaiting_reply === true || input.waiting_minutes !== undefined;
+  const filtering = awaiting || input.customer !== undefined;
   const why = filtering ? "with customer/awaiting_reply" : "over several pages";
   for (const key of ONE_PAGE_ONLY) {
     if (input[key] !== undefined) throw new InputError(key, `does not apply ${why}`, "Drop it, or list one page (page_ids with one page) without customer/awaiting_reply.");
@@ -56,7 +57,7 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
   const now = Date.now();
   const range = input.since !== undefined || input.until !== undefined ? parseRange(input.since, input.until, tz) : undefined;
   const span = range ? { since: toUnix(range.since), until: toUnix(range.until) } : {};
-  const keep = matcher(input, now);
+  const keep = matcher(input, awaiting, now);
   const deadline = now + SCAN_MS;
 
   const results = await eachPage(ctx, input.page_ids, "conversations", async (pageId): Promise<PageResult> => {
@@ -66,7 +67,9 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
       const scan = await scanPage(ctx.messaging, pageId, query, (c) => keep(c, pageId), { enough: filtering ? undefined : input.limit, deadline });
       return { pageId, scan, tags: await tagNames(ctx.messaging, pageId) };
     } catch (error) {
-      return { pageId, error };
+      // A page the upstream refuses is reported with it; a fault of ours fails the call.
+      if (error instanceof PancakeError) return { pageId, error };
+      throw error;
     }
   });
   const failed = results.filter((r) => r.error !== undefined);
@@ -78,6 +81,7 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
   matches.sort((a, b) => (ms(b.c.updated_at) ?? 0) - (ms(a.c.updated_at) ?? 0) || String(b.c.id).localeCompare(String(a.c.id)));
   const shown = matches.slice(0, input.limit);
   const complete = results.every((r) => r.scan?.complete);
+  const cut = results.some((r) => r.scan && !r.scan.complete);
   // Without a filter a page is read only until it fills `limit`: its count is not a total.
   const total = filtering || complete ? matches.length : undefined;
   return {
@@ -89,8 +93,8 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
         tags: r.tags ?? new Map(),
       });
       if (several) row.page_id = r.pageId;
-      const since = waitingSince(c);
-      if (input.awaiting_reply || input.waiting_minutes !== undefined) row.waiting_minutes = since === undefined ? undefined : Math.floor((now - since) / 60_000);
+      const since = awaiting ? waitingSince(c) : undefined;
+      if (since !== undefined) row.waiting_minutes = Math.floor((now - since) / 60_000);
       return row;
     }),
     total,
@@ -101,18 +105,17 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
       matched: r.scan?.rows.length ?? 0,
       searched_back_to: recordTime(r.scan?.oldest, tz),
       complete: r.scan?.complete ?? false,
-      error: r.error === undefined ? undefined : r.error instanceof Error ? r.error.message : String(r.error),
+      error: r.error?.message,
     })),
-    note: complete
+    note: !cut
       ? undefined
       : `pages with complete:false were read back to searched_back_to only (${SCAN_CALLS * 60} most recent conversations, or the time limit)${filtering ? "; pass since/until to search an older span" : "; list one page for a cursor"}`,
   };
 }
 
 /** The local filter: the named customer, and/or the last message being the customer's (for long enough). */
-function matcher(input: ListConversationsInput, now: number) {
+function matcher(input: ListConversationsInput, awaiting: boolean, now: number) {
   const customer = input.customer === undefined ? undefined : customerMatcher(input.customer);
-  const awaiting = input.awaiting_reply === true || input.waiting_minutes !== undefined;
   const before = now - (input.waiting_minutes ?? 0) * 60_000;
   return (c: Conversation, pageId: string) => {
     if (customer && !customer(c)) return false;

@@ -115,6 +115,7 @@ export const listConversations = defineTool({
       throw new InputError("cursor", `belongs to page ${state.p}, not to page_ids`, "Pass the same page as the call that returned it, or omit page_ids.");
     }
     const searching = input.customer !== undefined || input.awaiting_reply === true || input.waiting_minutes !== undefined;
+    if (state && searching) throw new InputError("cursor", "continues a plain list; customer/awaiting_reply searches have none", "Drop cursor, or the search filters.");
     if (state || (!searching && input.page_ids.length === 1)) {
       const pageId = state?.p ?? input.page_ids[0]!;
       return listPage(input, ctx, pageId, state ?? (await firstState(input, pageId, ctx.messaging, ctx.config.timezone)));

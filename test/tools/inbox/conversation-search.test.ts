@@ -154,8 +154,9 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
   });
 
   it("refuses one-page options with a search before calling upstream", async () => {
+    const listed = await h.call("list_conversations", { page_ids: s.pages[0]!.id, limit: 5 });
     const before = h.sandbox.server.requests.length;
-    for (const extra of [{ with_total: true }, { order_by: "inserted_at" }, { unread_first: true }, { tags: ["ALL"] }]) {
+    for (const extra of [{ with_total: true }, { order_by: "inserted_at" }, { unread_first: true }, { tags: ["ALL"] }, { cursor: listed.data.next_cursor }]) {
       const r = await h.call("list_conversations", { customer: "Lan", ...extra });
       expect(r.isError).toBe(true);
       expect(r.text).toMatch(new RegExp(Object.keys(extra)[0]!));
