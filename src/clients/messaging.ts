@@ -3,6 +3,7 @@ import { ConfigError, InputError, UpstreamError } from "./errors.js";
 import { type HttpCore, pathOf, type QueryValue, type RequestOptions } from "./http.js";
 import { registerSecret } from "./redact.js";
 import { setOwn } from "../format/compact.js";
+import { bestMatches } from "../format/name-match.js";
 import { sanitizeName } from "../format/text.js";
 import {
   type AdRecord,
@@ -137,6 +138,9 @@ export interface MultiPageStaffParams extends DateTimeRange {
 }
 
 type Query = Record<string, QueryValue>;
+
+/** What a page id may look like when it cannot be checked against the page list. */
+const PAGE_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 type Call = Pick<RequestOptions, "op" | "path" | "method" | "query" | "body" | "headers">;
 
 /** Parses leniently: a record that does not fit its schema is returned as it came. */
@@ -182,7 +186,7 @@ export class MessagingClient {
   /** When the page list was last read (0: not yet). */
   private pagesReadAt = 0;
   /** Every page of the account (activated or not) by id, with its name, from the last page list. */
-  private readonly pageNames = new Map<string, string | undefined>();
+  private readonly pageNames = new Map<string, { name: string | undefined; activated: boolean }>();
   private pagesInFlight: Promise<MessagingPage[]> | undefined;
 
   constructor(options: MessagingClientOptions) {
@@ -194,16 +198,6 @@ export class MessagingClient {
 
   get hasUserToken(): boolean {
     return this.userToken !== undefined;
-  }
-
-  /** Pages whose token was configured (PANCAKE_PAGE_ACCESS_TOKENS) or generated here. */
-  get pinnedPageIds(): string[] {
-    return [...this.tokens].filter(([, t]) => t.pinned).map(([id]) => id);
-  }
-
-  /** A page's name from the last page list read, if any. */
-  pageName(pageId: string): string | undefined {
-    return this.pageNames.get(pageId);
   }
 
   // ---- pages (user token) ----
@@ -509,20 +503,69 @@ export class MessagingClient {
         `${op}: no page access token for page ${pageId}. Set PANCAKE_PAGE_ACCESS_TOKENS (page_id=token,...) or PANCAKE_ACCESS_TOKEN so page tokens can be read from the page list.`,
       );
     }
-    // Read the list if it never was, or was reset by a refused token; a page unknown to a list read
-    // more than a minute ago may be new, so that list is read again too.
-    if (Date.now() - this.pagesReadAt > 60_000) await this.listPages();
+    await this.freshPageList();
     const found = this.tokens.get(pageId);
-    if (!found && !this.pageNames.has(pageId)) {
-      const known = [...this.pageNames].slice(0, 10).map(([id, name]) => (name ? `${id} (${name})` : id));
-      throw new InputError("page_id", `${pageId} is not a page of this account`, `Use a page id from list_pages: ${known.join(", ") || "the account has no pages"}.`);
-    }
+    if (!found && !this.pageNames.has(pageId)) throw this.unknownPage("page_id", pageId, []);
     if (!found) {
       throw new ConfigError(
         `${op}: page ${pageId} is not an activated page of the account behind PANCAKE_ACCESS_TOKEN, or it has no page access token. Check the page id, or set its token in PANCAKE_PAGE_ACCESS_TOKENS.`,
       );
     }
     return found.token;
+  }
+
+  // ---- pages by name (every tool and resource that takes a page resolves it here) ----
+
+  /**
+   * The id of a page given by id or by name: "Mây Kids" finds "Mây Kids - Đồ trẻ em" (accents,
+   * case and the rest of the name optional) when no other page matches as well. Known ids cost no
+   * call. `field` names the argument in the error, which lists the pages.
+   */
+  async resolvePage(ref: string, field = "page_id"): Promise<string> {
+    const text = ref.trim();
+    if (this.tokens.has(text) || this.pageNames.has(text)) return text;
+    if (!this.userToken) {
+      // Without the page list only ids work; the call itself says which token is missing.
+      if (PAGE_ID.test(text)) return text;
+      throw new InputError(field, `${JSON.stringify(text.slice(0, 60))} is not a page id`, "Page names are read from the page list, which needs PANCAKE_ACCESS_TOKEN; pass the page id.");
+    }
+    await this.freshPageList();
+    if (this.pageNames.has(text)) return text;
+    const found = bestMatches([...this.pageNames], text, ([, page]) => page.name);
+    if (found.length === 1) return found[0]![0];
+    throw this.unknownPage(field, text, found.map(([id]) => id));
+  }
+
+  /** The account's activated pages (without the user token: the pages given a token). */
+  async activePageIds(): Promise<string[]> {
+    if (!this.userToken) return [...this.tokens.keys()];
+    await this.freshPageList();
+    return [...this.pageNames].filter(([, page]) => page.activated).map(([id]) => id);
+  }
+
+  /** A page's name as of the last page list read. */
+  pageName(pageId: string): string | undefined {
+    return this.pageNames.get(pageId)?.name;
+  }
+
+  /** Reads the page list if it never was, was reset by a refused token, or is over a minute old (a page may be new). */
+  private async freshPageList(): Promise<void> {
+    if (Date.now() - this.pagesReadAt > 60_000) await this.listPages();
+  }
+
+  private unknownPage(field: string, ref: string, ambiguous: readonly string[]): InputError {
+    const shown = (ids: readonly string[]) =>
+      ids
+        .slice(0, 20)
+        .map((id) => {
+          const name = this.pageNames.get(id)?.name;
+          return name ? `${id} (${name})` : id;
+        })
+        .join(", ");
+    const quoted = PAGE_ID.test(ref) ? ref : JSON.stringify(ref.slice(0, 60));
+    if (ambiguous.length > 1) return new InputError(field, `${quoted} matches several pages: ${shown(ambiguous)}`, "Use the page id or more of the name.");
+    const all = [...this.pageNames.keys()];
+    return new InputError(field, `${quoted} is not a page of this account`, `Use a page id or name: ${shown(all) || "the account has no pages"}.`);
   }
 
   private async fetchPages(): Promise<MessagingPage[]> {
@@ -538,7 +581,7 @@ export class MessagingClient {
     this.pageNames.clear();
     for (const [items, activated] of groups) {
       for (const page of parseList(pageSchema, items)) {
-        this.pageNames.set(String(page.id), sanitizeName(page.name));
+        this.pageNames.set(String(page.id), { name: sanitizeName(page.name), activated });
         const token = page.settings?.page_access_token;
         if (activated && typeof token === "string" && token) this.remember(String(page.id), token, false);
         pages.push(withoutToken(page, activated));

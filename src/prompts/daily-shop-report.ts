@@ -7,7 +7,8 @@ import type { ResourceContext } from "../resources/define.js";
 import type { AnyTool, ToolContext } from "../tools/define.js";
 import { getPageStats } from "../tools/page-stats/get-page-stats.js";
 import { getStaffStats } from "../tools/page-stats/get-staff-stats.js";
-import { eachPage, MAX_PAGES } from "../tools/page-stats/fan-out.js";
+import { eachPage } from "../tools/page-stats/fan-out.js";
+import { MAX_PAGES } from "../tools/pages/page-refs.js";
 import { resolveShopId } from "../tools/pos/resolve-shop.js";
 import { definePrompt } from "./define.js";
 

@@ -13,8 +13,8 @@ export async function completePageId(typed: string, ctx: ResourceContext): Promi
   return pages.filter((p) => p.id.startsWith(typed) || (want !== "" && fold(p.name ?? "").includes(want))).map((p) => p.id);
 }
 
-/** Validated like a tool's page_id, so a resource URI cannot steer the upstream path. */
-const pageIdOf = (params: Record<string, string>) => pageIdInput.parse(params.page_id);
+/** A page id or name resolved like a tool's page_id, so a resource URI cannot steer the upstream path. */
+const pageIdOf = (params: Record<string, string>, ctx: ResourceContext) => ctx.messaging.resolvePage(pageIdInput.parse(params.page_id));
 
 function perPage(what: "tags" | "users", title: string, description: string, read: (ctx: ResourceContext, pageId: string) => Promise<unknown>) {
   return defineResource({
@@ -28,7 +28,7 @@ function perPage(what: "tags" | "users", title: string, description: string, rea
       return pages.map((p) => ({ uri: `pancake://pages/${p.id}/${what}`, name: `${p.name ?? p.id} ${what}` }));
     },
     async read(params, ctx) {
-      const pageId = pageIdOf(params);
+      const pageId = await pageIdOf(params, ctx);
       return compact({ page_id: pageId, [what]: await read(ctx, pageId) });
     },
   });

@@ -8,6 +8,7 @@ import { compact } from "../format/compact.js";
 import type { Logger } from "../log.js";
 import { capFullRows } from "./inputs.js";
 import { issuesMessage, unknownKeysMessage } from "./input-errors.js";
+import { resolvePageArgs } from "./pages/page-refs.js";
 import type { ToolsetName } from "./toolsets.js";
 
 /** All four hints are required: clients decide on confirmation prompts from them. */
@@ -85,7 +86,8 @@ export function parseInput(tool: AnyTool, args: unknown): unknown {
 /** Runs a handler and applies the output contract: compact structured result + same JSON as text. */
 export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const result = compact((await tool.handler(parseInput(tool, args), ctx)) as Record<string, unknown>);
+    const input = await resolvePageArgs(tool.input, parseInput(tool, args), ctx.messaging);
+    const result = compact((await tool.handler(input, ctx)) as Record<string, unknown>);
     return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
   } catch (error) {
     return errorResult(tool.name, error, ctx.logger);

@@ -40,7 +40,13 @@ export const idInput = (what: string) =>
     )
     .describe(what);
 
-export const pageIdInput = idInput("Page id (list_pages)");
+/**
+ * A page by id or by name ("Mây Kids"). It never reaches a URL as typed: runTool resolves it to
+ * an id of the page list first (tools/pages/page-refs.ts).
+ */
+export const pageRef = z.union([z.string(), z.number().int()]).transform(String).pipe(z.string().trim().min(1).max(120));
+
+export const pageIdInput = pageRef.describe("Page id or name");
 export const shopIdInput = idInput("Default: only shop").optional();
 
 export const limitInput = (max: number, fallback: number) =>

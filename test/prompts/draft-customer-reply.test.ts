@@ -16,7 +16,7 @@ describe("draft_customer_reply prompt", () => {
       (x) => x.page_id === pageId && x.type === "INBOX" && x.recent_phone_numbers.some((p) => orderPhones.has(p.phone_number)),
     )!;
     const phone = c.recent_phone_numbers.find((p) => orderPhones.has(p.phone_number))!.phone_number;
-    await h.call("list_conversations", { page_id: pageId, limit: 100 });
+    await h.call("list_conversations", { page_ids: pageId, limit: 100 });
     const r = await h.client.getPrompt({ name: "draft_customer_reply", arguments: { page_id: pageId, conversation_id: c.id, tone: "formal" } });
     const [task, context] = texts(r);
     expect(task).toMatch(/draft/i);
@@ -58,7 +58,7 @@ describe("draft_customer_reply prompt", () => {
   it("completes page_id, and conversation_id from conversations already listed", async () => {
     const r = await h.client.complete({ ref: { type: "ref/prompt", name: "draft_customer_reply" }, argument: { name: "page_id", value: "1122" } });
     expect(r.completion.values).toEqual([h.sandbox.messaging.pages[1]!.id]);
-    const listed = await h.call("list_conversations", { page_id: pageId, limit: 5 });
+    const listed = await h.call("list_conversations", { page_ids: pageId, limit: 5 });
     const first = listed.data.conversations[0].id as string;
     const c = await h.client.complete({
       ref: { type: "ref/prompt", name: "draft_customer_reply" },

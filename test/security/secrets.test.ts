@@ -122,7 +122,7 @@ describe("secrets: the built server over stdio never shows a token or key", () =
     const pageId = sandbox.messaging.pages[0]!.id;
     const pageToken = sandbox.credentials.pageTokens[pageId]!;
     for (const [name, args] of [
-      ["list_conversations", { page_id: "../../v1/pages" }],
+      ["list_conversations", { page_ids: "../../v1/pages" }],
       ["list_messages", { page_id: pageId }],
       ["get_order", { order_id: "1?api_key=x" }],
       ["create_transaction", { amount: "lots" }],

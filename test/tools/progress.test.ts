@@ -10,7 +10,7 @@ describe("progress notifications", () => {
   it("list_conversations reports each upstream page it follows to fill limit", async () => {
     const pageId = h.sandbox.messaging.pages[0]!.id;
     const seen: Progress[] = [];
-    const result = await h.client.callTool({ name: "list_conversations", arguments: { page_id: pageId, limit: 100 } }, undefined, {
+    const result = await h.client.callTool({ name: "list_conversations", arguments: { page_ids: pageId, limit: 100 } }, undefined, {
       onprogress: (p) => seen.push(p),
     });
     expect(result.isError).toBeFalsy();

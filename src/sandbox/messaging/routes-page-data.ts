@@ -61,6 +61,7 @@ export function registerPageDataRoutes(router: Router, ctx: RouteContext, prefix
     const range = timeRange(req, true);
     if (state.sipPackages[page.id] !== id) return { success: false, message: "Call center package not found for this page" };
     const list = state.callLogs.filter((l) => l.page_id === page.id && (!range || within(l.created_time, range)));
-    return { call_logs: pageSlice(list, pageNumber, pageSize), success: true };
+    // The vendor's OpenAPI answers `data` (the seed document `call_logs`): the newer form.
+    return { data: pageSlice(list, pageNumber, pageSize), success: true };
   });
 }

@@ -44,6 +44,9 @@ export function seedPosts(rng: Random, page: PageRecord, count: number, staff: S
   return posts;
 }
 
+/** The page's call-centre number (the other end of every call). */
+const HOTLINE = "02873001234";
+
 export function seedCallLogs(
   rng: Random,
   page: PageRecord,
@@ -57,17 +60,27 @@ export function seedCallLogs(
     const answered = rng.chance(0.75) ? created + rng.int(4, 25) * 1000 : null;
     const hangup = answered === null ? created + rng.int(15, 45) * 1000 : answered + rng.int(20, 600) * 1000;
     const id = rng.uuid();
+    const direction = rng.chance(0.6) ? "outbound" : "inbound";
+    const clientType = rng.chance(0.7) ? "web" : "mobile";
+    const clientHangup = rng.chance(0.5);
+    const phone = rng.pick(phones);
     logs.push({
       id,
+      call_id: id,
+      caller: direction === "inbound" ? phone : HOTLINE,
+      callee: direction === "inbound" ? HOTLINE : phone,
+      start_time: iso(created),
+      duration: answered === null ? 0 : Math.round((hangup - answered) / 1000),
+      status: answered === null ? "missed" : "completed",
       page_id: page.id,
       type: "call",
-      direction: rng.chance(0.6) ? "outbound" : "inbound",
-      client_type: rng.chance(0.7) ? "web" : "mobile",
-      client_hangup: rng.chance(0.5),
+      direction,
+      client_type: clientType,
+      client_hangup: clientHangup,
       created_time: iso(created),
       answered_time: answered === null ? null : iso(answered),
       hangup_time: iso(hangup),
-      phone_number: rng.pick(phones),
+      phone_number: phone,
       employee_name: rng.pick(staff).name,
       record_file: answered === null ? null : `https://records.sandbox.example/${id}.mp3`,
     });

@@ -188,8 +188,20 @@ export interface PostRecord {
   is_removed: boolean;
 }
 
+/**
+ * A call of the page's call centre. The seed document's fields, plus the vendor OpenAPI's
+ * (call_id, caller, callee, start_time, duration, status), which its answer lists under `data`.
+ */
 export interface CallLogRecord {
   id: string;
+  call_id: string;
+  /** Who dialled and who was called: the customer's phone and the page's call-centre number. */
+  caller: string;
+  callee: string;
+  start_time: string;
+  /** Seconds talked; 0 for a missed call. */
+  duration: number;
+  status: "completed" | "missed";
   page_id: string;
   type: "call";
   direction: "inbound" | "outbound";

@@ -9,7 +9,7 @@ export const assignConversation = defineTool({
   name: "assign_conversation",
   title: "Assign conversation",
   description:
-    "Set a conversation's staff, replacing current ones. Example: assignees [\"lan@shop.vn\"].",
+    "Set a conversation's staff, replacing current ones. Example: assignees [\"Minh\"].",
   toolset: "inbox",
   annotations: OVERWRITE,
   input: z.object({

@@ -37,9 +37,9 @@ export function customerIdOf(c: Conversation): string | undefined {
   return value == null ? undefined : String(value);
 }
 
-/** Phone numbers of `recent_phone_numbers` / `phone_info` items, without repeats. */
+/** Phone numbers of `recent_phone_numbers` / `phone_info` items (or plain numbers, as the export list has them), without repeats. */
 export function phonesOf(captures: readonly unknown[] | null | undefined): string[] {
-  const numbers = (captures ?? []).map((p) => (p as { phone_number?: unknown } | null)?.phone_number);
+  const numbers = (captures ?? []).map((p) => (typeof p === "string" ? p : (p as { phone_number?: unknown } | null)?.phone_number));
   return [...new Set(numbers.filter((n): n is string => typeof n === "string" && n !== ""))];
 }
 

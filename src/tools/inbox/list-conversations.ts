@@ -10,9 +10,11 @@ import type { Conversation } from "../../clients/schemas/messaging.js";
 import { conversationRow, fullRecord } from "../../format/conversations.js";
 import { parseRange, toUnix } from "../../format/time.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
-import { defineTool, READ } from "../define.js";
-import { cursorInput, detailRowsInput, jsonish, limitInput, pageIdInput, sinceInput, untilInput } from "../inputs.js";
+import { defineTool, READ, type ToolContext } from "../define.js";
+import { cursorInput, detailRowsInput, jsonish, limitInput, sinceInput, untilInput } from "../inputs.js";
+import { pageIdsInput } from "../pages/page-refs.js";
 import { rememberConversations } from "./conversation-lookup.js";
+import { searchConversations, searchedPageSchema } from "./conversation-search.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
 
 const NAME = "list_conversations";
@@ -67,18 +69,21 @@ async function fetchPage(client: MessagingClient, pageId: string, s: State): Pro
   return { rows: conversations, next: conversations.length >= 60 && last ? String(last.id) : undefined };
 }
 
-const tagsInput = jsonish(z.array(z.union([z.string().max(100), z.number()])).max(20))
+export const tagsInput = jsonish(z.array(z.union([z.string().max(100), z.number()])).max(20))
   .optional()
   .describe('Tag ids or names; ["ALL"]: any tagged');
 
 const input = z.object({
-  page_id: pageIdInput,
+  page_ids: pageIdsInput,
+  customer: z.string().trim().min(1).max(100).optional().describe("Customer name or phone"),
+  awaiting_reply: z.boolean().optional().describe("Last message is the customer's"),
+  waiting_minutes: z.number().int().min(0).optional().describe("Awaiting reply ≥ N minutes"),
   type: jsonish(z.array(z.enum(["INBOX", "COMMENT", "COMMENT_LIVESTREAM"])).max(3))
     .optional()
     .describe("Only these"),
   tags: tagsInput,
   unread_first: z.boolean().optional().describe("Unread first"),
-  since: sinceInput,
+  since: sinceInput.describe("Last activity from (creation with order_by inserted_at)"),
   until: untilInput,
   with_total: z.boolean().optional().describe("Count matches (span ≤31 days, default last 30)"),
   order_by: z.enum(["inserted_at", "updated_at"]).optional().describe("Implies with_total"),
@@ -86,68 +91,82 @@ const input = z.object({
   cursor: cursorInput,
   detail: detailRowsInput,
 });
-type Input = z.output<typeof input>;
+export type ListConversationsInput = z.output<typeof input>;
 
 export const listConversations = defineTool({
   name: NAME,
   title: "List conversations",
   description:
-    "A page's conversations, latest activity first. Example: type [\"INBOX\"], unread_first true.",
+    "Conversations, latest activity first. customer and awaiting_reply search the 600 most recent per page and say how far back. Example: awaiting_reply true, since \"today\".",
   toolset: "inbox",
   annotations: READ,
   input,
   output: z.object({
     conversations: z.array(z.looseObject({ id: z.string(), type: z.string().optional(), customer_name: z.string().optional() })),
     total: z.number().optional(),
+    truncated: z.boolean().optional(),
     next_cursor: z.string().optional(),
+    pages: z.array(searchedPageSchema).optional(),
+    note: z.string().optional(),
   }),
   async handler(input, ctx) {
-    const pageId = input.page_id;
-    const tz = ctx.config.timezone;
-    const state = input.cursor ? decodeCursor(NAME, input.cursor, stateSchema) : await firstState(input, ctx.messaging, tz);
-    if (state.p !== pageId) throw new InputError("cursor", `belongs to page ${state.p}, not ${pageId}`, "Pass the same page_id as the call that returned it.");
-    const names = await tagNames(ctx.messaging, pageId);
-    const rows: Conversation[] = [];
-    const seen = new Set<string>();
-    let total: number | undefined;
-    let next: State | undefined = state;
-    for (let call = 0; next && rows.length < input.limit && call < MAX_UPSTREAM_CALLS; call++) {
-      const position: State = next;
-      const page = await fetchPage(ctx.messaging, pageId, position);
-      rememberConversations(ctx.messaging, pageId, page.rows);
-      total ??= page.total;
-      const fresh = page.rows.slice(position.skip);
-      const room = input.limit - rows.length;
-      for (const c of fresh.slice(0, room)) {
-        // The v2 list moves a conversation to the top when it changes: never show it twice.
-        if (seen.has(String(c.id))) continue;
-        seen.add(String(c.id));
-        rows.push(c);
-      }
-      if (fresh.length > room) {
-        // v2 continues after the last row returned: rows that move to the top cannot shift it.
-        const last = fresh[room - 1];
-        next = position.v === "v2" && last ? { ...position, at: String(last.id), skip: 0 } : { ...position, skip: position.skip + room };
-      } else next = page.next === undefined ? undefined : { ...position, at: page.next, skip: 0, size: page.size ?? position.size };
-      await ctx.progress(rows.length, input.limit);
+    const state = input.cursor ? decodeCursor(NAME, input.cursor, stateSchema) : undefined;
+    if (state && !input.page_ids.includes(state.p)) {
+      throw new InputError("cursor", `belongs to page ${state.p}, not to page_ids`, "Pass the same page as the call that returned it, or omit page_ids.");
     }
-    return {
-      conversations: rows.map((c) => (input.detail === "full" ? fullRecord(c) : conversationRow(c, { pageId, timeZone: tz, tags: names }))),
-      total,
-      next_cursor: next ? encodeCursor(NAME, next) : undefined,
-    };
+    const searching = input.customer !== undefined || input.awaiting_reply === true || input.waiting_minutes !== undefined;
+    if (state && searching) throw new InputError("cursor", "continues a plain list; customer/awaiting_reply searches have none", "Drop cursor, or the search filters.");
+    if (state || (!searching && input.page_ids.length === 1)) {
+      const pageId = state?.p ?? input.page_ids[0]!;
+      return listPage(input, ctx, pageId, state ?? (await firstState(input, pageId, ctx.messaging, ctx.config.timezone)));
+    }
+    return searchConversations(input, ctx);
   },
 });
 
+/** One page's list as the upstream orders it, `limit` rows at a time with a cursor. */
+async function listPage(input: ListConversationsInput, ctx: ToolContext, pageId: string, state: State) {
+  const tz = ctx.config.timezone;
+  const names = await tagNames(ctx.messaging, pageId);
+  const rows: Conversation[] = [];
+  const seen = new Set<string>();
+  let total: number | undefined;
+  let next: State | undefined = state;
+  for (let call = 0; next && rows.length < input.limit && call < MAX_UPSTREAM_CALLS; call++) {
+    const position: State = next;
+    const page = await fetchPage(ctx.messaging, pageId, position);
+    rememberConversations(ctx.messaging, pageId, page.rows);
+    total ??= page.total;
+    const fresh = page.rows.slice(position.skip);
+    const room = input.limit - rows.length;
+    for (const c of fresh.slice(0, room)) {
+      // The v2 list moves a conversation to the top when it changes: never show it twice.
+      if (seen.has(String(c.id))) continue;
+      seen.add(String(c.id));
+      rows.push(c);
+    }
+    if (fresh.length > room) {
+      // v2 continues after the last row returned: rows that move to the top cannot shift it.
+      const last = fresh[room - 1];
+      next = position.v === "v2" && last ? { ...position, at: String(last.id), skip: 0 } : { ...position, skip: position.skip + room };
+    } else next = page.next === undefined ? undefined : { ...position, at: page.next, skip: 0, size: page.size ?? position.size };
+    await ctx.progress(rows.length, input.limit);
+  }
+  return {
+    conversations: rows.map((c) => (input.detail === "full" ? fullRecord(c) : conversationRow(c, { pageId, timeZone: tz, tags: names }))),
+    total,
+    next_cursor: next ? encodeCursor(NAME, next) : undefined,
+  };
+}
 
-async function firstState(input: Input, client: MessagingClient, tz: string): Promise<State> {
+async function firstState(input: ListConversationsInput, pageId: string, client: MessagingClient, tz: string): Promise<State> {
   const all = input.tags?.length === 1 && String(input.tags[0]).toUpperCase() === "ALL";
   const paged = input.with_total === true || input.order_by !== undefined;
   const clash = (field: string, why: string) => new InputError(field, why, "Drop one of the two, or make two calls.");
   if (all) {
     const other = (["type", "unread_first", "since", "until", "with_total", "order_by"] as const).find((k) => input[k] !== undefined);
     if (other) throw clash(other, 'cannot be combined with tags ["ALL"] (that list takes no other filter)');
-    return { p: input.page_id, v: "count", skip: 0, q: { tags: "ALL" } };
+    return { p: pageId, v: "count", skip: 0, q: { tags: "ALL" } };
   }
   if (paged && input.type) throw clash("type", "cannot be combined with with_total/order_by (the counted list has no type filter)");
   if (paged && input.unread_first) throw clash("unread_first", "cannot be combined with with_total/order_by");
@@ -156,9 +175,9 @@ async function firstState(input: Input, client: MessagingClient, tz: string): Pr
     paged || hasRange
       ? parseRange(input.since, input.until, tz, { defaultDays: paged ? 30 : 7, maxDays: paged ? MAX_SPAN_DAYS : undefined })
       : undefined;
-  const tags = input.tags?.length ? (await resolveTagIds(client, input.page_id, "tags", input.tags)).join(",") : undefined;
+  const tags = input.tags?.length ? (await resolveTagIds(client, pageId, "tags", input.tags)).join(",") : undefined;
   const span = range ? { since: toUnix(range.since), until: toUnix(range.until) } : {};
   // "Latest activity first", as the description says, unless asked otherwise.
-  if (paged) return { p: input.page_id, v: "paged", skip: 0, q: { ...span, tags, order_by: input.order_by ?? "updated_at" } };
-  return { p: input.page_id, v: "v2", skip: 0, q: { ...span, tags, type: input.type, unread_first: input.unread_first } };
+  if (paged) return { p: pageId, v: "paged", skip: 0, q: { ...span, tags, order_by: input.order_by ?? "updated_at" } };
+  return { p: pageId, v: "v2", skip: 0, q: { ...span, tags, type: input.type, unread_first: input.unread_first } };
 }

@@ -1,6 +1,7 @@
 import { InputError } from "../../clients/errors.js";
 import type { MessagingClient } from "../../clients/messaging.js";
 import type { PageUser, Tag } from "../../clients/schemas/messaging.js";
+import { bestMatches, nameScore } from "../../format/name-match.js";
 import { fold, sanitizeName } from "../../format/text.js";
 
 /**
@@ -71,18 +72,25 @@ export async function resolveTagIds(
   });
 }
 
-/** Staff ids for ids, names or emails of the page's active users. */
+/**
+ * The page's active staff for ids, emails or names. A name may be part of one ("Minh" for "Trần
+ * Minh Khoa", accents optional) when no other staff member matches it as well.
+ */
 export async function resolveStaffIds(client: MessagingClient, pageId: string, field: string, wanted: readonly string[]): Promise<PageUser[]> {
   const { active, disabled } = await cachedUsers(client, pageId);
-  const matches = (u: PageUser, text: string) =>
-    String(u.id) === text || fold(u.email ?? "") === fold(text) || fold(u.name ?? "") === fold(text);
-  return wanted.map((value) => {
+  const exact = (u: PageUser, text: string) => String(u.id) === text || fold(u.email ?? "") === fold(text);
+  const label = (u: PageUser) => `${sanitizeName(u.name)} <${sanitizeName(u.email) ?? u.id}>`;
+  return wanted.map((value, i) => {
     const text = value.trim();
-    const found = active.filter((u) => matches(u, text));
+    const where = wanted.length > 1 ? `${field}[${i}]` : field;
+    const byKey = active.filter((u) => exact(u, text));
+    const found = byKey.length > 0 ? byKey : bestMatches(active, text, (u) => u.name ?? undefined);
     if (found.length === 1) return found[0]!;
-    const valid = `Active staff: ${active.map((u) => `${sanitizeName(u.name)} <${sanitizeName(u.email) ?? u.id}>`).join(", ")}.`;
-    if (found.length > 1) throw new InputError(field, `${JSON.stringify(text)} matches several staff`, `Use the id or email. ${valid}`);
-    const gone = disabled.some((u) => matches(u, text));
-    throw new InputError(field, gone ? `${JSON.stringify(text)} is disabled on this page` : `no staff ${JSON.stringify(text)} on page ${pageId}`, valid);
+    const valid = `Active staff: ${active.map(label).join(", ")}.`;
+    if (found.length > 1) {
+      throw new InputError(where, `${JSON.stringify(text)} matches several staff: ${found.map(label).join(", ")}`, "Use more of the name, the email or the id.");
+    }
+    const gone = disabled.some((u) => exact(u, text) || nameScore(u.name ?? undefined, text) > 0);
+    throw new InputError(where, gone ? `${JSON.stringify(text)} is disabled on this page` : `no staff ${JSON.stringify(text)} on page ${pageId}`, valid);
   });
 }

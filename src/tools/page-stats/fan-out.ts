@@ -1,52 +1,12 @@
-import { z } from "zod";
 import { ConfigError, InputError, type PancakeError, UpstreamError } from "../../clients/errors.js";
 import type { ToolContext } from "../define.js";
-import { idInput, jsonish } from "../inputs.js";
-import { pageRows } from "../pages/list-pages.js";
 
-export const MAX_PAGES = 20;
 /**
  * Pages asked at once. The limit is per page upstream, so pages need not wait for each other:
  * ten at a time keeps a 10-page report at one round trip; the client still keeps each page at
  * 5 calls per second, and the keep-alive pool bounds the sockets.
  */
 const FAN_OUT = 10;
-
-/** One or more page ids: an array, a JSON array text, or a comma list; omitted: every page. */
-export const pageIdsInput = z
-  .preprocess(
-    (v) => (typeof v === "string" && !v.trim().startsWith("[") ? v.split(",").map((s) => s.trim()) : v),
-    jsonish(z.array(idInput("page id")).min(1).max(MAX_PAGES)),
-  )
-  .optional()
-  .describe("Page ids; default all pages");
-
-/** The pages a statistics call covers, with their names where the page list gave them. */
-export interface StatsPages {
-  ids: string[];
-  /** True when the caller named none: every page of the account. */
-  all: boolean;
-  name(pageId: string): string | undefined;
-}
-
-/**
- * The pages asked for, or every activated page of the account (the page list with the user
- * token; the configured page tokens without it), so that no question about "my pages" needs a
- * list_pages call first.
- */
-export async function statsPages(ctx: Pick<ToolContext, "messaging">, requested: readonly string[] | undefined): Promise<StatsPages> {
-  const name = (pageId: string) => ctx.messaging.pageName(pageId);
-  if (requested?.length) return { ids: [...new Set(requested)], all: false, name };
-  const ids = ctx.messaging.hasUserToken ? (await pageRows(ctx.messaging, false)).map((p) => p.id) : ctx.messaging.pinnedPageIds;
-  if (ids.length === 0) {
-    throw new ConfigError(
-      ctx.messaging.hasUserToken
-        ? "The account behind PANCAKE_ACCESS_TOKEN has no activated page."
-        : "No page to ask: set PANCAKE_ACCESS_TOKEN (every page of the account) or PANCAKE_PAGE_ACCESS_TOKENS.",
-    );
-  }
-  return { ids: ids.slice(0, MAX_PAGES), all: true, name };
-}
 
 /** Runs `fn` over items with at most `limit` in flight; results keep the items' order. */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -85,6 +45,17 @@ export interface PageFailure {
   error: string;
 }
 
+/** The pages a statistics call covers (resolved by runTool: named ones, or every page), with their names. */
+export interface StatsPages {
+  ids: string[];
+  name(pageId: string): string | undefined;
+}
+
+export const statsPages = (ctx: Pick<ToolContext, "messaging">, ids: readonly string[]): StatsPages => ({
+  ids: [...ids],
+  name: (pageId) => ctx.messaging.pageName(pageId),
+});
+
 /** A page's own refusal (its token, its permissions), as opposed to the service failing. */
 const pageRefusal = (error: unknown) =>
   error instanceof ConfigError ||
@@ -92,9 +63,9 @@ const pageRefusal = (error: unknown) =>
     (error.status === 401 || error.status === 403 || error.code === 102 || error.permission !== undefined || /permission/i.test(error.upstreamMessage ?? "")));
 
 /**
- * eachPage over the pages of a statistics call. When the caller named no page, a page that
- * refuses (no token, no permission) is reported in `failed` and the others still answer;
- * a page the caller named fails the call.
+ * eachPage over the pages of a statistics call. A page that refuses (no token, no permission) is
+ * reported in `failed` and the others still answer, as list_conversations does; when every page
+ * refuses, the call fails with the first refusal.
  */
 export async function eachStatsPage<R>(
   ctx: Pick<ToolContext, "progress">,
@@ -108,7 +79,7 @@ export async function eachStatsPage<R>(
     try {
       return { pageId, value: await fn(pageId) };
     } catch (error) {
-      if (!pages.all || !pageRefusal(error)) throw error;
+      if (!pageRefusal(error)) throw error;
       first ??= error;
       failed.push({ page_id: pageId, error: (error as PancakeError).message });
       return undefined;

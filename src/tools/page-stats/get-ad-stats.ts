@@ -6,7 +6,8 @@ import { num } from "../../format/compact.js";
 import { sanitizeName } from "../../format/text.js";
 import { defineTool, READ } from "../define.js";
 import { rankRows, sortByInput } from "../rank.js";
-import { eachStatsPage, pageIdsInput, statsPages } from "./fan-out.js";
+import { pageIdsInput } from "../pages/page-refs.js";
+import { eachStatsPage, statsPages } from "./fan-out.js";
 import { rangeInputs, rangeOut, rangeSchema, statsRange, unixSpan } from "./range.js";
 import { type Counts, type Row, rowsSchema, sumRows, totalsSchema } from "./rows.js";
 
@@ -105,7 +106,7 @@ export const getAdStats = defineTool({
     const tz = ctx.config.timezone;
     const range = statsRange(input, tz, MAX_DAYS);
     const span = unixSpan(range);
-    const pages = await statsPages(ctx, input.page_ids);
+    const pages = statsPages(ctx, input.page_ids);
     const { results, failed } = await eachStatsPage(ctx, pages, "ad statistics", (pageId) => pageAds(ctx.messaging, pageId, input.view, span));
     const several = results.length > 1;
     const records = results.flatMap((r) => r.value);

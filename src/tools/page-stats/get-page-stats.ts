@@ -3,7 +3,8 @@ import { InputError } from "../../clients/errors.js";
 import { defineTool, READ } from "../define.js";
 import { dateInput, jsonish } from "../inputs.js";
 import { rankRows, sortByInput } from "../rank.js";
-import { eachStatsPage, pageIdsInput, statsPages } from "./fan-out.js";
+import { pageIdsInput } from "../pages/page-refs.js";
+import { eachStatsPage, statsPages } from "./fan-out.js";
 import { BYS, METRIC_SPECS, METRICS, mergeTimeRows, totalsOf } from "./page-metrics.js";
 import { DEFAULT_DAYS, rangeOut, rangeSchema, statsRange } from "./range.js";
 import { type Row, rowsSchema, totalsSchema } from "./rows.js";
@@ -50,7 +51,7 @@ export const getPageStats = defineTool({
     const tz = ctx.config.timezone;
     const asked = statsRange(input, tz, spec.maxDays);
     const range = spec.covers ? spec.covers(asked, tz) : asked;
-    const pages = await statsPages(ctx, input.page_ids);
+    const pages = statsPages(ctx, input.page_ids);
     const { results, failed } = await eachStatsPage(ctx, pages, `${input.metric} statistics`, (pageId) =>
       spec.read(ctx, pageId, { range, by, timeZone: tz, userIds: input.user_ids }),
     );
@@ -73,7 +74,7 @@ export const getPageStats = defineTool({
       total_rows: ranked.truncated ? ranked.total : undefined,
       truncated: ranked.truncated,
       failed_pages: failed.length ? failed : undefined,
-      note: `${spec.note(tz)}${pages.all ? `; all ${pages.ids.length} pages` : ""}${failed.length ? "; failed_pages are not counted" : ""}`,
+      note: `${spec.note(tz)}${failed.length ? "; failed_pages are not counted" : ""}`,
     };
   },
 });

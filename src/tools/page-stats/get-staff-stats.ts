@@ -4,7 +4,8 @@ import { num } from "../../format/compact.js";
 import { sanitizeName } from "../../format/text.js";
 import { defineTool, READ } from "../define.js";
 import { rankRows, sortByInput } from "../rank.js";
-import { eachStatsPage, pageIdsInput, statsPages } from "./fan-out.js";
+import { pageIdsInput } from "../pages/page-refs.js";
+import { eachStatsPage, statsPages } from "./fan-out.js";
 import { dateTimeRange, rangeInputs, rangeOut, rangeSchema, statsRange } from "./range.js";
 import { counts, type Row, sumRows, totalsSchema } from "./rows.js";
 
@@ -81,7 +82,7 @@ export const getStaffStats = defineTool({
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
     const range = statsRange(input, tz, MAX_DAYS);
-    const pages = await statsPages(ctx, input.page_ids);
+    const pages = statsPages(ctx, input.page_ids);
     const pageIds = pages.ids;
     const date_range = dateTimeRange(range, tz);
     // The user-token endpoint serves any number of pages and adds order_count.

@@ -20,7 +20,7 @@ export const listPages = defineTool({
   name: "list_pages",
   title: "List pages",
   description:
-    "Social pages of the account. Call first: inbox and stats tools need page_id.",
+    "Social pages of the account. Other tools take a page id or name; most default to all pages.",
   toolset: "pages",
   annotations: READ,
   input: z.object({

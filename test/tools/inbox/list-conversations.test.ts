@@ -15,7 +15,7 @@ describe("list_conversations", () => {
   });
 
   it("returns the most recently updated conversations as compact rows with tag and staff names", async () => {
-    const r = await h.call("list_conversations", { page_id: pageId, limit: 30 });
+    const r = await h.call("list_conversations", { page_ids: pageId, limit: 30 });
     expect(r.isError, r.text).toBe(false);
     const expected = ofPage().sort(byUpdated).slice(0, 30);
     expect(r.data.conversations.map((c: { id: string }) => c.id)).toEqual(expected.map((c) => c.id));
@@ -34,7 +34,7 @@ describe("list_conversations", () => {
 
   it("sanitizes customer-authored names and snippets", async () => {
     const hostile = h.sandbox.messaging.hostileConversationIds;
-    const r = await h.call("list_conversations", { page_id: pageId, limit: 10 });
+    const r = await h.call("list_conversations", { page_ids: pageId, limit: 10 });
     const rows = r.data.conversations.filter((c: { id: string }) => hostile.includes(c.id));
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {
@@ -47,7 +47,7 @@ describe("list_conversations", () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let i = 0; i < 20; i++) {
-      const r = await h.call("list_conversations", { page_id: pageId, limit: 45, ...(cursor ? { cursor } : {}) });
+      const r = await h.call("list_conversations", { page_ids: pageId, limit: 45, ...(cursor ? { cursor } : {}) });
       expect(r.isError, r.text).toBe(false);
       seen.push(...r.data.conversations.map((c: { id: string }) => c.id));
       cursor = r.data.next_cursor;
@@ -61,7 +61,7 @@ describe("list_conversations", () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let i = 0; i < 7; i++) {
-      const r = await h.call("list_conversations", { page_id: pageId, limit: 45, detail: "full", ...(cursor ? { cursor } : {}) });
+      const r = await h.call("list_conversations", { page_ids: pageId, limit: 45, detail: "full", ...(cursor ? { cursor } : {}) });
       expect(r.isError, r.text).toBe(false);
       expect(r.data.conversations).toHaveLength(10);
       seen.push(...r.data.conversations.map((c: { id: string }) => c.id));
@@ -72,13 +72,13 @@ describe("list_conversations", () => {
   });
 
   it("filters by type and by tag names, accents optional", async () => {
-    const comments = await h.call("list_conversations", { page_id: pageId, type: ["COMMENT"], limit: 100 });
+    const comments = await h.call("list_conversations", { page_ids: pageId, type: ["COMMENT"], limit: 100 });
     expect(comments.data.conversations.every((c: { type: string }) => c.type === "COMMENT")).toBe(true);
     expect(comments.data.conversations.length).toBe(Math.min(100, ofPage().filter((c) => c.type === "COMMENT").length));
 
     const tag = h.sandbox.messaging.tags[pageId]!.find((t) => /[^\x00-\x7f]/.test(t.text))!;
     const folded = tag.text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/đ/g, "d").replace(/Đ/g, "D").toUpperCase();
-    const r = await h.call("list_conversations", { page_id: pageId, tags: JSON.stringify([folded]), limit: 100 });
+    const r = await h.call("list_conversations", { page_ids: pageId, tags: JSON.stringify([folded]), limit: 100 });
     expect(r.isError, r.text).toBe(false);
     const expected = ofPage().filter((c) => c.tags.includes(tag.id));
     expect(r.data.conversations.map((c: { id: string }) => c.id).sort()).toEqual(expected.map((c) => c.id).slice(0, 100).sort());
@@ -89,7 +89,7 @@ describe("list_conversations", () => {
     const ids: string[] = [];
     let cursor: string | undefined;
     do {
-      const r = await h.call("list_conversations", { page_id: pageId, tags: ["ALL"], limit: 50, ...(cursor ? { cursor } : {}) });
+      const r = await h.call("list_conversations", { page_ids: pageId, tags: ["ALL"], limit: 50, ...(cursor ? { cursor } : {}) });
       expect(r.isError, r.text).toBe(false);
       ids.push(...r.data.conversations.map((c: { id: string }) => c.id));
       cursor = r.data.next_cursor;
@@ -102,7 +102,7 @@ describe("list_conversations", () => {
     const now = Math.floor(h.sandbox.now.getTime() / 1000);
     const since = now - 20 * 86_400;
     const expected = ofPage().filter((c) => ms(c.updated_at) >= since * 1000 && ms(c.updated_at) <= now * 1000 + 999);
-    const first = await h.call("list_conversations", { page_id: pageId, since, until: now, with_total: true, limit: 50 });
+    const first = await h.call("list_conversations", { page_ids: pageId, since, until: now, with_total: true, limit: 50 });
     expect(first.isError, first.text).toBe(false);
     expect(h.sandbox.server.requests.filter((r) => r.path.endsWith("/public_api/v1/pages/" + pageId + "/conversations")).at(-1)!.query.order_by).toEqual([
       "updated_at",
@@ -111,7 +111,7 @@ describe("list_conversations", () => {
     const ids = first.data.conversations.map((c: { id: string }) => c.id);
     let cursor = first.data.next_cursor;
     while (cursor) {
-      const r = await h.call("list_conversations", { page_id: pageId, limit: 50, cursor });
+      const r = await h.call("list_conversations", { page_ids: pageId, limit: 50, cursor });
       ids.push(...r.data.conversations.map((c: { id: string }) => c.id));
       cursor = r.data.next_cursor;
     }
@@ -123,53 +123,52 @@ describe("list_conversations", () => {
     const rows = ofPage().sort(byUpdated).slice(0, 25);
     const path = `/public_api/v1/pages/${pageId}/conversations`;
     h.sandbox.server.injectFault({ method: "GET", path, kind: "status", status: 200, body: { success: true, conversations: rows, total: 40 } });
-    const first = await h.call("list_conversations", { page_id: pageId, since: now - 86_400 * 20, until: now, with_total: true, limit: 25 });
+    const first = await h.call("list_conversations", { page_ids: pageId, since: now - 86_400 * 20, until: now, with_total: true, limit: 25 });
     expect(first.isError, first.text).toBe(false);
     expect(first.data.total).toBe(40);
     expect(first.data.next_cursor).toBeTruthy();
-    await h.call("list_conversations", { page_id: pageId, limit: 5, cursor: first.data.next_cursor });
+    await h.call("list_conversations", { page_ids: pageId, limit: 5, cursor: first.data.next_cursor });
     expect(h.sandbox.server.requests.filter((r) => r.path.endsWith(path)).at(-1)!.query.page_number).toEqual(["2"]);
   });
 
   it("continues the v2 list after the last row returned, so a conversation moving to the top repeats nothing", async () => {
     const before = ofPage().sort(byUpdated);
-    const first = await h.call("list_conversations", { page_id: pageId, limit: 5 });
+    const first = await h.call("list_conversations", { page_ids: pageId, limit: 5 });
     expect(first.data.conversations.map((c: { id: string }) => c.id)).toEqual(before.slice(0, 5).map((c) => c.id));
     const moved = before[10]!;
     const saved = moved.updated_at;
     moved.updated_at = "2099-01-01T00:00:00";
-    const second = await h.call("list_conversations", { page_id: pageId, limit: 5, cursor: first.data.next_cursor });
+    const second = await h.call("list_conversations", { page_ids: pageId, limit: 5, cursor: first.data.next_cursor });
     moved.updated_at = saved;
     expect(second.data.conversations.map((c: { id: string }) => c.id)).toEqual(before.slice(5, 10).map((c) => c.id));
   });
 
   it("checks the one-month span and filter combinations before calling", async () => {
     const before = h.sandbox.server.requests.length;
-    const long = await h.call("list_conversations", { page_id: pageId, with_total: true, since: "2026-01-01", until: "2026-03-01" });
+    const long = await h.call("list_conversations", { page_ids: pageId, with_total: true, since: "2026-01-01", until: "2026-03-01" });
     expect(long.isError).toBe(true);
     expect(long.text).toMatch(/31 days/);
-    const clash = await h.call("list_conversations", { page_id: pageId, tags: ["ALL"], type: ["INBOX"] });
+    const clash = await h.call("list_conversations", { page_ids: pageId, tags: ["ALL"], type: ["INBOX"] });
     expect(clash.isError).toBe(true);
     expect(clash.text).toMatch(/type/);
-    const paged = await h.call("list_conversations", { page_id: pageId, order_by: "updated_at", unread_first: true });
+    const paged = await h.call("list_conversations", { page_ids: pageId, order_by: "updated_at", unread_first: true });
     expect(paged.isError).toBe(true);
     expect(h.sandbox.server.requests.length).toBe(before);
   });
 
   it("answers a page id that is not the account's with the ids that are, not with settings advice", async () => {
-    const r = await h.call("list_conversations", { page_id: "123" });
+    const r = await h.call("list_conversations", { page_ids: "123" });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/^Error \(invalid_input\): page_id: 123 is not a page of this account/);
-    for (const page of h.sandbox.messaging.pages) expect(r.text).toContain(page.id);
-    expect(r.text).toContain("list_pages");
+    expect(r.text).toMatch(/^Error \(invalid_input\): page_ids\[0\]: 123 is not a page of this account/);
+    for (const page of h.sandbox.messaging.pages) expect(r.text).toContain(`${page.id} (${page.name})`);
     expect(r.text).not.toMatch(/PANCAKE_/);
   });
 
   it("rejects unknown tag names listing the valid ones, and foreign cursors", async () => {
-    const r = await h.call("list_conversations", { page_id: pageId, tags: ["no such tag"] });
+    const r = await h.call("list_conversations", { page_ids: pageId, tags: ["no such tag"] });
     expect(r.isError).toBe(true);
     expect(r.text).toContain(h.sandbox.messaging.tags[pageId]![0]!.text);
-    const bad = await h.call("list_conversations", { page_id: pageId, cursor: "bm90LWEtY3Vyc29y" });
+    const bad = await h.call("list_conversations", { page_ids: pageId, cursor: "bm90LWEtY3Vyc29y" });
     expect(bad.isError).toBe(true);
     expect(bad.text).toMatch(/cursor/);
   });

@@ -73,17 +73,39 @@ describe("page_data toolset", () => {
     expect(query("/sip_call_logs")).toMatchObject({ page_size: ["30"] });
   });
 
-  it("list_call_logs needs the subscription id and pages through the calls", async () => {
+  it("list_call_logs pages through the calls: who, answered or missed, for how long", async () => {
     const id = h.sandbox.messaging.sipPackages[pageId]!;
     const { rows } = await walk("list_call_logs", { page_id: pageId, subscription_id: id, limit: 30 }, "calls");
     const logs = h.sandbox.messaging.callLogs.filter((l) => l.page_id === pageId);
     expect(rows.length).toBe(logs.length);
-    expect(rows.filter((r) => r.answered).length).toBe(logs.filter((l) => l.answered_time !== null).length);
-    const log = logs[0]!;
-    if (log.answered_time) expect(rows[0]!.talk_seconds).toBe((ms(log.hangup_time) - ms(log.answered_time)) / 1000);
+    expect(rows.filter((r) => r.answered).length).toBe(logs.filter((l) => l.status === "completed").length);
+    expect(rows.map((r) => r.status)).toEqual(logs.map((l) => l.status));
+    expect(rows.map((r) => r.talk_seconds ?? 0)).toEqual(logs.map((l) => l.duration));
+    expect(rows.map((r) => r.phone_number)).toEqual(logs.map((l) => (l.direction === "inbound" ? l.caller : l.callee)));
+  });
+
+  it("list_call_logs says what to look up when the package id is unknown, then remembers the one that worked", async () => {
+    const other = h.sandbox.messaging.pages[1]!;
+    const before = h.sandbox.server.requests.length;
+    const missing = await h.call("list_call_logs", { page_id: other.id });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toMatch(/subscription_id: is needed for page \d+ and not known yet/);
+    expect(missing.text).toMatch(/call-centre \(SIP\) package/);
+    expect(h.sandbox.server.requests.length).toBe(before);
+
+    // Once a call with the id succeeded, the page's calls are read without it.
+    const id = h.sandbox.messaging.sipPackages[pageId]!;
+    expect((await h.call("list_call_logs", { page_id: pageId, subscription_id: id, limit: 1 })).isError).toBe(false);
+    const again = await h.call("list_call_logs", { page_id: pageId, limit: 3 });
+    expect(again.isError, again.text).toBe(false);
+    expect(h.sandbox.server.requests.filter((r) => r.path.endsWith("/sip_call_logs")).at(-1)!.query.id).toEqual([id]);
+
     const wrong = await h.call("list_call_logs", { page_id: pageId, subscription_id: "sip_wrong" });
     expect(wrong.isError).toBe(true);
     expect(wrong.text).toMatch(/Call center package not found/);
+    expect(wrong.text).toMatch(/Check subscription_id sip_wrong/);
+    // A refused id does not replace the one that works.
+    expect((await h.call("list_call_logs", { page_id: pageId, limit: 3 })).isError).toBe(false);
   });
 
   it("enforces the documented page sizes and ranges before calling", async () => {
@@ -92,7 +114,6 @@ describe("page_data toolset", () => {
       ["list_posts", { page_id: pageId, limit: 31 }],
       ["list_page_customers", { page_id: pageId, limit: 101 }],
       ["list_call_logs", { page_id: pageId, subscription_id: "x", limit: 31 }],
-      ["list_call_logs", { page_id: pageId, limit: 5 }],
       ["list_posts", { page_id: pageId, since: "2026-05-02", until: "2026-05-01" }],
       ["list_page_customers", { page_id: "../../v1/pages" }],
     ] as const) {
@@ -100,5 +121,30 @@ describe("page_data toolset", () => {
       expect(r.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
     }
     expect(h.sandbox.server.requests.length).toBe(before);
+  });
+});
+
+describe("list_call_logs on the vendor OpenAPI's record", () => {
+  const h = useHarness();
+
+  it("reads caller, callee, start_time, duration and status when the seed document's fields are absent", async () => {
+    const s = h.sandbox.messaging;
+    const pageId = s.pages[0]!.id;
+    const openapi = ["id", "call_id", "caller", "callee", "start_time", "duration", "status", "page_id"] as const;
+    s.callLogs = s.callLogs.map((l) => Object.fromEntries(openapi.map((k) => [k, l[k]])) as unknown as (typeof s.callLogs)[number]);
+    const r = await h.call("list_call_logs", { page_id: pageId, subscription_id: s.sipPackages[pageId]!, limit: 30 });
+    expect(r.isError, r.text).toBe(false);
+    const logs = s.callLogs.slice(0, 30);
+    expect(r.data.calls).toEqual(
+      logs.map((l) => ({
+        caller: l.caller,
+        callee: l.callee,
+        status: l.status,
+        answered: l.status === "completed",
+        started_at: expect.stringMatching(/\+07:00$/),
+        talk_seconds: l.duration,
+      })),
+    );
+    for (const [i, row] of r.data.calls.entries()) expect(Date.parse(row.started_at)).toBe(ms(logs[i]!.start_time));
   });
 });

@@ -1,0 +1,212 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ConversationRecord, MessagingState } from "../../../src/sandbox/messaging/index.js";
+import { useHarness } from "../../helpers/harness.js";
+
+// Expected answers come from the sandbox's records: its conversations, their messages (who wrote
+// last, when) and captured phones, with names folded here, independently of the tool code.
+
+const ms = (t: string) => Date.parse(`${t.slice(0, 23)}Z`);
+const byUpdated = (a: ConversationRecord, b: ConversationRecord) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id);
+const words = (s: string) =>
+  s
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/đ/g, "d")
+    .replace(/Đ/g, "D")
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean);
+const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
+
+/** Conversations whose last message is the customer's, with that message's time. */
+function awaiting(state: MessagingState): { c: ConversationRecord; at: number }[] {
+  const active = new Set(state.pages.map((p) => p.id));
+  return state.conversations.flatMap((c) => {
+    const last = state.messages[c.id]?.at(-1);
+    return active.has(c.page_id) && last && last.from.admin_id === undefined ? [{ c, at: ms(last.inserted_at) }] : [];
+  });
+}
+
+describe("list_conversations: customers by name or phone, awaiting reply, all pages", () => {
+  const h = useHarness();
+  let s: MessagingState;
+  beforeAll(() => {
+    s = h.sandbox.messaging;
+  });
+
+  it("finds a customer's conversations on every page by given name alone, without accents", async () => {
+    // A given name that some customers share, written without accents and in capitals.
+    const given = words(s.conversations[7]!.customers[0]!.name).at(-1)!;
+    const expected = s.conversations.filter((c) => words(c.customers[0]!.name).includes(given)).sort(byUpdated);
+    expect(new Set(expected.map((c) => c.page_id)).size).toBeGreaterThan(1);
+    const r = await h.call("list_conversations", { customer: given.toUpperCase(), limit: 100 });
+    expect(r.isError, r.text).toBe(false);
+    expect(ids(r.data.conversations)).toEqual(ids(expected).slice(0, 100));
+    expect(r.data.total).toBe(expected.length);
+    for (const row of r.data.conversations) expect(row.page_id).toBe(expected.find((c) => c.id === row.id)!.page_id);
+    for (const page of s.pages) {
+      const summary = r.data.pages.find((p: { page_id: string }) => p.page_id === page.id);
+      expect(summary).toMatchObject({ page_name: page.name, matched: expected.filter((c) => c.page_id === page.id).length, complete: true });
+      const oldest = s.conversations.filter((c) => c.page_id === page.id).sort(byUpdated).at(-1)!;
+      expect(Date.parse(summary.searched_back_to)).toBe(ms(oldest.updated_at));
+    }
+  });
+
+  it("drops a form of address and matches the full name folded", async () => {
+    const c = s.conversations.find((x) => x.type === "INBOX" && x.page_id === s.pages[1]!.id)!;
+    const name = c.customers[0]!.name;
+    const expected = s.conversations.filter((x) => words(x.customers[0]!.name).join(" ").includes(words(name).join(" "))).sort(byUpdated);
+    const r = await h.call("list_conversations", { customer: `chị ${words(name).join(" ")}`, limit: 100 });
+    expect(r.isError, r.text).toBe(false);
+    expect(ids(r.data.conversations)).toEqual(ids(expected));
+  });
+
+  it("finds the same conversations for a phone in any common form", async () => {
+    const c = s.conversations.find((x) => x.recent_phone_numbers.length > 0)!;
+    const phone = c.recent_phone_numbers[0]!.phone_number; // 0xxxxxxxxx
+    const expected = s.conversations.filter((x) => x.recent_phone_numbers.some((p) => p.phone_number === phone)).sort(byUpdated);
+    const national = phone.slice(1);
+    const forms = [
+      phone,
+      `+84 ${national.slice(0, 3)} ${national.slice(3, 6)} ${national.slice(6)}`,
+      `84${national}`,
+      `${phone.slice(0, 4)}.${phone.slice(4, 7)}.${phone.slice(7)}`,
+    ];
+    for (const form of forms) {
+      const r = await h.call("list_conversations", { customer: form });
+      expect(r.isError, r.text).toBe(false);
+      expect(ids(r.data.conversations), form).toEqual(ids(expected));
+    }
+  });
+
+  it("lists who awaits a reply on every page, with totals per page and an explicit cut", async () => {
+    const expected = awaiting(s)
+      .map((a) => a.c)
+      .sort(byUpdated);
+    const r = await h.call("list_conversations", { awaiting_reply: true, limit: 10 });
+    expect(r.isError, r.text).toBe(false);
+    expect(ids(r.data.conversations)).toEqual(ids(expected).slice(0, 10));
+    expect(r.data.total).toBe(expected.length);
+    expect(r.data.truncated).toBe(true);
+    expect(r.data.conversations.every((row: { last_from: string }) => row.last_from === "customer")).toBe(true);
+    for (const page of s.pages) {
+      const summary = r.data.pages.find((p: { page_id: string }) => p.page_id === page.id);
+      expect(summary.matched).toBe(expected.filter((c) => c.page_id === page.id).length);
+    }
+  });
+
+  it("keeps only those waiting at least waiting_minutes, and says for how long", async () => {
+    const all = awaiting(s);
+    const now = Date.now();
+    // A threshold with no conversation within five minutes of it, so the clock moving cannot flip one.
+    const waits = all.map((a) => (now - a.at) / 60_000).sort((a, b) => a - b);
+    const gap = waits.findIndex((w, i) => i > 0 && w - waits[i - 1]! > 10 && waits[i - 1]! > 30);
+    const minutes = Math.floor(waits[gap - 1]! + 5);
+    const expected = all.filter((a) => now - a.at >= minutes * 60_000).map((a) => a.c).sort(byUpdated);
+    expect(expected.length).toBeLessThan(all.length);
+    const r = await h.call("list_conversations", { waiting_minutes: minutes, limit: 100 });
+    expect(r.isError, r.text).toBe(false);
+    expect(ids(r.data.conversations)).toEqual(ids(expected).slice(0, 100));
+    expect(r.data.total).toBe(expected.length);
+    for (const row of r.data.conversations) {
+      const at = all.find((a) => a.c.id === row.id)!.at;
+      expect(Math.abs(row.waiting_minutes - (Date.now() - at) / 60_000)).toBeLessThan(2);
+    }
+  });
+
+  it("answers 'not answered since a time' with since, on one page named by name", async () => {
+    const page = s.pages[0]!;
+    const since = new Date(Date.now() - 2 * 86_400_000);
+    const expected = awaiting(s)
+      .filter((a) => a.c.page_id === page.id && ms(a.c.updated_at) >= Math.floor(since.getTime() / 1000) * 1000)
+      .map((a) => a.c)
+      .sort(byUpdated);
+    const r = await h.call("list_conversations", { page_ids: "thoi trang may", awaiting_reply: true, since: Math.floor(since.getTime() / 1000), limit: 100 });
+    expect(r.isError, r.text).toBe(false);
+    expect(ids(r.data.conversations)).toEqual(ids(expected));
+    expect(r.data.conversations[0].page_id).toBeUndefined();
+    const v2 = h.sandbox.server.requests.filter((q) => q.path.endsWith(`/v2/pages/${page.id}/conversations`)).at(-1)!;
+    expect(v2.query.since).toEqual([String(Math.floor(since.getTime() / 1000))]);
+  });
+
+  it("drops a conversation from the awaiting list once the page replies", async () => {
+    // Inside the 24-hour window, where the platform accepts a reply.
+    const window = { awaiting_reply: true, type: ["INBOX"], since: Math.floor(Date.now() / 1000) - 23 * 3600, limit: 100 };
+    const first = await h.call("list_conversations", window);
+    expect(first.data.truncated).toBeUndefined();
+    const target = first.data.conversations[0];
+    expect(target).toBeDefined();
+    const sent = await h.call("send_inbox_message", { page_id: target.page_id, conversation_id: target.id, message: "Dạ shop trả lời ạ" });
+    expect(sent.isError, sent.text).toBe(false);
+    const after = await h.call("list_conversations", window);
+    expect(ids(after.data.conversations)).toEqual(ids(first.data.conversations).filter((id) => id !== target.id));
+    expect(after.data.total).toBe(first.data.total - 1);
+  });
+
+  it("merges the latest conversations of every page when no page is named", async () => {
+    const active = new Set(s.pages.map((p) => p.id));
+    const expected = s.conversations.filter((c) => active.has(c.page_id)).sort(byUpdated).slice(0, 25);
+    const r = await h.call("list_conversations", { limit: 25 });
+    expect(r.isError, r.text).toBe(false);
+    expect(ids(r.data.conversations)).toEqual(ids(expected));
+    expect(r.data.truncated).toBe(true);
+    expect(r.data.total).toBeUndefined();
+  });
+
+  it("refuses one-page options with a search before calling upstream", async () => {
+    const listed = await h.call("list_conversations", { page_ids: s.pages[0]!.id, limit: 5 });
+    const before = h.sandbox.server.requests.length;
+    for (const extra of [{ with_total: true }, { order_by: "inserted_at" }, { unread_first: true }, { tags: ["ALL"] }, { cursor: listed.data.next_cursor }]) {
+      const r = await h.call("list_conversations", { customer: "Lan", ...extra });
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(new RegExp(Object.keys(extra)[0]!));
+    }
+    expect(h.sandbox.server.requests.filter((q) => q.path.includes("/conversations")).length).toBe(
+      h.sandbox.server.requests.slice(0, before).filter((q) => q.path.includes("/conversations")).length,
+    );
+  });
+
+  it("reports a page that fails with that page and still answers for the others", async () => {
+    const broken = s.pages[1]!;
+    h.sandbox.server.injectFault({ path: `/v2/pages/${broken.id}/conversations`, kind: "status", status: 403, body: { success: false, message: "No permission" }, times: Infinity });
+    try {
+      const r = await h.call("list_conversations", { awaiting_reply: true, limit: 100 });
+      expect(r.isError, r.text).toBe(false);
+      const summary = r.data.pages.find((p: { page_id: string }) => p.page_id === broken.id);
+      expect(summary).toMatchObject({ matched: 0, complete: false });
+      expect(summary.error).toMatch(/403/);
+      const expected = awaiting(s).filter((a) => a.c.page_id !== broken.id);
+      expect(r.data.total).toBe(expected.length);
+    } finally {
+      h.sandbox.server.clearFaults();
+    }
+  });
+});
+
+describe("list_conversations: a bounded search says how far back it looked", () => {
+  const h = useHarness();
+
+  it("reads at most 600 conversations of a page and names the oldest time it reached", async () => {
+    const s = h.sandbox.messaging;
+    const page = s.pages[0]!;
+    // Grow the page to 800 conversations: 600 old copies, one of them with a customer found nowhere else.
+    const template = s.conversations.find((c) => c.page_id === page.id && c.type === "INBOX")!;
+    for (let i = 0; i < 600; i++) {
+      const at = new Date(Date.parse("2026-01-01T00:00:00Z") - i * 3_600_000).toISOString().slice(0, 19);
+      const name = i === 599 ? "Khách Hàng Rất Cũ" : template.customers[0]!.name;
+      s.conversations.push({ ...template, id: `${page.id}_old${i}`, updated_at: at, customers: [{ ...template.customers[0]!, name }], from: { ...template.from, name } });
+      s.messages[`${page.id}_old${i}`] = s.messages[template.id]!;
+    }
+    const sorted = s.conversations.filter((c) => c.page_id === page.id).sort(byUpdated);
+    const r = await h.call("list_conversations", { page_ids: page.id, customer: "khach hang rat cu" });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.conversations).toEqual([]);
+    expect(r.data.total).toBe(0);
+    expect(r.data.pages[0]).toMatchObject({ matched: 0, complete: false });
+    expect(Date.parse(r.data.pages[0].searched_back_to)).toBe(ms(sorted[599]!.updated_at));
+    expect(r.data.note).toMatch(/since/);
+    // Within a span that reaches it, the same search finds it.
+    const found = await h.call("list_conversations", { page_ids: page.id, customer: "khach hang rat cu", since: "2025-01-01", until: "2025-12-31" });
+    expect(ids(found.data.conversations)).toEqual([`${page.id}_old599`]);
+  });
+});
