@@ -8,6 +8,7 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { userAsker } from "./ask-user.js";
 import { ConfigError } from "./clients/errors.js";
 import type { Clients } from "./clients/index.js";
 import type { Config } from "./config.js";
@@ -90,7 +91,7 @@ export function buildServer(deps: ServerDeps): McpServer {
         annotations: { title: tool.title, ...tool.annotations },
       },
       (args: unknown, extra: Extra) =>
-        tool === switchTool || active.has(tool) ? runTool(tool, args, toolContext(base, extra)) : notEnabled(tool, dynamic),
+        tool === switchTool || active.has(tool) ? runTool(tool, args, { ...toolContext(base, extra), askUser: userAsker(config.confirmWrites, server.server, extra) }) : notEnabled(tool, dynamic),
     );
   }
 
