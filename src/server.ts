@@ -20,6 +20,7 @@ import { type AnyTool, errorResult, runTool, type ToolContext, type ToolResult }
 import { enableToolsetTool } from "./tools/enable-toolset.js";
 import { availableTools, selectTools } from "./tools/index.js";
 import { listedTool } from "./tools/listing.js";
+import { registerViews } from "./ui/register.js";
 import { VERSION } from "./version.js";
 
 export interface ServerDeps {
@@ -102,6 +103,8 @@ export function buildServer(deps: ServerDeps): McpServer {
       tools: registered.filter((t) => t === switchTool || active.has(t)).map(listedTool),
     }));
   }
+
+  registerViews(server, registered.map((t) => t.name));
 
   for (const resource of resources) {
     const metadata = { title: resource.title, description: resource.description, mimeType: "application/json" };
