@@ -155,66 +155,61 @@ for (const [transport, start, mode] of [
   });
 }
 
+/** Runs `fn` in a fresh session, closed whatever happens. */
+async function within(session: Promise<Session>, fn: (s: Session) => Promise<void>): Promise<void> {
+  const s = await session;
+  try {
+    await fn(s);
+  } finally {
+    await s.close();
+  }
+}
+
 describe("without a confirmation", () => {
   it("a client without elicitation sends as today (stdio, auto)", async () => {
-    const s = await stdioSession(false);
-    try {
+    await within(stdioSession(false), async (s) => {
       const before = sends().length;
       const r = await call(s, "send_inbox_message", { ...openConversation(), message: "Shop chào chị ạ" });
       expect(r.isError, r.text).toBe(false);
       expect(sends().length - before).toBe(1);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it("never: does not ask even a client that could", async () => {
-    const s = await stdioSession(true, { PANCAKE_CONFIRM_WRITES: "never" });
-    try {
+    await within(stdioSession(true, { PANCAKE_CONFIRM_WRITES: "never" }), async (s) => {
       const before = sends().length;
       await call(s, "send_inbox_message", { ...openConversation(), message: "Shop chào chị ạ" });
       expect(s.asked).toHaveLength(0);
       expect(sends().length - before).toBe(1);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it("always: a client that cannot ask gets nothing sent, and is told why", async () => {
-    const s = await stdioSession(false, { PANCAKE_CONFIRM_WRITES: "always" });
-    try {
+    await within(stdioSession(false, { PANCAKE_CONFIRM_WRITES: "always" }), async (s) => {
       const before = sends().length;
       const r = await call(s, "send_inbox_message", { ...openConversation(), message: "Shop chào chị ạ" });
       expect(r.isError).toBe(false);
       expect(r.data).toMatchObject({ sent: false, answer: "unavailable" });
       expect(r.data.note).toMatch(/no elicitation capability/);
       expect(sends().length).toBe(before);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it("stateless HTTP in auto mode sends as today: the server cannot know the client asked for elicitation", async () => {
-    const s = await httpSession(true);
-    try {
+    await within(httpSession(true), async (s) => {
       const before = sends().length;
       const r = await call(s, "send_inbox_message", { ...openConversation(), message: "Shop chào chị ạ" });
       expect(r.isError, r.text).toBe(false);
       expect(s.asked).toHaveLength(0);
       expect(sends().length - before).toBe(1);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it("reads never ask", async () => {
-    const s = await stdioSession(true, { PANCAKE_CONFIRM_WRITES: "always" });
-    try {
+    await within(stdioSession(true, { PANCAKE_CONFIRM_WRITES: "always" }), async (s) => {
       const r = await call(s, "list_pages", {});
       expect(r.isError, r.text).toBe(false);
       expect(s.asked).toHaveLength(0);
-    } finally {
-      await s.close();
-    }
+    });
   });
 });

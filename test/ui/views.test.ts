@@ -27,6 +27,7 @@ const FLAGS = [
   "--disable-sync",
 ];
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary result shapes
 type Data = Record<string, any>;
 
 let client: Client;
@@ -75,7 +76,7 @@ async function show(tool: string, args: Record<string, unknown>, opts: { theme?:
   const result = opts.result ?? (await callTool(tool, args));
   await page.setViewportSize({ width: opts.width ?? 720, height: 900 });
   await page.setContent(`<!doctype html><html><body style="margin:0"><script>${hostJs.replace(/<\/script/gi, "<\\/script")}</script></body></html>`);
-  await page.evaluate((show) => (window as any).showView(show), { html, input: args, result: result as Record<string, unknown>, theme: opts.theme ?? "light" });
+  await page.evaluate((show) => (window as unknown as { showView(s: unknown): Promise<void> }).showView(show), { html, input: args, result: result as Record<string, unknown>, theme: opts.theme ?? "light" });
   const frame = page.frames().find((f) => f !== page.mainFrame())!;
   await frame.waitForSelector("#root > *");
   return { frame, data: result.structuredContent as Data };
