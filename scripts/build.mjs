@@ -2,6 +2,7 @@
 // transports are split into chunks loaded only when used.
 import { build } from "esbuild";
 import { chmod, rm } from "node:fs/promises";
+import { buildViews } from "./build-views.mjs";
 
 await rm("dist", { recursive: true, force: true });
 await build({
@@ -20,3 +21,4 @@ await build({
   logLevel: "warning",
 });
 await chmod("dist/cli.js", 0o755);
+await buildViews();

@@ -8,6 +8,7 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { userAsker } from "./ask-user.js";
 import { ConfigError } from "./clients/errors.js";
 import type { Clients } from "./clients/index.js";
 import type { Config } from "./config.js";
@@ -19,6 +20,7 @@ import { type AnyTool, errorResult, runTool, type ToolContext, type ToolResult }
 import { enableToolsetTool } from "./tools/enable-toolset.js";
 import { availableTools, selectTools } from "./tools/index.js";
 import { listedTool } from "./tools/listing.js";
+import { registerViews } from "./ui/register.js";
 import { VERSION } from "./version.js";
 
 export interface ServerDeps {
@@ -90,7 +92,7 @@ export function buildServer(deps: ServerDeps): McpServer {
         annotations: { title: tool.title, ...tool.annotations },
       },
       (args: unknown, extra: Extra) =>
-        tool === switchTool || active.has(tool) ? runTool(tool, args, toolContext(base, extra)) : notEnabled(tool, dynamic),
+        tool === switchTool || active.has(tool) ? runTool(tool, args, { ...toolContext(base, extra), askUser: userAsker(config.confirmWrites, server.server, extra) }) : notEnabled(tool, dynamic),
     );
   }
 
@@ -101,6 +103,8 @@ export function buildServer(deps: ServerDeps): McpServer {
       tools: registered.filter((t) => t === switchTool || active.has(t)).map(listedTool),
     }));
   }
+
+  registerViews(server, registered.map((t) => t.name));
 
   for (const resource of resources) {
     const metadata = { title: resource.title, description: resource.description, mimeType: "application/json" };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { viewMeta } from "../ui/views.js";
 import type { AnyTool } from "./define.js";
 
 export interface ListedTool {
@@ -8,6 +9,8 @@ export interface ListedTool {
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
   annotations: Record<string, unknown>;
+  /** `ui.resourceUri`: the tool's chart view for hosts with MCP Apps (src/ui/views.ts). */
+  _meta?: Record<string, unknown>;
 }
 
 /**
@@ -82,6 +85,7 @@ export function listedTool(tool: AnyTool): ListedTool {
       inputSchema: inputSchema(tool.input),
       outputSchema: { ...OUTPUT_SCHEMA },
       annotations: { ...tool.annotations },
+      ...viewMeta(tool.name),
     };
     cache.set(tool, entry);
   }

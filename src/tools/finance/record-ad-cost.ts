@@ -7,6 +7,7 @@ import { dateInput, jsonish, shopIdInput } from "../inputs.js";
 
 import { nonEmpty, shaped, someOf } from "../pos/fields.js";
 import { shopScope } from "../pos/shop-scope.js";
+import { formatMoney } from "../../format/money.js";
 
 /** "all" only filters lists; a recorded transaction has a real status. */
 const TRANSACTION_STATES = TRANSACTION_STATUSES.filter((r) => r.code >= 0);
@@ -45,6 +46,19 @@ export const recordAdCost = defineTool({
     items: jsonish(someOf(item, 50)).describe("cost (required), tax (%), warehouse_id, product (id), marketer (email or id), source {key, account}, post_ids, is_livestream, is_wholesale"),
   }),
   output: z.object({ recorded: z.boolean(), ad_cost_id: z.string().optional(), transaction_id: z.string().optional(), total_cost: z.number().optional(), currency: z.string().optional() }),
+  async confirm(input, ctx) {
+    const { currency } = await shopScope(ctx, input.shop_id);
+    return {
+      action: "Ghi chi phí quảng cáo này?",
+      details: [
+        ["Ngày", String(input.cost_date)],
+        ["Khoản chi", input.transaction.name],
+        ["Tổng chi phí", formatMoney(input.items.reduce((sum, it) => sum + it.cost, 0), currency)],
+        ["Số dòng", input.items.length],
+        ["Ghi chú", input.transaction.note],
+      ],
+    };
+  },
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
     const { name, status, time_incurred, ...txRest } = input.transaction;

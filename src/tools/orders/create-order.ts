@@ -5,6 +5,9 @@ import { idInput, jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { itemLines, orderBody, orderFields } from "./order-body.js";
 import { itemsInput, resolveItems } from "./resolve-items.js";
+import { formatMoney } from "../../format/money.js";
+import { linesText } from "../confirm.js";
+import { shopScope } from "../pos/shop-scope.js";
 
 export const createOrder = defineTool({
   name: "create_order",
@@ -20,6 +23,22 @@ export const createOrder = defineTool({
     shop_customer_id: idInput("Shop customer id").optional(),
   }),
   output: z.object({ id: z.string(), order: orderRowSchema, currency: z.string() }),
+  async confirm(input, ctx) {
+    const { currency } = await shopScope(ctx, input.shop_id);
+    const money = (n: number | undefined) => (n === undefined ? undefined : formatMoney(n, currency));
+    return {
+      action: "Tạo đơn hàng này?",
+      details: [
+        ["Người nhận", input.customer_name],
+        ["Điện thoại", input.phone],
+        ["Địa chỉ", input.shipping_address?.address],
+        ["Sản phẩm", linesText(input.items)],
+        ["Phí vận chuyển", money(input.shipping_fee)],
+        ["Giảm giá", money(input.total_discount)],
+        ["Ghi chú", input.note],
+      ],
+    };
+  },
   async handler(input, ctx) {
     const { shop_id, items, ...fields } = input;
     const body = orderBody(fields);

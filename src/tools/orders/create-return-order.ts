@@ -8,6 +8,7 @@ import { CREATE, defineTool } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { parseItems, resolveItems, variationInfo } from "./resolve-items.js";
+import { linesText } from "../confirm.js";
 
 const returnItem = z.object({
   variation_id: idInput("Variation id").optional(),
@@ -53,6 +54,16 @@ export const createReturnOrder = defineTool({
     note: z.string().max(2000).optional().describe("Exchange order note"),
   }),
   output: z.object({ id: z.string().optional(), return_order: returnOrderRowSchema.optional() }),
+  confirm: (input) => ({
+    action: `Tạo đơn trả hàng cho đơn ${input.order_id}?`,
+    details: [
+      ["Trả lại", linesText(input.items)],
+      ["Kho nhận", input.warehouse_id],
+      ["Đổi sang", input.exchange_items?.length ? `${input.exchange_items.length} dòng hàng` : undefined],
+      ["Giảm giá chuyển sang", input.discount_from_order_to_returned],
+      ["Ghi chú", input.note],
+    ],
+  }),
   async handler(input, ctx) {
     const status = requireStatus("status", RETURN_ORDER_STATUSES, input.status);
     const exchangeItems = input.exchange_items?.length ? parseItems("exchange_items", input.exchange_items) : [];
