@@ -3,6 +3,7 @@ import { InputError } from "../../clients/errors.js";
 import { id } from "../../format/compact.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
+import { phoneInput } from "../pos/phone.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { customerLevels, refId } from "../pos/shop-refs.js";
 import { customerRow, customerRowSchema } from "./customer-row.js";
@@ -44,7 +45,14 @@ export const saveCustomer = defineTool({
   async handler(input, ctx) {
     const { shop_id, customer_id, level, addresses, extra, ...fields } = input;
     const body: Record<string, unknown> = { ...extra, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
-    if (addresses) body.shop_customer_address = addresses.map((a) => ({ country_code: 84, ...a }));
+    if (fields.phone_numbers) body.phone_numbers = fields.phone_numbers.map((p, i) => phoneInput(`phone_numbers[${i}]`, p));
+    if (addresses) {
+      body.shop_customer_address = addresses.map((a, i) => ({
+        country_code: 84,
+        ...a,
+        phone_number: a.phone_number === undefined ? undefined : phoneInput(`addresses[${i}].phone_number`, a.phone_number),
+      }));
+    }
     if (Object.keys(body).length === 0 && level === undefined) {
       throw new InputError("name", "nothing to save", "Pass at least one field, e.g. name or phone_numbers.");
     }

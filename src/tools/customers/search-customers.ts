@@ -5,6 +5,7 @@ import { defineTool, READ } from "../define.js";
 import { cursorInput, detailRowsInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { openRange } from "../pos/open-range.js";
 import { pagedList } from "../pos/paging.js";
+import { searchText } from "../pos/phone.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { customerLevels, refId } from "../pos/shop-refs.js";
 import { customerRow, customerRowSchema } from "./customer-row.js";
@@ -18,7 +19,7 @@ export const searchCustomers = defineTool({
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
-    search: z.string().max(200).optional().describe("Name, phone or email"),
+    search: z.string().max(200).optional().describe("Name, phone (any form) or email"),
     customer_ids: z.array(z.string().max(64)).max(100).optional().describe("Only these"),
     levels: z.array(z.string().max(80)).max(20).optional().describe("Level names or ids"),
     time_field: z.enum(["created", "updated"]).default("created").describe("Field of since/until"),
@@ -40,7 +41,7 @@ export const searchCustomers = defineTool({
     const page = await pagedList(
       "search_customers",
       input,
-      () => ({ search: input.search?.trim() || undefined, customer_ids: input.customer_ids?.join(","), selectedLevel, ...dates }),
+      () => ({ search: searchText(input.search), customer_ids: input.customer_ids?.join(","), selectedLevel, ...dates }),
       (q, page_number, page_size) => ctx.pos.listCustomers(shopId, { ...q, page_number, page_size }),
       ctx.progress,
     );

@@ -7,6 +7,7 @@ import { fold } from "../../format/text.js";
 import { CREATE, defineTool } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
+import { orderRefInput, resolveOrder } from "./order-ref.js";
 import { parseItems, resolveItems, variationInfo } from "./resolve-items.js";
 
 const returnItem = z.object({
@@ -43,7 +44,7 @@ export const createReturnOrder = defineTool({
   annotations: CREATE,
   input: z.object({
     shop_id: shopIdInput,
-    order_id: idInput("Original order id"),
+    order_id: orderRefInput,
     items: jsonish(z.array(returnItem).min(1).max(100)).describe("variation_id or product (of an order line), quantity"),
     warehouse_id: idInput("Receiving warehouse"),
     status: z.union([z.string().max(40), z.number().int()]).default("new").describe("new, shipped, completed or cancelled"),
@@ -57,7 +58,7 @@ export const createReturnOrder = defineTool({
     const status = requireStatus("status", RETURN_ORDER_STATUSES, input.status);
     const exchangeItems = input.exchange_items?.length ? parseItems("exchange_items", input.exchange_items) : [];
     const shopId = await resolveShopId(ctx, input.shop_id);
-    const original = await ctx.pos.getOrder(shopId, input.order_id);
+    const original = await resolveOrder(ctx.pos, shopId, input.order_id);
     const lines = input.items.map((item, i) => ({ item, line: originalLine(original, item, `items[${i}]`) }));
     const exchange = exchangeItems.length ? await resolveItems(ctx.pos, shopId, exchangeItems, "exchange_items") : [];
     const customerId = (original as Record<string, unknown>).shop_customer_id ?? undefined;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
 import { idInput, jsonish } from "../inputs.js";
+import { phoneInput } from "../pos/phone.js";
 import { type ResolvedItem, variationInfo } from "./resolve-items.js";
 
 // The order fields create_order and update_order share, and how they become the upstream body.
@@ -37,13 +38,14 @@ export function orderBody(input: OrderFields): Record<string, unknown> {
   const { customer_name, phone, shipping_address, status, extra, ...rest } = input;
   const body: Record<string, unknown> = { ...extra, ...rest };
   if (customer_name !== undefined) body.bill_full_name = customer_name;
-  if (phone !== undefined) body.bill_phone_number = phone;
+  const tel = phone === undefined ? undefined : phoneInput("phone", phone);
+  if (tel !== undefined) body.bill_phone_number = tel;
   if (status !== undefined) body.status = requireStatus("status", ORDER_STATUSES, status);
   if (shipping_address) {
     body.shipping_address = {
       country_code: "84",
       full_name: customer_name,
-      phone_number: phone,
+      phone_number: tel,
       ...Object.fromEntries(Object.entries(shipping_address).filter(([, v]) => v !== undefined)),
     };
   }

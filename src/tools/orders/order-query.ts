@@ -6,6 +6,8 @@ import { toUnix } from "../../format/time.js";
 import { sinceInput, untilInput } from "../inputs.js";
 import { carriers, orderSources, refId } from "../pos/shop-refs.js";
 import { openRange } from "../pos/open-range.js";
+import { searchText } from "../pos/phone.js";
+import { orderNumberOf } from "./order-ref.js";
 
 // The filters of GET /orders in the caller's words (names, human dates), turned into the
 // upstream query before any call.
@@ -41,7 +43,7 @@ export const SORT_KEYS = [
 const statusValue = z.union([z.string().max(40), z.number().int()]);
 
 export const orderFilterInput = {
-  search: z.string().max(200).optional().describe("Phone, name or note text"),
+  search: z.string().max(200).optional().describe('Phone (any form), name, note, or "#560"'),
   statuses: z
     .array(statusValue)
     .max(14)
@@ -61,6 +63,8 @@ export const orderFilterInput = {
   sources: z.array(z.string().max(80)).max(20).optional().describe('Source ids, names or page ids; "source/account"'),
   exclude_sources: z.boolean().optional().describe("Negate sources"),
   ad_ids: z.array(z.string().max(40)).max(50).optional().describe("Ad ids"),
+  post_ids: z.array(z.string().max(80)).max(50).optional().describe("Post ids"),
+  livestream: z.boolean().optional().describe("Livestream orders only (false: none)"),
   include_removed: z.boolean().optional().describe("Include deleted"),
 };
 
@@ -98,7 +102,7 @@ export async function orderQuery(pos: PosClient, shopId: string, input: FilterIn
   const { since, until } = openRange(input.since, input.until, timeZone);
   const carrierList = input.carriers?.some((c) => !/^\d+$/.test(String(c))) ? await carriers(pos, shopId) : [];
   return {
-    search: input.search?.trim() || undefined,
+    search: orderNumberOf(input.search) ?? searchText(input.search),
     filter_status: input.statuses?.map((s) => requireStatus("statuses", ORDER_STATUSES, s)),
     updateStatus: input.time_field === undefined ? undefined : timeField(input.time_field),
     startDateTime: since && toUnix(since),

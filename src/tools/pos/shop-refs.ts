@@ -39,11 +39,22 @@ export async function orderNames(pos: PosClient, shopId: string): Promise<OrderN
   return { carriers: new Map(c.map((r) => [r.id, r.name])), warehouses: new Map(w.map((r) => [r.id, r.name])) };
 }
 
-/** The id of a ref given by id or by name (accents and case ignored); unknown -> InputError listing them. */
+/**
+ * The id of a ref given by id or by name: accents, case and spaces ignored, and a part of a name
+ * ("Kids" for "Mây Kids - Đồ trẻ em") when only one ref has it. Unknown or ambiguous ->
+ * InputError listing the valid values.
+ */
 export function refId(field: string, list: Ref[], value: string | number): string {
   const text = String(value).trim();
-  const found = list.find((r) => r.id === text) ?? list.find((r) => fold(r.name) === fold(text));
-  if (found) return found.id;
-  const valid = list.map((r) => `${r.name} (${r.id})`).join(", ");
-  throw new InputError(field, `unknown value ${JSON.stringify(text)}`, `Use one of: ${valid}.`);
+  const key = squash(text);
+  const named = (match: (name: string) => boolean) => list.filter((r) => match(squash(r.name)));
+  const found = list.filter((r) => r.id === text);
+  const candidates = found.length ? found : named((n) => n === key).length ? named((n) => n === key) : key.length >= 2 ? named((n) => n.includes(key)) : [];
+  if (candidates.length === 1) return candidates[0]!.id;
+  const listed = (refs: Ref[]) => refs.map((r) => `${r.name} (${r.id})`).join(", ");
+  if (candidates.length > 1) throw new InputError(field, `${JSON.stringify(text)} matches ${candidates.length} values`, `Use one of: ${listed(candidates)}.`);
+  throw new InputError(field, `unknown value ${JSON.stringify(text)}`, `Use one of: ${listed(list)}.`);
 }
+
+/** A name reduced for matching: no accents, case, spaces or punctuation. */
+const squash = (text: string) => fold(text).replace(/[^a-z0-9]/g, "");
