@@ -3,6 +3,7 @@ import { orderCurrency, orderRow, orderRowSchema } from "../../format/orders.js"
 import { CREATE, defineTool } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
+import { warehouseId } from "../pos/shop-refs.js";
 import { itemLines, orderBody, orderFields } from "./order-body.js";
 import { itemsInput, resolveItems } from "./resolve-items.js";
 
@@ -24,6 +25,7 @@ export const createOrder = defineTool({
     const { shop_id, items, ...fields } = input;
     const body = orderBody(fields);
     const shopId = await resolveShopId(ctx, shop_id);
+    if (fields.warehouse_id !== undefined) body.warehouse_id = await warehouseId(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);
     body.items = itemLines(await resolveItems(ctx.pos, shopId, items));
     const order = await ctx.pos.createOrder(shopId, { ...body, shop_id: Number(shopId) || shopId });
     return { id: String(order.id), order: orderRow(order, ctx.config.timezone), currency: orderCurrency([order]) };

@@ -7,6 +7,7 @@ import { fold } from "../../format/text.js";
 import { CREATE, defineTool } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
+import { warehouseId } from "../pos/shop-refs.js";
 import { orderRefInput, resolveOrder } from "./order-ref.js";
 import { parseItems, resolveItems, variationInfo } from "./resolve-items.js";
 
@@ -46,7 +47,7 @@ export const createReturnOrder = defineTool({
     shop_id: shopIdInput,
     order_id: orderRefInput,
     items: jsonish(z.array(returnItem).min(1).max(100)).describe("variation_id or product (of an order line), quantity"),
-    warehouse_id: idInput("Receiving warehouse"),
+    warehouse_id: z.string().max(120).describe("Receiving warehouse id or name"),
     status: z.union([z.string().max(40), z.number().int()]).default("new").describe("new, shipped, completed or cancelled"),
     exchange_items: jsonish(z.array(z.unknown())).optional().describe("Exchange order lines (as create_order)"),
     discount_from_order_to_returned: z.number().int().min(0).optional().describe("Discount carried over"),
@@ -58,6 +59,7 @@ export const createReturnOrder = defineTool({
     const status = requireStatus("status", RETURN_ORDER_STATUSES, input.status);
     const exchangeItems = input.exchange_items?.length ? parseItems("exchange_items", input.exchange_items) : [];
     const shopId = await resolveShopId(ctx, input.shop_id);
+    const warehouse = await warehouseId(ctx.pos, shopId, "warehouse_id", input.warehouse_id);
     const original = await resolveOrder(ctx.pos, shopId, input.order_id);
     const lines = input.items.map((item, i) => ({ item, line: originalLine(original, item, `items[${i}]`) }));
     const exchange = exchangeItems.length ? await resolveItems(ctx.pos, shopId, exchangeItems, "exchange_items") : [];
@@ -79,11 +81,11 @@ export const createReturnOrder = defineTool({
           discount_each_product: it.discount_each ?? 0,
           variation_info: variationInfo(variation, it.price),
         })),
-        warehouse_id: input.warehouse_id,
+        warehouse_id: warehouse,
         shop_customer_id: customerId,
         note: input.note,
       },
-      warehouse_id: input.warehouse_id,
+      warehouse_id: warehouse,
       status,
       shop_customer_id: customerId,
       discount_from_order_to_returned: input.discount_from_order_to_returned,

@@ -20,7 +20,7 @@ export const orderFields = {
   customer_name: z.string().max(120).optional().describe("Receiver name"),
   phone: z.string().max(20).optional().describe("Receiver phone"),
   shipping_address: jsonish(addressInput).optional().describe("Street + ids from lookup_address"),
-  warehouse_id: idInput("Warehouse id").optional(),
+  warehouse_id: z.string().max(120).optional().describe("Warehouse id or name"),
   status: z.union([z.string().max(40), z.number().int()]).optional().describe("Status name or code"),
   shipping_fee: money.describe("Shipping fee"),
   total_discount: money.describe("Order discount"),

@@ -4,7 +4,7 @@ import { ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
 import type { OrderListParams, OrderSort, PosClient } from "../../clients/pos.js";
 import { toUnix } from "../../format/time.js";
 import { sinceInput, untilInput } from "../inputs.js";
-import { carriers, orderSources, refId } from "../pos/shop-refs.js";
+import { carriers, orderSources, refId, sourcePair } from "../pos/shop-refs.js";
 import { openRange } from "../pos/open-range.js";
 import { searchText } from "../pos/phone.js";
 import { orderNumberOf } from "./order-ref.js";
@@ -90,10 +90,7 @@ async function sourcePairs(pos: PosClient, shopId: string, values: string[]): Pr
   const list = await orderSources(pos, shopId);
   return values.map((value) => {
     const [source, account] = value.split("/").map((s) => s.trim());
-    const id = refId("sources", list, source!);
-    if (account) return [id, account];
-    const parent = list.find((r) => r.id === id)?.parent_id;
-    return parent ? [parent, id] : [id];
+    return sourcePair("sources", list, source!, account || undefined);
   });
 }
 

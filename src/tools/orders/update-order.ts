@@ -4,6 +4,7 @@ import { orderCurrency, orderDetail, orderDetailSchema } from "../../format/orde
 import { defineTool, OVERWRITE } from "../define.js";
 import { jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
+import { warehouseId } from "../pos/shop-refs.js";
 import { itemLines, orderBody, orderFields } from "./order-body.js";
 import { orderRefInput, resolveOrder } from "./order-ref.js";
 import { parseItems, resolveItems } from "./resolve-items.js";
@@ -29,6 +30,7 @@ export const updateOrder = defineTool({
     const body = orderBody(fields);
     const lines = items === undefined ? undefined : parseItems("items", items);
     const shopId = await resolveShopId(ctx, shop_id);
+    if (fields.warehouse_id !== undefined) body.warehouse_id = await warehouseId(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);
     if (lines) body.items = itemLines(await resolveItems(ctx.pos, shopId, lines));
     const current = await resolveOrder(ctx.pos, shopId, order_id);
     // A new address replaces the old one whole: keep the receiver unless a new one is given.

@@ -13,9 +13,10 @@ export interface Ref {
   id: string;
   name: string;
   parent_id?: string;
+  email?: string;
 }
 
-type Named = { id: string | number; name?: string | null; parent_id?: unknown };
+type Named = { id: string | number; name?: string | null; parent_id?: unknown; email?: string | null };
 
 function refs(kind: string, load: (pos: PosClient, shopId: string) => Promise<Named[]>) {
   return (pos: PosClient, shopId: string): Promise<Ref[]> =>
@@ -24,6 +25,7 @@ function refs(kind: string, load: (pos: PosClient, shopId: string) => Promise<Na
         id: String(r.id),
         name: sanitizeName(r.name) ?? String(r.id),
         parent_id: r.parent_id == null ? undefined : String(r.parent_id),
+        email: r.email ?? undefined,
       })),
     );
 }
@@ -32,6 +34,17 @@ export const carriers = refs("carriers", (pos, shopId) => pos.listPartners(shopI
 export const orderSources = refs("sources", (pos, shopId) => pos.listOrderSources(shopId));
 export const warehouses = refs("warehouses", (pos, shopId) => pos.listWarehouses(shopId));
 export const customerLevels = refs("levels", (pos, shopId) => pos.listCustomerLevels(shopId));
+export const staff = refs("staff", async (pos, shopId) =>
+  (await pos.listUsers(shopId)).flatMap((u) => {
+    const id = u.user?.id ?? u.user_id;
+    return id == null ? [] : [{ id, name: u.user?.name, email: u.user?.email }];
+  }),
+);
+
+/** A warehouse given by id or name, checked against the shop's list. */
+export async function warehouseId(pos: PosClient, shopId: string, field: string, value: string): Promise<string> {
+  return refId(field, await warehouses(pos, shopId), value);
+}
 
 /** Carrier and warehouse names for order rows; rows fall back to ids when a list cannot be read. */
 export async function orderNames(pos: PosClient, shopId: string): Promise<OrderNames> {
@@ -48,7 +61,7 @@ export function refId(field: string, list: Ref[], value: string | number): strin
   const text = String(value).trim();
   const key = squash(text);
   const named = (match: (name: string) => boolean) => list.filter((r) => match(squash(r.name)));
-  const found = list.filter((r) => r.id === text);
+  const found = list.filter((r) => r.id === text || (r.email !== undefined && r.email.toLowerCase() === text.toLowerCase()));
   const candidates = found.length ? found : named((n) => n === key).length ? named((n) => n === key) : key.length >= 2 ? named((n) => n.includes(key)) : [];
   if (candidates.length === 1) return candidates[0]!.id;
   const listed = (refs: Ref[]) => refs.map((r) => `${r.name} (${r.id})`).join(", ");
@@ -58,3 +71,18 @@ export function refId(field: string, list: Ref[], value: string | number): strin
 
 /** A name reduced for matching: no accents, case, spaces or punctuation. */
 const squash = (text: string) => fold(text).replace(/[^a-z0-9]/g, "");
+
+/**
+ * `[source id, account id?]` of an order source given by id or name, with its account (a page
+ * or other account listed under it) when given; an account named alone brings its source.
+ */
+export function sourcePair(field: string, list: Ref[], source: string, account?: string): string[] {
+  const id = refId(field, list, source);
+  const parent = list.find((r) => r.id === id)?.parent_id;
+  if (account === undefined) return parent ? [parent, id] : [id];
+  const name = list.find((r) => r.id === id)?.name ?? id;
+  if (parent) throw new InputError(field, `${name} is itself an account (of source ${parent})`, "Pass the account alone, or its source with it.");
+  const accounts = list.filter((r) => r.parent_id === id);
+  if (!accounts.length) throw new InputError(field, `source ${name} lists no accounts`, "Leave the account out.");
+  return [id, refId(`${field} account`, accounts, account)];
+}

@@ -93,9 +93,11 @@ describe("create_transaction", () => {
 
 describe("record_ad_cost", () => {
   it("books the cost as an expense transaction visible in list_transactions", async () => {
+    const marketer = pos().users.find((u) => u.department.name === "Marketing")!;
+    const page = pos().shop.pages[0]!;
     const items = [
-      { cost: 500_000, tax: 10, marketer: "mkt@example.com", post_ids: ["109876543210001_1"] },
-      { cost: 200_000, source: { key: "-1", account: "406" } },
+      { cost: 500_000, tax: 10, marketer: marketer.email, post_ids: [`${page.id}_1`] },
+      { cost: 200_000, source: { key: "-1", account: page.id } },
     ];
     const r = await h.call("record_ad_cost", {
       cost_date: "2026-11-20",
@@ -109,7 +111,7 @@ describe("record_ad_cost", () => {
     expect(sent.cost_date).toBe("2026-11-20 00:00:00");
     const request = h.sandbox.server.requests.filter((q) => q.method === "POST" && q.path.endsWith("/adv_costs")).at(-1);
     expect(request?.body).toMatchObject({ params: { transaction: { time_incurred: "2026-11-20 15:00:00" } } });
-    expect((sent.items as { pke_mkter?: string }[])[0]!.pke_mkter).toBe("mkt@example.com");
+    expect((sent.items as { pke_mkter?: string }[])[0]!.pke_mkter).toBe(marketer.id);
     const listed = await h.call("list_transactions", { status: "in_effect", limit: 5 });
     const row = listed.data.transactions.find((t: { ad_cost_id?: string }) => t.ad_cost_id === r.data.ad_cost_id);
     expect(row).toMatchObject({ id: r.data.transaction_id, name: "Quảng cáo FB tuần 47", amount: -total, status: "in_effect" });
@@ -132,6 +134,50 @@ describe("record_ad_cost", () => {
       const r = await h.call("record_ad_cost", args);
       expect(r.isError, JSON.stringify(args)).toBe(true);
       expect(r.text).toMatch(message);
+    }
+    expect(h.sandbox.server.count("POST", path)).toBe(before);
+  });
+});
+
+describe("record_ad_cost references", () => {
+  const post = (args: Record<string, unknown>) =>
+    h.call("record_ad_cost", { cost_date: "2026-11-20", transaction: { name: "QC", status: "new" }, ...args });
+
+  it("resolves source, page, warehouse, product and marketer names to the ids the shop keys them by", async () => {
+    const kids = pos().shop.pages.find((p) => p.name.startsWith("Mây Kids"))!;
+    const warehouse = pos().warehouses[1]!;
+    const product = pos().products[4]!;
+    const marketer = pos().users.find((u) => u.department.name === "Marketing")!;
+    const r = await post({
+      items: [
+        { cost: 100_000, source: { key: "Facebook" } },
+        { cost: 200_000, source: { key: "facebook", account: "may kids" }, warehouse_id: "kho ho chi minh", product: product.display_id, marketer: "Võ Thanh Tâm" },
+        { cost: 300_000, source: { key: kids.name } },
+      ],
+    });
+    expect(r.isError, r.text).toBe(false);
+    const sent = pos().adCosts.at(-1)!.items as Record<string, unknown>[];
+    expect(sent[0]!.source).toEqual({ key: "-1" });
+    expect(sent[1]).toMatchObject({ source: { key: "-1", account: kids.id }, warehouse_id: warehouse.id, product: product.id, pke_mkter: marketer.id });
+    expect(sent[2]!.source).toEqual({ key: "-1", account: kids.id });
+  });
+
+  it("rejects what does not resolve with the valid values, before writing", async () => {
+    const path = `/shops/${pos().shop.id}/adv_costs`;
+    const before = h.sandbox.server.count("POST", path);
+    const cases: [Record<string, unknown>, RegExp[]][] = [
+      [{ source: { key: "Myspace" } }, [/items\[0\]\.source: unknown value "Myspace"/, /Facebook \(-1\)/, /Shopee \(-3\)/]],
+      [{ source: { key: "-1", account: "406" } }, [/items\[0\]\.source account: unknown value "406"/, /Mây Kids/]],
+      [{ source: { key: "Shopee", account: "3" } }, [/lists no accounts/]],
+      [{ warehouse_id: "Kho Cần Thơ" }, [/items\[0\]\.warehouse_id: unknown value/, /Kho Hà Nội/]],
+      [{ warehouse_id: "kho" }, [/matches 3 values/]],
+      [{ marketer: "mkt@example.com" }, [/items\[0\]\.marketer: unknown value/, /Võ Thanh Tâm/]],
+      [{ product: "NOPE-1" }, [/items\[0\]\.product: no product "NOPE-1"/]],
+    ];
+    for (const [item, messages] of cases) {
+      const r = await post({ items: [{ cost: 1000, ...item }] });
+      expect(r.isError, JSON.stringify(item)).toBe(true);
+      for (const m of messages) expect(r.text).toMatch(m);
     }
     expect(h.sandbox.server.count("POST", path)).toBe(before);
   });

@@ -189,3 +189,30 @@ describe("orders by page, post and livestream", () => {
     expect(ids(r.data.orders)).toEqual(ids(newest(visible().filter((o) => o.post_id === post))));
   });
 });
+
+describe("warehouses by name in order writes", () => {
+  it("create_order, update_order and create_return_order take a warehouse name", async () => {
+    const hcm = pos().warehouses.find((w) => w.name === "Kho Hồ Chí Minh")!;
+    const hanoi = pos().warehouses.find((w) => w.name === "Kho Hà Nội")!;
+    const v = pos().variations[9]!;
+    const created = await h.call("create_order", { items: [{ variation_id: v.id, quantity: 2 }], phone: "0911222333", warehouse_id: "kho ho chi minh" });
+    expect(created.isError, created.text).toBe(false);
+    const order = pos().orders.find((o) => String(o.id) === created.data.id)!;
+    expect(order.warehouse_id).toBe(hcm.id);
+    const updated = await h.call("update_order", { order_id: `#${order.display_id}`, warehouse_id: "Kho Ha Noi" });
+    expect(updated.isError, updated.text).toBe(false);
+    expect(order.warehouse_id).toBe(hanoi.id);
+    const returned = await h.call("create_return_order", { order_id: created.data.id, items: [{ variation_id: v.id, quantity: 1 }], warehouse_id: "kho hà nội" });
+    expect(returned.isError, returned.text).toBe(false);
+    expect(pos().returnOrders.at(-1)!.warehouse_id).toBe(hanoi.id);
+  });
+
+  it("rejects an unknown warehouse with the list, before writing", async () => {
+    const before = pos().orders.length;
+    const r = await h.call("create_order", { items: [{ variation_id: pos().variations[0]!.id, quantity: 1 }], warehouse_id: "Kho Cần Thơ" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("warehouse_id: unknown value");
+    expect(r.text).toContain("Kho Đà Nẵng");
+    expect(pos().orders).toHaveLength(before);
+  });
+});
