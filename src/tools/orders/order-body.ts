@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
-import { idInput, jsonish } from "../inputs.js";
+import { jsonish } from "../inputs.js";
 import { phoneInput } from "../pos/phone.js";
 import { type ResolvedItem, variationInfo } from "./resolve-items.js";
 
