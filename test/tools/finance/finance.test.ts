@@ -198,7 +198,18 @@ describe("list_payment_histories", () => {
 });
 
 describe("list_debts", () => {
-  it("names payable/receivable, filters by status name and passes the sum on", async () => {
+  type Debt = (typeof h.sandbox.pos.debts)[number];
+  const money = (d: Debt) => ({ due: d.money_must_pay_or_collect as number, settled: d.money_payed_or_collected as number });
+  const sums = (debts: Debt[]) => ({
+    count: debts.length,
+    due: debts.reduce((s, d) => s + money(d).due, 0),
+    settled: debts.reduce((s, d) => s + money(d).settled, 0),
+    remaining: debts.reduce((s, d) => s + money(d).due - money(d).settled, 0),
+  });
+  const newest = (debts: Debt[]) =>
+    [...debts].sort((a, b) => (a.inserted_at < b.inserted_at ? 1 : a.inserted_at > b.inserted_at ? -1 : String(a.id) < String(b.id) ? -1 : 1));
+
+  it("names payable/receivable and filters by status name", async () => {
     const r = await h.call("list_debts", { status: "settled", limit: 100 });
     expect(r.isError, r.text).toBe(false);
     const expected = pos().debts.filter((d) => d.status === 1);
@@ -207,9 +218,34 @@ describe("list_debts", () => {
       const record = expected.find((d) => d.id === row.id)!;
       expect(row.type).toBe(record.type === 0 ? "payable" : "receivable");
       expect(row.status).toBe("settled");
-      expect(row.remaining).toBe((record.money_must_pay_or_collect as number) - (record.money_payed_or_collected as number));
+      expect(row.remaining).toBe(money(record).due - money(record).settled);
     }
-    expect(r.data.sum).toBeDefined();
+  });
+
+  it("totals each direction apart over every matching debt, not only the page", async () => {
+    const open = pos().debts.filter((d) => d.status === 0);
+    const r = await h.call("list_debts", { status: "open", limit: 2 });
+    expect(r.data.debts).toHaveLength(2);
+    expect(r.data.totals).toEqual({ receivable: sums(open.filter((d) => d.type === 1)), payable: sums(open.filter((d) => d.type === 0)) });
+    expect(r.data.totals.receivable.count).toBeGreaterThan(0);
+    expect(r.data.totals.payable.count).toBeGreaterThan(0);
+  });
+
+  it("filters by direction, paged with a cursor, with the matching total", async () => {
+    const receivable = newest(pos().debts.filter((d) => d.type === 1));
+    const first = await h.call("list_debts", { direction: "receivable", limit: 4 });
+    expect(first.data.total).toBe(receivable.length);
+    const seen = [...first.data.debts];
+    let cursor = first.data.next_cursor;
+    for (let i = 0; cursor && i < 20; i++) {
+      const next = await h.call("list_debts", { cursor, limit: 4 });
+      expect(next.isError, next.text).toBe(false);
+      expect(next.data.totals).toBeUndefined();
+      seen.push(...next.data.debts);
+      cursor = next.data.next_cursor;
+    }
+    expect(seen.map((d: { id: string }) => d.id)).toEqual(receivable.map((d) => d.id));
+    expect(seen.every((d: { type: string }) => d.type === "receivable")).toBe(true);
   });
 
   it("lists one customer's debts", async () => {
