@@ -3,6 +3,7 @@ import { InputError } from "../../clients/errors.js";
 import { id } from "../../format/compact.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
+import { addressIds } from "../orders/address-names.js";
 import { phoneInput } from "../pos/phone.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { customerLevels, refId } from "../pos/shop-refs.js";
@@ -47,7 +48,8 @@ export const saveCustomer = defineTool({
     const body: Record<string, unknown> = { ...extra, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
     if (fields.phone_numbers) body.phone_numbers = fields.phone_numbers.map((p, i) => phoneInput(`phone_numbers[${i}]`, p));
     if (addresses) {
-      body.shop_customer_address = addresses.map((a, i) => ({
+      const named = await Promise.all(addresses.map((a, i) => addressIds(ctx.pos, `addresses[${i}]`, a)));
+      body.shop_customer_address = named.map((a, i) => ({
         country_code: 84,
         ...a,
         phone_number: a.phone_number === undefined ? undefined : phoneInput(`addresses[${i}].phone_number`, a.phone_number),

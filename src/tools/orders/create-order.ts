@@ -4,6 +4,7 @@ import { CREATE, defineTool } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { warehouseId } from "../pos/shop-refs.js";
+import { addressIds } from "./address-names.js";
 import { itemLines, orderBody, orderFields } from "./order-body.js";
 import { itemsInput, resolveItems } from "./resolve-items.js";
 
@@ -23,7 +24,7 @@ export const createOrder = defineTool({
   output: z.object({ id: z.string(), order: orderRowSchema, currency: z.string() }),
   async handler(input, ctx) {
     const { shop_id, items, ...fields } = input;
-    const body = orderBody(fields);
+    const body = orderBody({ ...fields, shipping_address: await addressIds(ctx.pos, "shipping_address", fields.shipping_address) });
     const shopId = await resolveShopId(ctx, shop_id);
     if (fields.warehouse_id !== undefined) body.warehouse_id = await warehouseId(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);
     body.items = itemLines(await resolveItems(ctx.pos, shopId, items));

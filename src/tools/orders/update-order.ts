@@ -5,6 +5,7 @@ import { defineTool, OVERWRITE } from "../define.js";
 import { jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { warehouseId } from "../pos/shop-refs.js";
+import { addressIds } from "./address-names.js";
 import { itemLines, orderBody, orderFields } from "./order-body.js";
 import { orderRefInput, resolveOrder } from "./order-ref.js";
 import { parseItems, resolveItems } from "./resolve-items.js";
@@ -27,7 +28,7 @@ export const updateOrder = defineTool({
     if (items === undefined && Object.values(fields).every((v) => v === undefined)) {
       throw new InputError(undefined, "nothing to change", "Pass at least one field, e.g. status or note.");
     }
-    const body = orderBody(fields);
+    const body = orderBody({ ...fields, shipping_address: await addressIds(ctx.pos, "shipping_address", fields.shipping_address) });
     const lines = items === undefined ? undefined : parseItems("items", items);
     const shopId = await resolveShopId(ctx, shop_id);
     if (fields.warehouse_id !== undefined) body.warehouse_id = await warehouseId(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);

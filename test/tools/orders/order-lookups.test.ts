@@ -216,3 +216,45 @@ describe("warehouses by name in order writes", () => {
     expect(pos().orders).toHaveLength(before);
   });
 });
+
+describe("addresses in words", () => {
+  const benNghe = () => pos().geo.communes.find((c) => c.name === "Phường Bến Nghé")!;
+
+  it("create_order fills the ids of a place typed without accents or with short names", async () => {
+    const r = await h.call("create_order", {
+      items: [{ variation_id: pos().variations[2]!.id, quantity: 1 }],
+      phone: "0933444555",
+      shipping_address: { address: "12 Lê Lợi, ben nghe, q1, tp hcm" },
+    });
+    expect(r.isError, r.text).toBe(false);
+    const stored = pos().orders.find((o) => String(o.id) === r.data.id)!;
+    expect(stored.shipping_address).toMatchObject({ address: "12 Lê Lợi", commune_id: benNghe().id, district_id: benNghe().district_id, province_id: benNghe().province_id });
+  });
+
+  it("save_customer reads an address the same way", async () => {
+    const customer = pos().customers[5]!;
+    const r = await h.call("save_customer", { customer_id: customer.id, addresses: [{ address: "7 Hàng Bạc, Hang Bac, Hoan Kiem, hanoi" }] });
+    expect(r.isError, r.text).toBe(false);
+    const commune = pos().geo.communes.find((c) => c.name === "Phường Hàng Bạc")!;
+    expect(customer.shop_customer_address.at(-1)).toMatchObject({ address: "7 Hàng Bạc", commune_id: commune.id, district_id: commune.district_id, province_id: commune.province_id });
+  });
+
+  it("lists the places when the words name several, before writing", async () => {
+    const before = pos().orders.length;
+    const r = await h.call("create_order", {
+      items: [{ variation_id: pos().variations[2]!.id, quantity: 1 }],
+      shipping_address: { address: "5 Nguyễn Trãi, Phường 1, hcm" },
+    });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("shipping_address.address");
+    expect(r.text).toContain("Quận Bình Thạnh");
+    expect(r.text).toContain("Quận Gò Vấp");
+    expect(pos().orders).toHaveLength(before);
+  });
+
+  it("leaves a street without a province as typed", async () => {
+    const r = await h.call("create_order", { items: [{ variation_id: pos().variations[2]!.id, quantity: 1 }], shipping_address: { address: "Số 5, ngõ 12" } });
+    expect(r.isError, r.text).toBe(false);
+    expect(pos().orders.find((o) => String(o.id) === r.data.id)!.shipping_address).toMatchObject({ address: "Số 5, ngõ 12" });
+  });
+});
