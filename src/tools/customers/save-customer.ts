@@ -29,7 +29,7 @@ export const saveCustomer = defineTool({
   input: z.object({
     shop_id: shopIdInput,
     customer_id: idInput("Omit to create").optional(),
-    name: z.string().max(120).optional().describe("Name"),
+    name: z.string().max(120).optional(),
     phone_numbers: z.array(z.string().max(20)).max(10).optional().describe("Replaces the list"),
     emails: z.array(z.string().max(120)).max(10).optional().describe("Replaces the list"),
     date_of_birth: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "use YYYY-MM-DD").optional().describe("YYYY-MM-DD"),

@@ -19,10 +19,10 @@ const money = z.number().int().min(0).optional();
 export const orderFields = {
   customer_name: z.string().max(120).optional().describe("Receiver name"),
   phone: z.string().max(20).optional().describe("Receiver phone"),
-  shipping_address: jsonish(addressInput).optional().describe("Street + ids from lookup_address"),
+  shipping_address: jsonish(addressInput).optional().describe("Street + place names, or ids (lookup_address)"),
   warehouse_id: z.string().max(120).optional().describe("Warehouse id or name"),
   status: z.union([z.string().max(40), z.number().int()]).optional().describe("Status name or code"),
-  shipping_fee: money.describe("Shipping fee"),
+  shipping_fee: money,
   total_discount: money.describe("Order discount"),
   note: z.string().max(2000).optional().describe("Internal note"),
   extra: jsonish(z.record(z.string(), z.unknown()))

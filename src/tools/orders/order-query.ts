@@ -51,12 +51,10 @@ export const orderFilterInput = {
     .describe("Names or codes (pos://status-codes/orders)"),
   time_field: statusValue
     .optional()
-    .describe(
-      "Range field: inserted_at (default), updated_at, paid_at, picked_up_at, a status name, …",
-    ),
+    .describe("Field of since/until: inserted_at (default), updated_at, paid_at, a status name, …"),
   since: sinceInput,
   until: untilInput,
-  sort: z.enum(SORT_KEYS).default("inserted_at").describe("Sort key"),
+  sort: z.enum(SORT_KEYS).default("inserted_at"),
   ascending: z.boolean().default(false).describe("Oldest first"),
   carriers: z.array(z.union([z.string().max(60), z.number().int()])).max(20).optional().describe("Carrier ids or names"),
   customer_id: z.string().max(64).optional().describe("Shop customer id"),
@@ -64,7 +62,7 @@ export const orderFilterInput = {
   exclude_sources: z.boolean().optional().describe("Negate sources"),
   ad_ids: z.array(z.string().max(40)).max(50).optional().describe("Ad ids"),
   post_ids: z.array(z.string().max(80)).max(50).optional().describe("Post ids"),
-  livestream: z.boolean().optional().describe("Livestream orders only (false: none)"),
+  livestream: z.boolean().optional().describe("true: livestream orders; false: others"),
   include_removed: z.boolean().optional().describe("Include deleted"),
 };
 

@@ -91,13 +91,13 @@ export const searchOrders = defineTool({
   name: "search_orders",
   title: "Search orders",
   description:
-    'Search orders. Example: shipped yesterday: time_field "shipped", since/until "yesterday".',
+    'Orders, newest first; no range: all time. total: goods after discounts, before shipping. Example: shipped yesterday: time_field "shipped", since/until "yesterday".',
   toolset: "orders",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
     ...orderFilterInput,
-    fields: z.array(z.string().max(60)).max(60).optional().describe("Raw upstream fields to return"),
+    fields: z.array(z.string().max(60)).max(60).optional().describe("Raw fields"),
     limit: limitInput(100, 20),
     cursor: cursorInput,
   }),

@@ -21,15 +21,15 @@ export const searchProducts = defineTool({
   name: "search_products",
   title: "Search products",
   description:
-    "Find product variations (variation_id) by name, SKU or barcode, with price and stock per warehouse. Low stock: max_stock 5, warehouse \"Kho HCM\".",
+    "Product variations (variation_id) by name, SKU or barcode, with price and stock per warehouse; low stock: max_stock.",
   toolset: "orders",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
     query: z.string().max(200).optional().describe("Name, SKU or barcode"),
     variation_ids: z.array(z.string().max(64)).max(100).optional().describe("Only these"),
-    max_stock: z.number().int().optional().describe("Only stock <= this (in warehouse, else total)"),
-    warehouse: z.string().max(120).optional().describe("Warehouse id or name: its stock only"),
+    max_stock: z.number().int().optional().describe("Stock <= this (in warehouse, else total)"),
+    warehouse: z.string().max(120).optional().describe("Warehouse id or name"),
     limit: limitInput(100, 20),
     cursor: cursorInput,
     detail: detailRowsInput,

@@ -16,7 +16,7 @@ export const lookupAddress = defineTool({
   name: "lookup_address",
   title: "Look up address ids",
   description:
-    'Find province/district/commune ids from a place name, diacritics optional, short names too (hcm, sai gon, q1); province_id alone lists districts, district_id communes, nothing provinces. Example: query "Ben Nghe, Q1, tp hcm".',
+    'Province/district/commune ids from place names, any spelling ("ben nghe, q1, tp hcm"); province_id alone lists districts, district_id communes, nothing provinces.',
   toolset: "shop",
   annotations: READ,
   input: z.object({

@@ -19,11 +19,11 @@ export const saveWarehouse = defineTool({
     warehouse_id: idInput("Omit to create").optional(),
     name: z.string().min(1).max(200).optional().describe("Required to create"),
     shelf_config: config.describe("Required to create; {} for none"),
-    phone_number: z.string().max(20).optional().describe("Phone"),
+    phone_number: z.string().max(20).optional(),
     address: z.string().max(300).optional().describe("Street"),
     province_id: z.string().max(20).optional().describe("From lookup_address"),
-    district_id: z.string().max(20).optional().describe("District id"),
-    commune_id: z.string().max(20).optional().describe("Commune id"),
+    district_id: z.string().max(20).optional(),
+    commune_id: z.string().max(20).optional(),
     extra: jsonish(z.record(z.string(), z.unknown()))
       .optional()
       .describe("Other fields (custom_id, batch_config, …)"),

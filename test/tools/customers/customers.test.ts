@@ -118,6 +118,10 @@ describe("points, notes, levels, promotions", () => {
     const r = await h.call("list_customer_notes", { customer_id: c.id });
     expect(r.data.total).toBe(before + 1);
     expect(r.data.notes[0]).toMatchObject({ id: added.data.id, staff_text: "Khách muốn giao sau 18h", order_id: "58001" });
+    expect(r.data.truncated).toBeUndefined();
+    const one = await h.call("list_customer_notes", { customer_id: c.id, limit: 1 });
+    expect(one.data).toMatchObject({ total: before + 1, truncated: true });
+    expect(one.data.notes).toHaveLength(1);
   });
 
   it("lists levels with the discount type by name", async () => {
