@@ -6,6 +6,7 @@ import { CREATE, defineTool } from "../define.js";
 import { jsonish, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { openRange } from "../pos/open-range.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
+import { requireCustomers } from "./require-customers.js";
 
 export const createCustomerPromotions = defineTool({
   name: "create_customer_promotions",
@@ -34,6 +35,7 @@ export const createCustomerPromotions = defineTool({
     if (input.is_percent && input.discount > 100) throw new InputError("discount", "a percent discount is at most 100");
     const { since: start, until: end } = openRange(input.since, input.until, ctx.config.timezone);
     const shopId = await resolveShopId(ctx, input.shop_id);
+    await requireCustomers(ctx.pos, shopId, "customer_ids", input.customer_ids);
     const created = await ctx.pos.createCustomerPromotions(shopId, {
       promotion_advance: {
         promotion: {

@@ -155,4 +155,15 @@ describe("points, notes, levels, promotions", () => {
     expect(stored.promo_code_info).toMatchObject({ discount: 10, is_percent: true });
     expect(stored.start_time).toBe("2026-11-30T17:00:00.000Z");
   });
+
+  it("refuses a promotion for ids that are not the shop's customers, before writing", async () => {
+    const before = pos().customerPromotions.length;
+    const path = `/pos/api/v1/shops/${pos().shop.id}/promotion_advance/create_multi`;
+    const sent = h.sandbox.server.count("POST", path);
+    const r = await h.call("create_customer_promotions", { customer_ids: [pos().customers[0]!.id, "not-a-customer"], type: "coupon", discount: 5, is_percent: true });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("customer_ids: not customers of this shop: not-a-customer");
+    expect(pos().customerPromotions).toHaveLength(before);
+    expect(h.sandbox.server.count("POST", path)).toBe(sent);
+  });
 });

@@ -78,7 +78,7 @@ describe("create_transaction", () => {
   });
 
   it("names the missing required field before any call", async () => {
-    const before = h.sandbox.server.count("POST", `/shops/${pos().shop.id}/transactions`);
+    const before = h.sandbox.server.count("POST", `/pos/api/v1/shops/${pos().shop.id}/transactions`);
     const noName = await h.call("create_transaction", { amount: 1000 });
     expect(noName.isError).toBe(true);
     expect(noName.text).toMatch(/\bname\b/);
@@ -87,7 +87,7 @@ describe("create_transaction", () => {
     expect(noAmount.text).toMatch(/\bamount\b/);
     const badPayment = await h.call("create_transaction", { name: "Thu", amount: 1, payments: ["bitcoin"] });
     expect(badPayment.text).toMatch(/payments/);
-    expect(h.sandbox.server.count("POST", `/shops/${pos().shop.id}/transactions`)).toBe(before);
+    expect(h.sandbox.server.count("POST", `/pos/api/v1/shops/${pos().shop.id}/transactions`)).toBe(before);
   });
 });
 
@@ -118,7 +118,7 @@ describe("record_ad_cost", () => {
   });
 
   it("validates cost date, transaction and items before calling", async () => {
-    const path = `/shops/${pos().shop.id}/adv_costs`;
+    const path = `/pos/api/v1/shops/${pos().shop.id}/adv_costs`;
     const before = h.sandbox.server.count("POST", path);
     const base = { cost_date: "2026-11-20", transaction: { name: "QC", status: "new" }, items: [{ cost: 1000 }] };
     const cases: [Record<string, unknown>, RegExp][] = [
@@ -156,6 +156,7 @@ describe("record_ad_cost references", () => {
       ],
     });
     expect(r.isError, r.text).toBe(false);
+    expect(h.sandbox.server.count("POST", `/pos/api/v1/shops/${pos().shop.id}/adv_costs`)).toBeGreaterThan(0);
     const sent = pos().adCosts.at(-1)!.items as Record<string, unknown>[];
     expect(sent[0]!.source).toEqual({ key: "-1" });
     expect(sent[1]).toMatchObject({ source: { key: "-1", account: kids.id }, warehouse_id: warehouse.id, product: product.id, pke_mkter: marketer.id });
@@ -163,7 +164,7 @@ describe("record_ad_cost references", () => {
   });
 
   it("rejects what does not resolve with the valid values, before writing", async () => {
-    const path = `/shops/${pos().shop.id}/adv_costs`;
+    const path = `/pos/api/v1/shops/${pos().shop.id}/adv_costs`;
     const before = h.sandbox.server.count("POST", path);
     const cases: [Record<string, unknown>, RegExp[]][] = [
       [{ source: { key: "Myspace" } }, [/items\[0\]\.source: unknown value "Myspace"/, /Facebook \(-1\)/, /Shopee \(-3\)/]],
