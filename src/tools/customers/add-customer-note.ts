@@ -13,7 +13,7 @@ export const addCustomerNote = defineTool({
   input: z.object({
     shop_id: shopIdInput,
     customer_id: idInput("Shop customer id"),
-    message: z.string().min(1).max(5000),
+    message: z.string().min(1).max(5000).describe("Text"),
     order_id: z.number().int().positive().optional().describe("Related order"),
     conversation_id: z.string().max(128).optional().describe("Related conversation"),
     page_id: z.string().max(64).optional().describe("Page of the conversation"),

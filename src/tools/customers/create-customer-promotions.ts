@@ -22,7 +22,7 @@ export const createCustomerPromotions = defineTool({
     discount: z.number().int().positive().describe("Amount, or percent when is_percent"),
     is_percent: z.boolean().describe("discount in %"),
     max_discount_by_percent: z.number().int().positive().optional().describe("Cap"),
-    order_price_min: z.number().int().min(0).optional().describe("Minimum order value"),
+    order_price_min: z.number().int().min(0).optional().describe("Min order value"),
     since: sinceInput,
     until: untilInput,
     is_activated: z.boolean().default(true).describe("Active at once"),

@@ -29,7 +29,7 @@ export const saveCustomer = defineTool({
   input: z.object({
     shop_id: shopIdInput,
     customer_id: idInput("Omit to create").optional(),
-    name: z.string().max(120).optional(),
+    name: z.string().max(120).optional().describe("Name"),
     phone_numbers: z.array(z.string().max(20)).max(10).optional().describe("Replaces the list"),
     emails: z.array(z.string().max(120)).max(10).optional().describe("Replaces the list"),
     date_of_birth: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "use YYYY-MM-DD").optional().describe("YYYY-MM-DD"),
@@ -40,7 +40,7 @@ export const saveCustomer = defineTool({
       .describe("Addresses to add; with id: to update"),
     extra: jsonish(z.record(z.string(), z.unknown()))
       .optional()
-      .describe("Other fields (gender, reward_point, is_block, …)"),
+      .describe("Other fields (gender, is_block, …)"),
   }),
   output: z.object({ id: z.string().optional(), created: z.boolean(), customer: customerRowSchema.optional() }),
   async handler(input, ctx) {

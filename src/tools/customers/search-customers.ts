@@ -14,12 +14,12 @@ export const searchCustomers = defineTool({
   name: "search_customers",
   title: "Search customers",
   description:
-    'Find POS customers, with points, level, orders and spend. Example: search "0912345678".',
+    "POS customers by name, phone (any form) or email, with points, level, orders and spend.",
   toolset: "customers",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
-    search: z.string().max(200).optional().describe("Name, phone (any form) or email"),
+    search: z.string().max(200).optional().describe("Name, phone or email"),
     customer_ids: z.array(z.string().max(64)).max(100).optional().describe("Only these"),
     levels: z.array(z.string().max(80)).max(20).optional().describe("Level names or ids"),
     time_field: z.enum(["created", "updated"]).default("created").describe("Field of since/until"),

@@ -9,12 +9,12 @@ import { idInput, jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { warehouseId } from "../pos/shop-refs.js";
 import { orderRefInput, resolveOrder } from "./order-ref.js";
-import { parseItems, resolveItems, variationInfo } from "./resolve-items.js";
+import { parseItems, quantityInput, resolveItems, variationInfo } from "./resolve-items.js";
 
 const returnItem = z.object({
   variation_id: idInput("Variation id").optional(),
   product: z.string().max(200).optional(),
-  quantity: z.number().int().min(1).max(10_000),
+  quantity: quantityInput,
 });
 
 /** The line of the original order an item names, with room for the returned quantity. */
@@ -49,7 +49,7 @@ export const createReturnOrder = defineTool({
     items: jsonish(z.array(returnItem).min(1).max(100)).describe("variation_id or product (of an order line), quantity"),
     warehouse_id: z.string().max(120).describe("Receiving warehouse id or name"),
     status: z.union([z.string().max(40), z.number().int()]).default("new").describe("new, shipped, completed or cancelled"),
-    exchange_items: jsonish(z.array(z.unknown())).optional().describe("Exchange order lines (as create_order)"),
+    exchange_items: jsonish(z.array(z.unknown())).optional().describe("Exchange lines (as create_order)"),
     discount_from_order_to_returned: z.number().int().min(0).optional().describe("Discount carried over"),
     received_at_shop: z.boolean().optional().describe("At the counter"),
     note: z.string().max(2000).optional().describe("Exchange order note"),

@@ -22,12 +22,12 @@ export const orderFields = {
   shipping_address: jsonish(addressInput).optional().describe("Street + place names, or ids (lookup_address)"),
   warehouse_id: z.string().max(120).optional().describe("Warehouse id or name"),
   status: z.union([z.string().max(40), z.number().int()]).optional().describe("Status name or code"),
-  shipping_fee: money,
+  shipping_fee: money.describe("Fee"),
   total_discount: money.describe("Order discount"),
   note: z.string().max(2000).optional().describe("Internal note"),
   extra: jsonish(z.record(z.string(), z.unknown()))
     .optional()
-    .describe("Other order fields (cash, page_id, custom_id, …)"),
+    .describe("Other order fields (cash, page_id, …)"),
 };
 
 const fields = z.object(orderFields);

@@ -91,7 +91,7 @@ export const searchOrders = defineTool({
   name: "search_orders",
   title: "Search orders",
   description:
-    'Orders, newest first; no range: all time. total: goods after discounts, before shipping. Example: shipped yesterday: time_field "shipped", since/until "yesterday".',
+    'Orders, newest first, all time unless since/until. total = goods after discounts, excl. shipping. E.g. shipped yesterday: time_field "shipped", since/until "yesterday".',
   toolset: "orders",
   annotations: READ,
   input: z.object({

@@ -21,7 +21,7 @@ export const searchProducts = defineTool({
   name: "search_products",
   title: "Search products",
   description:
-    "Product variations (variation_id) by name, SKU or barcode, with price and stock per warehouse; low stock: max_stock.",
+    "Variations (variation_id) by name, SKU or barcode, with price and stock per warehouse.",
   toolset: "orders",
   annotations: READ,
   input: z.object({

@@ -20,11 +20,11 @@ export const saveWarehouse = defineTool({
     warehouse_id: idInput("Omit to create").optional(),
     name: z.string().min(1).max(200).optional().describe("Required to create"),
     shelf_config: config.describe("Required to create; {} for none"),
-    phone_number: z.string().max(20).optional(),
+    phone_number: z.string().max(20).optional().describe("Phone"),
     address: z.string().max(300).optional().describe("Street"),
     province_id: z.string().max(20).optional().describe("From lookup_address"),
-    district_id: z.string().max(20).optional(),
-    commune_id: z.string().max(20).optional(),
+    district_id: z.string().max(20).optional().describe("District"),
+    commune_id: z.string().max(20).optional().describe("Commune"),
     extra: jsonish(z.record(z.string(), z.unknown()))
       .optional()
       .describe("Other fields (custom_id, batch_config, …)"),
