@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { VariationRecord } from "../../../src/sandbox/pos/index.js";
+import { allPages } from "../../helpers/all-pages.js";
 import { useHarness } from "../../helpers/harness.js";
 
 // "What is running low?": variations at or below a stock level, in one warehouse or in all.
@@ -9,19 +10,7 @@ const pos = () => h.sandbox.pos;
 
 type Row = { variation_id: string; stock: number; stock_by_warehouse: { warehouse_id: string; warehouse?: string; remain: number }[] };
 
-async function all(args: Record<string, unknown>) {
-  const rows: Row[] = [];
-  let cursor: string | undefined;
-  let calls = 0;
-  do {
-    const r = await h.call("search_products", { ...args, ...(cursor ? { cursor } : {}) });
-    expect(r.isError, r.text).toBe(false);
-    rows.push(...r.data.variations);
-    cursor = r.data.next_cursor;
-    calls += 1;
-  } while (cursor && calls < 50);
-  return { rows, calls };
-}
+const all = async (args: Record<string, unknown>) => ({ rows: (await allPages(h, "search_products", "variations", args)) as Row[] });
 
 const inWarehouse = (v: VariationRecord, id: string) => v.variations_warehouses.find((s) => s.warehouse_id === id)?.remain_quantity ?? 0;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { OrderRecord } from "../../../src/sandbox/pos/index.js";
+import { allPages } from "../../helpers/all-pages.js";
 import { useHarness } from "../../helpers/harness.js";
 
 // Orders found by what people know: the shop's number, a phone in any form, the page, the post or
@@ -13,19 +14,7 @@ const newest = (orders: OrderRecord[]) =>
 const ids = (orders: { id: number | string }[]) => orders.map((o) => String(o.id));
 const byNumber = (n: number) => pos().orders.find((o) => o.display_id === n)!;
 
-async function all(args: Record<string, unknown>) {
-  const rows: { id: string }[] = [];
-  let cursor: string | undefined;
-  let calls = 0;
-  do {
-    const r = await h.call("search_orders", { ...args, ...(cursor ? { cursor } : {}) });
-    expect(r.isError, r.text).toBe(false);
-    rows.push(...r.data.orders);
-    cursor = r.data.next_cursor;
-    calls += 1;
-  } while (cursor && calls < 50);
-  return rows;
-}
+const all = (args: Record<string, unknown>) => allPages(h, "search_orders", "orders", args);
 
 describe("orders by the shop's number", () => {
   it('get_order reads "#560", "order 560", "đơn 560" and bare 560 as display_id 560', async () => {
@@ -154,6 +143,17 @@ describe("orders by page, post and livestream", () => {
     expect(shop.filter((id) => inbox.includes(id))).toHaveLength(3);
     const fromPages = visible().filter((o) => o.page_id && inbox.includes(o.page_id));
     expect(fromPages.length).toBeGreaterThan(100);
+    // What an ad sold is asked with the inbox's ad ids: orders carry the ad of their page.
+    const ads = new Map(h.sandbox.messaging.ads.map((a) => [a.ad_id, a.page_id]));
+    const fromAds = visible().filter((o) => o.ad_id);
+    expect(fromAds.length).toBeGreaterThan(20);
+    for (const o of fromAds) expect(ads.get(o.ad_id!), `order ${o.id}`).toBe(o.page_id);
+  });
+
+  it("finds what an inbox ad sold", async () => {
+    const ad = h.sandbox.messaging.ads.find((a) => visible().some((o) => o.ad_id === a.ad_id))!;
+    const expected = ids(newest(visible().filter((o) => o.ad_id === ad.ad_id)));
+    expect(ids(await all({ ad_ids: [ad.ad_id], limit: 100 }))).toEqual(expected);
   });
 
   it("finds a page's orders by part of the page's name", async () => {
