@@ -1,7 +1,8 @@
 import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { OrderNames } from "../../format/orders.js";
-import { fold, sanitizeName } from "../../format/text.js";
+import { bestMatches } from "../../format/name-match.js";
+import { sanitizeName } from "../../format/text.js";
 import { cachePer } from "./ttl-cache.js";
 
 // Carriers, order sources and warehouses of a shop: small lists that orders only reference by
@@ -53,24 +54,19 @@ export async function orderNames(pos: PosClient, shopId: string): Promise<OrderN
 }
 
 /**
- * The id of a ref given by id or by name: accents, case and spaces ignored, and a part of a name
- * ("Kids" for "Mây Kids - Đồ trẻ em") when only one ref has it. Unknown or ambiguous ->
- * InputError listing the valid values.
+ * The id of a ref given by id (or a staff email) or by name as people type it: accents and case
+ * ignored, a run of its words ("Kids" for "Mây Kids - Đồ trẻ em") when only one ref has it.
+ * Unknown or ambiguous -> InputError listing the valid values.
  */
 export function refId(field: string, list: Ref[], value: string | number): string {
   const text = String(value).trim();
-  const key = squash(text);
-  const named = (match: (name: string) => boolean) => list.filter((r) => match(squash(r.name)));
-  const found = list.filter((r) => r.id === text || (r.email !== undefined && r.email.toLowerCase() === text.toLowerCase()));
-  const candidates = found.length ? found : named((n) => n === key).length ? named((n) => n === key) : key.length >= 2 ? named((n) => n.includes(key)) : [];
+  const byId = list.filter((r) => r.id === text || (r.email !== undefined && r.email.toLowerCase() === text.toLowerCase()));
+  const candidates = byId.length ? byId : bestMatches(list, text, (r) => r.name);
   if (candidates.length === 1) return candidates[0]!.id;
   const listed = (refs: Ref[]) => refs.map((r) => `${r.name} (${r.id})`).join(", ");
   if (candidates.length > 1) throw new InputError(field, `${JSON.stringify(text)} matches ${candidates.length} values`, `Use one of: ${listed(candidates)}.`);
   throw new InputError(field, `unknown value ${JSON.stringify(text)}`, `Use one of: ${listed(list)}.`);
 }
-
-/** A name reduced for matching: no accents, case, spaces or punctuation. */
-const squash = (text: string) => fold(text).replace(/[^a-z0-9]/g, "");
 
 /**
  * `[source id, account id?]` of an order source given by id or name, with its account (a page

@@ -1,0 +1,67 @@
+import { fold } from "./text.js";
+
+/**
+ * Matching what a user calls a page, a staff member or a customer against the names the
+ * upstream holds. People say "Mây Kids" for "Mây Kids - Đồ trẻ em", "Minh" for "Trần Minh Khoa"
+ * and type without accents, so names are compared as folded words.
+ */
+
+/** Folded words: "Mây Kids - Đồ trẻ em" -> ["may", "kids", "do", "tre", "em"]. */
+export function nameWords(text: string): string[] {
+  return fold(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/** Whether `part` occurs in `whole` as a run of consecutive words. */
+function containsRun(whole: readonly string[], part: readonly string[]): boolean {
+  for (let i = 0; i + part.length <= whole.length; i++) {
+    if (part.every((w, j) => whole[i + j] === w)) return true;
+  }
+  return false;
+}
+
+/** Whether `glued` is some run of consecutive words written together ("maykids" in may|kids|do). */
+function containsGluedRun(whole: readonly string[], glued: string): boolean {
+  for (let i = 0; i < whole.length; i++) {
+    let run = "";
+    for (let j = i; j < whole.length && run.length < glued.length; j++) run += whole[j];
+    if (run === glued) return true;
+  }
+  return false;
+}
+
+/**
+ * How well a name matches what was typed: 3 the same words ("thoi trang may"), 2 the typed words
+ * in a row inside it ("kids", "may kids"), 1 whole words of it written together or apart
+ * ("maykids", "thoitrangmay"), 0 not at all. Never part of a word: "Hân" is not "Hằng".
+ */
+export function nameScore(name: string | undefined, typed: string): number {
+  const want = nameWords(typed);
+  if (!name || want.length === 0) return 0;
+  const have = nameWords(name);
+  if (have.join(" ") === want.join(" ")) return 3;
+  if (containsRun(have, want)) return 2;
+  return containsGluedRun(have, want.join("")) ? 1 : 0;
+}
+
+/** The items whose name matches best (all of them when several tie); none when nothing matches. */
+export function bestMatches<T>(items: readonly T[], typed: string, nameOf: (item: T) => string | undefined): T[] {
+  let best = 0;
+  let found: T[] = [];
+  for (const item of items) {
+    const score = nameScore(nameOf(item), typed);
+    if (score > best) [best, found] = [score, [item]];
+    else if (score === best && score > 0) found.push(item);
+  }
+  return found;
+}
+
+/** Vietnamese forms of address people put before a name ("chị Lan", "a Tuấn"). */
+const ADDRESS = new Set(["anh", "chi", "em", "co", "chu", "bac", "ban", "ong", "ba", "a", "c", "e", "mr", "mrs", "ms", "miss"]);
+
+/** What was typed without a leading form of address, or undefined when it has none. */
+export function withoutAddress(typed: string): string | undefined {
+  const words = nameWords(typed);
+  return words.length > 1 && ADDRESS.has(words[0]!) ? words.slice(1).join(" ") : undefined;
+}

@@ -1,0 +1,19 @@
+/**
+ * Phone numbers as people type them: "+84 912 345 678", "84912345678", "0912.345.678" and
+ * "(091) 234-5678" are one number. Vietnamese numbers are compared in their national form
+ * (0 and nine digits), the form the inbox captures them in.
+ */
+
+/** Only digits and the separators people put between them. */
+const PHONE_LIKE = /^[+(]?[\d\s.()-]+$/;
+
+/** The national form of a phone number, or undefined when the text is not one. */
+export function normalizePhone(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (!PHONE_LIKE.test(trimmed)) return undefined;
+  let digits = trimmed.replace(/\D/g, "");
+  if (digits.startsWith("00")) digits = digits.slice(2);
+  if (digits.startsWith("84") && digits.length === 11) digits = `0${digits.slice(2)}`;
+  else if (digits.length === 9 && !digits.startsWith("0")) digits = `0${digits}`;
+  return digits.length >= 9 && digits.length <= 15 ? digits : undefined;
+}
