@@ -8,6 +8,7 @@ import { openRange } from "../pos/open-range.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { formatMoney } from "../../format/money.js";
 import { shopScope } from "../pos/shop-scope.js";
+import { requireCustomers } from "./require-customers.js";
 
 export const createCustomerPromotions = defineTool({
   name: "create_customer_promotions",
@@ -23,7 +24,7 @@ export const createCustomerPromotions = defineTool({
     discount: z.number().int().positive().describe("Amount, or percent when is_percent"),
     is_percent: z.boolean().describe("discount in %"),
     max_discount_by_percent: z.number().int().positive().optional().describe("Cap"),
-    order_price_min: z.number().int().min(0).optional().describe("Minimum order value"),
+    order_price_min: z.number().int().min(0).optional().describe("Min order value"),
     since: sinceInput,
     until: untilInput,
     is_activated: z.boolean().default(true).describe("Active at once"),
@@ -51,6 +52,7 @@ export const createCustomerPromotions = defineTool({
     if (input.is_percent && input.discount > 100) throw new InputError("discount", "a percent discount is at most 100");
     const { since: start, until: end } = openRange(input.since, input.until, ctx.config.timezone);
     const shopId = await resolveShopId(ctx, input.shop_id);
+    await requireCustomers(ctx.pos, shopId, "customer_ids", input.customer_ids);
     const created = await ctx.pos.createCustomerPromotions(shopId, {
       promotion_advance: {
         promotion: {

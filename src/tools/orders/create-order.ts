@@ -3,6 +3,8 @@ import { orderCurrency, orderRow, orderRowSchema } from "../../format/orders.js"
 import { CREATE, defineTool } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
+import { warehouseId } from "../pos/shop-refs.js";
+import { addressIds } from "./address-names.js";
 import { itemLines, orderBody, orderFields } from "./order-body.js";
 import { itemsInput, resolveItems } from "./resolve-items.js";
 import { formatMoney } from "../../format/money.js";
@@ -41,8 +43,9 @@ export const createOrder = defineTool({
   },
   async handler(input, ctx) {
     const { shop_id, items, ...fields } = input;
-    const body = orderBody(fields);
+    const body = orderBody({ ...fields, shipping_address: await addressIds(ctx.pos, "shipping_address", fields.shipping_address) });
     const shopId = await resolveShopId(ctx, shop_id);
+    if (fields.warehouse_id !== undefined) body.warehouse_id = await warehouseId(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);
     body.items = itemLines(await resolveItems(ctx.pos, shopId, items));
     const order = await ctx.pos.createOrder(shopId, { ...body, shop_id: Number(shopId) || shopId });
     return { id: String(order.id), order: orderRow(order, ctx.config.timezone), currency: orderCurrency([order]) };
