@@ -10,6 +10,7 @@ import { getPageStats } from "../tools/page-stats/get-page-stats.js";
 import { getStaffStats } from "../tools/page-stats/get-staff-stats.js";
 import { eachPage, MAX_PAGES } from "../tools/page-stats/fan-out.js";
 import { resolveShopId } from "../tools/pos/resolve-shop.js";
+import { completeDate, completePageIdList, completeShopId } from "./complete.js";
 import { definePrompt } from "./define.js";
 
 const STAFF_SHOWN = 10;
@@ -67,6 +68,7 @@ export const dailyShopReport = definePrompt({
     page_ids: z.string().max(2000).optional().describe("Comma-separated page ids (default: every activated page)"),
     shop_id: z.string().max(64).optional().describe("POS shop id (optional with one shop)"),
   },
+  complete: { date: completeDate, page_ids: completePageIdList, shop_id: completeShopId },
   async build(args, base) {
     const tz = base.config.timezone;
     const since = reportDay(args.date, tz);
