@@ -9,7 +9,7 @@
 #   CLAUDE_CODE=@anthropic-ai/claude-code@2.1.330 INSPECTOR=@modelcontextprotocol/inspector@2.12.0 bash scripts/verify-install.sh
 #
 # The git-URL path installs from git+file://<this repository>, the same mechanism npm uses for
-# git+https://github.com/... (a clone, a dev install, the prepare script's build).
+# git+https://github.com/... (a clone, a dev install, the prepare script's build, a pack).
 set -euo pipefail
 
 CLAUDE_CODE=${CLAUDE_CODE:-@anthropic-ai/claude-code@latest}
@@ -42,8 +42,12 @@ npm install --global --prefix "$WORK/tarball" --no-audit --no-fund --loglevel=er
 TARBALL_CMD=("$WORK/tarball/bin/pancake-mcp")
 echo "installed: $(ls "$WORK/tarball/lib/node_modules/pancake-mcp") (no node_modules: $([ -d "$WORK/tarball/lib/node_modules/pancake-mcp/node_modules" ] && echo no || echo yes))"
 
-step "3. from the git URL: npm i -g git+file://$REPO"
-npm install --global --prefix "$WORK/git" --no-audit --no-fund --loglevel=error "git+file://$REPO" >/dev/null
+step "3. from the git URL: npm pack git+file://$REPO, npm i -g ./pancake-mcp-*.tgz"
+# npm pack builds a git package (dev install, prepare) before packing it. A one-step
+# `npm i -g git+...` does not: npm skips a git package's devDependencies on global installs
+# (https://github.com/npm/cli/issues/8440), so its build cannot run.
+mkdir -p "$WORK/git-pack" && (cd "$WORK/git-pack" && npm pack --silent "git+file://$REPO" >/dev/null)
+npm install --global --prefix "$WORK/git" --no-audit --no-fund --loglevel=error "$WORK"/git-pack/pancake-mcp-*.tgz >/dev/null
 GIT_CMD=("$WORK/git/bin/pancake-mcp")
 
 step "4. over HTTP: pancake-mcp --http with a bearer token"
