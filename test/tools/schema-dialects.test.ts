@@ -181,13 +181,13 @@ describe("free-form parameters, listed as JSON text", () => {
   });
 });
 
-/** Arguments as a model following the listed schema writes them: ids as strings, free-form values as JSON text. */
+/** Arguments as a model following the listed schema writes them: ids as strings, one value of a list as a list, free-form values as JSON text. */
 function asListed(args: Record<string, unknown>, schema: Schema): Record<string, unknown> {
   const props = schema.properties as Record<string, Schema>;
   const write = (value: unknown, prop: Schema | undefined): unknown => {
     if (prop?.type === "string" && typeof value === "number") return String(value);
     if (prop?.type === "string" && typeof value === "object" && value !== null) return JSON.stringify(value);
-    if (prop?.type === "array" && Array.isArray(value)) return value.map((v) => write(v, prop.items as Schema));
+    if (prop?.type === "array") return (Array.isArray(value) ? value : [value]).map((v) => write(v, prop.items as Schema));
     if (prop?.type === "object" && typeof value === "object" && value !== null) return asListed(value as Record<string, unknown>, prop);
     return value;
   };
