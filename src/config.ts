@@ -130,6 +130,19 @@ Environment:
   PANCAKE_TIMEOUT_MS          upstream response timeout (default 30000)
 `;
 
+const SANDBOX_HELP = `pancake-mcp sandbox: only the simulated messaging and POS APIs, for trying clients against
+
+Usage:
+  pancake-mcp sandbox [--port N] [--host HOST]
+
+Flags:
+  --port N               port (default 4010; 0 picks a free one)
+  --host HOST            bind address (default 127.0.0.1)
+  -h, --help             show this help
+
+It prints the base URLs and credentials to set (PANCAKE_BASE_URL, PANCAKE_POS_BASE_URL, ...).
+`;
+
 export type CliCommand =
   | { kind: "help"; text: string }
   | { kind: "version" }
@@ -168,7 +181,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       version: { type: "boolean", short: "v" },
     },
   });
-  if (values.help) return { kind: "help", text: HELP };
+  if (values.help) return { kind: "help", text: positionals[0] === "sandbox" ? SANDBOX_HELP : HELP };
   if (values.version) return { kind: "version" };
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {

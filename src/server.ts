@@ -13,6 +13,8 @@ import { ConfigError } from "./clients/errors.js";
 import type { Clients } from "./clients/index.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./log.js";
+import { forwardLogs } from "./log-forward.js";
+import { promptError } from "./prompts/errors.js";
 import { prompts } from "./prompts/index.js";
 import type { ResourceContext } from "./resources/define.js";
 import { resources } from "./resources/index.js";
@@ -126,8 +128,12 @@ export function buildServer(deps: ServerDeps): McpServer {
 
   for (const prompt of prompts) {
     server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: prompt.args }, async (args: Record<string, unknown>) => {
-      const messages = await prompt.build(z.object(prompt.args).parse(args), base);
-      return { messages: messages.map((m) => ({ role: m.role, content: { type: "text" as const, text: m.text } })) };
+      try {
+        const messages = await prompt.build(z.object(prompt.args).parse(args), base);
+        return { messages: messages.map((m) => ({ role: m.role, content: { type: "text" as const, text: m.text } })) };
+      } catch (error) {
+        throw promptError(prompt.name, error);
+      }
     });
   }
 
@@ -144,9 +150,7 @@ export function buildServer(deps: ServerDeps): McpServer {
   });
 
   if (deps.forwardLogs) {
-    const remove = logger.addSink((level, message) => {
-      if (server.isConnected()) server.server.sendLoggingMessage({ level, logger: "pancake-mcp", data: message }).catch(() => {});
-    });
+    const remove = forwardLogs(server, logger);
     const close = server.close.bind(server);
     server.close = async () => {
       remove();

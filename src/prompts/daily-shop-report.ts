@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dailyReport } from "../tools/analytics/daily-report.js";
+import { completeDate, completePageIdList, completeShopId } from "./complete.js";
 import { definePrompt } from "./define.js";
 
 export const dailyShopReport = definePrompt({
@@ -11,6 +12,7 @@ export const dailyShopReport = definePrompt({
     page_ids: z.string().max(2000).optional().describe("Comma-separated page ids (default: every activated page)"),
     shop_id: z.string().max(64).optional().describe("POS shop id (optional with one shop)"),
   },
+  complete: { date: completeDate, page_ids: completePageIdList, shop_id: completeShopId },
   async build(args, base) {
     const page_ids = args.page_ids?.split(",").map((s) => s.trim()).filter(Boolean);
     const { data, noPos } = await dailyReport({ date: args.date, page_ids, shop_id: args.shop_id }, base);
