@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { setFlagsFromString } from "node:v8";
 import { createClients } from "./clients/index.js";
 import { type Config, ConfigFileError, parseCli } from "./config.js";
@@ -8,8 +7,9 @@ import { VERSION } from "./version.js";
 
 async function main(): Promise<void> {
   const command = parseCli(process.argv.slice(2));
-  if (command.kind === "help") return void process.stderr.write(command.text);
-  if (command.kind === "version") return void process.stderr.write(`${VERSION}\n`);
+  // Asked-for output goes to stdout (`pancake-mcp --version | ...`); stdout is the protocol only when serving.
+  if (command.kind === "help") return void process.stdout.write(command.text);
+  if (command.kind === "version") return void process.stdout.write(`${VERSION}\n`);
   if (command.kind === "sandbox") return runSandbox(command.port, command.host);
 
   let config: Config = command.config;

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { registerSecret } from "./clients/redact.js";
+import { CONFIRM_MODES } from "./tools/confirm.js";
 import { allTools } from "./tools/index.js";
 import { closestKey } from "./tools/input-errors.js";
 import { TOOLSETS, type ToolsetChoice } from "./tools/toolsets.js";
@@ -64,6 +65,8 @@ export const configSchema = z.object({
   /** The enable_toolset tool, so a client can add toolsets mid-session (stdio; not stateless HTTP). */
   dynamicToolsets: z.boolean().default(false),
   readOnly: z.boolean(),
+  /** Ask the user before writes that reach a customer or move money (tools/confirm.ts). */
+  confirmWrites: z.enum(CONFIRM_MODES).default("auto"),
   mcpToken: z.string().min(16, "PANCAKE_MCP_TOKEN must be at least 16 characters").optional(),
   http: z.boolean(),
   host: z.string().min(1),
@@ -99,6 +102,8 @@ Flags:
   --port N               HTTP port (default 3000)
   --demo                 start the embedded sandbox on loopback and use it
   --read-only            register no tool that writes upstream (env PANCAKE_READ_ONLY)
+  --confirm-writes MODE  auto | always | never: ask the user before a write reaches a customer or
+                         moves money (env PANCAKE_CONFIRM_WRITES, default auto: where the client can)
   --toolsets LIST        comma list of toolsets, "default" or "all" (env PANCAKE_TOOLSETS)
   --tools LIST           exactly these tools, e.g. search_orders,get_order (env PANCAKE_TOOLS)
   --timezone ZONE        the shop's IANA zone: dates are read and written in it (env PANCAKE_TIMEZONE)
@@ -117,11 +122,25 @@ Environment:
   PANCAKE_TOOLS               exactly these tools (comma list); overrides PANCAKE_TOOLSETS
   PANCAKE_DYNAMIC_TOOLSETS    0 to leave out enable_toolset on stdio (it lets the assistant add a toolset)
   PANCAKE_READ_ONLY           1 to register no write tool
+  PANCAKE_CONFIRM_WRITES      auto (default), always or never: see --confirm-writes
   PANCAKE_MCP_TOKEN           bearer token for --http (required when the host is not loopback)
   PANCAKE_MCP_ALLOWED_HOSTS   extra Host header values accepted by --http (comma list)
   PANCAKE_MCP_ALLOWED_ORIGINS extra Origin values accepted by --http (comma list)
   PANCAKE_CONNECT_TIMEOUT_MS  upstream connect timeout (default 10000)
   PANCAKE_TIMEOUT_MS          upstream response timeout (default 30000)
+`;
+
+const SANDBOX_HELP = `pancake-mcp sandbox: only the simulated messaging and POS APIs, for trying clients against
+
+Usage:
+  pancake-mcp sandbox [--port N] [--host HOST]
+
+Flags:
+  --port N               port (default 4010; 0 picks a free one)
+  --host HOST            bind address (default 127.0.0.1)
+  -h, --help             show this help
+
+It prints the base URLs and credentials to set (PANCAKE_BASE_URL, PANCAKE_POS_BASE_URL, ...).
 `;
 
 export type CliCommand =
@@ -153,6 +172,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       port: { type: "string" },
       demo: { type: "boolean" },
       "read-only": { type: "boolean" },
+      "confirm-writes": { type: "string" },
       toolsets: { type: "string" },
       tools: { type: "string" },
       timezone: { type: "string" },
@@ -161,7 +181,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       version: { type: "boolean", short: "v" },
     },
   });
-  if (values.help) return { kind: "help", text: HELP };
+  if (values.help) return { kind: "help", text: positionals[0] === "sandbox" ? SANDBOX_HELP : HELP };
   if (values.version) return { kind: "version" };
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
@@ -207,6 +227,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     // A session-long toolset switch needs a session: stdio has one, stateless HTTP does not.
     dynamicToolsets: values.http !== true && (field("PANCAKE_DYNAMIC_TOOLSETS", () => bool.parse(env.PANCAKE_DYNAMIC_TOOLSETS || "1")) ?? true),
     readOnly: values["read-only"] === true || (field("PANCAKE_READ_ONLY", () => bool.parse(env.PANCAKE_READ_ONLY ?? "")) ?? false),
+    confirmWrites: flagOrEnv(values["confirm-writes"], env.PANCAKE_CONFIRM_WRITES) ?? "auto",
     mcpToken: env.PANCAKE_MCP_TOKEN || undefined,
     http: values.http === true,
     host: values.host ?? "127.0.0.1",
@@ -247,6 +268,7 @@ const ENV_NAMES: Record<string, string> = {
   baseUrl: "PANCAKE_BASE_URL",
   posBaseUrl: "PANCAKE_POS_BASE_URL",
   mcpToken: "PANCAKE_MCP_TOKEN",
+  confirmWrites: "PANCAKE_CONFIRM_WRITES / --confirm-writes",
   logLevel: "PANCAKE_LOG_LEVEL / --log-level",
   connectTimeoutMs: "PANCAKE_CONNECT_TIMEOUT_MS",
   responseTimeoutMs: "PANCAKE_TIMEOUT_MS",

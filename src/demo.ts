@@ -48,6 +48,6 @@ export function clientSnippets(url: string, token?: string): string {
     json({ servers: { pancake: { type: "http", url, ...(headers ? { headers } : {}) } } }),
     "",
     "MCP Inspector:",
-    `  npx @modelcontextprotocol/inspector --transport http --server-url ${url}`,
+    `  npx @modelcontextprotocol/inspector --transport http --server-url ${url}${headerFlag}`,
   ].join("\n");
 }

@@ -5,30 +5,37 @@ const order: Record<LogLevel, number> = { debug: 0, info: 1, warning: 2, error: 
 
 export type LogSink = (level: LogLevel, message: string) => void;
 
+/** Whether `level` is `min` or more severe. */
+export const atLeast = (level: LogLevel, min: LogLevel): boolean => order[level] >= order[min];
+
 /**
  * The one logger. stdout belongs to the MCP protocol, so the default sink is stderr; the server
- * adds a sink that forwards to MCP logging notifications. Every line is redacted here.
+ * adds a sink that forwards to MCP logging notifications. Every line is redacted here. Each sink
+ * has its own threshold (by default the logger's level), so a client asking for debug lines over
+ * MCP gets them without the stderr log growing.
  */
 export class Logger {
-  private readonly sinks = new Set<LogSink>();
+  private readonly sinks = new Map<LogSink, (level: LogLevel) => boolean>();
   constructor(
     public level: LogLevel = "info",
     stderr = true,
   ) {
-    if (stderr) this.sinks.add((lvl, msg) => process.stderr.write(`[pancake-mcp] ${lvl}: ${msg}\n`));
+    if (stderr) this.addSink((lvl, msg) => process.stderr.write(`[pancake-mcp] ${lvl}: ${msg}\n`));
   }
-  addSink(sink: LogSink): () => void {
-    this.sinks.add(sink);
+  /** Adds a sink; `wants` says which levels it takes (default: the logger's level and above). */
+  addSink(sink: LogSink, wants: (level: LogLevel) => boolean = (level) => atLeast(level, this.level)): () => void {
+    this.sinks.set(sink, wants);
     return () => this.sinks.delete(sink);
   }
-  /** Whether a line at this level would be written; lets hot paths skip building it. */
+  /** Whether a line at this level would be written anywhere; lets hot paths skip building it. */
   logs(level: LogLevel): boolean {
-    return order[level] >= order[this.level];
+    for (const wants of this.sinks.values()) if (wants(level)) return true;
+    return false;
   }
   log(level: LogLevel, message: string): void {
     if (!this.logs(level)) return;
     const line = redact(message);
-    for (const sink of this.sinks) sink(level, line);
+    for (const [sink, wants] of this.sinks) if (wants(level)) sink(level, line);
   }
   debug(message: string): void {
     this.log("debug", message);

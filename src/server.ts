@@ -8,10 +8,13 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { userAsker } from "./ask-user.js";
 import { ConfigError } from "./clients/errors.js";
 import type { Clients } from "./clients/index.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./log.js";
+import { forwardLogs } from "./log-forward.js";
+import { promptError } from "./prompts/errors.js";
 import { prompts } from "./prompts/index.js";
 import type { ResourceContext } from "./resources/define.js";
 import { resources } from "./resources/index.js";
@@ -19,6 +22,7 @@ import { type AnyTool, errorResult, runTool, type ToolContext, type ToolResult }
 import { enableToolsetTool } from "./tools/enable-toolset.js";
 import { availableTools, selectTools } from "./tools/index.js";
 import { listedTool } from "./tools/listing.js";
+import { registerViews } from "./ui/register.js";
 import { VERSION } from "./version.js";
 
 export interface ServerDeps {
@@ -90,7 +94,7 @@ export function buildServer(deps: ServerDeps): McpServer {
         annotations: { title: tool.title, ...tool.annotations },
       },
       (args: unknown, extra: Extra) =>
-        tool === switchTool || active.has(tool) ? runTool(tool, args, toolContext(base, extra)) : notEnabled(tool, dynamic),
+        tool === switchTool || active.has(tool) ? runTool(tool, args, { ...toolContext(base, extra), askUser: userAsker(config.confirmWrites, server.server, extra) }) : notEnabled(tool, dynamic),
     );
   }
 
@@ -101,6 +105,8 @@ export function buildServer(deps: ServerDeps): McpServer {
       tools: registered.filter((t) => t === switchTool || active.has(t)).map(listedTool),
     }));
   }
+
+  registerViews(server, registered.map((t) => t.name));
 
   for (const resource of resources) {
     const metadata = { title: resource.title, description: resource.description, mimeType: "application/json" };
@@ -122,8 +128,12 @@ export function buildServer(deps: ServerDeps): McpServer {
 
   for (const prompt of prompts) {
     server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: prompt.args }, async (args: Record<string, unknown>) => {
-      const messages = await prompt.build(z.object(prompt.args).parse(args), base);
-      return { messages: messages.map((m) => ({ role: m.role, content: { type: "text" as const, text: m.text } })) };
+      try {
+        const messages = await prompt.build(z.object(prompt.args).parse(args), base);
+        return { messages: messages.map((m) => ({ role: m.role, content: { type: "text" as const, text: m.text } })) };
+      } catch (error) {
+        throw promptError(prompt.name, error);
+      }
     });
   }
 
@@ -140,9 +150,7 @@ export function buildServer(deps: ServerDeps): McpServer {
   });
 
   if (deps.forwardLogs) {
-    const remove = logger.addSink((level, message) => {
-      if (server.isConnected()) server.server.sendLoggingMessage({ level, logger: "pancake-mcp", data: message }).catch(() => {});
-    });
+    const remove = forwardLogs(server, logger);
     const close = server.close.bind(server);
     server.close = async () => {
       remove();

@@ -6,6 +6,7 @@ import type { ResourceContext } from "../resources/define.js";
 import { customerRow, noteRow, pointLogRow } from "../tools/customers/customer-row.js";
 import { resolveShopId } from "../tools/pos/resolve-shop.js";
 import { customerLevels, orderNames } from "../tools/pos/shop-refs.js";
+import { completeShopId } from "./complete.js";
 import { definePrompt } from "./define.js";
 import { settleAll } from "../tools/settle.js";
 
@@ -30,6 +31,7 @@ export const customerOverview = definePrompt({
     shop_customer_id: z.string().max(64).optional().describe("Shop customer id (instead of phone)"),
     shop_id: z.string().max(64).optional().describe("Shop id when several shops are configured"),
   },
+  complete: { shop_id: completeShopId },
   async build(args, ctx) {
     if (!args.phone?.trim() && !args.shop_customer_id?.trim()) {
       throw new InputError("phone", "give phone or shop_customer_id", "Pass the customer's phone number or shop customer id.");

@@ -6,10 +6,11 @@ import { orderCurrency, orderRow } from "../format/orders.js";
 import { sanitizeName } from "../format/text.js";
 import type { ResourceContext } from "../resources/define.js";
 import { completePageId } from "../resources/pages.js";
-import { findConversation, phonesOf, recentConversationIds } from "../tools/inbox/conversation-lookup.js";
+import { findConversation, phonesOf } from "../tools/inbox/conversation-lookup.js";
 import { readMessages } from "../tools/inbox/list-messages.js";
 import { resolveShopId } from "../tools/pos/resolve-shop.js";
 import { failureText } from "../clients/errors.js";
+import { completeConversationId } from "./complete.js";
 import { definePrompt } from "./define.js";
 
 const HISTORY = 20;
@@ -55,11 +56,7 @@ export const draftCustomerReply = definePrompt({
     tone: z.string().max(100).optional().describe("Tone of the reply, e.g. warm, formal, brief"),
     language: z.string().max(50).optional().describe("Language of the reply; default the customer's"),
   },
-  complete: {
-    page_id: completePageId,
-    // Only conversations this process has already listed: completion must not call the upstream.
-    conversation_id: async (typed, ctx) => recentConversationIds(ctx.messaging, typed),
-  },
+  complete: { page_id: completePageId, conversation_id: completeConversationId },
   async build(args, ctx) {
     const facts = await findConversation(ctx.messaging, args.page_id, args.conversation_id);
     const { messages } = facts.customer_id

@@ -48,7 +48,10 @@ export class Sandbox {
     this.server = new SandboxServer({ ratePerSecond: options.ratePerSecond ?? 5 });
     const people = makePeople(320);
     this.messaging = seedMessaging({ now: this.now, people, extraPages: options.extraPages });
-    this.pos = seedPos({ now: this.now, people });
+    // The POS shop sells through the inbox's three main pages (benchmark branch pages follow them).
+    const { pages, posts, ads } = this.messaging;
+    const shopPages = pages.slice(0, 3).map(({ id, name, platform }) => ({ id, name, platform }));
+    this.pos = seedPos({ now: this.now, people, inbox: { pages: shopPages, posts, ads } });
     const override = options.credentials ?? {};
     if (override.userToken) this.messaging.userToken = override.userToken;
     if (override.posApiKey) this.pos.apiKey = override.posApiKey;

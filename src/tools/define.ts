@@ -6,6 +6,7 @@ import { redact } from "../clients/redact.js";
 import type { Config } from "../config.js";
 import { compact } from "../format/compact.js";
 import type { Logger } from "../log.js";
+import { type AskUser, approve, type Confirmation } from "./confirm.js";
 import { capFullRows } from "./inputs.js";
 import { issuesMessage, unknownKeysMessage } from "./input-errors.js";
 import { resolvePageArgs } from "./pages/page-refs.js";
@@ -34,6 +35,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Reports progress to the client when it asked for it (a no-op otherwise). */
   progress(done: number, total?: number, message?: string): Promise<void>;
+  /** Set when this call must ask the user before a write that declares `confirm` (tools/confirm.ts). */
+  askUser?: AskUser;
 }
 
 export type ObjectSchema = z.ZodObject<z.ZodRawShape>;
@@ -50,6 +53,8 @@ export interface ToolDefinition<I extends ObjectSchema = ObjectSchema, O extends
   output: O;
   annotations: ToolAnnotations;
   handler(input: z.output<I>, ctx: ToolContext): Promise<z.input<O>>;
+  /** A write that reaches a customer or moves money: what the user is asked to approve first. */
+  confirm?(input: z.output<I>, ctx: ToolContext): Confirmation | Promise<Confirmation>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds tools of every input/output type
@@ -86,7 +91,13 @@ export function parseInput(tool: AnyTool, args: unknown): unknown {
 /** Runs a handler and applies the output contract: compact structured result + same JSON as text. */
 export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const input = await resolvePageArgs(tool.input, parseInput(tool, args), ctx.messaging);
+    const prepare = async (raw: unknown) => resolvePageArgs(tool.input, parseInput(tool, raw), ctx.messaging);
+    let input = await prepare(args);
+    if (tool.confirm && ctx.askUser) {
+      const approval = await approve(await tool.confirm(input, ctx), input as Record<string, unknown>, ctx.askUser);
+      if (!approval.go) return { content: [{ type: "text", text: JSON.stringify(approval.result) }], structuredContent: approval.result };
+      if (approval.edits) input = await prepare({ ...(args as Record<string, unknown>), ...approval.edits });
+    }
     const result = compact((await tool.handler(input, ctx)) as Record<string, unknown>);
     return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
   } catch (error) {

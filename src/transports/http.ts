@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from "node:net";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Logger } from "../log.js";
+import { deliverAnswers, routeAnswers } from "./answers.js";
 
 export interface HttpOptions {
   host: string;
@@ -108,9 +109,13 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
     } catch {
       return jsonRpcError(res, 400, -32700, "Parse error: the body is not JSON");
     }
+    // The answer to a confirmation this process asked for goes to the call that waits on it.
+    if (deliverAnswers(parsed)) return void res.writeHead(202).end();
     const server = options.createServer();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const release = routeAnswers(transport);
     res.on("close", () => {
+      release();
       void transport.close();
       void server.close();
     });

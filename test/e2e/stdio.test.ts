@@ -3,9 +3,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { allTools } from "../../src/tools/index.js";
+import { HINT_DEFAULTS } from "../../src/tools/listing.js";
 import { CLI, cleanEnv, requireBuild } from "../helpers/spawn.js";
 
-const ANNOTATIONS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
+const ANNOTATIONS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
 
 describe("stdio: the built bin against --demo", () => {
   let client: Client;
@@ -37,7 +39,11 @@ describe("stdio: the built bin against --demo", () => {
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.outputSchema, tool.name).toBeTruthy();
-      for (const key of ANNOTATIONS) expect(typeof (tool.annotations as Record<string, unknown>)[key], `${tool.name}.${key}`).toBe("boolean");
+      // Hints equal to the specification's defaults are left out; what a client reads must be what the tool declares.
+      const declared = allTools.find((t) => t.name === tool.name)!.annotations;
+      const effective = { ...HINT_DEFAULTS, ...tool.annotations };
+      const compared = declared.readOnlyHint ? (["readOnlyHint", "openWorldHint"] as const) : ANNOTATIONS;
+      for (const key of compared) expect(effective[key], `${tool.name}.${key}`).toBe(declared[key]);
     }
   });
 

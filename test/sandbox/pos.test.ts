@@ -177,6 +177,12 @@ describe("order list", () => {
     const given = someone.bill_full_name.split(" ").at(-1)!.toLowerCase();
     expect(await allOrderIds({ search: given })).toEqual(ids(visible().filter((o) => o.bill_full_name.toLowerCase().includes(given))));
     expect(await allOrderIds({ search: "gọi trước" })).toEqual(ids(visible().filter((o) => o.note === "Gọi trước khi giao")));
+    // Like the web app's search box, `search` also finds an order by its number.
+    const numbered = visible()[20]!;
+    const digits = String(numbered.display_id);
+    expect(await allOrderIds({ search: digits })).toEqual(
+      ids(visible().filter((o) => o === numbered || o.bill_phone_number.includes(digits) || (o.note ?? "").includes(digits))),
+    );
     expect(state.orders.some((o) => o.is_removed)).toBe(true);
     expect(await allOrderIds({ include_removed: 1 })).toEqual(ids(state.orders));
     expect(await allOrderIds({ "partner_id[]": [5, 15] })).toEqual(

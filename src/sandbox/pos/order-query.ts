@@ -84,6 +84,12 @@ function sourcePairs(values: string[]): string[][] {
   });
 }
 
+/**
+ * `search` is documented as "phone number, name of customer, note, ..."; like the web app's search
+ * box it also finds an order by its number (the `display_id` the shop sees, or its `id`).
+ */
+const isOrderNumber = (o: OrderRecord, search: string) => search === String(o.display_id) || search === String(o.id);
+
 /** The order list filters of GET /orders, as one predicate. */
 export function orderFilter(req: SandboxRequest): (o: OrderRecord) => boolean {
   const search = req.query.get("search")?.trim().toLowerCase();
@@ -104,7 +110,7 @@ export function orderFilter(req: SandboxRequest): (o: OrderRecord) => boolean {
   return (o) => {
     if (o.is_removed && !includeRemoved) return false;
     if (statuses.length && !statuses.includes(o.status)) return false;
-    if (search && ![o.bill_phone_number, o.bill_full_name.toLowerCase(), o.note?.toLowerCase() ?? ""].some((t) => t.includes(search)))
+    if (search && !isOrderNumber(o, search) && ![o.bill_phone_number, o.bill_full_name.toLowerCase(), o.note?.toLowerCase() ?? ""].some((t) => t.includes(search)))
       return false;
     if (start !== undefined || end !== undefined) {
       const time = orderTime(o, timeField);

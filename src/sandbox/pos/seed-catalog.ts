@@ -15,24 +15,33 @@ import type {
 
 export const SHOP_ID = 1_942_870;
 
-export function seedShop(rng: Random, now: number, marketer: UserRecord): ShopRecord {
-  const page = (id: string, name: string, platform: string) => ({
-    id,
-    name,
-    platform,
-    settings: { auto_create_order: platform === "facebook" },
+/** A social page the shop sells through (a page of the inbox when the sandbox links the two). */
+export interface ShopPage {
+  id: string;
+  name: string;
+  platform: string;
+}
+
+/** The shop's own pages when no inbox is linked (a bare POS seed). */
+const OWN_PAGES: ShopPage[] = [
+  { id: "109876543210001", name: "Mây Fashion - Thời trang nữ", platform: "facebook" },
+  { id: "109876543210002", name: "Mây Fashion Outlet", platform: "facebook" },
+  { id: "ig_17841400000000001", name: "mayfashion.vn", platform: "instagram_official" },
+];
+/** A Zalo OA the inbox does not serve: a POS shop may sell through pages the inbox never sees. */
+const ZALO_OA: ShopPage = { id: "zl_4310000000000001", name: "Mây Fashion Zalo OA", platform: "zalo" };
+
+export function seedShop(rng: Random, now: number, marketer: UserRecord, inboxPages: ShopPage[] = []): ShopRecord {
+  const pages = [...(inboxPages.length ? inboxPages : OWN_PAGES), ZALO_OA].map((p) => ({
+    ...p,
+    settings: { auto_create_order: p.platform === "facebook" },
     shop_id: SHOP_ID,
-  });
+  }));
   return {
     id: SHOP_ID,
     name: "Mây Fashion",
     avatar_url: "https://content.pancake.vn/sandbox/may-fashion.png",
-    pages: [
-      page("109876543210001", "Mây Fashion - Thời trang nữ", "facebook"),
-      page("109876543210002", "Mây Fashion Outlet", "facebook"),
-      page("ig_17841400000000001", "mayfashion.vn", "instagram_official"),
-      page("zl_4310000000000001", "Mây Fashion Zalo OA", "zalo"),
-    ],
+    pages,
     link_post_marketer: [
       {
         id: rng.uuid(),
@@ -40,7 +49,7 @@ export function seedShop(rng: Random, now: number, marketer: UserRecord): ShopRe
         marketer: marketer.id,
         ad_account_id: null,
         multiple_post: [],
-        multiple_source: [{ account: "109876543210001", key: "-1", page_id: "109876543210001" }],
+        multiple_source: [{ account: pages[0]!.id, key: "-1", page_id: pages[0]!.id }],
         shop_id: SHOP_ID,
         type: "source",
       },

@@ -6,6 +6,9 @@ import { CREATE, defineTool } from "../define.js";
 import { jsonish, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { openRange } from "../pos/open-range.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
+import { formatMoney } from "../../format/money.js";
+import { shopScope } from "../pos/shop-scope.js";
+import { requireCustomers } from "./require-customers.js";
 
 export const createCustomerPromotions = defineTool({
   name: "create_customer_promotions",
@@ -21,7 +24,7 @@ export const createCustomerPromotions = defineTool({
     discount: z.number().int().positive().describe("Amount, or percent when is_percent"),
     is_percent: z.boolean().describe("discount in %"),
     max_discount_by_percent: z.number().int().positive().optional().describe("Cap"),
-    order_price_min: z.number().int().min(0).optional().describe("Minimum order value"),
+    order_price_min: z.number().int().min(0).optional().describe("Min order value"),
     since: sinceInput,
     until: untilInput,
     is_activated: z.boolean().default(true).describe("Active at once"),
@@ -30,10 +33,26 @@ export const createCustomerPromotions = defineTool({
       .describe("Other fields (warehouse_ids, customer_tags, order_price_max)"),
   }),
   output: z.object({ id: z.string().optional(), name: z.string().optional(), customer_count: z.number() }),
+  async confirm(input, ctx) {
+    const { currency } = await shopScope(ctx, input.shop_id);
+    return {
+      action: `Tạo ưu đãi cho ${input.customer_ids.length} khách hàng?`,
+      details: [
+        ["Loại", input.type],
+        ["Giảm", input.is_percent ? `${input.discount}%` : formatMoney(input.discount, currency)],
+        ["Giảm tối đa", input.max_discount_by_percent === undefined ? undefined : formatMoney(input.max_discount_by_percent, currency)],
+        ["Đơn tối thiểu", input.order_price_min === undefined ? undefined : formatMoney(input.order_price_min, currency)],
+        ["Từ", input.since === undefined ? undefined : String(input.since)],
+        ["Đến", input.until === undefined ? undefined : String(input.until)],
+        ["Kích hoạt ngay", input.is_activated ? "có" : "không"],
+      ],
+    };
+  },
   async handler(input, ctx) {
     if (input.is_percent && input.discount > 100) throw new InputError("discount", "a percent discount is at most 100");
     const { since: start, until: end } = openRange(input.since, input.until, ctx.config.timezone);
     const shopId = await resolveShopId(ctx, input.shop_id);
+    await requireCustomers(ctx.pos, shopId, "customer_ids", input.customer_ids);
     const created = await ctx.pos.createCustomerPromotions(shopId, {
       promotion_advance: {
         promotion: {

@@ -10,7 +10,7 @@ const DISCOUNT_TYPES: Record<number, string> = { 2: "value", 3: "percent" };
 export const listCustomerLevels = defineTool({
   name: "list_customer_levels",
   title: "List customer levels",
-  description: "Customer levels with their discount and upgrade thresholds.",
+  description: "Customer levels: discount, upgrade thresholds.",
   toolset: "customers",
   annotations: READ,
   input: z.object({ shop_id: shopIdInput, search: z.string().max(80).optional().describe("Level name") }),

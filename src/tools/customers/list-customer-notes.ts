@@ -14,11 +14,16 @@ export const listCustomerNotes = defineTool({
   output: z.object({
     notes: z.array(z.looseObject({ id: z.string().optional(), staff_text: z.string().optional(), created_at: z.string().optional() })),
     total: z.number(),
+    truncated: z.boolean().optional(),
   }),
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);
     const notes = await ctx.pos.listCustomerNotes(shopId, input.customer_id);
     const newest = [...notes].sort((a, b) => (b.created_at ?? 0) - (a.created_at ?? 0));
-    return { notes: newest.slice(0, input.limit).map((n) => noteRow(n, ctx.config.timezone)), total: notes.length };
+    return {
+      notes: newest.slice(0, input.limit).map((n) => noteRow(n, ctx.config.timezone)),
+      total: notes.length,
+      truncated: notes.length > input.limit || undefined,
+    };
   },
 });

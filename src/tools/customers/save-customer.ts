@@ -3,6 +3,8 @@ import { InputError } from "../../clients/errors.js";
 import { id } from "../../format/compact.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
+import { addressIds } from "../orders/address-names.js";
+import { phoneInput } from "../pos/phone.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { customerLevels, refId } from "../pos/shop-refs.js";
 import { customerRow, customerRowSchema } from "./customer-row.js";
@@ -38,13 +40,21 @@ export const saveCustomer = defineTool({
       .describe("Addresses to add; with id: to update"),
     extra: jsonish(z.record(z.string(), z.unknown()))
       .optional()
-      .describe("Other fields (gender, reward_point, is_block, …)"),
+      .describe("Other fields (gender, is_block, …)"),
   }),
   output: z.object({ id: z.string().optional(), created: z.boolean(), customer: customerRowSchema.optional() }),
   async handler(input, ctx) {
     const { shop_id, customer_id, level, addresses, extra, ...fields } = input;
     const body: Record<string, unknown> = { ...extra, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
-    if (addresses) body.shop_customer_address = addresses.map((a) => ({ country_code: 84, ...a }));
+    if (fields.phone_numbers) body.phone_numbers = fields.phone_numbers.map((p, i) => phoneInput(`phone_numbers[${i}]`, p));
+    if (addresses) {
+      const named = await Promise.all(addresses.map((a, i) => addressIds(ctx.pos, `addresses[${i}]`, a)));
+      body.shop_customer_address = named.map((a, i) => ({
+        country_code: 84,
+        ...a,
+        phone_number: a.phone_number === undefined ? undefined : phoneInput(`addresses[${i}].phone_number`, a.phone_number),
+      }));
+    }
     if (Object.keys(body).length === 0 && level === undefined) {
       throw new InputError("name", "nothing to save", "Pass at least one field, e.g. name or phone_numbers.");
     }

@@ -5,6 +5,7 @@ import { defineTool, READ } from "../define.js";
 import { cursorInput, detailRowsInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { openRange } from "../pos/open-range.js";
 import { pagedList } from "../pos/paging.js";
+import { searchText } from "../pos/phone.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { customerLevels, refId } from "../pos/shop-refs.js";
 import { customerRow, customerRowSchema } from "./customer-row.js";
@@ -13,7 +14,7 @@ export const searchCustomers = defineTool({
   name: "search_customers",
   title: "Search customers",
   description:
-    'Find POS customers, with points, level, orders and spend. Example: search "0912345678".',
+    "POS customers by name, phone (any form) or email, with points, level, orders and spend.",
   toolset: "customers",
   annotations: READ,
   input: z.object({
@@ -40,7 +41,7 @@ export const searchCustomers = defineTool({
     const page = await pagedList(
       "search_customers",
       input,
-      () => ({ search: input.search?.trim() || undefined, customer_ids: input.customer_ids?.join(","), selectedLevel, ...dates }),
+      () => ({ search: searchText(input.search), customer_ids: input.customer_ids?.join(","), selectedLevel, ...dates }),
       (q, page_number, page_size) => ctx.pos.listCustomers(shopId, { ...q, page_number, page_size }),
       ctx.progress,
     );

@@ -6,6 +6,7 @@ import { CREATE, defineTool } from "../define.js";
 import { dateInput, jsonish, shopIdInput } from "../inputs.js";
 import { nonEmpty, shaped } from "../pos/fields.js";
 import { shopScope } from "../pos/shop-scope.js";
+import { formatMoney } from "../../format/money.js";
 
 export const createTransaction = defineTool({
   name: "create_transaction",
@@ -36,6 +37,20 @@ export const createTransaction = defineTool({
       .describe("tag_ids, supplier_products_id, payment_debts_to_suppliers, is_accounting, is_locked, images"),
   }),
   output: z.object({ id: z.string().optional(), display_id: z.string().optional(), amount: z.number().optional(), status: z.string().optional(), currency: z.string().optional() }),
+  async confirm(input, ctx) {
+    const { currency } = await shopScope(ctx, input.shop_id);
+    return {
+      action: input.amount < 0 ? "Ghi phiếu chi này?" : "Ghi phiếu thu này?",
+      details: [
+        ["Nội dung", input.name],
+        ["Số tiền", formatMoney(Math.abs(input.amount), currency)],
+        ["Hình thức", input.payments?.join(", ")],
+        ["Đơn hàng", input.order_id],
+        ["Ngày", input.time_incurred === undefined ? undefined : String(input.time_incurred)],
+        ["Ghi chú", input.note],
+      ],
+    };
+  },
   async handler(input, ctx) {
     const { shop_id, order_id, time_incurred, fields: more, ...fields } = input;
     const when = time_incurred === undefined ? undefined : parseDateInput("time_incurred", time_incurred, ctx.config.timezone);

@@ -1,28 +1,59 @@
 import { z } from "zod";
 import { DEBT_STATUSES, statusName } from "../../clients/pos-codes.js";
+import type { PosDebt } from "../../clients/schemas/pos.js";
 import { id, num } from "../../format/compact.js";
+import { upstreamRecord } from "../../format/orders.js";
 import { sanitizeName, sanitizeText } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
+import { encodeCursor } from "../cursor.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailRowsInput, limitInput, shopIdInput } from "../inputs.js";
 import { codeInput, optionalCode } from "../pos/codes.js";
-import { listPage } from "../pos/list-page.js";
+import { pagedList } from "../pos/paging.js";
 import { shopScope } from "../pos/shop-scope.js";
 
 /** Debt `type`: 0 the shop owes (payable), 1 owed to the shop (receivable). */
 const DEBT_TYPES = ["payable", "receivable"] as const;
+/** Upstream pages of 100 read for the totals; past them the totals say they are partial. */
+const TOTAL_PAGES = 20;
+const PAGE = 100;
 
 const row = z.looseObject({ id: z.string(), amount_due: z.number().optional(), amount_settled: z.number().optional(), remaining: z.number().optional() });
+const sums = z.object({ count: z.number(), due: z.number(), settled: z.number(), remaining: z.number() });
+
+type Query = { status?: number; shop_customer_id?: string; type?: number };
+
+const amounts = (d: PosDebt) => {
+  const due = num(d.money_must_pay_or_collect);
+  const settled = num(d.money_payed_or_collected);
+  return { due, settled, remaining: due !== undefined && settled !== undefined ? due - settled : undefined };
+};
+
+/** Count and money of each direction; the upstream `sum` adds both directions together. */
+function totalsOf(debts: PosDebt[]) {
+  const totals = Object.fromEntries(DEBT_TYPES.map((t) => [t, { count: 0, due: 0, settled: 0, remaining: 0 }]));
+  for (const d of debts) {
+    const t = totals[DEBT_TYPES[d.type ?? -1] ?? ""];
+    if (!t) continue;
+    const a = amounts(d);
+    t.count += 1;
+    t.due += a.due ?? 0;
+    t.settled += a.settled ?? 0;
+    t.remaining += a.remaining ?? 0;
+  }
+  return totals as Record<(typeof DEBT_TYPES)[number], z.infer<typeof sums>>;
+}
 
 export const listDebts = defineTool({
   name: "list_debts",
   title: "List debts",
   description:
-    "Payable and receivable debts with amounts due/settled and the service's `sum`.",
+    "Debts with amounts due/settled/remaining, and totals per direction over all that match (first call). Example: who owes us: direction receivable, status open.",
   toolset: "finance",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
+    direction: z.enum(DEBT_TYPES).optional().describe("receivable: owed to the shop; payable: the shop owes"),
     status: codeInput(DEBT_STATUSES, "Debt status"),
     customer_id: z.string().max(64).optional().describe("Shop customer id"),
     limit: limitInput(100, 30),
@@ -31,7 +62,7 @@ export const listDebts = defineTool({
   }),
   output: z.object({
     currency: z.string().optional(),
-    sum: z.union([z.number(), z.record(z.string(), z.unknown())]).optional().describe("As the service reports it over the matching debts"),
+    totals: z.object({ receivable: sums, payable: sums, partial: z.boolean().optional() }).optional(),
     total: z.number().optional(),
     debts: z.array(row),
     next_cursor: z.string().optional(),
@@ -40,38 +71,58 @@ export const listDebts = defineTool({
     const status = optionalCode(DEBT_STATUSES, "status", input.status);
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
     const tz = ctx.config.timezone;
-    let sum: unknown;
-    const page = await listPage(ctx, input, {
-      tool: "list_debts",
-      query: { status, shop_customer_id: input.customer_id },
-      fetch: async (params) => {
-        const result = await ctx.pos.listDebts(shopId, params);
-        sum ??= result.sum;
-        return result;
-      },
-      project: (d) => {
-        const due = num(d.money_must_pay_or_collect);
-        const settled = num(d.money_payed_or_collected);
-        const customer = (d.shop_customer ?? {}) as { name?: unknown };
-        return {
-          id: String(d.id),
-          display_id: id(d.display_id),
-          name: sanitizeName(d.name_debt),
-          description: sanitizeText(d.description, { max: 300 }),
-          type: typeof d.type === "number" ? (DEBT_TYPES[d.type] ?? String(d.type)) : undefined,
-          status: statusName(DEBT_STATUSES, d.status),
-          amount_due: due,
-          amount_settled: settled,
-          remaining: due !== undefined && settled !== undefined ? due - settled : undefined,
-          customer_id: id(d.shop_customer_id),
-          customer_name: sanitizeName(customer.name),
-          order_id: id(d.order_id),
-          expires_at: recordTime(d.expired_at, tz),
-          inserted_at: recordTime(d.inserted_at, tz),
-        };
-      },
-    });
-    const cleanSum = typeof sum === "number" || (typeof sum === "object" && sum !== null) ? (sum as number | Record<string, unknown>) : undefined;
-    return { currency, sum: cleanSum, total: page.total, debts: page.rows, next_cursor: page.next_cursor };
+    const project = (d: PosDebt) => {
+      if (input.detail === "full") return upstreamRecord(d);
+      const customer = (d.shop_customer ?? {}) as { name?: unknown };
+      const a = amounts(d);
+      return {
+        id: String(d.id),
+        display_id: id(d.display_id),
+        name: sanitizeName(d.name_debt),
+        description: sanitizeText(d.description, { max: 300 }),
+        type: typeof d.type === "number" ? (DEBT_TYPES[d.type] ?? String(d.type)) : undefined,
+        status: statusName(DEBT_STATUSES, d.status),
+        amount_due: a.due,
+        amount_settled: a.settled,
+        remaining: a.remaining,
+        customer_id: id(d.shop_customer_id),
+        customer_name: sanitizeName(customer.name),
+        order_id: id(d.order_id),
+        expires_at: recordTime(d.expired_at, tz),
+        inserted_at: recordTime(d.inserted_at, tz),
+      };
+    };
+    // The list has no direction filter: `type` is matched here, and travels in the cursor.
+    const fetch = ({ type: _type, ...q }: Query, page: number, page_size: number) => ctx.pos.listDebts(shopId, { ...q, page, page_size });
+    const keep = (d: PosDebt, q: Query) => q.type === undefined || d.type === q.type;
+    if (input.cursor) {
+      const page = await pagedList("list_debts", input, () => ({}) as Query, fetch, ctx.progress, {
+        active: (q) => q.type !== undefined,
+        keep,
+        maxPages: TOTAL_PAGES,
+      });
+      return { currency, total: page.total, debts: page.rows.map(project), next_cursor: page.next_cursor };
+    }
+
+    // First call: every matching debt is read once, for the totals and the first rows alike.
+    const q: Query = { status, shop_customer_id: input.customer_id, type: input.direction && DEBT_TYPES.indexOf(input.direction) };
+    const read: PosDebt[] = [];
+    let complete = false;
+    for (let page = 1; page <= TOTAL_PAGES && !complete; page++) {
+      const got = await fetch(q, page, PAGE);
+      read.push(...got.data);
+      complete = got.data.length < PAGE || (got.total_entries !== undefined && read.length >= got.total_entries);
+      if (!complete) await ctx.progress(read.length, got.total_entries, `page ${page}`);
+    }
+    const matched = read.flatMap((d, index) => (keep(d, q) ? [{ d, index }] : []));
+    const after = matched[input.limit];
+    const resume = after ? { pg: Math.floor(after.index / PAGE) + 1, off: after.index % PAGE } : complete ? undefined : { pg: TOTAL_PAGES + 1, off: 0 };
+    return {
+      currency,
+      totals: { ...totalsOf(read), partial: complete ? undefined : true },
+      total: complete ? matched.length : undefined,
+      debts: matched.slice(0, input.limit).map(({ d }) => project(d)),
+      next_cursor: resume && encodeCursor("list_debts", { q, ...resume, ps: PAGE }),
+    };
   },
 });

@@ -4,9 +4,10 @@ import { id, num } from "../../format/compact.js";
 import { parseDateInput, toYmdHms } from "../../format/time.js";
 import { CREATE, defineTool } from "../define.js";
 import { dateInput, jsonish, shopIdInput } from "../inputs.js";
-
 import { nonEmpty, shaped, someOf } from "../pos/fields.js";
 import { shopScope } from "../pos/shop-scope.js";
+import { formatMoney } from "../../format/money.js";
+import { adCostItems } from "./ad-cost-items.js";
 
 /** "all" only filters lists; a recorded transaction has a real status. */
 const TRANSACTION_STATES = TRANSACTION_STATUSES.filter((r) => r.code >= 0);
@@ -42,9 +43,22 @@ export const recordAdCost = defineTool({
         is_locked: z.boolean().optional(),
       }),
     ).describe("Expense: name, status (required), note, time_incurred, tags, is_locked"),
-    items: jsonish(someOf(item, 50)).describe("cost (required), tax (%), warehouse_id, product (id), marketer (email or id), source {key, account}, post_ids, is_livestream, is_wholesale"),
+    items: jsonish(someOf(item, 50)).describe("cost (required), tax (%), warehouse_id, product (id/SKU), marketer (staff), source {key: id or name, account: page}, post_ids, is_livestream, is_wholesale"),
   }),
   output: z.object({ recorded: z.boolean(), ad_cost_id: z.string().optional(), transaction_id: z.string().optional(), total_cost: z.number().optional(), currency: z.string().optional() }),
+  async confirm(input, ctx) {
+    const { currency } = await shopScope(ctx, input.shop_id);
+    return {
+      action: "Ghi chi phí quảng cáo này?",
+      details: [
+        ["Ngày", String(input.cost_date)],
+        ["Khoản chi", input.transaction.name],
+        ["Tổng chi phí", formatMoney(input.items.reduce((sum, it) => sum + it.cost, 0), currency)],
+        ["Số dòng", input.items.length],
+        ["Ghi chú", input.transaction.note],
+      ],
+    };
+  },
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
     const { name, status, time_incurred, ...txRest } = input.transaction;
@@ -53,11 +67,12 @@ export const recordAdCost = defineTool({
     // cost_date is shop wall time, time_incurred UTC: the API's example pairs 22:00 with 15:00.
     const incurred = time_incurred === undefined ? undefined : toYmdHms(parseDateInput("transaction.time_incurred", time_incurred, tz), "UTC");
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
+    const items = await adCostItems(ctx.pos, shopId, input.items);
     const created = await ctx.pos.createAdvCost(shopId, {
       params: {
         cost_date: costDate,
         transaction: { ...txRest, name, status: String(code), time_incurred: incurred },
-        items: input.items.map(({ marketer, ...rest }) => ({ ...rest, pke_mkter: marketer })),
+        items,
       },
     });
     const tx = created.transaction as { id?: unknown } | undefined;

@@ -63,10 +63,11 @@ export function rememberConversations(client: MessagingClient, pageId: string, c
   }
 }
 
-/** Ids of remembered conversations starting with `typed`, most recently seen first (argument completion). */
-export function recentConversationIds(client: MessagingClient, typed: string, max = 20): string[] {
+/** Ids of remembered conversations (of one page, if given) starting with `typed`, most recently seen first (argument completion). */
+export function recentConversationIds(client: MessagingClient, typed: string, max = 20, pageId?: string): string[] {
   const ids: string[] = [];
   for (const k of [...store(client).keys()].reverse()) {
+    if (pageId !== undefined && !k.startsWith(`${pageId}/`)) continue;
     const conversationId = k.slice(k.indexOf("/") + 1);
     if (conversationId.startsWith(typed)) ids.push(conversationId);
     if (ids.length >= max) break;

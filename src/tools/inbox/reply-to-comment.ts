@@ -6,6 +6,7 @@ import { jsonish } from "../inputs.js";
 import { type CommentTarget, commentIdOf, findComment } from "./comment-target.js";
 import { findConversation } from "./conversation-lookup.js";
 import { commentTarget, messageInput, sentOutput, urlInput } from "./send-shared.js";
+import { confirmSend } from "./confirm-send.js";
 
 export const replyToComment = defineTool({
   name: "reply_to_comment",
@@ -23,6 +24,7 @@ export const replyToComment = defineTool({
       .describe('Needed with content_url: {"width":W,"height":H}'),
   }),
   output: sentOutput,
+  confirm: (input, ctx) => confirmSend("Trả lời công khai bình luận này?", input, ctx),
   async handler(input, ctx) {
     if (!input.message?.trim() && !input.content_url) {
       throw new InputError("message", "a reply needs a message or an image", "Pass message, or content_url with image_data.");

@@ -4,6 +4,7 @@ import type { InboxMessage } from "../../clients/messaging.js";
 import { CREATE, defineTool } from "../define.js";
 import { idInput, pageIdInput } from "../inputs.js";
 import { messageInput, sentOutput, urlInput } from "./send-shared.js";
+import { confirmSend } from "./confirm-send.js";
 
 const DOCUMENT_TYPES: Record<string, string> = {
   pdf: "application/pdf",
@@ -37,6 +38,7 @@ export const sendInboxMessage = defineTool({
     content_url: urlInput.optional().describe("Image or document URL"),
   }),
   output: sentOutput,
+  confirm: (input, ctx) => confirmSend("Gửi tin nhắn này cho khách?", input, ctx),
   async handler(input, ctx) {
     if (!input.message?.trim() && !input.content_url) {
       throw new InputError("message", "give a message or a content_url", "Pass the text to send, or the URL of an image or file.");

@@ -8,6 +8,7 @@ import { idInput } from "../inputs.js";
 import { findConversation } from "./conversation-lookup.js";
 import { commentIdOf, findComment } from "./comment-target.js";
 import { commentTarget, messageInput, sentOutput } from "./send-shared.js";
+import { confirmSend } from "./confirm-send.js";
 
 const MAX_AGE_MS = 7 * 86_400_000;
 
@@ -24,6 +25,7 @@ export const sendPrivateReply = defineTool({
     post_id: idInput("Post of the comment").optional(),
   }),
   output: sentOutput,
+  confirm: (input, ctx) => confirmSend("Nhắn riêng cho người đã bình luận?", input, ctx),
   async handler(input, ctx) {
     if (!input.message.trim()) throw new InputError("message", "is empty", "Pass the text to send.");
     const facts = await findConversation(ctx.messaging, input.page_id, input.conversation_id);

@@ -3,8 +3,13 @@ import { orderCurrency, orderRow, orderRowSchema } from "../../format/orders.js"
 import { CREATE, defineTool } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
+import { warehouseId } from "../pos/shop-refs.js";
+import { addressIds } from "./address-names.js";
 import { itemLines, orderBody, orderFields } from "./order-body.js";
 import { itemsInput, resolveItems } from "./resolve-items.js";
+import { formatMoney } from "../../format/money.js";
+import { linesText } from "../confirm.js";
+import { shopScope } from "../pos/shop-scope.js";
 
 export const createOrder = defineTool({
   name: "create_order",
@@ -20,10 +25,27 @@ export const createOrder = defineTool({
     shop_customer_id: idInput("Shop customer id").optional(),
   }),
   output: z.object({ id: z.string(), order: orderRowSchema, currency: z.string() }),
+  async confirm(input, ctx) {
+    const { currency } = await shopScope(ctx, input.shop_id);
+    const money = (n: number | undefined) => (n === undefined ? undefined : formatMoney(n, currency));
+    return {
+      action: "Tạo đơn hàng này?",
+      details: [
+        ["Người nhận", input.customer_name],
+        ["Điện thoại", input.phone],
+        ["Địa chỉ", input.shipping_address?.address],
+        ["Sản phẩm", linesText(input.items)],
+        ["Phí vận chuyển", money(input.shipping_fee)],
+        ["Giảm giá", money(input.total_discount)],
+        ["Ghi chú", input.note],
+      ],
+    };
+  },
   async handler(input, ctx) {
     const { shop_id, items, ...fields } = input;
-    const body = orderBody(fields);
+    const body = orderBody({ ...fields, shipping_address: await addressIds(ctx.pos, "shipping_address", fields.shipping_address) });
     const shopId = await resolveShopId(ctx, shop_id);
+    if (fields.warehouse_id !== undefined) body.warehouse_id = await warehouseId(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);
     body.items = itemLines(await resolveItems(ctx.pos, shopId, items));
     const order = await ctx.pos.createOrder(shopId, { ...body, shop_id: Number(shopId) || shopId });
     return { id: String(order.id), order: orderRow(order, ctx.config.timezone), currency: orderCurrency([order]) };

@@ -7,12 +7,15 @@ import { fold } from "../../format/text.js";
 import { CREATE, defineTool } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
-import { parseItems, resolveItems, variationInfo } from "./resolve-items.js";
+import { linesText } from "../confirm.js";
+import { warehouseId } from "../pos/shop-refs.js";
+import { orderRefInput, resolveOrder } from "./order-ref.js";
+import { parseItems, quantityInput, resolveItems, variationInfo } from "./resolve-items.js";
 
 const returnItem = z.object({
   variation_id: idInput("Variation id").optional(),
   product: z.string().max(200).optional(),
-  quantity: z.number().int().min(1).max(10_000),
+  quantity: quantityInput,
 });
 
 /** The line of the original order an item names, with room for the returned quantity. */
@@ -43,21 +46,32 @@ export const createReturnOrder = defineTool({
   annotations: CREATE,
   input: z.object({
     shop_id: shopIdInput,
-    order_id: idInput("Original order id"),
+    order_id: orderRefInput,
     items: jsonish(z.array(returnItem).min(1).max(100)).describe("variation_id or product (of an order line), quantity"),
-    warehouse_id: idInput("Receiving warehouse"),
+    warehouse_id: z.string().max(120).describe("Receiving warehouse id or name"),
     status: z.union([z.string().max(40), z.number().int()]).default("new").describe("new, shipped, completed or cancelled"),
-    exchange_items: jsonish(z.array(z.unknown())).optional().describe("Exchange order lines (as create_order)"),
+    exchange_items: jsonish(z.array(z.unknown())).optional().describe("Exchange lines (as create_order)"),
     discount_from_order_to_returned: z.number().int().min(0).optional().describe("Discount carried over"),
     received_at_shop: z.boolean().optional().describe("At the counter"),
     note: z.string().max(2000).optional().describe("Exchange order note"),
   }),
   output: z.object({ id: z.string().optional(), return_order: returnOrderRowSchema.optional() }),
+  confirm: (input) => ({
+    action: `Tạo đơn trả hàng cho đơn ${input.order_id}?`,
+    details: [
+      ["Trả lại", linesText(input.items)],
+      ["Kho nhận", input.warehouse_id],
+      ["Đổi sang", input.exchange_items?.length ? `${input.exchange_items.length} dòng hàng` : undefined],
+      ["Giảm giá chuyển sang", input.discount_from_order_to_returned],
+      ["Ghi chú", input.note],
+    ],
+  }),
   async handler(input, ctx) {
     const status = requireStatus("status", RETURN_ORDER_STATUSES, input.status);
     const exchangeItems = input.exchange_items?.length ? parseItems("exchange_items", input.exchange_items) : [];
     const shopId = await resolveShopId(ctx, input.shop_id);
-    const original = await ctx.pos.getOrder(shopId, input.order_id);
+    const warehouse = await warehouseId(ctx.pos, shopId, "warehouse_id", input.warehouse_id);
+    const original = await resolveOrder(ctx.pos, shopId, input.order_id);
     const lines = input.items.map((item, i) => ({ item, line: originalLine(original, item, `items[${i}]`) }));
     const exchange = exchangeItems.length ? await resolveItems(ctx.pos, shopId, exchangeItems, "exchange_items") : [];
     const customerId = (original as Record<string, unknown>).shop_customer_id ?? undefined;
@@ -78,11 +92,11 @@ export const createReturnOrder = defineTool({
           discount_each_product: it.discount_each ?? 0,
           variation_info: variationInfo(variation, it.price),
         })),
-        warehouse_id: input.warehouse_id,
+        warehouse_id: warehouse,
         shop_customer_id: customerId,
         note: input.note,
       },
-      warehouse_id: input.warehouse_id,
+      warehouse_id: warehouse,
       status,
       shop_customer_id: customerId,
       discount_from_order_to_returned: input.discount_from_order_to_returned,

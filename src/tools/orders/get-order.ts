@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { orderCurrency, orderDetail, orderDetailSchema, upstreamRecord } from "../../format/orders.js";
 import { defineTool, READ } from "../define.js";
-import { detailInput, idInput, shopIdInput } from "../inputs.js";
+import { detailInput, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { orderNames } from "../pos/shop-refs.js";
+import { orderRefInput, resolveOrder } from "./order-ref.js";
 
 export const getOrder = defineTool({
   name: "get_order",
@@ -12,11 +13,11 @@ export const getOrder = defineTool({
     "One order: lines, address, money, payments by channel, status history.",
   toolset: "orders",
   annotations: READ,
-  input: z.object({ shop_id: shopIdInput, order_id: idInput("Order id"), detail: detailInput }),
+  input: z.object({ shop_id: shopIdInput, order_id: orderRefInput, detail: detailInput }),
   output: z.object({ order: orderDetailSchema, currency: z.string() }),
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);
-    const order = await ctx.pos.getOrder(shopId, input.order_id);
+    const order = await resolveOrder(ctx.pos, shopId, input.order_id);
     const currency = orderCurrency([order]);
     if (input.detail === "full") return { order: upstreamRecord(order), currency };
     return { order: orderDetail(order, ctx.config.timezone, await orderNames(ctx.pos, shopId)), currency };

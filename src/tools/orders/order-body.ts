@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
-import { idInput, jsonish } from "../inputs.js";
+import { jsonish } from "../inputs.js";
+import { phoneInput } from "../pos/phone.js";
 import { type ResolvedItem, variationInfo } from "./resolve-items.js";
 
 // The order fields create_order and update_order share, and how they become the upstream body.
@@ -18,15 +19,15 @@ const money = z.number().int().min(0).optional();
 export const orderFields = {
   customer_name: z.string().max(120).optional().describe("Receiver name"),
   phone: z.string().max(20).optional().describe("Receiver phone"),
-  shipping_address: jsonish(addressInput).optional().describe("Street + ids from lookup_address"),
-  warehouse_id: idInput("Warehouse id").optional(),
+  shipping_address: jsonish(addressInput).optional().describe("Street + place names, or ids (lookup_address)"),
+  warehouse_id: z.string().max(120).optional().describe("Warehouse id or name"),
   status: z.union([z.string().max(40), z.number().int()]).optional().describe("Status name or code"),
-  shipping_fee: money.describe("Shipping fee"),
+  shipping_fee: money.describe("Fee"),
   total_discount: money.describe("Order discount"),
   note: z.string().max(2000).optional().describe("Internal note"),
   extra: jsonish(z.record(z.string(), z.unknown()))
     .optional()
-    .describe("Other order fields (cash, page_id, custom_id, …)"),
+    .describe("Other order fields (cash, page_id, …)"),
 };
 
 const fields = z.object(orderFields);
@@ -37,13 +38,14 @@ export function orderBody(input: OrderFields): Record<string, unknown> {
   const { customer_name, phone, shipping_address, status, extra, ...rest } = input;
   const body: Record<string, unknown> = { ...extra, ...rest };
   if (customer_name !== undefined) body.bill_full_name = customer_name;
-  if (phone !== undefined) body.bill_phone_number = phone;
+  const tel = phone === undefined ? undefined : phoneInput("phone", phone);
+  if (tel !== undefined) body.bill_phone_number = tel;
   if (status !== undefined) body.status = requireStatus("status", ORDER_STATUSES, status);
   if (shipping_address) {
     body.shipping_address = {
       country_code: "84",
       full_name: customer_name,
-      phone_number: phone,
+      phone_number: tel,
       ...Object.fromEntries(Object.entries(shipping_address).filter(([, v]) => v !== undefined)),
     };
   }

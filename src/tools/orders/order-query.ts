@@ -4,8 +4,10 @@ import { ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
 import type { OrderListParams, OrderSort, PosClient } from "../../clients/pos.js";
 import { toUnix } from "../../format/time.js";
 import { sinceInput, untilInput } from "../inputs.js";
-import { carriers, orderSources, refId } from "../pos/shop-refs.js";
+import { carriers, orderSources, refId, sourcePair } from "../pos/shop-refs.js";
 import { openRange } from "../pos/open-range.js";
+import { searchText } from "../pos/phone.js";
+import { orderNumberOf } from "./order-ref.js";
 
 // The filters of GET /orders in the caller's words (names, human dates), turned into the
 // upstream query before any call.
@@ -41,7 +43,7 @@ export const SORT_KEYS = [
 const statusValue = z.union([z.string().max(40), z.number().int()]);
 
 export const orderFilterInput = {
-  search: z.string().max(200).optional().describe("Phone, name or note text"),
+  search: z.string().max(200).optional().describe('Phone (any form), name, note, or "#560"'),
   statuses: z
     .array(statusValue)
     .max(14)
@@ -49,18 +51,18 @@ export const orderFilterInput = {
     .describe("Names or codes (pos://status-codes/orders)"),
   time_field: statusValue
     .optional()
-    .describe(
-      "Range field: inserted_at (default), updated_at, paid_at, picked_up_at, a status name, …",
-    ),
+    .describe("Field of since/until: inserted_at (default), updated_at, paid_at, a status name, …"),
   since: sinceInput,
   until: untilInput,
-  sort: z.enum(SORT_KEYS).default("inserted_at").describe("Sort key"),
+  sort: z.enum(SORT_KEYS).default("inserted_at").describe("Sort"),
   ascending: z.boolean().default(false).describe("Oldest first"),
   carriers: z.array(z.union([z.string().max(60), z.number().int()])).max(20).optional().describe("Carrier ids or names"),
-  customer_id: z.string().max(64).optional().describe("Shop customer id"),
-  sources: z.array(z.string().max(80)).max(20).optional().describe('Source ids, names or page ids; "source/account"'),
+  customer_id: z.string().max(64).optional().describe("Customer id"),
+  sources: z.array(z.string().max(80)).max(20).optional().describe('Source or page ids/names; "source/account"'),
   exclude_sources: z.boolean().optional().describe("Negate sources"),
   ad_ids: z.array(z.string().max(40)).max(50).optional().describe("Ad ids"),
+  post_ids: z.array(z.string().max(80)).max(50).optional().describe("Post ids"),
+  livestream: z.boolean().optional().describe("Livestream orders (false: others)"),
   include_removed: z.boolean().optional().describe("Include deleted"),
 };
 
@@ -86,10 +88,7 @@ async function sourcePairs(pos: PosClient, shopId: string, values: string[]): Pr
   const list = await orderSources(pos, shopId);
   return values.map((value) => {
     const [source, account] = value.split("/").map((s) => s.trim());
-    const id = refId("sources", list, source!);
-    if (account) return [id, account];
-    const parent = list.find((r) => r.id === id)?.parent_id;
-    return parent ? [parent, id] : [id];
+    return sourcePair("sources", list, source!, account || undefined);
   });
 }
 
@@ -98,7 +97,7 @@ export async function orderQuery(pos: PosClient, shopId: string, input: FilterIn
   const { since, until } = openRange(input.since, input.until, timeZone);
   const carrierList = input.carriers?.some((c) => !/^\d+$/.test(String(c))) ? await carriers(pos, shopId) : [];
   return {
-    search: input.search?.trim() || undefined,
+    search: orderNumberOf(input.search) ?? searchText(input.search),
     filter_status: input.statuses?.map((s) => requireStatus("statuses", ORDER_STATUSES, s)),
     updateStatus: input.time_field === undefined ? undefined : timeField(input.time_field),
     startDateTime: since && toUnix(since),

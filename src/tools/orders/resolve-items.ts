@@ -6,12 +6,19 @@ import { fold } from "../../format/text.js";
 import { idInput } from "../inputs.js";
 import { variantText } from "./variation-row.js";
 
+/** Units on an order line; the cap is a refinement so it stays out of the listed schema. */
+export const quantityInput = z
+  .number()
+  .int()
+  .min(1)
+  .refine((n) => n <= 10_000, "at most 10000 units a line");
+
 /** An order line: a variation_id, or product (name, SKU or barcode) + optional variant words. */
 export const itemInput = z.object({
   variation_id: idInput("Variation id").optional(),
   product: z.string().max(200).optional(),
   variant: z.string().max(100).optional(),
-  quantity: z.number().int().min(1).max(10_000),
+  quantity: quantityInput,
   price: z.number().int().min(0).optional(),
   discount_each: z.number().int().min(0).optional(),
 });

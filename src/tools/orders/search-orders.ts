@@ -7,11 +7,15 @@ import { defineTool, READ } from "../define.js";
 import { cursorInput, limitInput, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { orderNames } from "../pos/shop-refs.js";
+import { type LocalFilter, localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
 import { orderFilterInput, orderQuery } from "./order-query.js";
 import { pageState, walkPages } from "../pos/paging.js";
 
 /** The live list serves page 100's rows again for every later page. */
 const LAST_DISTINCT_PAGE = 100;
+/** Upstream pages (of SCAN_PAGE_SIZE) one call reads for filters applied here. */
+const SCAN_PAGES = 20;
+const SCAN_PAGE_SIZE = 100;
 
 /** Sorts that follow a time field, so history past page 100 can be reached by moving the window. */
 const SORT_TIME: Record<string, { updateStatus: string | number; field: string }> = {
@@ -28,6 +32,8 @@ const cursorState = pageState.extend({
   /** The last returned row's time (unix) and every row returned at that second, across calls. */
   lt: z.number().optional(),
   li: z.array(z.string()).default([]),
+  /** Filters the list has no parameter for, applied here to the rows it returns. */
+  lf: localFilter.optional(),
 });
 type CursorState = z.infer<typeof cursorState>;
 
@@ -41,18 +47,21 @@ function sortTime(q: OrderListParams) {
   return time && { ...time, asc: match![2] === "asc" };
 }
 
-/** Moves the edge (last row's second and the ids returned at it) over the rows just returned. */
-function track(state: CursorState, rows: PosOrder[]): Pick<CursorState, "lt" | "li"> {
+/**
+ * The edge (last row's second and the ids read at it), moved over each row the walk reads: rows
+ * a local filter drops count too, so a narrowed window never reads them again.
+ */
+function edgeTracker(state: CursorState) {
   const field = sortTime(state.q as OrderListParams)?.field;
-  let { lt, li } = state;
-  if (!field) return { lt, li };
-  for (const row of rows) {
+  const edge: Pick<CursorState, "lt" | "li"> = { lt: state.lt, li: state.li };
+  const read = (row: PosOrder) => {
+    if (!field) return;
     const t = unixOf((row as Record<string, unknown>)[field]);
-    if (!Number.isFinite(t)) [lt, li] = [undefined, []];
-    else if (t === lt) li = [...li, String(row.id)];
-    else [lt, li] = [t, [String(row.id)]];
-  }
-  return { lt, li };
+    if (!Number.isFinite(t)) [edge.lt, edge.li] = [undefined, []];
+    else if (t === edge.lt) edge.li = [...edge.li, String(row.id)];
+    else [edge.lt, edge.li] = [t, [String(row.id)]];
+  };
+  return { edge, read };
 }
 
 /**
@@ -72,23 +81,23 @@ function narrow(state: CursorState): CursorState | undefined {
   return { ...state, q: { ...q, updateStatus: time.updateStatus, ...bound }, pg: 1, off: 0, seen };
 }
 
-/** The fields asked for, plus what paging needs: the id and the time the sort follows. */
-function projection(fields: string[] | undefined, sort: string): string[] | undefined {
+/** The fields asked for, plus what paging and local filters need. */
+function projection(fields: string[] | undefined, sort: string, filter: LocalFilter | undefined): string[] | undefined {
   const time = SORT_TIME[sort]?.field;
-  return fields && [...new Set([...fields, "id", ...(time ? [time] : [])])];
+  return fields && [...new Set([...fields, "id", ...(time ? [time] : []), ...localFields(filter)])];
 }
 
 export const searchOrders = defineTool({
   name: "search_orders",
   title: "Search orders",
   description:
-    'Search orders. Example: shipped yesterday: time_field "shipped", since/until "yesterday".',
+    'Orders, newest first, all time unless since/until. total = goods after discounts, excl. shipping. E.g. shipped yesterday: time_field "shipped", since/until "yesterday".',
   toolset: "orders",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
     ...orderFilterInput,
-    fields: z.array(z.string().max(60)).max(60).optional().describe("Raw upstream fields to return"),
+    fields: z.array(z.string().max(60)).max(60).optional().describe("Raw fields"),
     limit: limitInput(100, 20),
     cursor: cursorInput,
   }),
@@ -101,26 +110,45 @@ export const searchOrders = defineTool({
   }),
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);
-    let state: CursorState = input.cursor
-      ? decodeCursor("search_orders", input.cursor, cursorState)
-      : { q: { ...(await orderQuery(ctx.pos, shopId, input, ctx.config.timezone)), fields: projection(input.fields, input.sort) }, pg: 1, off: 0, ps: input.limit, seen: [], li: [] };
+    let state: CursorState;
+    if (input.cursor) state = decodeCursor("search_orders", input.cursor, cursorState);
+    else {
+      const lf = localFilter.parse(localFilterOf(input));
+      const q = { ...(await orderQuery(ctx.pos, shopId, input, ctx.config.timezone)), fields: projection(input.fields, input.sort, lf) };
+      // Filtered here, the list is read in its largest pages: most rows it serves are dropped.
+      state = { q, lf, pg: 1, off: 0, ps: lf ? SCAN_PAGE_SIZE : input.limit, seen: [], li: [] };
+    }
+    const keep = localMatch(state.lf);
     const rows: PosOrder[] = [];
-    let total = state.tot;
+    // The list's total counts the rows it serves, not those a local filter keeps.
+    let total = state.lf ? undefined : state.tot;
     let note: string | undefined;
     let next: CursorState | undefined;
+    let budget = state.lf ? SCAN_PAGES : Number.POSITIVE_INFINITY;
     for (;;) {
       const q = state.q as OrderListParams;
       const skip = new Set(state.seen);
+      const { edge, read } = edgeTracker(state);
       const walk = await walkPages(state, {
         limit: input.limit - rows.length,
-        maxPage: LAST_DISTINCT_PAGE,
-        skip: (o: PosOrder) => skip.has(String(o.id)),
-        fetch: (page_number, page_size) => ctx.pos.listOrders(shopId, { ...q, page_number, page_size }),
+        maxPage: Math.min(LAST_DISTINCT_PAGE, state.pg + budget - 1),
+        skip: (o: PosOrder) => {
+          read(o);
+          return skip.has(String(o.id)) || !keep(o);
+        },
+        fetch: (page_number, page_size) => {
+          budget -= 1;
+          return ctx.pos.listOrders(shopId, { ...q, page_number, page_size });
+        },
         progress: ctx.progress,
       });
       rows.push(...walk.rows);
-      total ??= walk.total;
-      next = walk.next && { ...state, ...walk.next, ...track(state, walk.rows), tot: total };
+      if (!state.lf) total ??= walk.total;
+      next = walk.next && { ...state, ...walk.next, ...edge, tot: total };
+      if (next && budget <= 0 && rows.length < input.limit) {
+        note = `Read ${SCAN_PAGES * SCAN_PAGE_SIZE} orders for post_ids/livestream/order number: pass next_cursor to read on.`;
+        break;
+      }
       if (!next || next.pg <= LAST_DISTINCT_PAGE) break;
       next = narrow(next);
       if (!next) {

@@ -1,42 +1,68 @@
 import { z } from "zod";
+import type { PosVariation } from "../../clients/schemas/pos.js";
 import { upstreamRecord } from "../../format/orders.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailRowsInput, limitInput, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
-import { orderNames } from "../pos/shop-refs.js";
+import { orderNames, refId, warehouses } from "../pos/shop-refs.js";
 import { pagedList } from "../pos/paging.js";
 import { variationRow, variationRowSchema } from "./variation-row.js";
+
+/** Upstream pages (of 100 variations) one low-stock call reads before answering with a cursor. */
+const STOCK_SCAN_PAGES = 30;
+
+/** Units of a variation: in one warehouse, or in all. */
+function stockOf(v: PosVariation, warehouseId: string | undefined): number {
+  if (warehouseId === undefined) return v.remain_quantity ?? 0;
+  return v.variations_warehouses?.find((s) => String(s.warehouse_id) === warehouseId)?.remain_quantity ?? 0;
+}
 
 export const searchProducts = defineTool({
   name: "search_products",
   title: "Search products",
   description:
-    "Find product variations (variation_id) by name, SKU or barcode, with price and stock.",
+    "Variations (variation_id) by name, SKU or barcode, with price and stock per warehouse.",
   toolset: "orders",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
     query: z.string().max(200).optional().describe("Name, SKU or barcode"),
     variation_ids: z.array(z.string().max(64)).max(100).optional().describe("Only these"),
+    max_stock: z.number().int().optional().describe("Stock <= this (in warehouse, else total)"),
+    warehouse: z.string().max(120).optional().describe("Warehouse id or name"),
     limit: limitInput(100, 20),
     cursor: cursorInput,
     detail: detailRowsInput,
   }),
-  output: z.object({ variations: z.array(variationRowSchema), total: z.number().optional(), next_cursor: z.string().optional() }),
+  output: z.object({
+    variations: z.array(variationRowSchema),
+    total: z.number().optional(),
+    next_cursor: z.string().optional(),
+    note: z.string().optional(),
+  }),
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);
+    const warehouseId = input.warehouse === undefined ? undefined : refId("warehouse", await warehouses(ctx.pos, shopId), input.warehouse);
     const page = await pagedList(
       "search_products",
       input,
-      () => ({ search: input.query?.trim() || undefined, variation_ids: input.variation_ids }),
-      (q, page_number, page_size) => ctx.pos.listVariations(shopId, { ...q, page_number, page_size }),
+      // Filters this tool applies itself travel in the cursor beside the upstream ones.
+      () => ({ search: input.query?.trim() || undefined, variation_ids: input.variation_ids, max_stock: input.max_stock, wh: warehouseId }),
+      ({ max_stock: _max, wh: _wh, ...q }, page_number, page_size) => ctx.pos.listVariations(shopId, { ...q, page_number, page_size }),
       ctx.progress,
+      { active: (q) => q.max_stock !== undefined, keep: (v, q) => stockOf(v, q.wh) <= q.max_stock!, maxPages: STOCK_SCAN_PAGES },
     );
     const names = input.detail === "full" ? undefined : (await orderNames(ctx.pos, shopId)).warehouses;
+    const only = page.query.wh;
     return {
-      variations: page.rows.map((v) => (names ? variationRow(v, names) : { ...upstreamRecord(v), variation_id: String(v.id) })),
+      variations: page.rows.map((v) => {
+        if (!names) return { ...upstreamRecord(v), variation_id: String(v.id) };
+        const row = variationRow(v, names);
+        return only ? { ...row, stock_by_warehouse: row.stock_by_warehouse.filter((s) => s.warehouse_id === only) } : row;
+      }),
       total: page.total,
       next_cursor: page.next_cursor,
+      note: page.stopped ? `Read ${STOCK_SCAN_PAGES * 100} variations: pass next_cursor to read on.` : undefined,
     };
   },
 });

@@ -2,9 +2,12 @@ import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import { orderCurrency, orderDetail, orderDetailSchema } from "../../format/orders.js";
 import { defineTool, OVERWRITE } from "../define.js";
-import { idInput, jsonish, shopIdInput } from "../inputs.js";
+import { jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
+import { warehouseId } from "../pos/shop-refs.js";
+import { addressIds } from "./address-names.js";
 import { itemLines, orderBody, orderFields } from "./order-body.js";
+import { orderRefInput, resolveOrder } from "./order-ref.js";
 import { parseItems, resolveItems } from "./resolve-items.js";
 
 export const updateOrder = defineTool({
@@ -15,7 +18,7 @@ export const updateOrder = defineTool({
   annotations: OVERWRITE,
   input: z.object({
     shop_id: shopIdInput,
-    order_id: idInput("Order id"),
+    order_id: orderRefInput,
     items: jsonish(z.array(z.unknown())).optional().describe("Replace all lines (as create_order)"),
     ...orderFields,
   }),
@@ -25,18 +28,19 @@ export const updateOrder = defineTool({
     if (items === undefined && Object.values(fields).every((v) => v === undefined)) {
       throw new InputError(undefined, "nothing to change", "Pass at least one field, e.g. status or note.");
     }
-    const body = orderBody(fields);
+    const body = orderBody({ ...fields, shipping_address: await addressIds(ctx.pos, "shipping_address", fields.shipping_address) });
     const lines = items === undefined ? undefined : parseItems("items", items);
     const shopId = await resolveShopId(ctx, shop_id);
+    if (fields.warehouse_id !== undefined) body.warehouse_id = await warehouseId(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);
     if (lines) body.items = itemLines(await resolveItems(ctx.pos, shopId, lines));
+    const current = await resolveOrder(ctx.pos, shopId, order_id);
     // A new address replaces the old one whole: keep the receiver unless a new one is given.
     const address = body.shipping_address as Record<string, unknown> | undefined;
-    if (address && (address.full_name === undefined || address.phone_number === undefined)) {
-      const current = await ctx.pos.getOrder(shopId, order_id);
+    if (address) {
       address.full_name ??= current.shipping_address?.full_name ?? current.bill_full_name ?? undefined;
       address.phone_number ??= current.shipping_address?.phone_number ?? current.bill_phone_number ?? undefined;
     }
-    const order = await ctx.pos.updateOrder(shopId, order_id, body);
+    const order = await ctx.pos.updateOrder(shopId, String(current.id), body);
     return { order: orderDetail(order, ctx.config.timezone), currency: orderCurrency([order]) };
   },
 });

@@ -68,9 +68,23 @@ export function resumeAt(state: PageState, limit: number): PageState {
   return { pg: Math.floor(index / limit) + 1, off: index % limit, ps: limit };
 }
 
+/** A filter the upstream list has no parameter for, applied here to the rows it serves. */
+export interface LocalFilter<Q, T> {
+  /** Whether the query asks for the filter at all. */
+  active(query: Q): boolean;
+  keep(row: T, query: Q): boolean;
+  /** Upstream pages one call may read before it answers with what it found and a cursor. */
+  maxPages: number;
+}
+
+/** Rows per upstream page when a local filter reads the list: most rows served are dropped. */
+const SCAN_PAGE_SIZE = 100;
+
 /**
  * A list tool's page: the upstream query travels inside the cursor, so following pages repeat
- * exactly the first call's filters whatever else the caller sends along with the cursor.
+ * exactly the first call's filters whatever else the caller sends along with the cursor. With a
+ * local filter the upstream total counts rows the filter drops, so none is reported, and
+ * `stopped` says the call reached its page budget before `limit` rows matched.
  */
 export async function pagedList<Q extends Record<string, unknown>, T>(
   tool: string,
@@ -78,16 +92,28 @@ export async function pagedList<Q extends Record<string, unknown>, T>(
   query: () => Q,
   fetch: (query: Q, page: number, size: number) => Promise<UpstreamPage<T>>,
   progress?: ToolContext["progress"],
-): Promise<{ rows: T[]; next_cursor?: string; total?: number }> {
-  const start = input.cursor
-    ? decodeCursor(tool, input.cursor, pageState.extend({ q: z.record(z.string(), z.unknown()) }))
-    : { q: query(), pg: 1, off: 0, ps: input.limit };
-  const at = input.cursor ? resumeAt(start, input.limit) : start;
-  const q = start.q as Q;
-  const walk = await walkPages(at, { limit: input.limit, fetch: (page, size) => fetch(q, page, size), progress });
+  filter?: LocalFilter<Q, T>,
+): Promise<{ rows: T[]; next_cursor?: string; total?: number; stopped?: true; query: Q }> {
+  const decoded = input.cursor ? decodeCursor(tool, input.cursor, pageState.extend({ q: z.record(z.string(), z.unknown()) })) : undefined;
+  const q = (decoded?.q ?? query()) as Q;
+  const local = filter?.active(q) ? filter : undefined;
+  const start = decoded ?? { q, pg: 1, off: 0, ps: local ? SCAN_PAGE_SIZE : input.limit };
+  const at = decoded && !local ? resumeAt(decoded, input.limit) : start;
+  let read = 0;
+  const walk = await walkPages(at, {
+    limit: input.limit,
+    fetch: (page, size) => {
+      read += 1;
+      return fetch(q, page, size);
+    },
+    progress,
+    ...(local && { skip: (row: T) => !local.keep(row, q), maxPage: at.pg + local.maxPages - 1 }),
+  });
   return {
     rows: walk.rows,
     next_cursor: walk.next ? encodeCursor(tool, { q, ...walk.next }) : undefined,
-    total: walk.total,
+    total: local ? undefined : walk.total,
+    stopped: local && walk.next && walk.rows.length < input.limit && read >= local.maxPages ? true : undefined,
+    query: q,
   };
 }

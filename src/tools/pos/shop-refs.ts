@@ -1,7 +1,8 @@
 import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { OrderNames } from "../../format/orders.js";
-import { fold, sanitizeName } from "../../format/text.js";
+import { bestMatches } from "../../format/name-match.js";
+import { sanitizeName } from "../../format/text.js";
 import { cachePer } from "./ttl-cache.js";
 
 // Carriers, order sources and warehouses of a shop: small lists that orders only reference by
@@ -13,9 +14,10 @@ export interface Ref {
   id: string;
   name: string;
   parent_id?: string;
+  email?: string;
 }
 
-type Named = { id: string | number; name?: string | null; parent_id?: unknown };
+type Named = { id: string | number; name?: string | null; parent_id?: unknown; email?: string | null };
 
 function refs(kind: string, load: (pos: PosClient, shopId: string) => Promise<Named[]>) {
   return (pos: PosClient, shopId: string): Promise<Ref[]> =>
@@ -24,6 +26,7 @@ function refs(kind: string, load: (pos: PosClient, shopId: string) => Promise<Na
         id: String(r.id),
         name: sanitizeName(r.name) ?? String(r.id),
         parent_id: r.parent_id == null ? undefined : String(r.parent_id),
+        email: r.email ?? undefined,
       })),
     );
 }
@@ -32,6 +35,17 @@ export const carriers = refs("carriers", (pos, shopId) => pos.listPartners(shopI
 export const orderSources = refs("sources", (pos, shopId) => pos.listOrderSources(shopId));
 export const warehouses = refs("warehouses", (pos, shopId) => pos.listWarehouses(shopId));
 export const customerLevels = refs("levels", (pos, shopId) => pos.listCustomerLevels(shopId));
+export const staff = refs("staff", async (pos, shopId) =>
+  (await pos.listUsers(shopId)).flatMap((u) => {
+    const id = u.user?.id ?? u.user_id;
+    return id == null ? [] : [{ id, name: u.user?.name, email: u.user?.email }];
+  }),
+);
+
+/** A warehouse given by id or name, checked against the shop's list. */
+export async function warehouseId(pos: PosClient, shopId: string, field: string, value: string): Promise<string> {
+  return refId(field, await warehouses(pos, shopId), value);
+}
 
 /** Carrier and warehouse names for order rows; rows fall back to ids when a list cannot be read. */
 export async function orderNames(pos: PosClient, shopId: string): Promise<OrderNames> {
@@ -39,11 +53,32 @@ export async function orderNames(pos: PosClient, shopId: string): Promise<OrderN
   return { carriers: new Map(c.map((r) => [r.id, r.name])), warehouses: new Map(w.map((r) => [r.id, r.name])) };
 }
 
-/** The id of a ref given by id or by name (accents and case ignored); unknown -> InputError listing them. */
+/**
+ * The id of a ref given by id (or a staff email) or by name as people type it: accents and case
+ * ignored, a run of its words ("Kids" for "Mây Kids - Đồ trẻ em") when only one ref has it.
+ * Unknown or ambiguous -> InputError listing the valid values.
+ */
 export function refId(field: string, list: Ref[], value: string | number): string {
   const text = String(value).trim();
-  const found = list.find((r) => r.id === text) ?? list.find((r) => fold(r.name) === fold(text));
-  if (found) return found.id;
-  const valid = list.map((r) => `${r.name} (${r.id})`).join(", ");
-  throw new InputError(field, `unknown value ${JSON.stringify(text)}`, `Use one of: ${valid}.`);
+  const byId = list.filter((r) => r.id === text || (r.email !== undefined && r.email.toLowerCase() === text.toLowerCase()));
+  const candidates = byId.length ? byId : bestMatches(list, text, (r) => r.name);
+  if (candidates.length === 1) return candidates[0]!.id;
+  const listed = (refs: Ref[]) => refs.map((r) => `${r.name} (${r.id})`).join(", ");
+  if (candidates.length > 1) throw new InputError(field, `${JSON.stringify(text)} matches ${candidates.length} values`, `Use one of: ${listed(candidates)}.`);
+  throw new InputError(field, `unknown value ${JSON.stringify(text)}`, `Use one of: ${listed(list)}.`);
+}
+
+/**
+ * `[source id, account id?]` of an order source given by id or name, with its account (a page
+ * or other account listed under it) when given; an account named alone brings its source.
+ */
+export function sourcePair(field: string, list: Ref[], source: string, account?: string): string[] {
+  const id = refId(field, list, source);
+  const parent = list.find((r) => r.id === id)?.parent_id;
+  if (account === undefined) return parent ? [parent, id] : [id];
+  const name = list.find((r) => r.id === id)?.name ?? id;
+  if (parent) throw new InputError(field, `${name} is itself an account (of source ${parent})`, "Pass the account alone, or its source with it.");
+  const accounts = list.filter((r) => r.parent_id === id);
+  if (!accounts.length) throw new InputError(field, `source ${name} lists no accounts`, "Leave the account out.");
+  return [id, refId(`${field} account`, accounts, account)];
 }

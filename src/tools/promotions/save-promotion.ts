@@ -37,6 +37,17 @@ export const savePromotion = defineTool({
       .describe("Other fields: items, coupon_info, promo_code_info, warehouse_ids, customer_tags, order_sources, …"),
   }),
   output: z.object({ id: z.string().optional(), display_id: z.string().optional(), created: z.boolean() }),
+  confirm: (input) => ({
+    action: input.promotion_id ? `Lưu thay đổi khuyến mãi ${input.promotion_id}?` : "Tạo khuyến mãi mới?",
+    details: [
+      ["Tên", input.name],
+      ["Loại", input.type],
+      ["Kích hoạt", input.is_activated === undefined ? undefined : input.is_activated ? "có" : "không"],
+      ["Từ", input.start_time === undefined ? undefined : String(input.start_time)],
+      ["Đến", input.end_time === undefined ? undefined : String(input.end_time)],
+      ["Trường khác", input.fields ? Object.keys(input.fields).join(", ") : undefined],
+    ],
+  }),
   async handler(input, ctx) {
     const creating = input.promotion_id === undefined;
     if (creating && !input.name) throw new InputError("name", "is required to create a promotion", "Pass name, or promotion_id to update one.");

@@ -55,6 +55,23 @@ export function geoIndex(pos: PosClient): GeoIndex {
 
 // Administrative prefixes people type or leave out: "Thành phố", "TP.", "Quận 1" vs "1".
 const PREFIX = /^(thanh pho|tinh|tp\.?|quan|huyen|thi xa|thi tran|phuong|xa|q\.|p\.|h\.|tx\.?)\s+/;
+/** "q1", "Q.3", "p 12", "F4" (phường in speech): a numbered district or ward. */
+const NUMBERED = /^(?:q|quan|p|phuong|f)(\d{1,2})$/;
+/** Short names people use for provinces, keyed without spaces. */
+const ALIASES: Record<string, string> = {
+  hcm: "ho chi minh",
+  hcmc: "ho chi minh",
+  tphcm: "ho chi minh",
+  saigon: "ho chi minh",
+  sg: "ho chi minh",
+  hn: "ha noi",
+  tphn: "ha noi",
+  hp: "hai phong",
+  brvt: "ba ria vung tau",
+};
+
+/** Without spaces or hyphens: "hanoi" and "Hà Nội" meet. */
+const squash = (key: string) => key.replace(/[\s-]/g, "");
 
 /** A place name reduced for matching: folded diacritics, no administrative prefix. */
 export function placeKey(name: string): string {
@@ -62,13 +79,30 @@ export function placeKey(name: string): string {
   return folded.replace(PREFIX, "").trim() || folded;
 }
 
+/** What a person typed, reduced the same way, with short names ("hcm", "q1") expanded. */
+function typedKey(typed: string): string {
+  const key = placeKey(typed);
+  return ALIASES[squash(key)] ?? NUMBERED.exec(squash(key))?.[1] ?? key;
+}
+
+/** The level a prefix names ("Quận 1" a district, "P.1" a ward), when it names one. */
+function level(name: string): "district" | "ward" | undefined {
+  const folded = fold(name).replace(/[.,]/g, " ").trim();
+  if (/^(quan|huyen|thi xa|q|h|tx)(\s|\d|$)/.test(folded)) return "district";
+  if (/^(phuong|xa|thi tran|p|f|tt)(\s|\d|$)/.test(folded)) return "ward";
+  return undefined;
+}
+
 /** 3: same name, 2: one starts with the other, 1: one contains the other, 0: no match. */
 export function matchScore(typed: string, name: string): number {
-  const a = placeKey(typed);
-  const b = placeKey(name);
+  const a = squash(typedKey(typed));
+  const b = squash(placeKey(name));
   if (!a || !b) return 0;
+  // "Phường 1" is not "Quận 1": a stated level must be the place's level.
+  const [typedLevel, nameLevel] = [level(typed), level(name)];
+  if (typedLevel && nameLevel && typedLevel !== nameLevel) return 0;
   if (a === b || fold(typed) === fold(name)) return 3;
   if (b.startsWith(a) || a.startsWith(b)) return 2;
-  if (a.length >= 3 && (b.includes(a) || a.includes(b))) return 1;
+  if (Math.min(a.length, b.length) >= 3 && (b.includes(a) || a.includes(b))) return 1;
   return 0;
 }

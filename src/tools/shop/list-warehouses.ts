@@ -9,7 +9,7 @@ export const listWarehouses = defineTool({
   name: "list_warehouses",
   title: "List warehouses",
   description:
-    "The shop's warehouses (warehouse_id), address ids, whether they may create orders.",
+    "Warehouses: ids, names, address ids, whether they may create orders.",
   toolset: "shop",
   annotations: READ,
   input: z.object({ shop_id: shopIdInput, detail: detailInput }),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { InputError, NotFoundError } from "../../clients/errors.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
+import { phoneInput } from "../pos/phone.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { warehouseRow, warehouseRowSchema } from "./warehouse-row.js";
 
@@ -22,8 +23,8 @@ export const saveWarehouse = defineTool({
     phone_number: z.string().max(20).optional().describe("Phone"),
     address: z.string().max(300).optional().describe("Street"),
     province_id: z.string().max(20).optional().describe("From lookup_address"),
-    district_id: z.string().max(20).optional().describe("District id"),
-    commune_id: z.string().max(20).optional().describe("Commune id"),
+    district_id: z.string().max(20).optional().describe("District"),
+    commune_id: z.string().max(20).optional().describe("Commune"),
     extra: jsonish(z.record(z.string(), z.unknown()))
       .optional()
       .describe("Other fields (custom_id, batch_config, …)"),
@@ -32,6 +33,7 @@ export const saveWarehouse = defineTool({
   async handler(input, ctx) {
     const { shop_id, warehouse_id, extra, ...fields } = input;
     const body: Record<string, unknown> = { ...extra, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
+    if (fields.phone_number !== undefined) body.phone_number = phoneInput("phone_number", fields.phone_number);
     if (!warehouse_id) {
       for (const field of ["name", "shelf_config"] as const) {
         if (body[field] === undefined) throw new InputError(field, "is required to create a warehouse", `Pass ${field} (shelf_config {} when the warehouse has no shelves).`);

@@ -118,6 +118,10 @@ describe("points, notes, levels, promotions", () => {
     const r = await h.call("list_customer_notes", { customer_id: c.id });
     expect(r.data.total).toBe(before + 1);
     expect(r.data.notes[0]).toMatchObject({ id: added.data.id, staff_text: "Khách muốn giao sau 18h", order_id: "58001" });
+    expect(r.data.truncated).toBeUndefined();
+    const one = await h.call("list_customer_notes", { customer_id: c.id, limit: 1 });
+    expect(one.data).toMatchObject({ total: before + 1, truncated: true });
+    expect(one.data.notes).toHaveLength(1);
   });
 
   it("lists levels with the discount type by name", async () => {
@@ -150,5 +154,16 @@ describe("points, notes, levels, promotions", () => {
     expect(stored).toMatchObject({ shop_customer_ids: ids, type: "coupon", is_activated: true, customer_tags: ["VIP"] });
     expect(stored.promo_code_info).toMatchObject({ discount: 10, is_percent: true });
     expect(stored.start_time).toBe("2026-11-30T17:00:00.000Z");
+  });
+
+  it("refuses a promotion for ids that are not the shop's customers, before writing", async () => {
+    const before = pos().customerPromotions.length;
+    const path = `/pos/api/v1/shops/${pos().shop.id}/promotion_advance/create_multi`;
+    const sent = h.sandbox.server.count("POST", path);
+    const r = await h.call("create_customer_promotions", { customer_ids: [pos().customers[0]!.id, "not-a-customer"], type: "coupon", discount: 5, is_percent: true });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("customer_ids: not customers of this shop: not-a-customer");
+    expect(pos().customerPromotions).toHaveLength(before);
+    expect(h.sandbox.server.count("POST", path)).toBe(sent);
   });
 });

@@ -78,7 +78,7 @@ describe("create_transaction", () => {
   });
 
   it("names the missing required field before any call", async () => {
-    const before = h.sandbox.server.count("POST", `/shops/${pos().shop.id}/transactions`);
+    const before = h.sandbox.server.count("POST", `/pos/api/v1/shops/${pos().shop.id}/transactions`);
     const noName = await h.call("create_transaction", { amount: 1000 });
     expect(noName.isError).toBe(true);
     expect(noName.text).toMatch(/\bname\b/);
@@ -87,15 +87,17 @@ describe("create_transaction", () => {
     expect(noAmount.text).toMatch(/\bamount\b/);
     const badPayment = await h.call("create_transaction", { name: "Thu", amount: 1, payments: ["bitcoin"] });
     expect(badPayment.text).toMatch(/payments/);
-    expect(h.sandbox.server.count("POST", `/shops/${pos().shop.id}/transactions`)).toBe(before);
+    expect(h.sandbox.server.count("POST", `/pos/api/v1/shops/${pos().shop.id}/transactions`)).toBe(before);
   });
 });
 
 describe("record_ad_cost", () => {
   it("books the cost as an expense transaction visible in list_transactions", async () => {
+    const marketer = pos().users.find((u) => u.department.name === "Marketing")!;
+    const page = pos().shop.pages[0]!;
     const items = [
-      { cost: 500_000, tax: 10, marketer: "mkt@example.com", post_ids: ["109876543210001_1"] },
-      { cost: 200_000, source: { key: "-1", account: "406" } },
+      { cost: 500_000, tax: 10, marketer: marketer.email, post_ids: [`${page.id}_1`] },
+      { cost: 200_000, source: { key: "-1", account: page.id } },
     ];
     const r = await h.call("record_ad_cost", {
       cost_date: "2026-11-20",
@@ -109,14 +111,14 @@ describe("record_ad_cost", () => {
     expect(sent.cost_date).toBe("2026-11-20 00:00:00");
     const request = h.sandbox.server.requests.filter((q) => q.method === "POST" && q.path.endsWith("/adv_costs")).at(-1);
     expect(request?.body).toMatchObject({ params: { transaction: { time_incurred: "2026-11-20 15:00:00" } } });
-    expect((sent.items as { pke_mkter?: string }[])[0]!.pke_mkter).toBe("mkt@example.com");
+    expect((sent.items as { pke_mkter?: string }[])[0]!.pke_mkter).toBe(marketer.id);
     const listed = await h.call("list_transactions", { status: "in_effect", limit: 5 });
     const row = listed.data.transactions.find((t: { ad_cost_id?: string }) => t.ad_cost_id === r.data.ad_cost_id);
     expect(row).toMatchObject({ id: r.data.transaction_id, name: "Quảng cáo FB tuần 47", amount: -total, status: "in_effect" });
   });
 
   it("validates cost date, transaction and items before calling", async () => {
-    const path = `/shops/${pos().shop.id}/adv_costs`;
+    const path = `/pos/api/v1/shops/${pos().shop.id}/adv_costs`;
     const before = h.sandbox.server.count("POST", path);
     const base = { cost_date: "2026-11-20", transaction: { name: "QC", status: "new" }, items: [{ cost: 1000 }] };
     const cases: [Record<string, unknown>, RegExp][] = [
@@ -137,6 +139,51 @@ describe("record_ad_cost", () => {
   });
 });
 
+describe("record_ad_cost references", () => {
+  const post = (args: Record<string, unknown>) =>
+    h.call("record_ad_cost", { cost_date: "2026-11-20", transaction: { name: "QC", status: "new" }, ...args });
+
+  it("resolves source, page, warehouse, product and marketer names to the ids the shop keys them by", async () => {
+    const kids = pos().shop.pages.find((p) => p.name.startsWith("Mây Kids"))!;
+    const warehouse = pos().warehouses[1]!;
+    const product = pos().products[4]!;
+    const marketer = pos().users.find((u) => u.department.name === "Marketing")!;
+    const r = await post({
+      items: [
+        { cost: 100_000, source: { key: "Facebook" } },
+        { cost: 200_000, source: { key: "facebook", account: "may kids" }, warehouse_id: "kho ho chi minh", product: product.display_id, marketer: "Võ Thanh Tâm" },
+        { cost: 300_000, source: { key: kids.name } },
+      ],
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect(h.sandbox.server.count("POST", `/pos/api/v1/shops/${pos().shop.id}/adv_costs`)).toBeGreaterThan(0);
+    const sent = pos().adCosts.at(-1)!.items as Record<string, unknown>[];
+    expect(sent[0]!.source).toEqual({ key: "-1" });
+    expect(sent[1]).toMatchObject({ source: { key: "-1", account: kids.id }, warehouse_id: warehouse.id, product: product.id, pke_mkter: marketer.id });
+    expect(sent[2]!.source).toEqual({ key: "-1", account: kids.id });
+  });
+
+  it("rejects what does not resolve with the valid values, before writing", async () => {
+    const path = `/pos/api/v1/shops/${pos().shop.id}/adv_costs`;
+    const before = h.sandbox.server.count("POST", path);
+    const cases: [Record<string, unknown>, RegExp[]][] = [
+      [{ source: { key: "Myspace" } }, [/items\[0\]\.source: unknown value "Myspace"/, /Facebook \(-1\)/, /Shopee \(-3\)/]],
+      [{ source: { key: "-1", account: "406" } }, [/items\[0\]\.source account: unknown value "406"/, /Mây Kids/]],
+      [{ source: { key: "Shopee", account: "3" } }, [/lists no accounts/]],
+      [{ warehouse_id: "Kho Cần Thơ" }, [/items\[0\]\.warehouse_id: unknown value/, /Kho Hà Nội/]],
+      [{ warehouse_id: "kho" }, [/matches 3 values/]],
+      [{ marketer: "mkt@example.com" }, [/items\[0\]\.marketer: unknown value/, /Võ Thanh Tâm/]],
+      [{ product: "NOPE-1" }, [/items\[0\]\.product: no product "NOPE-1"/]],
+    ];
+    for (const [item, messages] of cases) {
+      const r = await post({ items: [{ cost: 1000, ...item }] });
+      expect(r.isError, JSON.stringify(item)).toBe(true);
+      for (const m of messages) expect(r.text).toMatch(m);
+    }
+    expect(h.sandbox.server.count("POST", path)).toBe(before);
+  });
+});
+
 describe("list_payment_histories", () => {
   it("lists payments in a range with their orders", async () => {
     const r = await h.call("list_payment_histories", { since: "2026-09-01", until: "2026-11-22", limit: 100 });
@@ -152,7 +199,18 @@ describe("list_payment_histories", () => {
 });
 
 describe("list_debts", () => {
-  it("names payable/receivable, filters by status name and passes the sum on", async () => {
+  type Debt = (typeof h.sandbox.pos.debts)[number];
+  const money = (d: Debt) => ({ due: d.money_must_pay_or_collect as number, settled: d.money_payed_or_collected as number });
+  const sums = (debts: Debt[]) => ({
+    count: debts.length,
+    due: debts.reduce((s, d) => s + money(d).due, 0),
+    settled: debts.reduce((s, d) => s + money(d).settled, 0),
+    remaining: debts.reduce((s, d) => s + money(d).due - money(d).settled, 0),
+  });
+  const newest = (debts: Debt[]) =>
+    [...debts].sort((a, b) => (a.inserted_at < b.inserted_at ? 1 : a.inserted_at > b.inserted_at ? -1 : String(a.id) < String(b.id) ? -1 : 1));
+
+  it("names payable/receivable and filters by status name", async () => {
     const r = await h.call("list_debts", { status: "settled", limit: 100 });
     expect(r.isError, r.text).toBe(false);
     const expected = pos().debts.filter((d) => d.status === 1);
@@ -161,9 +219,34 @@ describe("list_debts", () => {
       const record = expected.find((d) => d.id === row.id)!;
       expect(row.type).toBe(record.type === 0 ? "payable" : "receivable");
       expect(row.status).toBe("settled");
-      expect(row.remaining).toBe((record.money_must_pay_or_collect as number) - (record.money_payed_or_collected as number));
+      expect(row.remaining).toBe(money(record).due - money(record).settled);
     }
-    expect(r.data.sum).toBeDefined();
+  });
+
+  it("totals each direction apart over every matching debt, not only the page", async () => {
+    const open = pos().debts.filter((d) => d.status === 0);
+    const r = await h.call("list_debts", { status: "open", limit: 2 });
+    expect(r.data.debts).toHaveLength(2);
+    expect(r.data.totals).toEqual({ receivable: sums(open.filter((d) => d.type === 1)), payable: sums(open.filter((d) => d.type === 0)) });
+    expect(r.data.totals.receivable.count).toBeGreaterThan(0);
+    expect(r.data.totals.payable.count).toBeGreaterThan(0);
+  });
+
+  it("filters by direction, paged with a cursor, with the matching total", async () => {
+    const receivable = newest(pos().debts.filter((d) => d.type === 1));
+    const first = await h.call("list_debts", { direction: "receivable", limit: 4 });
+    expect(first.data.total).toBe(receivable.length);
+    const seen = [...first.data.debts];
+    let cursor = first.data.next_cursor;
+    for (let i = 0; cursor && i < 20; i++) {
+      const next = await h.call("list_debts", { cursor, limit: 4 });
+      expect(next.isError, next.text).toBe(false);
+      expect(next.data.totals).toBeUndefined();
+      seen.push(...next.data.debts);
+      cursor = next.data.next_cursor;
+    }
+    expect(seen.map((d: { id: string }) => d.id)).toEqual(receivable.map((d) => d.id));
+    expect(seen.every((d: { type: string }) => d.type === "receivable")).toBe(true);
   });
 
   it("lists one customer's debts", async () => {

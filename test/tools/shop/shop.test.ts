@@ -38,6 +38,34 @@ describe("lookup_address", () => {
     expect(top(r)).toEqual(expected());
   });
 
+  it("reads provinces and districts typed without accents or spaces, and short names", async () => {
+    const province = (name: string) => pos().geo.provinces.find((p) => p.name === name)!.id;
+    for (const [typed, name] of [["hanoi", "Hà Nội"], ["hcm", "Hồ Chí Minh"], ["tp hcm", "Hồ Chí Minh"], ["TP.HCM", "Hồ Chí Minh"], ["sai gon", "Hồ Chí Minh"], ["saigon", "Hồ Chí Minh"], ["danang", "Đà Nẵng"]] as const) {
+      const r = await h.call("lookup_address", { query: typed });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.data.matches[0].province.id, typed).toBe(province(name));
+      expect(r.data.matches[0].district, typed).toBeUndefined();
+    }
+    expect(top(await h.call("lookup_address", { query: "ben nghe, q1, tp hcm" }))).toEqual(expected());
+    expect(top(await h.call("lookup_address", { query: "Bến Nghé, Q.1, Sài Gòn" }))).toEqual(expected());
+    expect(top(await h.call("lookup_address", { query: "ben nghe, sai gon" }))).toEqual(expected());
+    const wards = await h.call("lookup_address", { query: "phuong 1, hcm" });
+    expect(wards.data.matches.map((m: { district: { name: string } }) => m.district.name).sort()).toEqual(["Quận Bình Thạnh", "Quận Gò Vấp"]);
+    const district = await h.call("lookup_address", { query: "binhthanh, hcm" });
+    expect(district.data.matches[0].district.id).toBe(pos().geo.districts.find((d) => d.name === "Quận Bình Thạnh")!.id);
+  });
+
+  it("says when it shows fewer places than it found", async () => {
+    const all = pos().geo.districts.filter((d) => d.province_id === "701");
+    const r = await h.call("lookup_address", { province_id: "701", limit: 2 });
+    expect(r.data.matches).toHaveLength(2);
+    expect(r.data).toMatchObject({ total: all.length, truncated: true });
+    const whole = await h.call("lookup_address", { province_id: "701", limit: 50 });
+    expect(whole.data.truncated).toBeUndefined();
+    const provinces = await h.call("lookup_address", {});
+    expect(provinces.data).toMatchObject({ total: pos().geo.provinces.length, truncated: true });
+  });
+
   it("browses provinces, districts and communes, and the new province list", async () => {
     const provinces = await h.call("lookup_address", { limit: 50 });
     expect(provinces.data.matches.map((m: { province: { id: string } }) => m.province.id)).toEqual(pos().geo.provinces.map((p) => p.id));

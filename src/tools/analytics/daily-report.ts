@@ -1,0 +1,99 @@
+import { ConfigError, failureText } from "../../clients/errors.js";
+import { num } from "../../format/compact.js";
+import { parseDateInput, startOfDay, toDateInZone, toYmdHms } from "../../format/time.js";
+import type { ResourceContext } from "../../resources/define.js";
+import type { AnyTool, ToolContext } from "../define.js";
+import { eachPage } from "../page-stats/fan-out.js";
+import { getPageStats } from "../page-stats/get-page-stats.js";
+import { getStaffStats } from "../page-stats/get-staff-stats.js";
+import { MAX_PAGES, resolvePageIds } from "../pages/page-refs.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
+
+/**
+ * One day of the shop: inbox per page, staff work and (with the POS configured) sales. Gathered
+ * once for both the daily_shop_report prompt (figures for the model to write up) and the
+ * get_daily_report tool (the same figures as a result a host can chart).
+ */
+
+const STAFF_SHOWN = 10;
+const SALE_FIELDS = ["order_count", "price", "cod", "discount", "shipping_fee", "product_count"];
+
+/** Runs a tool's handler with its own input validation, as a tool call would. */
+async function run(tool: AnyTool, args: Record<string, unknown>, ctx: ToolContext): Promise<Record<string, unknown>> {
+  return (await tool.handler(tool.input.parse(args), ctx)) as Record<string, unknown>;
+}
+
+/** A section's figures, or why they are missing: one failing source does not sink the report. */
+async function attempt<T>(read: () => Promise<T>): Promise<T | { unavailable: string }> {
+  try {
+    return await read();
+  } catch (error) {
+    return { unavailable: failureText(error) };
+  }
+}
+
+const reportDay = (text: string, timeZone: string): Date => startOfDay(parseDateInput("date", text, timeZone), timeZone);
+
+/** The pages named (ids or names), or every activated page, with their names. */
+async function pagesOf(ctx: ResourceContext, refs: string[] | undefined): Promise<{ id: string; name?: string | undefined }[]> {
+  const chosen = await resolvePageIds(ctx.messaging, refs);
+  return chosen.slice(0, MAX_PAGES).map((id) => ({ id, name: ctx.messaging.pageName(id) }));
+}
+
+/** Sums the day's sales rows: every metric of `success`, and the returned order count. */
+async function sales(ctx: ResourceContext, shopId: string | undefined, since: Date, until: Date) {
+  const shop = await resolveShopId(ctx, shopId);
+  const tz = ctx.config.timezone;
+  const rows = await ctx.pos.getSaleAnalytics(shop, { since: toYmdHms(since, tz), until: toYmdHms(until, tz), select_fields: SALE_FIELDS });
+  const totals: Record<string, number> = {};
+  let returned = 0;
+  for (const row of rows) {
+    for (const [k, v] of Object.entries(row.success ?? {})) if (num(v) !== undefined) totals[k] = (totals[k] ?? 0) + num(v)!;
+    returned += num((row.returned as Record<string, unknown> | null | undefined)?.order_count) ?? 0;
+  }
+  const orders = totals.order_count ?? 0;
+  return { shop_id: shop, ...totals, avg_order_value: orders ? Math.round((totals.price ?? 0) / orders) : 0, returned_orders: returned };
+}
+
+export interface DailyReport {
+  data: {
+    date: string;
+    time_zone: string;
+    inbox: ({ page_id: string; name?: string | undefined } & Record<string, unknown>)[];
+    staff: Record<string, unknown>;
+    sales?: Record<string, unknown> | undefined;
+  };
+  /** The POS is not configured: the report has no sales section. */
+  noPos: boolean;
+}
+
+export async function dailyReport(args: { date: string; page_ids?: string[] | undefined; shop_id?: string | undefined }, base: ResourceContext): Promise<DailyReport> {
+  const tz = base.config.timezone;
+  const since = reportDay(args.date, tz);
+  const until = new Date(startOfDay(since, tz, 1).getTime() - 1000);
+  const day = toDateInZone(since, tz);
+  const ctx: ToolContext = { ...base, progress: async () => {} };
+  const range = { since: day, until: day };
+  const pages = await pagesOf(base, args.page_ids);
+  const inbox = await eachPage(ctx, pages.map((p) => p.id), "daily report", async (pageId) => ({
+    page_id: pageId,
+    name: pages.find((p) => p.id === pageId)?.name,
+    ...(await attempt(async () => ({
+      conversations: (await run(getPageStats, { metric: "engagement", page_ids: [pageId], ...range }, ctx)).totals,
+      messages: (await run(getPageStats, { metric: "messages", page_ids: [pageId], ...range }, ctx)).totals,
+    }))),
+  }));
+  const staff = await attempt(async () => {
+    const result = await run(getStaffStats, { page_ids: pages.map((p) => p.id), ...range }, ctx);
+    return { totals: result.totals, top_staff: (result.staff as unknown[]).slice(0, STAFF_SHOWN) };
+  });
+  let sold: Awaited<ReturnType<typeof sales>> | { unavailable: string } | undefined;
+  let noPos = false;
+  try {
+    sold = await sales(base, args.shop_id, since, until);
+  } catch (error) {
+    if (error instanceof ConfigError) noPos = true;
+    else sold = { unavailable: failureText(error) };
+  }
+  return { data: { date: day, time_zone: tz, inbox, staff, sales: sold }, noPos };
+}

@@ -1,0 +1,90 @@
+import { sanitizeName } from "../format/text.js";
+
+/**
+ * The user's yes before a tool reaches a customer or moves money. A tool declares a `confirm` hook
+ * (what it is about to do: who, what, how much); runTool asks through the client (MCP elicitation)
+ * when the context can ask, and sends nothing upstream unless the user accepts.
+ */
+
+/** PANCAKE_CONFIRM_WRITES: `auto` asks where the client can, `always` refuses to write unasked. */
+export const CONFIRM_MODES = ["auto", "always", "never"] as const;
+export type ConfirmMode = (typeof CONFIRM_MODES)[number];
+
+/** What a tool asks the user to approve. */
+export interface Confirmation {
+  /** One line: what happens on accept. */
+  action: string;
+  /** Who, what, how much, in this order; empty values are left out. */
+  details: [label: string, value: string | number | undefined][];
+  /** Text the user may edit before it goes: the input field that holds it. */
+  editable?: { field: string; label: string };
+}
+
+/** The form shown to the user: at most the editable text (a flat object, as elicitation wants). */
+export interface ConfirmForm {
+  type: "object";
+  properties: Record<string, { type: "string"; title: string; default: string; maxLength?: number }>;
+  required?: string[];
+}
+
+export type UserAnswer =
+  | { action: "accept"; content?: Record<string, unknown> }
+  | { action: "decline" | "cancel" }
+  /** The question could not be asked or was not answered in time. */
+  | { action: "unavailable"; reason: string };
+
+/** Asks the user (elicitation/create). Present on a tool context only when this call must ask. */
+export type AskUser = (message: string, form: ConfirmForm) => Promise<UserAnswer>;
+
+/** The longest editable text (the send tools' limit). */
+const MAX_TEXT = 2000;
+
+/** The message shown to the user: the action, then one line per detail. */
+export function confirmMessage(c: Confirmation): string {
+  const lines = c.details.filter(([, v]) => v !== undefined && v !== "").map(([label, v]) => `${label}: ${v}`);
+  return [c.action, ...lines].join("\n");
+}
+
+/** A name from outside (customer, page) fit to show in the dialog. */
+export const shown = (value: unknown): string | undefined => sanitizeName(value);
+
+const NOT_SENT: Record<Exclude<UserAnswer["action"], "accept">, string> = {
+  decline: "The user declined in the confirmation dialog",
+  cancel: "The user dismissed the confirmation dialog",
+  unavailable: "The user could not be asked",
+};
+
+export type Approval = { go: true; edits?: Record<string, unknown> } | { go: false; result: Record<string, unknown> };
+
+/**
+ * Asks before a write. Accept: go on, with the user's edit of the text if any. Anything else:
+ * a normal result that says nothing was sent and why, so the model reports it instead of retrying.
+ */
+export async function approve(confirmation: Confirmation, input: Record<string, unknown>, ask: AskUser): Promise<Approval> {
+  const { editable } = confirmation;
+  const text = editable ? input[editable.field] : undefined;
+  const form: ConfirmForm = { type: "object", properties: {} };
+  if (editable && typeof text === "string" && text !== "") {
+    form.properties[editable.field] = { type: "string", title: editable.label, default: text, maxLength: MAX_TEXT };
+    form.required = [editable.field];
+  }
+  const answer = await ask(confirmMessage(confirmation), form);
+  if (answer.action === "accept") {
+    const edited = editable ? answer.content?.[editable.field] : undefined;
+    return typeof edited === "string" && edited !== text ? { go: true, edits: { [editable!.field]: edited } } : { go: true };
+  }
+  const why = answer.action === "unavailable" ? `${NOT_SENT.unavailable}: ${answer.reason}` : NOT_SENT[answer.action];
+  return {
+    go: false,
+    result: {
+      sent: false,
+      answer: answer.action,
+      note: `${why}; nothing was sent or changed. Tell the user; call again only if they ask for it.`,
+    },
+  };
+}
+
+/** Order or return lines as the user gave them: "Áo sơ mi (Trắng, M) × 2". */
+export function linesText(items: readonly { variation_id?: string; product?: string; variant?: string; quantity: number }[]): string {
+  return items.map((it) => `${it.product ?? `#${it.variation_id}`}${it.variant ? ` (${it.variant})` : ""} × ${it.quantity}`).join("; ");
+}

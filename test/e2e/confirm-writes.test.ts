@@ -1,0 +1,215 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { type CallToolResult, ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Sandbox } from "../../src/sandbox/index.js";
+import { CLI, cleanEnv, requireBuild, spawnHttp } from "../helpers/spawn.js";
+
+// The user's yes before a write reaches a customer or moves money, through the built server and
+// the SDK's own client, over stdio and stateless HTTP, with the upstream requests counted at the
+// sandbox: an accepted send goes once with the user's edit, a declined one never leaves.
+
+type Answer = (message: string, schema: Record<string, unknown>) => ElicitResult;
+
+interface Session {
+  client: Client;
+  /** What the user was asked, in order. */
+  asked: { message: string; schema: Record<string, unknown> }[];
+  answer: Answer;
+  close(): Promise<void>;
+}
+
+const ms = (t: string) => Date.parse(`${t.slice(0, 23)}Z`);
+let sandbox: Sandbox;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  requireBuild();
+  sandbox = new Sandbox();
+  const urls = await sandbox.start();
+  env = {
+    PANCAKE_BASE_URL: urls.messagingBaseUrl,
+    PANCAKE_POS_BASE_URL: urls.posBaseUrl,
+    PANCAKE_ACCESS_TOKEN: sandbox.credentials.userToken,
+    PANCAKE_POS_API_KEY: sandbox.credentials.posApiKey,
+    PANCAKE_TOOLSETS: "all",
+  };
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+function newClient(elicits: boolean): { client: Client; session: Omit<Session, "close" | "client"> } {
+  const client = new Client({ name: "confirm-test", version: "1.0.0" }, { capabilities: elicits ? { elicitation: { form: {} } } : {} });
+  const session: Omit<Session, "close" | "client"> = { asked: [], answer: () => ({ action: "accept" }) };
+  if (elicits) {
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      const params = request.params as { message: string; requestedSchema: Record<string, unknown> };
+      session.asked.push({ message: params.message, schema: params.requestedSchema });
+      return session.answer(params.message, params.requestedSchema);
+    });
+  }
+  return { client, session };
+}
+
+async function stdioSession(elicits: boolean, extra: Record<string, string> = {}): Promise<Session> {
+  const { client, session } = newClient(elicits);
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI], env: cleanEnv({ ...env, ...extra }), stderr: "pipe" }));
+  return Object.assign(session, { client, close: () => client.close() });
+}
+
+async function httpSession(elicits: boolean, extra: Record<string, string> = {}): Promise<Session> {
+  const server = await spawnHttp([], { ...env, ...extra });
+  const { client, session } = newClient(elicits);
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+  return Object.assign(session, {
+    client,
+    async close() {
+      await client.close();
+      await server.stop();
+    },
+  });
+}
+
+/** An INBOX conversation open for sending (the customer wrote within 24 h). */
+function openConversation() {
+  const pageId = sandbox.messaging.pages[0]!.id;
+  const now = sandbox.now.getTime();
+  const open = sandbox.messaging.conversations.find(
+    (c) => c.page_id === pageId && c.type === "INBOX" && c.last_customer_interactive_at && ms(c.last_customer_interactive_at) > now - 20 * 3_600_000,
+  )!;
+  return { page_id: pageId, conversation_id: open.id };
+}
+
+const sends = () => sandbox.server.requests.filter((r) => r.method === "POST" && r.path.endsWith("/messages"));
+const transactions = () => sandbox.server.requests.filter((r) => r.method === "POST" && r.path.endsWith("/transactions"));
+
+async function call(s: Session, name: string, args: Record<string, unknown>) {
+  const result = (await s.client.callTool({ name, arguments: args })) as CallToolResult;
+  return { isError: result.isError === true, data: result.structuredContent as Record<string, unknown>, text: (result.content[0] as { text: string }).text };
+}
+
+for (const [transport, start, mode] of [
+  ["stdio", stdioSession, "auto"],
+  // Stateless HTTP: a per-request server cannot know the client's capabilities, so asking there
+  // takes PANCAKE_CONFIRM_WRITES=always (auto keeps today's behaviour; tested below).
+  ["HTTP", httpSession, "always"],
+] as const) {
+  describe(`confirm before sending over ${transport} (${mode})`, () => {
+    let s: Session;
+    beforeAll(async () => {
+      s = await start(true, { PANCAKE_CONFIRM_WRITES: mode });
+    });
+    afterAll(async () => {
+      await s?.close();
+    });
+
+    it("accept: sends once, with the text as the user edited it", async () => {
+      const target = openConversation();
+      const before = sends().length;
+      s.answer = () => ({ action: "accept", content: { message: "Dạ, shop gửi chị đơn ngay hôm nay ạ" } });
+      const r = await call(s, "send_inbox_message", { ...target, message: "Dạ shop gửi đơn ạ" });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.data.message_id).toBeTruthy();
+      expect(s.asked).toHaveLength(1);
+      const { message, schema } = s.asked[0]!;
+      expect(message).toContain("Gửi tin nhắn này cho khách?");
+      expect(message).toContain("Nội dung: Dạ shop gửi đơn ạ");
+      expect(message).toContain(`Trang: ${sandbox.messaging.pages[0]!.name}`);
+      expect(schema).toMatchObject({ properties: { message: { type: "string", default: "Dạ shop gửi đơn ạ" } }, required: ["message"] });
+      expect(sends().length - before).toBe(1);
+      expect(JSON.stringify(sends().at(-1)!.body)).toContain("Dạ, shop gửi chị đơn ngay hôm nay ạ");
+      s.asked.length = 0;
+    });
+
+    it("decline: nothing reaches the upstream, and the result says so without an error", async () => {
+      const before = sends().length;
+      s.answer = () => ({ action: "decline" });
+      const r = await call(s, "send_inbox_message", { ...openConversation(), message: "Chào chị" });
+      expect(r.isError).toBe(false);
+      expect(r.data).toMatchObject({ sent: false, answer: "decline" });
+      expect(r.data.note).toMatch(/nothing was sent/);
+      expect(JSON.parse(r.text)).toEqual(r.data);
+      expect(sends().length).toBe(before);
+      s.asked.length = 0;
+    });
+
+    it("cancel of a money write: no transaction is recorded; accept records it once", async () => {
+      const before = transactions().length;
+      s.answer = () => ({ action: "cancel" });
+      const args = { name: "Tiền điện tháng 11", amount: -1_250_000, payments: ["cash"] };
+      const cancelled = await call(s, "create_transaction", args);
+      expect(cancelled.data).toMatchObject({ sent: false, answer: "cancel" });
+      expect(transactions().length).toBe(before);
+      expect(s.asked[0]!.message).toContain("Ghi phiếu chi này?");
+      expect(s.asked[0]!.message).toMatch(/Số tiền: 1\.250\.000\s₫/);
+      // No text to edit: the form asks for a yes or no only.
+      expect(s.asked[0]!.schema).toMatchObject({ type: "object", properties: {} });
+      s.answer = () => ({ action: "accept" });
+      const done = await call(s, "create_transaction", args);
+      expect(done.isError, done.text).toBe(false);
+      expect(transactions().length).toBe(before + 1);
+      s.asked.length = 0;
+    });
+  });
+}
+
+/** Runs `fn` in a fresh session, closed whatever happens. */
+async function within(session: Promise<Session>, fn: (s: Session) => Promise<void>): Promise<void> {
+  const s = await session;
+  try {
+    await fn(s);
+  } finally {
+    await s.close();
+  }
+}
+
+describe("without a confirmation", () => {
+  it("a client without elicitation sends as today (stdio, auto)", async () => {
+    await within(stdioSession(false), async (s) => {
+      const before = sends().length;
+      const r = await call(s, "send_inbox_message", { ...openConversation(), message: "Shop chào chị ạ" });
+      expect(r.isError, r.text).toBe(false);
+      expect(sends().length - before).toBe(1);
+    });
+  });
+
+  it("never: does not ask even a client that could", async () => {
+    await within(stdioSession(true, { PANCAKE_CONFIRM_WRITES: "never" }), async (s) => {
+      const before = sends().length;
+      await call(s, "send_inbox_message", { ...openConversation(), message: "Shop chào chị ạ" });
+      expect(s.asked).toHaveLength(0);
+      expect(sends().length - before).toBe(1);
+    });
+  });
+
+  it("always: a client that cannot ask gets nothing sent, and is told why", async () => {
+    await within(stdioSession(false, { PANCAKE_CONFIRM_WRITES: "always" }), async (s) => {
+      const before = sends().length;
+      const r = await call(s, "send_inbox_message", { ...openConversation(), message: "Shop chào chị ạ" });
+      expect(r.isError).toBe(false);
+      expect(r.data).toMatchObject({ sent: false, answer: "unavailable" });
+      expect(r.data.note).toMatch(/no elicitation capability/);
+      expect(sends().length).toBe(before);
+    });
+  });
+
+  it("stateless HTTP in auto mode sends as today: the server cannot know the client asked for elicitation", async () => {
+    await within(httpSession(true), async (s) => {
+      const before = sends().length;
+      const r = await call(s, "send_inbox_message", { ...openConversation(), message: "Shop chào chị ạ" });
+      expect(r.isError, r.text).toBe(false);
+      expect(s.asked).toHaveLength(0);
+      expect(sends().length - before).toBe(1);
+    });
+  });
+
+  it("reads never ask", async () => {
+    await within(stdioSession(true, { PANCAKE_CONFIRM_WRITES: "always" }), async (s) => {
+      const r = await call(s, "list_pages", {});
+      expect(r.isError, r.text).toBe(false);
+      expect(s.asked).toHaveLength(0);
+    });
+  });
+});
