@@ -57,11 +57,21 @@ export function runScenarios(group: string, scenarios: Scenario<unknown>[]): voi
         },
       });
       measured.push(record);
-      expect(answer).toEqual(s.truth(h.sandbox));
+      const truth = s.truth(h.sandbox);
+      // An empty truth would let an empty answer pass: each question must have something to find.
+      expect(vacuous(truth), `the demo shop has nothing to find for: ${s.question}`).toBe(false);
+      expect(answer).toEqual(truth);
       expect(record.calls, record.tools.join(", ")).toBeLessThanOrEqual(MAX_CALLS);
       expect(record.tokens).toBeLessThanOrEqual(MAX_TOKENS);
     });
   }
+}
+
+function vacuous(value: unknown): boolean {
+  if (value === undefined || value === null || value === 0 || value === "" || value === false) return true;
+  if (Array.isArray(value)) return value.length === 0 || value.every(vacuous);
+  if (typeof value === "object") return Object.values(value).every(vacuous);
+  return false;
 }
 
 /** The shop's calendar day `days` before the sandbox's today (Asia/Ho_Chi_Minh). */

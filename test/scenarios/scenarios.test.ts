@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { afterAll, describe } from "vitest";
 import { MAX_CALLS, MAX_TOKENS, measured, runScenarios } from "./framework.js";
 import { inboxScenarios } from "./inbox.js";
+import { orderScenarios } from "./orders.js";
 import { salesScenarios } from "./sales.js";
 import { statsScenarios } from "./stats.js";
 
@@ -9,6 +10,7 @@ describe("shop-owner questions, default tools", () => {
   runScenarios("stats", statsScenarios);
   runScenarios("sales", salesScenarios);
   runScenarios("inbox", inboxScenarios);
+  runScenarios("orders", orderScenarios);
 });
 
 // The distribution the issue asks for: calls and result tokens per question, written where people
