@@ -75,7 +75,7 @@ describe("protocol: prompt errors, client log level, completion", () => {
     const debugLines = () => messages.filter((m) => m.level === "debug");
     const [pageId] = await complete("draft_customer_reply", "page_id", "");
     // Each call reads the page's conversations upstream, which the HTTP core logs at debug.
-    const read = () => client.callTool({ name: "list_conversations", arguments: { page_id: pageId, limit: 1 } });
+    const read = () => client.callTool({ name: "list_conversations", arguments: { page_ids: [pageId], limit: 1 } });
     await read();
     expect(debugLines()).toEqual([]);
 
@@ -104,7 +104,7 @@ describe("protocol: prompt errors, client log level, completion", () => {
     expect(fromSecond.length).toBeGreaterThan(0);
 
     const idsOf = async (pageId: string) => {
-      const result = await client.callTool({ name: "list_conversations", arguments: { page_id: pageId, limit: 100 } });
+      const result = await client.callTool({ name: "list_conversations", arguments: { page_ids: [pageId], limit: 100 } });
       return new Set((result.structuredContent as { conversations: { id: string }[] }).conversations.map((c) => c.id));
     };
     const [firstIds, secondIds] = [await idsOf(first), await idsOf(second)];
