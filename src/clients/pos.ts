@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ConfigError } from "./errors.js";
+import { ConfigError, InputError } from "./errors.js";
 import { type HttpCore, pathOf, type QueryValue } from "./http.js";
 import { registerSecret } from "./redact.js";
 import * as S from "./schemas/pos.js";
@@ -258,6 +258,10 @@ export class PosClient {
     shopId: Id | undefined,
     options: { query?: object; method?: "POST" | "PUT"; body?: unknown } = {},
   ): Promise<unknown> {
+    // Shop ids are integers (the OpenAPI's SHOP_ID); anything else would only reach a 404.
+    if (shopId !== undefined && !/^\d+$/.test(String(shopId))) {
+      throw new InputError("shop_id", `${JSON.stringify(String(shopId).slice(0, 40))} is not a shop id (shop ids are numbers)`, "Use list_shops to see the shop ids.");
+    }
     return this.core.request({
       op,
       method: options.method ?? "GET",
@@ -310,11 +314,6 @@ export class PosClient {
     const merged = new Map<string, S.PosShop>();
     for (const shop of lists.flat()) if (!merged.has(String(shop.id))) merged.set(String(shop.id), shop);
     return [...merged.values()];
-  }
-
-  async getShop(shopId: Id): Promise<S.PosShop> {
-    const json = await this.call("get shop", pathOf`/shops/${shopId}`, shopId);
-    return parse(S.PosShop, unwrap(json, "shop"));
   }
 
   listProvinces(params: ProvinceParams = {}): Promise<S.PosProvince[]> {
@@ -417,15 +416,23 @@ export class PosClient {
     return parse(S.PosCustomer, unwrap(json, "customer"));
   }
 
-  /** The newer service reads name, phoneNumber and dateOfBirth at the top level: both are sent. */
+  /**
+   * Both forms in one body: the OpenAPI's create (name, phoneNumber, dateOfBirth and addresses as
+   * full_address text at the top level) and the seed's `{customer: {...}}`, which also carries
+   * what the OpenAPI's create lacks (emails, tags, level, structured addresses).
+   */
   createCustomer(shopId: Id, customer: Body): Promise<S.PosCustomer> {
     const path = pathOf`/shops/${shopId}/customers`;
     const phones = customer.phone_numbers;
+    const addresses = customer.shop_customer_address;
     const body = {
       customer,
       name: customer.name,
       phoneNumber: Array.isArray(phones) ? phones[0] : undefined,
       dateOfBirth: customer.date_of_birth,
+      shop_customer_address: Array.isArray(addresses)
+        ? addresses.map(({ full_address, full_name, phone_number }: Body) => ({ full_address, full_name, phone_number }))
+        : undefined,
     };
     return this.write(S.PosCustomer, "create customer", "POST", path, shopId, body);
   }

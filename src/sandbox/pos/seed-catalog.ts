@@ -128,7 +128,7 @@ export function seedWarehouses(rng: Random, geo: GeoData): WarehouseRecord[] {
       commune_id: commune.id,
       shop_id: SHOP_ID,
       allow_create_order: i < 2,
-      shelf_config: { shelves: [] },
+      shelf_config: { col: String(i + 2) },
     };
   });
 }

@@ -100,6 +100,7 @@ export function seedOrders(state: PosState, rng: Random, count: number): void {
     walk(rng, order, weighted(rng, statusWeights), seller, now);
     state.orders.push(order);
   });
+  sideStatusesAndWallets(state.orders, sellers[0]!, now);
   state.sequences.order = count;
   state.sequences.orderItem = count * 10;
 }
@@ -139,4 +140,29 @@ function walk(rng: Random, order: OrderRecord, status: number, editor: UserRecor
     if (step === 16) order.partner.paid_at = iso(at);
     if (step === 4) order.partner.is_returned = true;
   }
+}
+
+const WALLETS = ["charged_by_momo", "charged_by_vnpay", "charged_by_card", "charged_by_kredivo", "charged_by_fundiin", "charged_by_qrpay"] as const;
+
+/**
+ * The statuses off the usual path (waiting for confirmation, canceled, deleted recently) and
+ * payments through e-wallets, cards and pay-later, on a fixed share of the orders: picked by
+ * position rather than by the random source, so the rest of the data set stays as it was.
+ */
+function sideStatusesAndWallets(orders: OrderRecord[], editor: UserRecord, now: number): void {
+  const early = orders.filter((o) => o.status === 0 || o.status === 1);
+  early.forEach((order, i) => {
+    const at = iso(Math.min(ms(order.updated_at) + 2 * HOUR, now - 60_000));
+    if (i % 6 === 1) moveStatus(order, editor, 6, at);
+    else if (i % 6 === 3 && order.status === 0) moveStatus(order, editor, 17, at);
+    else if (i % 9 === 5) moveStatus(order, editor, 7, at);
+  });
+  orders
+    .filter((o) => o.transfer_money > 0)
+    .forEach((order, i) => {
+      if (i % 2 === 0) return;
+      order[WALLETS[(i >> 1) % WALLETS.length]!] = order.transfer_money;
+      order.transfer_money = 0;
+      applyTotals(order);
+    });
 }

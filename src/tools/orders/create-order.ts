@@ -21,8 +21,10 @@ export const createOrder = defineTool({
   }),
   output: z.object({ id: z.string(), order: orderRowSchema, currency: z.string() }),
   async handler(input, ctx) {
-    const { shop_id, items, ...fields } = input;
+    const { shop_id, items, shop_customer_id, ...fields } = input;
     const body = orderBody(fields);
+    // The OpenAPI links an order to its customer as customer.id (it has no shop_customer_id).
+    if (shop_customer_id) body.customer = { id: shop_customer_id };
     const shopId = await resolveShopId(ctx, shop_id);
     body.items = itemLines(await resolveItems(ctx.pos, shopId, items));
     const order = await ctx.pos.createOrder(shopId, { ...body, shop_id: Number(shopId) || shopId });
