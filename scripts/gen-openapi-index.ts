@@ -1,6 +1,7 @@
 // Builds src/clients/openapi/operations.json, the compact index of the vendor's OpenAPI files and
 // the seed specs that the contract test and the `api` toolset read (parsing 2 MB of YAML takes
-// most of a second; the index loads in milliseconds). `--check` fails when the index is stale.
+// most of a second; the index loads in milliseconds), and src/sandbox/openapi-examples.json, the
+// documented answers the sandbox serves where it keeps no state. `--check` fails when either is stale.
 //   npx tsx scripts/gen-openapi-index.ts [--check]
 // The vendor files are read from ../shared/reference (PANCAKE_OPENAPI_DIR overrides it).
 import { createHash } from "node:crypto";
@@ -14,6 +15,7 @@ import { SEED_ENDPOINTS } from "./openapi/seed-operations.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const INDEX_FILE = join(root, "src/clients/openapi/operations.json");
+export const EXAMPLES_FILE = join(root, "src/sandbox/openapi-examples.json");
 export const referenceDir = () => resolve(root, process.env.PANCAKE_OPENAPI_DIR ?? "../shared/reference");
 
 const SOURCES = {
@@ -161,7 +163,7 @@ function operationsOf(api: ApiName, doc: Doc, source: Operation["source"]): Oper
           }
         : undefined;
       const tags = Array.isArray(op.tags) && op.tags.length ? op.tags : undefined;
-      ops.push({
+      const entry: Operation = {
         id: operationId(api, method.toUpperCase(), path),
         api,
         method: method.toUpperCase() as Operation["method"],
@@ -172,10 +174,56 @@ function operationsOf(api: ApiName, doc: Doc, source: Operation["source"]): Oper
         source,
         params,
         ...(body ? { body } : {}),
-      });
+      };
+      const example = exampleOf(doc, op);
+      if (example !== undefined) EXAMPLES.set(entry, example);
+      ops.push(entry);
     }
   }
   return ops;
+}
+
+/** The success answer each operation documents (its example, else one made from its schema). */
+const EXAMPLES = new WeakMap<Operation, unknown>();
+
+function exampleOf(doc: Doc, op: Doc): unknown {
+  const responses = (op.responses ?? {}) as Doc;
+  const status = Object.keys(responses).find((code) => /^2\d\d$/.test(code));
+  const content = status ? (resolved(doc, responses[status]) as Doc | undefined)?.content?.["application/json"] : undefined;
+  if (!content) return undefined;
+  if (content.example !== undefined) return trimExample(content.example);
+  const named = content.examples ? resolved(doc, Object.values(content.examples as Doc)[0] as Doc) : undefined;
+  if (named && "value" in named) return trimExample(named.value);
+  return trimExample(fromSchema(doc, content.schema, 0, new Set()));
+}
+
+/** A value of a schema's shape: its examples where given, else the type's plainest value. */
+function fromSchema(doc: Doc, node: unknown, depth: number, seen: Set<string>): unknown {
+  if (!node || typeof node !== "object" || depth > 8) return null;
+  const raw = node as Doc;
+  if (typeof raw.$ref === "string") return seen.has(raw.$ref) ? null : fromSchema(doc, pointer(doc, raw.$ref), depth, new Set(seen).add(raw.$ref));
+  if (raw.example !== undefined) return raw.example;
+  if (Array.isArray(raw.allOf)) return Object.assign({}, ...raw.allOf.map((part: unknown) => fromSchema(doc, part, depth, seen)));
+  const alternatives = raw.oneOf ?? raw.anyOf;
+  if (Array.isArray(alternatives)) return fromSchema(doc, alternatives[0], depth, seen);
+  if (Array.isArray(raw.enum)) return raw.enum[0];
+  const type = Array.isArray(raw.type) ? raw.type[0] : raw.type;
+  if (type === "array") return raw.items ? [fromSchema(doc, raw.items, depth + 1, seen)] : [];
+  if (type === "object" || raw.properties) {
+    const props = (raw.properties ?? {}) as Doc;
+    // `success` is the envelope's flag: a made-up answer is a successful one.
+    const entries = Object.entries(props).filter(([, v]) => v && typeof v === "object");
+    return Object.fromEntries(entries.map(([k, v]) => [k, k === "success" ? true : fromSchema(doc, v, depth + 1, seen)]));
+  }
+  return type === "integer" || type === "number" ? 0 : type === "boolean" ? false : type === "string" ? "" : null;
+}
+
+/** Examples are kept small: lists to 3 items, text to 200 characters. */
+function trimExample(value: unknown): unknown {
+  if (Array.isArray(value)) return value.slice(0, 3).map(trimExample);
+  if (typeof value === "string") return value.length > 200 ? value.slice(0, 200) : value;
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, trimExample(v)]));
+  return value;
 }
 
 /** Adds what a seed endpoint states and the matching operation lacks, or the seed's own operation. */
@@ -276,6 +324,14 @@ export function buildIndex(dir = referenceDir()): OperationIndex {
   };
 }
 
+/** The documented success answer of each operation that has one, by operation id (the sandbox serves them). */
+export function examplesOf(index: OperationIndex): Record<string, unknown> {
+  return Object.fromEntries(index.operations.flatMap((op) => (EXAMPLES.has(op) ? [[op.id, EXAMPLES.get(op)]] : [])));
+}
+
+export const serializeExamples = (examples: Record<string, unknown>) =>
+  `{\n${Object.entries(examples).map(([id, value]) => `${JSON.stringify(id)}:${JSON.stringify(value)}`).join(",\n")}\n}\n`;
+
 /** One operation a line: diffs stay readable and the file stays compact. */
 export function serialize(index: OperationIndex): string {
   const lines = index.operations.map((op) => `  ${JSON.stringify(op)}`);
@@ -283,15 +339,18 @@ export function serialize(index: OperationIndex): string {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const next = serialize(buildIndex());
-  if (process.argv.includes("--check")) {
-    const current = readFileSync(INDEX_FILE, "utf8");
-    if (current !== next) {
-      console.error("src/clients/openapi/operations.json is stale: run npx tsx scripts/gen-openapi-index.ts");
+  const index = buildIndex();
+  const files: [string, string][] = [
+    [INDEX_FILE, serialize(index)],
+    [EXAMPLES_FILE, serializeExamples(examplesOf(index))],
+  ];
+  for (const [file, next] of files) {
+    if (!process.argv.includes("--check")) {
+      writeFileSync(file, next);
+      console.log(`wrote ${file}: ${next.length} bytes`);
+    } else if (readFileSync(file, "utf8") !== next) {
+      console.error(`${file} is stale: run npm run openapi`);
       process.exit(1);
     }
-  } else {
-    writeFileSync(INDEX_FILE, next);
-    console.log(`wrote ${INDEX_FILE}: ${JSON.parse(next).operations.length} operations, ${next.length} bytes`);
   }
 }

@@ -140,7 +140,7 @@ export interface MultiPageStaffParams extends DateTimeRange {
 }
 
 type Query = Record<string, QueryValue>;
-type Call = Pick<RequestOptions, "op" | "path" | "method" | "query" | "body" | "headers">;
+export type Call = Pick<RequestOptions, "op" | "path" | "method" | "query" | "body" | "headers">;
 
 /** Parses leniently: a record that does not fit its schema is returned as it came. */
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
@@ -497,6 +497,22 @@ export class MessagingClient {
   async getAdStats(pageId: string, params: TimeSpan & { type: "by_id" | "by_time" }): Promise<AdRecord[]> {
     const body = await this.stats(pageId, "ads", "get ad statistics", { ...params });
     return parseList(adRecordSchema, Array.isArray(body) ? body : field(body, "data"));
+  }
+
+  /**
+   * Any documented operation (the `api` toolset): the path already filled from the index's
+   * template (server prefix included), query and body already checked against it. The credential
+   * is the one the operation takes: the page's token, the user token, or none.
+   */
+  callOperation(
+    call: Call & { method: "GET" | "POST" | "PUT" | "DELETE" },
+    auth: "access_token" | "page_access_token" | "none",
+    pageId: string | undefined,
+  ): Promise<unknown> {
+    if (auth === "access_token") return this.userCall(call, pageId);
+    if (auth === "none") return this.core.request(call);
+    if (!pageId) throw new InputError("params.page_id", "is required: the operation takes the page's token");
+    return this.pageCall(pageId, call);
   }
 
   // ---- internals ----

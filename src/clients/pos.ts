@@ -219,6 +219,14 @@ function unwrap(json: unknown, key?: string): unknown {
   return rest;
 }
 
+/** Shop ids are integers (the OpenAPI's SHOP_ID); anything else would only reach a 404. */
+function checkShop(shopId: Id | undefined): Id | undefined {
+  if (shopId !== undefined && !/^\d+$/.test(String(shopId))) {
+    throw new InputError("shop_id", `${JSON.stringify(String(shopId).slice(0, 40))} is not a shop id (shop ids are numbers)`, "Use list_shops to see the shop ids.");
+  }
+  return shopId;
+}
+
 function optionalNumber(value: unknown): number | undefined {
   const n = typeof value === "string" ? Number(value) : value;
   return typeof n === "number" && Number.isFinite(n) ? n : undefined;
@@ -258,16 +266,12 @@ export class PosClient {
     shopId: Id | undefined,
     options: { query?: object; method?: "POST" | "PUT"; body?: unknown } = {},
   ): Promise<unknown> {
-    // Shop ids are integers (the OpenAPI's SHOP_ID); anything else would only reach a 404.
-    if (shopId !== undefined && !/^\d+$/.test(String(shopId))) {
-      throw new InputError("shop_id", `${JSON.stringify(String(shopId).slice(0, 40))} is not a shop id (shop ids are numbers)`, "Use list_shops to see the shop ids.");
-    }
     return this.core.request({
       op,
       method: options.method ?? "GET",
       path,
       query: options.query ? toQuery(options.query) : undefined,
-      auth: { api_key: this.keyFor(shopId) },
+      auth: { api_key: this.keyFor(checkShop(shopId)) },
       body: options.body,
     });
   }
@@ -366,6 +370,18 @@ export class PosClient {
     return this.array(S.PosPartner, "list carriers", pathOf`/shops/${shopId}/partners`, shopId);
   }
 
+  listOrderTags(shopId: Id): Promise<S.PosOrderTag[]> {
+    return this.array(S.PosOrderTag, "list order tags", pathOf`/shops/${shopId}/orders/tags`, shopId);
+  }
+
+  /** The order's confirmation link (the OpenAPI's "Get order confirm link"), by its system_id. */
+  async getTrackingUrl(shopId: Id, systemId: number): Promise<string | undefined> {
+    const path = pathOf`/shops/${shopId}/orders/get_tracking_url`;
+    const json = await this.call("get order link", path, shopId, { method: "POST", body: { system_id: systemId } });
+    const url = isRecord(json) ? (json.url ?? (isRecord(json.data) ? json.data.url : undefined)) : undefined;
+    return typeof url === "string" ? url : undefined;
+  }
+
   listUsers(shopId: Id): Promise<S.PosUser[]> {
     return this.array(S.PosUser, "list staff", pathOf`/shops/${shopId}/users`, shopId);
   }
@@ -403,6 +419,30 @@ export class PosClient {
   async getProduct(shopId: Id, idOrSku: string): Promise<S.PosProduct> {
     const json = await this.call("get product", pathOf`/shops/${shopId}/products/${idOrSku}`, shopId);
     return parse(S.PosProduct, unwrap(json, "product"));
+  }
+
+  /** Categories as a tree: each top category's `nodes` hold its children. */
+  listCategories(shopId: Id): Promise<S.PosCategory[]> {
+    return this.array(S.PosCategory, "list categories", pathOf`/shops/${shopId}/categories`, shopId);
+  }
+
+  /** Body `{product: {name, weight, category_ids, variations: [...]}}`. */
+  createProduct(shopId: Id, body: Body): Promise<S.PosProduct> {
+    return this.write(S.PosProduct, "create product", "POST", pathOf`/shops/${shopId}/products`, shopId, body);
+  }
+
+  /** Body `{product: {...}}`: name and weight are required, variations with an id are updated. */
+  updateProduct(shopId: Id, productId: string, body: Body): Promise<S.PosProduct> {
+    const path = pathOf`/shops/${shopId}/products/${productId}`;
+    return this.write(S.PosProduct, "update product", "PUT", path, shopId, body);
+  }
+
+  /**
+   * Any documented operation (the `api` toolset): the path already filled from the index's
+   * template, query and body already checked against it. The api key is the shop's.
+   */
+  callOperation(op: string, method: "GET" | "POST" | "PUT" | "DELETE", path: string, shopId: Id | undefined, query: Record<string, QueryValue>, body?: unknown) {
+    return this.core.request({ op, method, path, query, auth: { api_key: this.keyFor(checkShop(shopId)) }, body });
   }
 
   // Customers

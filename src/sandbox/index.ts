@@ -1,4 +1,5 @@
 import { registerMessaging, type MessagingState, seedMessaging } from "./messaging/index.js";
+import { registerExamples } from "./examples.js";
 import { registerMedia } from "./media.js";
 import { makePeople } from "./people.js";
 import { registerPos, type PosState, seedPos } from "./pos/index.js";
@@ -72,8 +73,9 @@ export class Sandbox {
       posApiKey: this.pos.apiKey,
       shopId: this.pos.shop.id,
     };
-    registerMessaging(this.server.router, this.messaging, MESSAGING_PREFIX);
-    registerPos(this.server.router, this.pos, POS_PREFIX);
+    const messaging = registerMessaging(this.server.router, this.messaging, MESSAGING_PREFIX);
+    const pos = registerPos(this.server.router, this.pos, POS_PREFIX);
+    registerExamples(this.server.router, pos, messaging, { pos: POS_PREFIX, messaging: MESSAGING_PREFIX });
     registerMedia(this.server.router, MEDIA_PREFIX);
   }
 

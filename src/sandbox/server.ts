@@ -31,9 +31,10 @@ export interface RouteOptions {
   rateKey?: (req: SandboxRequest) => string | undefined;
 }
 
-interface Route {
+export interface Route {
   method: string;
   path: string;
+  literals: number;
   pattern: RegExp;
   names: string[];
   handler: RouteHandler;
@@ -88,22 +89,26 @@ export class Router {
       names.push(name);
       return "([^/]+)";
     });
-    this.routes.push({ method, path, pattern: new RegExp(`^${source}$`), names, handler, options });
+    const literals = path.split("/").filter((segment) => segment && !segment.startsWith(":")).length;
+    this.routes.push({ method, path, literals, pattern: new RegExp(`^${source}$`), names, handler, options });
     return this;
   }
 
-  match(method: string, path: string): { route: Route; params: Record<string, string> } | undefined {
+  /** The matching route with the most literal segments: /orders/tags before /orders/:order_id. */
+  match(method: string, path: string): { route: Readonly<Route>; params: Record<string, string> } | undefined {
+    let best: { route: Route; m: RegExpExecArray } | undefined;
     for (const route of this.routes) {
       if (route.method !== method) continue;
       const m = route.pattern.exec(path);
-      if (!m) continue;
-      const params: Record<string, string> = {};
-      route.names.forEach((name, i) => {
-        params[name] = decodeURIComponent(m[i + 1]!);
-      });
-      return { route, params };
+      if (m && (!best || route.literals > best.route.literals)) best = { route, m };
     }
-    return undefined;
+    if (!best) return undefined;
+    const { route, m } = best;
+    const params: Record<string, string> = {};
+    route.names.forEach((name, i) => {
+      params[name] = decodeURIComponent(m[i + 1]!);
+    });
+    return { route, params };
   }
 }
 

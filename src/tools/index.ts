@@ -1,8 +1,11 @@
 import type { Config } from "../config.js";
 import { type AnyTool, isWriteTool } from "./define.js";
 import { tools as analytics } from "./analytics/index.js";
+import { tools as api } from "./api/index.js";
+import { tools as catalog } from "./catalog/index.js";
 import { tools as customers } from "./customers/index.js";
 import { tools as finance } from "./finance/index.js";
+import { tools as fulfillment } from "./fulfillment/index.js";
 import { tools as inbox } from "./inbox/index.js";
 import { tools as inventory } from "./inventory/index.js";
 import { tools as orders } from "./orders/index.js";
@@ -25,6 +28,9 @@ export const allTools: readonly AnyTool[] = [
   ...analytics,
   ...inventory,
   ...promotions,
+  ...catalog,
+  ...fulfillment,
+  ...api,
 ];
 
 /** The tools a config exposes: its toolsets, minus every write when read-only. */

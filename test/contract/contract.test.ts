@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { allTools } from "../../src/tools/index.js";
 import { Sandbox } from "../../src/sandbox/index.js";
-import { argsFor, toolCalls } from "../fixtures/tool-calls.js";
+import { argsFor } from "../fixtures/tool-calls.js";
 import { startHarness, type Harness } from "../helpers/harness.js";
-import { richCalls } from "./rich-calls.js";
+import { pageTokenSends, richCalls } from "./rich-calls.js";
 
 /**
  * Every request the tools send, checked against the vendor's OpenAPI (and the seed specs) as the
@@ -42,15 +42,7 @@ describe("the vendor's contract: sends with page tokens only (the OpenAPI's form
   };
   afterAll(() => h?.close());
 
-  const sends: [string, (s: Sandbox) => Record<string, unknown>][] = [
-    ["send_inbox_message", (s) => toolCalls.send_inbox_message!(s)],
-    ["send_inbox_message", (s) => ({ ...toolCalls.send_inbox_message!(s), content_url: s.mediaUrl("ao-thun.png") })],
-    ["send_inbox_message", (s) => ({ ...toolCalls.send_inbox_message!(s), message: undefined, content_url: s.mediaUrl("bang-gia.pdf") })],
-    ["reply_to_comment", (s) => toolCalls.reply_to_comment!(s)],
-    ["reply_to_comment", (s) => ({ ...toolCalls.reply_to_comment!(s), content_url: s.mediaUrl("ao-thun.jpg"), image_data: { width: 1, height: 1 } })],
-    ["send_private_reply", (s) => toolCalls.send_private_reply!(s)],
-  ];
-  it.each(sends.map(([name, args], i) => [`${name} #${i}`, name, args] as const))("%s", async (_label, name, args) => {
+  it.each(pageTokenSends.map(([name, args], i) => [`${name} #${i}`, name, args] as const))("%s", async (_label, name, args) => {
     const harness = await open();
     const r = await harness.call(name, args(harness.sandbox));
     expect(r.isError, r.text).toBe(false);

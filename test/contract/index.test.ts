@@ -21,7 +21,7 @@ import {
   STOCKTAKING_STATUSES,
   TRANSFER_STATUSES,
 } from "../../src/tools/inventory/codes.js";
-import { buildIndex, serialize, INDEX_FILE } from "../../scripts/gen-openapi-index.js";
+import { buildIndex, EXAMPLES_FILE, examplesOf, INDEX_FILE, serialize, serializeExamples } from "../../scripts/gen-openapi-index.js";
 import { readFileSync } from "node:fs";
 import { type ContractRecorder, INDEX, recordContract } from "./recorder.js";
 
@@ -35,8 +35,10 @@ const codes = (rows: readonly { code: number }[]) => rows.map((r) => r.code).sor
 const sorted = (values: unknown[] | undefined) => [...(values ?? [])].map(Number).sort((a, b) => a - b);
 
 describe("the operation index", () => {
-  it("is what the generator makes of the vendor's files today (npx tsx scripts/gen-openapi-index.ts)", () => {
-    expect(readFileSync(INDEX_FILE, "utf8")).toBe(serialize(buildIndex()));
+  it("is what the generator makes of the vendor's files today (npm run openapi), and so are the sandbox's examples", () => {
+    const index = buildIndex();
+    expect(readFileSync(INDEX_FILE, "utf8")).toBe(serialize(index));
+    expect(readFileSync(EXAMPLES_FILE, "utf8")).toBe(serializeExamples(examplesOf(index)));
   });
 
   it("holds every operation of both OpenAPI files and both seed specs", () => {

@@ -12,6 +12,8 @@ export interface ContractRecorder {
   take(): string[];
   /** Ids of the operations the requests so far matched. */
   reached(): Set<string>;
+  /** Ids of the operations matched since the last call, cleared. */
+  takeReached(): Set<string>;
   stop(): void;
 }
 
@@ -24,9 +26,13 @@ export function recordContract(sandbox: Sandbox): ContractRecorder {
   const found = new Map<string, string>();
   let fresh: string[] = [];
   const reached = new Set<string>();
+  let recent = new Set<string>();
   const stop = sandbox.onUpstreamRequest((request) => {
     const { problems, op } = checkRequest(INDEX.operations, request);
-    if (op) reached.add(op.id);
+    if (op) {
+      reached.add(op.id);
+      recent.add(op.id);
+    }
     for (const problem of problems) {
       const line = `${problem}\n    (seen in ${request.method} ${request.path}?${Object.keys(request.query).join("&")})`;
       if (!found.has(problem)) found.set(problem, line);
@@ -41,6 +47,11 @@ export function recordContract(sandbox: Sandbox): ContractRecorder {
       return out;
     },
     reached: () => new Set(reached),
+    takeReached() {
+      const out = recent;
+      recent = new Set();
+      return out;
+    },
     stop,
   };
 }

@@ -24,6 +24,7 @@ export const richCalls: [string, ToolArgs][] = [
   ["send_inbox_message", (s) => ({ ...base("send_inbox_message")(s), content_url: "https://content.example.com/photos/ao-thun.jpg" })],
   ["send_inbox_message", (s) => ({ ...base("send_inbox_message")(s), message: undefined, content_url: "https://content.example.com/docs/bang-gia.pdf" })],
   ["reply_to_comment", (s) => ({ ...base("reply_to_comment")(s), content_url: "https://content.example.com/photos/ao-thun.jpg", image_data: { width: 800, height: 600 } })],
+  ["mark_conversation", (s) => ({ ...base("mark_conversation")(s), state: "unread" })],
   ["list_page_customers", (s) => ({ page_id: page(s), since: "2026-11-01", until: "today", order_by: "updated_at", limit: 5 })],
   ["list_posts", (s) => ({ page_id: page(s), since: "2026-11-01", until: "today", type: "photo", limit: 5 })],
   ["list_call_logs", (s) => ({ ...base("list_call_logs")(s), since: "2026-11-01", until: "today" })],
@@ -220,4 +221,14 @@ export const richCalls: [string, ToolArgs][] = [
     "create_combo",
     (s) => ({ ...base("create_combo")(s), discount_amount: undefined, discount_by_percent: 10, max_discount_by_percent: 50_000, is_free_shipping: true, order_types: ["online"], start_time: "today", end_time: "2026-12-31" }),
   ],
+];
+
+/** The sends whose form differs without a user token (the OpenAPI's page-token form: uploads, content_ids). */
+export const pageTokenSends: [string, ToolArgs][] = [
+  ["send_inbox_message", (s) => base("send_inbox_message")(s)],
+  ["send_inbox_message", (s) => ({ ...base("send_inbox_message")(s), content_url: s.mediaUrl("ao-thun.png") })],
+  ["send_inbox_message", (s) => ({ ...base("send_inbox_message")(s), message: undefined, content_url: s.mediaUrl("bang-gia.pdf") })],
+  ["reply_to_comment", (s) => base("reply_to_comment")(s)],
+  ["reply_to_comment", (s) => ({ ...base("reply_to_comment")(s), content_url: s.mediaUrl("ao-thun.jpg"), image_data: { width: 1, height: 1 } })],
+  ["send_private_reply", (s) => base("send_private_reply")(s)],
 ];

@@ -2,6 +2,7 @@ import type { Random } from "../random.js";
 import { asciiName } from "./geo-data.js";
 import { DAY, iso } from "./time.js";
 import type {
+  CategoryRecord,
   CustomerLevelRecord,
   GeoData,
   OrderSourceRecord,
@@ -148,6 +149,11 @@ const productKinds: [code: string, name: string, price: number, category: number
 const styles = ["cotton", "form rộng", "basic", "Hàn Quốc"];
 const colors = ["Trắng", "Đen", "Be", "Xanh navy", "Hồng pastel", "Nâu"];
 const sizes = ["S", "M", "L", "XL"];
+
+/** One category per kind of product, at the top of the tree. */
+export function seedCategories(): CategoryRecord[] {
+  return productKinds.map(([, kind, , id]) => ({ id, text: kind, parent_id: null, nodes: [] }));
+}
 
 /** 40 products with 3 variations each (colour x size), stocked in every warehouse. */
 export function seedCatalog(
