@@ -7,6 +7,7 @@ import type {
   OrderRecord,
   ShippingAddress,
   StatusChange,
+  StockRecord,
   UserRecord,
   VariationRecord,
   WarehouseRecord,
@@ -223,6 +224,19 @@ export function cancelOrder(state: PosState, order: OrderRecord, editor: UserRec
   const shipped = order.status_history.some((h) => h.status === 2);
   if (!shipped) for (const item of order.items) changeStock(state, item.variation_id, order.warehouse_id, item.quantity);
   moveStatus(order, editor, 6, at);
+}
+
+/** A variation's stock in a warehouse that holds none of it yet. */
+export function emptyStock(warehouseId: string): StockRecord {
+  return {
+    warehouse_id: warehouseId,
+    remain_quantity: 0,
+    actual_remain_quantity: 0,
+    total_quantity: 0,
+    pending_quantity: 0,
+    returning_quantity: 0,
+    selling_avg: 0,
+  };
 }
 
 /** Adds `delta` units of a variation to a warehouse's stock (negative to take them out). */

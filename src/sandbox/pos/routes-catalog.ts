@@ -1,4 +1,5 @@
 import { bodyOf, invalid, notFound, type PosApi } from "./api.js";
+import { emptyStock } from "./order-model.js";
 import { findOrder } from "./order-writes.js";
 import { nextNumber, nextUuid, type PosState, writeTime } from "./state.js";
 import { iso } from "./time.js";
@@ -44,15 +45,7 @@ function newVariation(state: PosState, product: ProductRecord, body: Body, index
     is_hidden: false,
     is_locked: false,
     remain_quantity: 0,
-    variations_warehouses: state.warehouses.map((w) => ({
-      warehouse_id: w.id,
-      remain_quantity: 0,
-      actual_remain_quantity: 0,
-      total_quantity: 0,
-      pending_quantity: 0,
-      returning_quantity: 0,
-      selling_avg: 0,
-    })),
+    variations_warehouses: state.warehouses.map((w) => emptyStock(w.id)),
     inserted_at: product.inserted_at,
     product: { name: product.name, display_id: product.display_id, custom_id: product.custom_id, category_ids: product.category_ids, image: product.image },
   };

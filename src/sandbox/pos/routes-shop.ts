@@ -1,6 +1,7 @@
 import { asciiName } from "./geo-data.js";
 import { type PosApi, bodyOf, boolParam, invalid, listParam, notFound, paged, requireParam } from "./api.js";
 import { nextUuid } from "./state.js";
+import { emptyStock } from "./order-model.js";
 import type { VariationRecord, WarehouseRecord } from "./types.js";
 
 const WAREHOUSE_FIELDS = [
@@ -94,17 +95,7 @@ export function registerShopRoutes(api: PosApi): void {
     };
     const result = saveWarehouse(warehouse, bodyOf(req));
     state.warehouses.push(warehouse);
-    for (const v of state.variations) {
-      v.variations_warehouses.push({
-        warehouse_id: warehouse.id,
-        remain_quantity: 0,
-        actual_remain_quantity: 0,
-        total_quantity: 0,
-        pending_quantity: 0,
-        returning_quantity: 0,
-        selling_avg: 0,
-      });
-    }
+    for (const v of state.variations) v.variations_warehouses.push(emptyStock(warehouse.id));
     return result;
   });
   api.put("/shops/:shop_id/warehouses/:warehouse_id", (req) => {

@@ -16,12 +16,20 @@ const words = (text: string) =>
     .filter((w) => w.length > 1)
     .map((w) => (w.length > 3 && w.endsWith("s") ? w.slice(0, -1) : w));
 
+/** The verbs a request for each method is asked with. */
+const VERBS: Record<Operation["method"], string> = {
+  GET: "list get read show find",
+  POST: "create add new send make",
+  PUT: "update change edit set",
+  DELETE: "delete remove",
+};
+
 /** The words an operation is found by, weighted: its path, then its summary, then the rest. */
 function fieldsOf(op: Operation): [string[], number][] {
   const body = Object.keys(op.body?.schema.properties ?? {});
   return [
     [words(op.path.replace(/\{[^}]+\}/g, "")), 3],
-    [words(`${op.summary} ${op.method === "GET" ? "list get read" : "create update write"}`), 2],
+    [words(`${op.summary} ${VERBS[op.method]}`), 2],
     [words([...(op.tags ?? []), ...op.params.map((p) => p.name), ...body, op.api].join(" ")), 1],
   ];
 }
