@@ -24,6 +24,7 @@ export interface RequestOptions {
   query?: Record<string, QueryValue>;
   /** Credentials that travel in the query string (access_token, page_access_token, api_key). */
   auth?: Record<string, string>;
+  /** JSON, or bytes sent as they are (give their content-type in `headers`). */
   body?: unknown;
   /** Requests sharing a key share the rate limit (the page id for the page-token API). */
   rateKey?: string;
@@ -165,10 +166,11 @@ export class HttpCore {
         method: method as Dispatcher.HttpMethod,
         headers: {
           accept: "application/json",
-          ...(options.body === undefined ? {} : { "content-type": "application/json" }),
+          ...(options.body === undefined || options.body instanceof Uint8Array ? {} : { "content-type": "application/json" }),
           ...options.headers,
         },
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        // Bytes (a multipart upload, its content-type in `headers`) go as they are.
+        body: options.body === undefined || options.body instanceof Uint8Array ? options.body : JSON.stringify(options.body),
         signal: options.signal,
       });
     } catch (error) {

@@ -29,6 +29,7 @@ export function createClients(config: Config, logger: Logger, dispatcher?: Dispa
   return {
     messaging: new MessagingClient({
       core: messagingCore,
+      mediaTimeoutMs: config.responseTimeoutMs,
       userToken: config.accessToken,
       pageTokens: config.pageAccessTokens,
     }),

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { ConfigError, InputError, UpstreamError } from "./errors.js";
 import { type HttpCore, pathOf, type QueryValue, type RequestOptions } from "./http.js";
+import { fetchMedia, type Media, multipartFile } from "./media.js";
 import { registerSecret } from "./redact.js";
 import { setOwn } from "../format/compact.js";
 import { bestMatches } from "../format/name-match.js";
@@ -44,6 +45,8 @@ import {
 
 export interface MessagingClientOptions {
   core: HttpCore;
+  /** How long a file to send may take to download (the upstream response timeout). */
+  mediaTimeoutMs?: number;
   /** PANCAKE_ACCESS_TOKEN: page list, token lookup, sending (else by page token), several-page staff statistics. */
   userToken?: string;
   /** PANCAKE_PAGE_ACCESS_TOKENS: page id -> page token; others are read from the page list. */
@@ -141,7 +144,7 @@ type Query = Record<string, QueryValue>;
 
 /** What a page id may look like when it cannot be checked against the page list. */
 const PAGE_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
-type Call = Pick<RequestOptions, "op" | "path" | "method" | "query" | "body" | "headers">;
+export type Call = Pick<RequestOptions, "op" | "path" | "method" | "query" | "body" | "headers">;
 
 /** Parses leniently: a record that does not fit its schema is returned as it came. */
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
@@ -180,6 +183,7 @@ function omitToken<T extends object>(record: T): T {
 /** Typed client of the messaging API: one method per endpoint of spec/messaging-api.md. */
 export class MessagingClient {
   private readonly core: HttpCore;
+  private readonly mediaTimeoutMs: number;
   private readonly userToken: string | undefined;
   /** Page tokens: configured or generated ones (pinned), and ones read from the page list. */
   private readonly tokens = new Map<string, { token: string; pinned: boolean }>();
@@ -188,9 +192,12 @@ export class MessagingClient {
   /** Every page of the account (activated or not) by id, with its name, from the last page list. */
   private readonly pageNames = new Map<string, { name: string | undefined; activated: boolean }>();
   private pagesInFlight: Promise<MessagingPage[]> | undefined;
+  /** Set once statistics/page_customers answered 404: the seed's statistics/customers serves. */
+  private seedCustomerStats = false;
 
   constructor(options: MessagingClientOptions) {
     this.core = options.core;
+    this.mediaTimeoutMs = options.mediaTimeoutMs ?? 30_000;
     this.userToken = options.userToken || undefined;
     registerSecret(this.userToken);
     for (const [pageId, token] of Object.entries(options.pageTokens ?? {})) this.remember(pageId, token, true);
@@ -325,12 +332,58 @@ export class MessagingClient {
 
   // ---- sending (user token, else page token) ----
 
-  sendInboxMessage(pageId: string, conversationId: string, message: InboxMessage): Promise<SendResult> {
-    return this.send(pageId, conversationId, "send inbox message", { action: "reply_inbox", ...message });
+  /**
+   * With the user token, the seed's form (the service fetches content_url itself). With the page
+   * token, the OpenAPI's: a file is uploaded first (upload_contents) and sent by its content id,
+   * and text and content ids are mutually exclusive, so text and file go as two messages.
+   */
+  async sendInboxMessage(pageId: string, conversationId: string, message: InboxMessage): Promise<SendResult> {
+    const op = "send inbox message";
+    if (this.userToken || !message.content_url) return this.send(pageId, conversationId, op, { action: "reply_inbox", ...message });
+    const upload = await this.uploadFrom(pageId, "content_url", message.content_url);
+    const text = message.message?.trim()
+      ? await this.send(pageId, conversationId, op, { action: "reply_inbox", message: message.message })
+      : undefined;
+    const file = { action: "reply_inbox", content_ids: [upload.id], ...(message.attachmentType === "DOCUMENT" ? { filename: message.name } : {}) };
+    try {
+      return await this.send(pageId, conversationId, op, file);
+    } catch (error) {
+      if (text?.id && error instanceof Error) error.message = `the text was sent (message ${text.id}), the file was not: ${error.message}`;
+      throw error;
+    }
   }
 
-  replyToComment(pageId: string, conversationId: string, reply: CommentReply): Promise<SendResult> {
-    return this.send(pageId, conversationId, "reply to comment", { action: "reply_comment", ...reply });
+  /** As sendInboxMessage: the page-token form sends an image by its uploaded content id, with the text. */
+  async replyToComment(pageId: string, conversationId: string, reply: CommentReply): Promise<SendResult> {
+    const op = "reply to comment";
+    if (this.userToken || !reply.content_url) return this.send(pageId, conversationId, op, { action: "reply_comment", ...reply });
+    if (!reply.message?.trim()) {
+      throw new InputError("message", "a comment reply with an image needs text too when sending with a page token", "Add a message to go with the image.");
+    }
+    const upload = await this.uploadFrom(pageId, "content_url", reply.content_url);
+    return this.send(pageId, conversationId, op, { action: "reply_comment", message_id: reply.message_id, message: reply.message, content_ids: [upload.id] });
+  }
+
+  /** Uploads a file to the page; the id it answers is what page-token sends take as content_ids. */
+  async uploadContent(pageId: string, media: Media): Promise<{ id: string; attachment_type?: string }> {
+    const { body, contentType } = multipartFile("file", media);
+    const answer = await this.pageCall(pageId, {
+      op: "upload content",
+      method: "POST",
+      path: pathOf`/public_api/v1/pages/${pageId}/upload_contents`,
+      body,
+      headers: { "content-type": contentType },
+    });
+    const id = field(answer, "id");
+    if (typeof id !== "string" || !id) throw new UpstreamError({ op: "upload content", upstreamMessage: "the answer carried no content id" });
+    const kind = field(answer, "attachment_type");
+    return { id, ...(typeof kind === "string" ? { attachment_type: kind } : {}) };
+  }
+
+  /** Downloads a file a tool was asked to send (guarded, see media.ts) and uploads it to the page. */
+  async uploadFrom(pageId: string, fieldName: string, url: string, signal?: AbortSignal) {
+    const media = await fetchMedia(fieldName, url, { trustedOrigin: new URL(this.core.baseUrl).origin, timeoutMs: this.mediaTimeoutMs, signal });
+    return this.uploadContent(pageId, media);
   }
 
   /** Once per comment, and only for comments at most 7 days old. */
@@ -419,9 +472,24 @@ export class MessagingClient {
     return parse(staffStatsSchema, field(body, "data") ?? {});
   }
 
-  /** Rows per day or hour; with group_by `page_id`, an object of rows per page id. */
+  /**
+   * Rows per day or hour; with group_by `page_id`, an object of rows per page id. The vendor's
+   * OpenAPI names the route statistics/page_customers, the seed spec statistics/customers (with
+   * page_id repeated in the query): the OpenAPI's form is asked first and, when the service
+   * answers 404, the seed's; a 404 is remembered so later calls go straight to the seed's form.
+   */
   async getNewCustomerStats(pageId: string, params: NewCustomerParams): Promise<NewCustomerStats> {
-    const body = await this.stats(pageId, "customers", "get new customer statistics", { ...params, page_id: pageId });
+    const op = "get new customer statistics";
+    let body: unknown;
+    if (!this.seedCustomerStats) {
+      try {
+        body = await this.stats(pageId, "page_customers", op, { ...params });
+      } catch (error) {
+        if (!(error instanceof UpstreamError) || error.status !== 404) throw error;
+        this.seedCustomerStats = true;
+      }
+    }
+    body ??= await this.stats(pageId, "customers", op, { ...params, page_id: pageId });
     return parse(newCustomerStatsSchema, field(body, "data") ?? []);
   }
 
@@ -435,6 +503,22 @@ export class MessagingClient {
     return parseList(adRecordSchema, Array.isArray(body) ? body : field(body, "data"));
   }
 
+  /**
+   * Any documented operation (the `api` toolset): the path already filled from the index's
+   * template (server prefix included), query and body already checked against it. The credential
+   * is the one the operation takes: the page's token, the user token, or none.
+   */
+  callOperation(
+    call: Call & { method: "GET" | "POST" | "PUT" | "DELETE" },
+    auth: "access_token" | "page_access_token" | "none",
+    pageId: string | undefined,
+  ): Promise<unknown> {
+    if (auth === "access_token") return this.userCall(call, pageId);
+    if (auth === "none") return this.core.request(call);
+    if (!pageId) throw new InputError("params.page_id", "is required: the operation takes the page's token");
+    return this.pageCall(pageId, call);
+  }
+
   // ---- internals ----
 
   private engagementQuery(params: EngagementParams, byHour: boolean): Query {
@@ -445,14 +529,18 @@ export class MessagingClient {
     return this.pageCall(pageId, { op, path: pathOf`/public_api/v1/pages/${pageId}/statistics/${suffix}`, query });
   }
 
-  /** The spec's user-token path; without a user token, the vendor's page-token form of it. */
+  /**
+   * The seed's user-token path; without a user token, the vendor's page-token form of it. The
+   * seed's private reply has no from_id, which the OpenAPI's page-token form requires.
+   */
   private async send(pageId: string, conversationId: string, op: string, body: Record<string, unknown>): Promise<SendResult> {
+    const { from_id: _fromId, ...seedBody } = body;
     const answer = this.userToken
       ? await this.userCall({
           op,
           method: "POST",
           path: pathOf`/v1/pages/${pageId}/conversations/${conversationId}/messages`,
-          body,
+          body: seedBody,
           headers: { page_id: pageId, conversation_id: conversationId },
         })
       : await this.pageCall(pageId, {

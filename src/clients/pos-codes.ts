@@ -1,41 +1,57 @@
 import { InputError } from "./errors.js";
 
-// Status code tables of the POS API ("States" of spec/pos-api.md). Tools accept a name or a code
-// and print both; resources publish these tables as they are.
+// Status code tables of the POS API. Each is the seed's table ("States" of spec/pos-api.md) with
+// what the vendor's OpenAPI adds (its x-enum-descriptions): the seed's names stay, as tools and
+// users already use them, and the OpenAPI's spelling is accepted too. Tools accept a name or a
+// code and print both; resources publish these tables as they are. test/contract/ checks that
+// every code the OpenAPI enumerates is here.
 
 export interface StatusCode {
   code: number;
   name: string;
   meaning: string;
+  /** Other names accepted for the code (the OpenAPI's or the other English spelling). */
+  aliases?: readonly string[];
 }
 
-const table = (rows: [number, string, string][]): readonly StatusCode[] =>
-  Object.freeze(rows.map(([code, name, meaning]) => Object.freeze({ code, name, meaning })));
+const table = (rows: [number, string, string, ...string[]][]): readonly StatusCode[] =>
+  Object.freeze(
+    rows.map(([code, name, meaning, ...aliases]) => Object.freeze({ code, name, meaning, ...(aliases.length ? { aliases } : {}) })),
+  );
 
 /** Order `status` and the `filter_status[]` values, in the order the workflow goes through them. */
 export const ORDER_STATUSES = table([
   [0, "new", "new"],
-  [11, "waiting_for_goods", "waiting for goods"],
-  [20, "ordered", "ordered"],
+  [17, "waiting_for_confirmation", "waiting for confirmation"],
+  [11, "waiting_for_goods", "waiting for goods", "restocking"],
+  [20, "ordered", "ordered", "purchased"],
   [1, "confirmed", "confirmed"],
-  [12, "waiting_to_print", "waiting to print"],
+  [12, "waiting_to_print", "waiting to print", "wait_for_printing"],
   [13, "printed", "printed"],
-  [8, "packing", "packing"],
-  [9, "waiting_to_ship", "waiting to ship"],
+  [8, "packing", "packing", "packaging"],
+  [9, "waiting_to_ship", "waiting to ship", "waiting_for_pick_up"],
   [2, "shipped", "shipped"],
   [3, "received", "received"],
-  [16, "money_collected", "money collected"],
+  [16, "money_collected", "money collected", "collected_money"],
   [4, "returning", "returning"],
-  [15, "partly_returned", "partly returned"],
+  [15, "partly_returned", "partly returned", "partial_return"],
   [5, "returned", "returned"],
+  [6, "canceled", "canceled", "cancelled"],
+  [7, "deleted", "deleted recently", "deleted_recently"],
 ]);
+
+/**
+ * The order statuses the list's `updateStatus` takes (the time the order entered that status):
+ * the OpenAPI's enum lists every status but waiting_for_confirmation, canceled and deleted.
+ */
+export const ORDER_TIME_STATUSES = ORDER_STATUSES.filter((row) => ![17, 6, 7].includes(row.code));
 
 /** Return/exchange order `status` (list filter default -1: all). */
 export const RETURN_ORDER_STATUSES = table([
   [0, "new", "new"],
   [2, "shipped", "shipped"],
   [1, "completed", "completed"],
-  [4, "cancelled", "cancelled"],
+  [4, "cancelled", "cancelled", "canceled"],
 ]);
 
 export const TRANSACTION_STATUSES = table([
@@ -69,15 +85,18 @@ export const POS_STATUS_TABLES = {
 
 export type PosStatusTable = keyof typeof POS_STATUS_TABLES;
 
-/** Payment channels: order amount fields and transaction `payments` values (neutral names for the providers). */
+/**
+ * Payment channels: order amount fields and transaction `payments` values. The seed's neutral
+ * names (charged_by_wallet_a, ...) stand for these brands; the service knows only the OpenAPI's.
+ */
 export const PAYMENT_TYPES = [
   "cash",
   "transfer_money",
   "charged_by_card",
-  "charged_by_wallet_a",
-  "charged_by_wallet_b",
-  "charged_by_lender_a",
-  "charged_by_lender_b",
+  "charged_by_momo",
+  "charged_by_vnpay",
+  "charged_by_kredivo",
+  "charged_by_fundiin",
   "charged_by_qrpay",
 ] as const;
 
@@ -88,7 +107,7 @@ export function findStatus(rows: readonly StatusCode[], value: string | number):
     return rows.find((row) => row.code === code);
   }
   const name = value.trim().toLowerCase().replace(/[\s-]+/g, "_");
-  return rows.find((row) => row.name === name);
+  return rows.find((row) => row.name === name) ?? rows.find((row) => row.aliases?.includes(name));
 }
 
 /** The name of a code in a table, or the code itself as text when the table does not know it. */

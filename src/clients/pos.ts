@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ConfigError } from "./errors.js";
+import { ConfigError, InputError } from "./errors.js";
 import { type HttpCore, pathOf, type QueryValue } from "./http.js";
 import { registerSecret } from "./redact.js";
 import * as S from "./schemas/pos.js";
@@ -219,6 +219,14 @@ function unwrap(json: unknown, key?: string): unknown {
   return rest;
 }
 
+/** Shop ids are integers (the OpenAPI's SHOP_ID); anything else would only reach a 404. */
+function checkShop(shopId: Id | undefined): Id | undefined {
+  if (shopId !== undefined && !/^\d+$/.test(String(shopId))) {
+    throw new InputError("shop_id", `${JSON.stringify(String(shopId).slice(0, 40))} is not a shop id (shop ids are numbers)`, "Use list_shops to see the shop ids.");
+  }
+  return shopId;
+}
+
 function optionalNumber(value: unknown): number | undefined {
   const n = typeof value === "string" ? Number(value) : value;
   return typeof n === "number" && Number.isFinite(n) ? n : undefined;
@@ -263,7 +271,7 @@ export class PosClient {
       method: options.method ?? "GET",
       path,
       query: options.query ? toQuery(options.query) : undefined,
-      auth: { api_key: this.keyFor(shopId) },
+      auth: { api_key: this.keyFor(checkShop(shopId)) },
       body: options.body,
     });
   }
@@ -310,11 +318,6 @@ export class PosClient {
     const merged = new Map<string, S.PosShop>();
     for (const shop of lists.flat()) if (!merged.has(String(shop.id))) merged.set(String(shop.id), shop);
     return [...merged.values()];
-  }
-
-  async getShop(shopId: Id): Promise<S.PosShop> {
-    const json = await this.call("get shop", pathOf`/shops/${shopId}`, shopId);
-    return parse(S.PosShop, unwrap(json, "shop"));
   }
 
   listProvinces(params: ProvinceParams = {}): Promise<S.PosProvince[]> {
@@ -367,6 +370,18 @@ export class PosClient {
     return this.array(S.PosPartner, "list carriers", pathOf`/shops/${shopId}/partners`, shopId);
   }
 
+  listOrderTags(shopId: Id): Promise<S.PosOrderTag[]> {
+    return this.array(S.PosOrderTag, "list order tags", pathOf`/shops/${shopId}/orders/tags`, shopId);
+  }
+
+  /** The order's confirmation link (the OpenAPI's "Get order confirm link"), by its system_id. */
+  async getTrackingUrl(shopId: Id, systemId: number): Promise<string | undefined> {
+    const path = pathOf`/shops/${shopId}/orders/get_tracking_url`;
+    const json = await this.call("get order link", path, shopId, { method: "POST", body: { system_id: systemId } });
+    const url = isRecord(json) ? (json.url ?? (isRecord(json.data) ? json.data.url : undefined)) : undefined;
+    return typeof url === "string" ? url : undefined;
+  }
+
   listUsers(shopId: Id): Promise<S.PosUser[]> {
     return this.array(S.PosUser, "list staff", pathOf`/shops/${shopId}/users`, shopId);
   }
@@ -406,6 +421,30 @@ export class PosClient {
     return parse(S.PosProduct, unwrap(json, "product"));
   }
 
+  /** Categories as a tree: each top category's `nodes` hold its children. */
+  listCategories(shopId: Id): Promise<S.PosCategory[]> {
+    return this.array(S.PosCategory, "list categories", pathOf`/shops/${shopId}/categories`, shopId);
+  }
+
+  /** Body `{product: {name, weight, category_ids, variations: [...]}}`. */
+  createProduct(shopId: Id, body: Body): Promise<S.PosProduct> {
+    return this.write(S.PosProduct, "create product", "POST", pathOf`/shops/${shopId}/products`, shopId, body);
+  }
+
+  /** Body `{product: {...}}`: name and weight are required, variations with an id are updated. */
+  updateProduct(shopId: Id, productId: string, body: Body): Promise<S.PosProduct> {
+    const path = pathOf`/shops/${shopId}/products/${productId}`;
+    return this.write(S.PosProduct, "update product", "PUT", path, shopId, body);
+  }
+
+  /**
+   * Any documented operation (the `api` toolset): the path already filled from the index's
+   * template, query and body already checked against it. The api key is the shop's.
+   */
+  callOperation(op: string, method: "GET" | "POST" | "PUT" | "DELETE", path: string, shopId: Id | undefined, query: Record<string, QueryValue>, body?: unknown) {
+    return this.core.request({ op, method, path, query, auth: { api_key: this.keyFor(checkShop(shopId)) }, body });
+  }
+
   // Customers
 
   listCustomers(shopId: Id, params: CustomerListParams = {}) {
@@ -417,15 +456,23 @@ export class PosClient {
     return parse(S.PosCustomer, unwrap(json, "customer"));
   }
 
-  /** The newer service reads name, phoneNumber and dateOfBirth at the top level: both are sent. */
+  /**
+   * Both forms in one body: the OpenAPI's create (name, phoneNumber, dateOfBirth and addresses as
+   * full_address text at the top level) and the seed's `{customer: {...}}`, which also carries
+   * what the OpenAPI's create lacks (emails, tags, level, structured addresses).
+   */
   createCustomer(shopId: Id, customer: Body): Promise<S.PosCustomer> {
     const path = pathOf`/shops/${shopId}/customers`;
     const phones = customer.phone_numbers;
+    const addresses = customer.shop_customer_address;
     const body = {
       customer,
       name: customer.name,
       phoneNumber: Array.isArray(phones) ? phones[0] : undefined,
       dateOfBirth: customer.date_of_birth,
+      shop_customer_address: Array.isArray(addresses)
+        ? addresses.map(({ full_address, full_name, phone_number }: Body) => ({ full_address, full_name, phone_number }))
+        : undefined,
     };
     return this.write(S.PosCustomer, "create customer", "POST", path, shopId, body);
   }

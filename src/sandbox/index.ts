@@ -1,13 +1,23 @@
 import { registerMessaging, type MessagingState, seedMessaging } from "./messaging/index.js";
+import { registerExamples } from "./examples.js";
+import { registerMedia } from "./media.js";
 import { makePeople } from "./people.js";
 import { registerPos, type PosState, seedPos } from "./pos/index.js";
-import { SandboxServer } from "./server.js";
+import { type RecordedRequest, SandboxServer } from "./server.js";
 
 export { type Fault, SandboxServer } from "./server.js";
+
+/** A request that reached one of the simulated upstreams, its path below that API's base URL. */
+export interface UpstreamRequest extends Omit<RecordedRequest, "path"> {
+  api: "messaging" | "pos";
+  path: string;
+}
 
 /** Where the simulated upstreams live below the sandbox origin. */
 export const MESSAGING_PREFIX = "/api";
 export const POS_PREFIX = "/pos/api/v1";
+/** Files a message can link to (the shop's own content server, as it were). */
+export const MEDIA_PREFIX = "/media";
 
 export interface SandboxOptions {
   /** The instant the data set is built around ("today"); defaults to now. */
@@ -66,8 +76,26 @@ export class Sandbox {
       posApiKey: this.pos.apiKey,
       shopId: this.pos.shop.id,
     };
-    registerMessaging(this.server.router, this.messaging, MESSAGING_PREFIX);
-    registerPos(this.server.router, this.pos, POS_PREFIX);
+    const messaging = registerMessaging(this.server.router, this.messaging, MESSAGING_PREFIX);
+    const pos = registerPos(this.server.router, this.pos, POS_PREFIX);
+    registerExamples(this.server.router, pos, messaging, { pos: POS_PREFIX, messaging: MESSAGING_PREFIX });
+    registerMedia(this.server.router, MEDIA_PREFIX);
+  }
+
+  /** The URL of a file the sandbox serves (a product photo, a price list), for sending tests and the demo. */
+  mediaUrl(name: string): string {
+    return `${this.started.origin}${MEDIA_PREFIX}/${encodeURIComponent(name)}`;
+  }
+
+  /**
+   * Calls `listener` with every request to either upstream, as that API sees it (the contract test
+   * checks them against the vendor's OpenAPI); returns the unsubscribe.
+   */
+  onUpstreamRequest(listener: (request: UpstreamRequest) => void): () => void {
+    return this.server.onRequest((request) => {
+      const routed = upstreamPath(request.path);
+      if (routed) listener({ ...request, ...routed });
+    });
   }
 
   async start(port = 0, host = "127.0.0.1"): Promise<SandboxUrls> {
@@ -84,4 +112,11 @@ export class Sandbox {
   close(): Promise<void> {
     return this.server.close();
   }
+}
+
+/** Which upstream a sandbox path belongs to, and the path below that API's base URL. */
+export function upstreamPath(path: string): Pick<UpstreamRequest, "api" | "path"> | undefined {
+  if (path.startsWith(`${POS_PREFIX}/`)) return { api: "pos", path: path.slice(POS_PREFIX.length) };
+  if (path.startsWith(`${MESSAGING_PREFIX}/`)) return { api: "messaging", path: path.slice(MESSAGING_PREFIX.length) };
+  return undefined;
 }

@@ -12,7 +12,7 @@ export interface SandboxRequest {
   body: unknown;
 }
 
-/** What a route returns: a JSON body (status 200) or an explicit status and body. */
+/** What a route returns: a JSON body (status 200) or an explicit status and body (bytes go as they are). */
 export type RouteResult = unknown | Reply;
 export class Reply {
   constructor(
@@ -31,8 +31,10 @@ export interface RouteOptions {
   rateKey?: (req: SandboxRequest) => string | undefined;
 }
 
-interface Route {
+export interface Route {
   method: string;
+  path: string;
+  literals: number;
   pattern: RegExp;
   names: string[];
   handler: RouteHandler;
@@ -75,6 +77,11 @@ export interface RecordedRequest {
 export class Router {
   private readonly routes: Route[] = [];
 
+  /** Every route as registered (`:name` segments), for checking them against the vendor's index. */
+  list(): { method: string; path: string }[] {
+    return this.routes.map((route) => ({ method: route.method, path: route.path }));
+  }
+
   /** Adds a route; `:name` segments become params. */
   on(method: string, path: string, handler: RouteHandler, options: RouteOptions = {}): this {
     const names: string[] = [];
@@ -82,22 +89,26 @@ export class Router {
       names.push(name);
       return "([^/]+)";
     });
-    this.routes.push({ method, pattern: new RegExp(`^${source}$`), names, handler, options });
+    const literals = path.split("/").filter((segment) => segment && !segment.startsWith(":")).length;
+    this.routes.push({ method, path, literals, pattern: new RegExp(`^${source}$`), names, handler, options });
     return this;
   }
 
-  match(method: string, path: string): { route: Route; params: Record<string, string> } | undefined {
+  /** The matching route with the most literal segments: /orders/tags before /orders/:order_id. */
+  match(method: string, path: string): { route: Readonly<Route>; params: Record<string, string> } | undefined {
+    let best: { route: Route; m: RegExpExecArray } | undefined;
     for (const route of this.routes) {
       if (route.method !== method) continue;
       const m = route.pattern.exec(path);
-      if (!m) continue;
-      const params: Record<string, string> = {};
-      route.names.forEach((name, i) => {
-        params[name] = decodeURIComponent(m[i + 1]!);
-      });
-      return { route, params };
+      if (m && (!best || route.literals > best.route.literals)) best = { route, m };
     }
-    return undefined;
+    if (!best) return undefined;
+    const { route, m } = best;
+    const params: Record<string, string> = {};
+    route.names.forEach((name, i) => {
+      params[name] = decodeURIComponent(m[i + 1]!);
+    });
+    return { route, params };
   }
 }
 
@@ -117,6 +128,7 @@ export class SandboxServer {
   /** Requests per "METHOD path-pattern-free path", including ones that met a fault. */
   readonly counts = new Map<string, number>();
   private faults: Fault[] = [];
+  private readonly listeners = new Set<(request: RecordedRequest) => void>();
   private readonly windows = new Map<string, number[]>();
   private readonly sockets = new Set<Socket>();
   private server: Server | undefined;
@@ -124,6 +136,12 @@ export class SandboxServer {
 
   constructor(options: SandboxServerOptions = {}) {
     this.options = { ratePerSecond: 5, maxBodyBytes: 1_000_000, keepRequests: 5000, ...options };
+  }
+
+  /** Calls `listener` with every request that arrives (faulted ones too); returns the unsubscribe. */
+  onRequest(listener: (request: RecordedRequest) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   injectFault(fault: Fault): void {
@@ -179,9 +197,13 @@ export class SandboxServer {
     const raw = await readBody(req, this.options.maxBodyBytes);
     if (raw === undefined) return send(res, 413, { success: false, message: "Request body too large" });
     let body: unknown;
-    if (raw.length > 0) {
+    const type = req.headers["content-type"] ?? "";
+    if (raw.length > 0 && type.startsWith("multipart/form-data")) {
+      body = parseMultipart(raw, type);
+      if (!body) return send(res, 400, { success: false, error: "invalid_parameters", message: "Body is not multipart/form-data" });
+    } else if (raw.length > 0) {
       try {
-        body = JSON.parse(raw);
+        body = JSON.parse(raw.toString("utf8"));
       } catch {
         return send(res, 400, { success: false, error: "invalid_parameters", message: "Body is not JSON" });
       }
@@ -233,8 +255,10 @@ export class SandboxServer {
       query[k] ??= [];
       query[k].push(v);
     }
-    this.requests.push({ method, path: url.pathname, query, body, at: Date.now() });
+    const request = { method, path: url.pathname, query, body, at: Date.now() };
+    this.requests.push(request);
     if (this.requests.length > this.options.keepRequests) this.requests.shift();
+    for (const listener of this.listeners) listener(request);
   }
 
   private takeFault(method: string, path: string): Fault | undefined {
@@ -295,12 +319,55 @@ export class SandboxServer {
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (body instanceof Uint8Array) {
+    res.writeHead(status, { "content-type": "application/octet-stream", "content-length": String(body.length), ...headers });
+    res.end(body);
+    return;
+  }
   const text = JSON.stringify(body ?? {});
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
   res.end(text);
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+/** One part of a multipart/form-data body. */
+export interface FormPart {
+  name: string;
+  filename?: string;
+  type?: string;
+  data: Buffer;
+}
+
+/** A multipart/form-data body as `{multipart: parts}`, or undefined when it does not parse. */
+function parseMultipart(raw: Buffer, contentType: string): { multipart: FormPart[] } | undefined {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType);
+  const mark = boundary?.[1] ?? boundary?.[2];
+  if (!mark) return undefined;
+  const delimiter = Buffer.from(`--${mark}`);
+  const parts: FormPart[] = [];
+  let at = raw.indexOf(delimiter);
+  while (at >= 0) {
+    const start = at + delimiter.length;
+    if (raw.subarray(start, start + 2).toString() === "--") return { multipart: parts };
+    const next = raw.indexOf(delimiter, start);
+    if (next < 0) return undefined;
+    const part = raw.subarray(start + 2, next - 2);
+    const split = part.indexOf("\r\n\r\n");
+    if (split < 0) return undefined;
+    const head = part.subarray(0, split).toString("utf8");
+    const name = /name="([^"]*)"/.exec(head)?.[1];
+    if (name === undefined) return undefined;
+    parts.push({
+      name,
+      filename: /filename="([^"]*)"/.exec(head)?.[1],
+      type: /content-type:\s*([^\r\n]+)/i.exec(head)?.[1]?.trim(),
+      data: part.subarray(split + 4),
+    });
+    at = next;
+  }
+  return undefined;
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -310,7 +377,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | undefin
       if (size > limit) over = true;
       else chunks.push(chunk);
     });
-    req.on("end", () => resolve(over ? undefined : Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => resolve(over ? undefined : Buffer.concat(chunks)));
     req.on("error", reject);
   });
 }

@@ -2,8 +2,11 @@ import type { Config } from "../config.js";
 import { type AnyTool, isWriteTool } from "./define.js";
 import { DEFAULT_TOOLS } from "./toolsets.js";
 import { tools as analytics } from "./analytics/index.js";
+import { tools as api } from "./api/index.js";
+import { tools as catalog } from "./catalog/index.js";
 import { tools as customers } from "./customers/index.js";
 import { tools as finance } from "./finance/index.js";
+import { tools as fulfillment } from "./fulfillment/index.js";
 import { tools as inbox } from "./inbox/index.js";
 import { tools as inventory } from "./inventory/index.js";
 import { tools as orders } from "./orders/index.js";
@@ -26,6 +29,9 @@ export const allTools: readonly AnyTool[] = [
   ...analytics,
   ...inventory,
   ...promotions,
+  ...catalog,
+  ...fulfillment,
+  ...api,
 ];
 
 /** Every tool a config may ever expose: all of them, minus every write when read-only. */

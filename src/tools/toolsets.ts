@@ -11,6 +11,9 @@ export const TOOLSETS = [
   "analytics",
   "inventory",
   "promotions",
+  "catalog",
+  "fulfillment",
+  "api",
 ] as const;
 
 export type ToolsetName = (typeof TOOLSETS)[number];
@@ -64,4 +67,7 @@ export const TOOLSET_DESCRIPTIONS: Record<ToolsetName, string> = {
   analytics: "sales analytics and metric definitions",
   inventory: "purchases, stock exports, transfers, stocktakings, inventory history",
   promotions: "advanced promotions and combos",
+  catalog: "add products, change prices",
+  fulfillment: "order tags, parcel tracking",
+  api: "every other documented operation of both APIs, found by keyword and called by id",
 };

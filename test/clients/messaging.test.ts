@@ -531,9 +531,22 @@ describe("statistics equal values recomputed from the seed", () => {
     const first = localDayOf(end - 13 * DAY);
     const expected = state.customers.filter((c) => c.page_id === pageId && localDayOf(ms(c.inserted_at)) >= first).length;
     expect(list.reduce((s, r) => s + (r.new_customer_count ?? 0), 0)).toBe(expected);
-    expect(lastRequest("GET", "/statistics/customers").query).toMatchObject({ date_range: [range], page_id: [pageId] });
+    expect(lastRequest("GET", "/statistics/page_customers").query).toMatchObject({ date_range: [range] });
+    expect(lastRequest("GET", "/statistics/page_customers").query).not.toHaveProperty("page_id");
     const grouped = await client.getNewCustomerStats(pageId, { date_range: range, group_by: "page_id" });
     expect(Object.keys(grouped)).toEqual([pageId]);
+  });
+
+  it("new customer statistics fall back to the seed's statistics/customers when page_customers is 404, once", async () => {
+    const range = `${localStamp(end - 2 * DAY, false)} - ${localStamp(end, false)}`;
+    const fresh = new MessagingClient({ core: env.core, pageTokens: { [pageId]: state.pages[0]!.settings.page_access_token } });
+    env.server.injectFault({ method: "GET", path: "/statistics/page_customers", kind: "status", status: 404, body: { success: false, error: "not_found" } });
+    const before = env.server.count("GET", `/api/public_api/v1/pages/${pageId}/statistics/page_customers`);
+    const rows = await fresh.getNewCustomerStats(pageId, { date_range: range });
+    expect(rows).toHaveLength(3);
+    expect(lastRequest("GET", "/statistics/customers").query).toMatchObject({ date_range: [range], page_id: [pageId] });
+    await fresh.getNewCustomerStats(pageId, { date_range: range });
+    expect(env.server.count("GET", `/api/public_api/v1/pages/${pageId}/statistics/page_customers`)).toBe(before + 1);
   });
 
   it("ad campaigns and ads, and the page without ad permission", async () => {

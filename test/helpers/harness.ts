@@ -8,6 +8,7 @@ import { Logger } from "../../src/log.js";
 import { Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
 import { buildServer } from "../../src/server.js";
 import { TOOLSETS } from "../../src/tools/toolsets.js";
+import { type ContractRecorder, recordContract } from "../contract/recorder.js";
 import { expectOutputContract } from "./output-contract.js";
 
 export interface CallOutcome {
@@ -23,6 +24,9 @@ export interface Harness {
   config: Config;
   logs: string[];
   call(name: string, args?: Record<string, unknown>): Promise<CallOutcome>;
+  /** Checks every request upstream against the vendor's OpenAPI (test/contract/). */
+  contractRecorder: ContractRecorder;
+  /** Closes everything; fails when a request broke the vendor's contract. */
   close(): Promise<void>;
 }
 
@@ -35,6 +39,7 @@ export async function startHarness(
 ): Promise<Harness> {
   const sandbox = new Sandbox(options.sandbox);
   const urls = await sandbox.start();
+  const contract = recordContract(sandbox);
   const creds = options.credentials ?? true;
   const config = makeConfig({
     baseUrl: urls.messagingBaseUrl,
@@ -65,11 +70,14 @@ export async function startHarness(
       if (!result.isError) expectOutputContract(name, text);
       return { isError: result.isError === true, text, data: result.structuredContent };
     },
+    contractRecorder: contract,
     async close() {
       await client.close();
       await server.close();
       await clients.close();
       await sandbox.close();
+      const violations = contract.violations();
+      if (violations.length) throw new Error(`requests the vendor's OpenAPI does not allow:\n${violations.join("\n")}`);
     },
   };
 }

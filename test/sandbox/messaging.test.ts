@@ -187,19 +187,36 @@ describe("messaging routes over HTTP", () => {
     expect(byUser.body.conversations).toHaveLength(60);
   });
 
-  it("serves the private reply under the spec's /v1pages path too", async () => {
-    const comment = state.conversations.find(
-      (c) => c.page_id === page && c.type === "COMMENT" && !state.messages[c.id]![0]!.private_reply_conversation,
-    )!;
-    const res = await request(`${origin}/api/v1pages/${page}/conversations/${comment.id}/messages?access_token=${state.userToken}`, {
+  it("sends an uploaded file by content id on the page-token path, never with text or by URL", async () => {
+    await new Promise((r) => setTimeout(r, 1100));
+    const inbox = state.conversations.find((c) => c.page_id === page && c.type === "INBOX")!;
+    const boundary = "----sandbox-test";
+    const png = Buffer.from("89504e470d0a1a0a", "hex");
+    const form = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="ao.png"\r\nContent-Type: image/png\r\n\r\n`),
+      png,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const uploaded = await request(`${origin}/api/public_api/v1/pages/${page}/upload_contents?page_access_token=${token}`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ action: "private_replies", post_id: comment.post_id, message_id: comment.id, message: "Shop inbox bạn nhé" }),
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+      body: form,
     });
-    expect(res.statusCode).toBe(200);
-    const body = (await res.body.json()) as { success: boolean; message?: string };
-    // Either sent, or refused by the 7-day rule: both are the documented answers.
-    expect(typeof body.success).toBe("boolean");
-    if (!body.success) expect(body.message).toMatch(/7 days/);
+    const content = (await uploaded.body.json()) as { id: string; attachment_type: string };
+    expect(content).toMatchObject({ attachment_type: "PHOTO", success: true });
+    expect(state.uploads[content.id]).toMatchObject({ page_id: page, name: "ao.png", size: png.length });
+
+    const send = (body: unknown) =>
+      request(`${origin}/api/public_api/v1/pages/${page}/conversations/${inbox.id}/messages?page_access_token=${token}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const both = await send({ action: "reply_inbox", message: "Ảnh áo", content_ids: [content.id] });
+    expect(both.statusCode).toBe(500);
+    await both.body.dump();
+    const byUrl = await send({ action: "reply_inbox", content_url: "https://example.com/a.png" });
+    expect(byUrl.statusCode).toBe(400);
+    await byUrl.body.dump();
   });
 });

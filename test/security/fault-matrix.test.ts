@@ -24,12 +24,16 @@ const TARGETS: Target[] = [
   { toolset: "page_data", api: "messaging", read: "list_posts", readPath: /\/posts$/ },
   { toolset: "page_stats", api: "messaging", read: "get_page_stats", readPath: /\/statistics\/pages$/ },
   { toolset: "shop", api: "pos", read: "list_warehouses", readPath: /\/warehouses$/, write: "save_warehouse", writePath: /\/warehouses$/ },
-  { toolset: "orders", api: "pos", read: "get_order", readPath: /\/orders\/\d+$/, write: "create_order", writePath: /\/orders$/ },
+  { toolset: "orders", api: "pos", read: "search_orders", readPath: /\/orders$/, write: "create_order", writePath: /\/orders$/ },
   { toolset: "customers", api: "pos", read: "search_customers", readPath: /\/customers$/, write: "add_customer_note", writePath: /\/create_note$/ },
   { toolset: "finance", api: "pos", read: "list_transactions", readPath: /\/transactions$/, write: "create_transaction", writePath: /\/transactions$/ },
   { toolset: "analytics", api: "pos", read: "get_sales_analytics", readPath: /\/analytics\/sale$/ },
   { toolset: "inventory", api: "pos", read: "list_stock_exports", readPath: /\/export$/, write: "create_stock_export", writePath: /\/export$/ },
   { toolset: "promotions", api: "pos", read: "list_combos", readPath: /\/combo_products$/, write: "create_combo", writePath: /\/combo_products$/ },
+  // catalog has only writes: its products are read through search_products.
+  { toolset: "catalog", api: "pos", read: "search_products", readPath: /\/products\/variations$/, write: "create_product", writePath: /\/products$/ },
+  { toolset: "fulfillment", api: "pos", read: "track_order", readPath: /\/orders\/\d+$/, write: "tag_order", writeMethod: "PUT", writePath: /\/orders\/\d+$/ },
+  { toolset: "api", api: "pos", read: "call_api_read", readPath: /\/supplier$/, write: "call_api_write", writePath: /\/tags_products$/ },
 ];
 
 type FaultSpec = Omit<Fault, "method" | "path" | "times">;

@@ -326,6 +326,9 @@ export const PosUser = z.looseObject({
 export const PosOrderSource = z.looseObject({ id, name: str, parent_id: id.nullish() });
 export const PosPartner = z.looseObject({ id, name: str });
 /** A write whose answer the document does not show: whatever record came back. */
+export const PosOrderTag = z.looseObject({ id, name: str, color: str });
+export const PosCategory = z.looseObject({ id, text: str, nodes: list });
+
 export const PosRecord = record;
 
 export type PosShop = z.infer<typeof PosShop>;
@@ -357,5 +360,7 @@ export type PosPromotion = z.infer<typeof PosPromotion>;
 export type PosCombo = z.infer<typeof PosCombo>;
 export type PosUser = z.infer<typeof PosUser>;
 export type PosOrderSource = z.infer<typeof PosOrderSource>;
+export type PosOrderTag = z.infer<typeof PosOrderTag>;
+export type PosCategory = z.infer<typeof PosCategory>;
 export type PosPartner = z.infer<typeof PosPartner>;
 export type PosRecord = z.infer<typeof PosRecord>;

@@ -18,7 +18,7 @@ export * from "./types.js";
  * the routes are registered and runs in real time, so the 24-hour window and the 7-day
  * private-reply rule behave as they would live.
  */
-export function registerMessaging(router: Router, state: MessagingState, prefix: string): void {
+export function registerMessaging(router: Router, state: MessagingState, prefix: string): RouteContext {
   const started = Date.now();
   const ctx: RouteContext = { state, clock: () => state.now.getTime() + (Date.now() - started) };
   registerPageRoutes(router, ctx, prefix);
@@ -26,4 +26,5 @@ export function registerMessaging(router: Router, state: MessagingState, prefix:
   registerSendRoutes(router, ctx, prefix);
   registerPageDataRoutes(router, ctx, prefix);
   registerStatsRoutes(router, ctx, prefix);
+  return ctx;
 }

@@ -120,13 +120,12 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
     return { data: c.tags, success: true, timestamp: Math.floor(now / 1000) };
   });
 
-  const assign = (req: SandboxRequest, page: PageRecord) => {
+  // The seed's earlier GET form of the same operation is not served: the OpenAPI documents POST.
+  onPage(router, ctx, "POST", `${conv}/assign`, (req, page) => {
     const c = conversationOf(ctx, page, req.params.conversation_id);
     const fromBody = (req.body as { assignee_ids?: unknown } | undefined)?.assignee_ids;
-    const ids = Array.isArray(fromBody) ? fromBody.map(String) : listParam(req, "assignee_ids");
-    if (fromBody === undefined && !req.query.has("assignee_ids") && !req.query.has("assignee_ids[]")) {
-      throw badParams("assignee_ids is required");
-    }
+    if (!Array.isArray(fromBody)) throw badParams("assignee_ids is required");
+    const ids = fromBody.map(String);
     const users = ids.map((id) => {
       const user = ctx.state.staff.find((s) => s.id === id && s.page_ids.includes(page.id) && !s.disabled_page_ids.includes(page.id));
       if (!user) throw badParams(`assignee ${id} is not an active user of this page`);
@@ -141,9 +140,7 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
     c.assignee_ids = users.map((u) => u.id);
     c.current_assign_users = users;
     return { ...c, success: true };
-  };
-  onPage(router, ctx, "POST", `${conv}/assign`, assign);
-  onPage(router, ctx, "GET", `${conv}/assign`, assign);
+  });
 
   onPage(router, ctx, "POST", `${conv}/read`, (req, page) => {
     const c = conversationOf(ctx, page, req.params.conversation_id);

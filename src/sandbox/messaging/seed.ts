@@ -73,6 +73,7 @@ export function seedMessaging(ctx: { now: Date; people: Person[]; extraPages?: n
     adsDeniedPageId: pages[2]!.id,
     privateReplies: out.privateReplies,
     hostileConversationIds: [],
+    uploads: {},
     sequence: 0,
   };
   plans.forEach((plan, i) => {

@@ -265,6 +265,14 @@ export interface PrivateReplyRecord {
   inserted_at: string;
 }
 
+export interface UploadRecord {
+  page_id: string;
+  name: string;
+  mime_type: string;
+  size: number;
+  attachment_type: "PHOTO" | "VIDEO" | "DOCUMENT";
+}
+
 export interface MessagingState {
   /** The seed instant ("today"); routes run a clock that starts here. */
   now: Date;
@@ -290,6 +298,8 @@ export interface MessagingState {
   /** Page whose account may not read ad reports: its ad endpoints answer 403. */
   adsDeniedPageId: string;
   privateReplies: PrivateReplyRecord[];
+  /** Files uploaded through upload_contents, by content id. */
+  uploads: Record<string, UploadRecord>;
   /** Conversation ids of the hostile records kept for security tests. */
   hostileConversationIds: string[];
   /** Counter behind the ids of records created through the API. */

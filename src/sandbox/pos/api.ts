@@ -17,14 +17,17 @@ export class PosApi {
     private readonly prefix: string,
   ) {}
 
+  on(method: string, path: string, handler: RouteHandler): void {
+    this.router.on(method, this.prefix + path, this.guard(handler));
+  }
   get(path: string, handler: RouteHandler): void {
-    this.router.on("GET", this.prefix + path, this.guard(handler));
+    this.on("GET", path, handler);
   }
   post(path: string, handler: RouteHandler): void {
-    this.router.on("POST", this.prefix + path, this.guard(handler));
+    this.on("POST", path, handler);
   }
   put(path: string, handler: RouteHandler): void {
-    this.router.on("PUT", this.prefix + path, this.guard(handler));
+    this.on("PUT", path, handler);
   }
 
   private guard(handler: RouteHandler): RouteHandler {

@@ -1,5 +1,6 @@
 import type { Router } from "../server.js";
 import { registerBackOfficeRoutes } from "./routes-backoffice.js";
+import { registerCatalogRoutes } from "./routes-catalog.js";
 import { registerCustomerRoutes } from "./routes-customers.js";
 import { registerOrderRoutes } from "./routes-orders.js";
 import { registerShopRoutes } from "./routes-shop.js";
@@ -15,10 +16,12 @@ export { orderTime } from "./order-query.js";
 export type * from "./types.js";
 
 /** Serves the simulated POS API below `prefix` (e.g. "/pos/api/v1"). */
-export function registerPos(router: Router, state: PosState, prefix: string): void {
+export function registerPos(router: Router, state: PosState, prefix: string): PosApi {
   const api = new PosApi(router, state, prefix);
   registerShopRoutes(api);
   registerOrderRoutes(api);
   registerCustomerRoutes(api);
   registerBackOfficeRoutes(api);
+  registerCatalogRoutes(api);
+  return api;
 }

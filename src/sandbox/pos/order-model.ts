@@ -1,4 +1,4 @@
-import { ORDER_STATUSES } from "../../clients/pos-codes.js";
+import { ORDER_STATUSES, PAYMENT_TYPES } from "../../clients/pos-codes.js";
 import type { PosState } from "./state.js";
 import type {
   CustomerRecord,
@@ -7,6 +7,7 @@ import type {
   OrderRecord,
   ShippingAddress,
   StatusChange,
+  StockRecord,
   UserRecord,
   VariationRecord,
   WarehouseRecord,
@@ -113,7 +114,9 @@ export function applyTotals(order: OrderRecord): void {
   order.total_price = gross;
   order.total_price_after_sub_discount = gross - order.total_discount;
   const due = order.total_price_after_sub_discount + (order.is_free_shipping ? 0 : order.shipping_fee);
-  order.money_to_collect = Math.max(0, due - order.cash - order.transfer_money);
+  // Every payment channel (cash, bank transfer, card, e-wallets, pay-later, QR) counts as paid.
+  const paid = PAYMENT_TYPES.reduce((sum, field) => sum + (Number(order[field]) || 0), 0);
+  order.money_to_collect = Math.max(0, due - paid);
   order.cod = order.money_to_collect;
 }
 
@@ -213,6 +216,27 @@ export function moveStatus(order: OrderRecord, editor: UserRecord, status: numbe
   order.status_name = statusName(status);
   order.last_update_status_at = at;
   order.updated_at = at;
+}
+
+/** The live service puts a canceled order's units back on the shelf (only once). */
+export function cancelOrder(state: PosState, order: OrderRecord, editor: UserRecord, at: string): void {
+  if (order.status === 6) return;
+  const shipped = order.status_history.some((h) => h.status === 2);
+  if (!shipped) for (const item of order.items) changeStock(state, item.variation_id, order.warehouse_id, item.quantity);
+  moveStatus(order, editor, 6, at);
+}
+
+/** A variation's stock in a warehouse that holds none of it yet. */
+export function emptyStock(warehouseId: string): StockRecord {
+  return {
+    warehouse_id: warehouseId,
+    remain_quantity: 0,
+    actual_remain_quantity: 0,
+    total_quantity: 0,
+    pending_quantity: 0,
+    returning_quantity: 0,
+    selling_avg: 0,
+  };
 }
 
 /** Adds `delta` units of a variation to a warehouse's stock (negative to take them out). */

@@ -1,5 +1,6 @@
 import { invalid, notFound } from "./api.js";
-import { FIRST_ORDER_ID, applyTotals, changeStock, moveStatus, newOrder, orderItem, shippingAddress, warehouseInfo } from "./order-model.js";
+import { ORDER_STATUSES, PAYMENT_TYPES } from "../../clients/pos-codes.js";
+import { FIRST_ORDER_ID, applyTotals, cancelOrder, changeStock, moveStatus, newOrder, orderItem, shippingAddress, warehouseInfo } from "./order-model.js";
 import { makeReturn } from "./return-model.js";
 import { newCustomer } from "./customer-model.js";
 import { nextNumber, type PosState, writeTime } from "./state.js";
@@ -8,7 +9,7 @@ import type { CustomerRecord, OrderItem, OrderRecord, ReturnOrderRecord, Shippin
 
 type Body = Record<string, unknown>;
 
-const ORDER_CODES = new Set([0, 11, 20, 1, 12, 13, 8, 9, 2, 3, 16, 4, 15, 5]);
+const ORDER_CODES = new Set(ORDER_STATUSES.map((row) => row.code));
 const RETURN_CODES = new Set([0, 1, 2, 4]);
 /** Plain fields a create or an update copies from the body when present. */
 const COPIED = [
@@ -20,8 +21,7 @@ const COPIED = [
   "custom_id",
   "shipping_fee",
   "total_discount",
-  "cash",
-  "transfer_money",
+  ...PAYMENT_TYPES,
   "is_free_shipping",
   "received_at_shop",
   "returned_reason",
@@ -104,8 +104,9 @@ export function createOrder(state: PosState, body: Body): OrderRecord {
   const source = state.orderSources.find((s) => String(s.id) === sourceId);
   if (!source) throw invalid();
   const n = nextNumber(state, "order");
-  const customer =
-    state.customers.find((c) => c.id === body.shop_customer_id) ?? customerFor(state, name, phone, at);
+  // The OpenAPI links the customer as customer.id; without one, the phone finds or makes one.
+  const linked = (body.customer as Body | undefined)?.id;
+  const customer = state.customers.find((c) => c.id === linked) ?? customerFor(state, name, phone, at);
   const order = newOrder(state, {
     id: FIRST_ORDER_ID + n,
     displayId: n,
@@ -156,7 +157,8 @@ export function updateOrder(state: PosState, order: OrderRecord, body: Body): Or
   if (address) order.shipping_address = address;
   applyTotals(order);
   order.updated_at = at;
-  if (status !== undefined) moveStatus(order, editor(state), status, at);
+  if (status === 6) cancelOrder(state, order, editor(state), at);
+  else if (status !== undefined) moveStatus(order, editor(state), status, at);
   return order;
 }
 
@@ -192,7 +194,7 @@ export function createReturn(state: PosState, body: Body): ReturnOrderRecord {
           bill_full_name: original.bill_full_name,
           bill_phone_number: original.bill_phone_number,
           shipping_address: original.shipping_address,
-          shop_customer_id: original.shop_customer_id,
+          customer: { id: extra.shop_customer_id ?? original.shop_customer_id },
           order_sources: original.order_sources,
           page_id: original.page_id,
           ...extra,

@@ -1,6 +1,7 @@
 import { asciiName } from "./geo-data.js";
 import { type PosApi, bodyOf, boolParam, invalid, listParam, notFound, paged, requireParam } from "./api.js";
 import { nextUuid } from "./state.js";
+import { emptyStock } from "./order-model.js";
 import type { VariationRecord, WarehouseRecord } from "./types.js";
 
 const WAREHOUSE_FIELDS = [
@@ -11,7 +12,6 @@ const WAREHOUSE_FIELDS = [
   "district_id",
   "commune_id",
   "country_code",
-  "custom_id",
   "batch_config",
   "custom_batch_config",
   "shelf_config",
@@ -34,7 +34,6 @@ export function registerShopRoutes(api: PosApi): void {
   const { state } = api;
 
   api.get("/shops", () => ({ shops: [state.shop], success: true }));
-  api.get("/shops/:shop_id", () => ({ success: true, shop: state.shop }));
 
   api.get("/geo/provinces", (req) => {
     const country = requireParam(req, "country_code");
@@ -68,8 +67,9 @@ export function registerShopRoutes(api: PosApi): void {
   // The live list leaves out the creation-only configs (shelves, batches).
   const listed = (w: WarehouseRecord) => Object.fromEntries(Object.entries(w).filter(([k]) => !CONFIG_FIELDS.has(k)));
   api.get("/shops/:shop_id/warehouses", () => ({ data: state.warehouses.map(listed), success: true }));
-  const saveWarehouse = (warehouse: WarehouseRecord, body: Record<string, unknown>, creating: boolean) => {
-    if (typeof body.name !== "string" || !body.name.trim() || (creating && body.shelf_config === undefined)) throw invalid();
+  // Create and update alike require name and shelf_config (the OpenAPI's required fields).
+  const saveWarehouse = (warehouse: WarehouseRecord, body: Record<string, unknown>) => {
+    if (typeof body.name !== "string" || !body.name.trim() || body.shelf_config === undefined) throw invalid();
     for (const field of WAREHOUSE_FIELDS) if (body[field] !== undefined) warehouse[field] = body[field];
     const commune = state.geo.communes.find((c) => c.id === warehouse.commune_id);
     const district = state.geo.districts.find((d) => d.id === commune?.district_id);
@@ -93,25 +93,15 @@ export function registerShopRoutes(api: PosApi): void {
       allow_create_order: true,
       shelf_config: null,
     };
-    const result = saveWarehouse(warehouse, bodyOf(req), true);
+    const result = saveWarehouse(warehouse, bodyOf(req));
     state.warehouses.push(warehouse);
-    for (const v of state.variations) {
-      v.variations_warehouses.push({
-        warehouse_id: warehouse.id,
-        remain_quantity: 0,
-        actual_remain_quantity: 0,
-        total_quantity: 0,
-        pending_quantity: 0,
-        returning_quantity: 0,
-        selling_avg: 0,
-      });
-    }
+    for (const v of state.variations) v.variations_warehouses.push(emptyStock(warehouse.id));
     return result;
   });
   api.put("/shops/:shop_id/warehouses/:warehouse_id", (req) => {
     const warehouse = state.warehouses.find((w) => w.id === req.params.warehouse_id);
     if (!warehouse) throw notFound("warehouse_not_found");
-    return saveWarehouse(warehouse, bodyOf(req), false);
+    return saveWarehouse(warehouse, bodyOf(req));
   });
 
   api.get("/shops/:shop_id/products/variations", (req) => {

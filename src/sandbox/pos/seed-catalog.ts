@@ -2,6 +2,7 @@ import type { Random } from "../random.js";
 import { asciiName } from "./geo-data.js";
 import { DAY, iso } from "./time.js";
 import type {
+  CategoryRecord,
   CustomerLevelRecord,
   GeoData,
   OrderSourceRecord,
@@ -137,7 +138,7 @@ export function seedWarehouses(rng: Random, geo: GeoData): WarehouseRecord[] {
       commune_id: commune.id,
       shop_id: SHOP_ID,
       allow_create_order: i < 2,
-      shelf_config: { shelves: [] },
+      shelf_config: { col: String(i + 2) },
     };
   });
 }
@@ -157,6 +158,11 @@ const productKinds: [code: string, name: string, price: number, category: number
 const styles = ["cotton", "form rộng", "basic", "Hàn Quốc"];
 const colors = ["Trắng", "Đen", "Be", "Xanh navy", "Hồng pastel", "Nâu"];
 const sizes = ["S", "M", "L", "XL"];
+
+/** One category per kind of product, at the top of the tree. */
+export function seedCategories(): CategoryRecord[] {
+  return productKinds.map(([, kind, , id]) => ({ id, text: kind, parent_id: null, nodes: [] }));
+}
 
 /** 40 products with 3 variations each (colour x size), stocked in every warehouse. */
 export function seedCatalog(

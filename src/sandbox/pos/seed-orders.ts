@@ -2,7 +2,7 @@ import type { Random } from "../random.js";
 import { FIRST_ORDER_ID, applyTotals, moveStatus, newOrder, orderItem, shippingAddress } from "./order-model.js";
 import type { PosState } from "./state.js";
 import { DAY, HOUR, iso, ms } from "./time.js";
-import type { OrderRecord, UserRecord } from "./types.js";
+import type { OrderRecord, OrderTagRecord, UserRecord } from "./types.js";
 
 /** The usual path of an order; returns branch off after "shipped". */
 const FLOW = [0, 1, 12, 13, 8, 9, 2, 3, 16];
@@ -22,11 +22,14 @@ const statusWeights: [number, number][] = [
 ];
 const sourceWeights: [string, number][] = [["-1", 55], ["-4", 12], ["-5", 8], ["-2", 12], ["-3", 8], ["-7", 5]];
 const orderNotes = ["Giao giờ hành chính", "Gọi trước khi giao", "Khách quen, tặng kèm túi", "Cho xem hàng trước khi nhận"];
-const orderTags = [
-  { id: 1, name: "Khách VIP" },
-  { id: 2, name: "Đổi size" },
-  { id: 3, name: "Giao gấp" },
+/** The shop's order tags; orders carry them as {id, name}. */
+export const ORDER_TAGS: OrderTagRecord[] = [
+  { id: 1, name: "Khách VIP", color: "#faad14", is_system_tag: false, groups: [] },
+  { id: 2, name: "Đổi size", color: "#13c2c2", is_system_tag: false, groups: [] },
+  { id: 3, name: "Giao gấp", color: "#f5222d", is_system_tag: false, groups: [] },
+  { id: 4, name: "Đã gọi xác nhận", color: "#52c41a", is_system_tag: false, groups: [] },
 ];
+const orderTags = ORDER_TAGS.slice(0, 3).map(({ id, name }) => ({ id, name }));
 const carriers = [1, 5, 15, 11];
 export const AD_IDS = ["120210000000000101", "120210000000000102", "120210000000000103", "120210000000000104"];
 
@@ -100,9 +103,21 @@ export function seedOrders(state: PosState, rng: Random, count: number): void {
     walk(rng, order, weighted(rng, statusWeights), seller, now);
     state.orders.push(order);
   });
+  sideStatusesAndWallets(state.orders, sellers[0]!, now);
   state.sequences.order = count;
   state.sequences.orderItem = count * 10;
 }
+
+/** What the carrier reports as the order moves (its extend_update), per status reached. */
+const CARRIER_UPDATES: Record<number, string> = {
+  9: "Chờ lấy hàng",
+  2: "Đã lấy hàng, đang giao",
+  3: "Giao hàng thành công",
+  4: "Đang chuyển hoàn",
+  15: "Giao một phần, hoàn phần còn lại",
+  5: "Đã chuyển hoàn về shop",
+  16: "Đã đối soát tiền thu hộ",
+};
 
 /** Takes an order along the path to `status`, all steps before `now`, and sets carrier times. */
 function walk(rng: Random, order: OrderRecord, status: number, editor: UserRecord, now: number): void {
@@ -134,9 +149,40 @@ function walk(rng: Random, order: OrderRecord, status: number, editor: UserRecor
     }
     if (!order.partner) continue;
     order.partner.updated_at = iso(at);
+    const news = CARRIER_UPDATES[step];
+    if (news) {
+      order.partner.extend_update ??= [];
+      const updates = order.partner.extend_update;
+      updates.push({ key: String(updates.length + 1), status: news, tracking_id: order.partner.extend_code, note: "", update_at: iso(at) });
+    }
     if (step === 2) order.partner.picked_up_at = iso(at);
     if (step === 3 || step === 4 || step === 15) order.partner.first_delivery_at ??= iso(at);
     if (step === 16) order.partner.paid_at = iso(at);
     if (step === 4) order.partner.is_returned = true;
   }
+}
+
+const WALLETS = ["charged_by_momo", "charged_by_vnpay", "charged_by_card", "charged_by_kredivo", "charged_by_fundiin", "charged_by_qrpay"] as const;
+
+/**
+ * The statuses off the usual path (waiting for confirmation, canceled, deleted recently) and
+ * payments through e-wallets, cards and pay-later, on a fixed share of the orders: picked by
+ * position rather than by the random source, so the rest of the data set stays as it was.
+ */
+function sideStatusesAndWallets(orders: OrderRecord[], editor: UserRecord, now: number): void {
+  const early = orders.filter((o) => o.status === 0 || o.status === 1);
+  early.forEach((order, i) => {
+    const at = iso(Math.min(ms(order.updated_at) + 2 * HOUR, now - 60_000));
+    if (i % 6 === 1) moveStatus(order, editor, 6, at);
+    else if (i % 6 === 3 && order.status === 0) moveStatus(order, editor, 17, at);
+    else if (i % 9 === 5) moveStatus(order, editor, 7, at);
+  });
+  orders
+    .filter((o) => o.transfer_money > 0)
+    .forEach((order, i) => {
+      if (i % 2 === 0) return;
+      order[WALLETS[(i >> 1) % WALLETS.length]!] = order.transfer_money;
+      order.transfer_money = 0;
+      applyTotals(order);
+    });
 }

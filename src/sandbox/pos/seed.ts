@@ -1,12 +1,12 @@
 import type { Person } from "../people.js";
 import { Random } from "../random.js";
 import { buildGeo } from "./geo-data.js";
-import { PARTNERS, seedCatalog, seedLevels, seedOrderSources, seedShop, seedUsers, seedWarehouses } from "./seed-catalog.js";
+import { PARTNERS, seedCatalog, seedCategories, seedLevels, seedOrderSources, seedShop, seedUsers, seedWarehouses } from "./seed-catalog.js";
 import { seedBackOffice } from "./seed-backoffice.js";
 import { seedCustomers } from "./seed-customers.js";
 import { seedLoyalty, seedReturns } from "./seed-loyalty.js";
 import { type InboxLinks, linkInbox } from "./seed-links.js";
-import { seedOrders } from "./seed-orders.js";
+import { ORDER_TAGS, seedOrders } from "./seed-orders.js";
 import type { PosState } from "./state.js";
 
 export const SANDBOX_POS_API_KEY = "sandbox-pos-key-7f3a9c2e41d8";
@@ -34,8 +34,10 @@ export function seedPos(ctx: { now: Date; people: Person[]; inbox?: InboxLinks }
     partners: PARTNERS.map((p) => ({ ...p })),
     orderSources: seedOrderSources(shop, now),
     warehouses,
+    categories: seedCategories(),
     products,
     variations,
+    orderTags: ORDER_TAGS.map((tag) => ({ ...tag, groups: [...tag.groups] })),
     levels: seedLevels(rng),
     customers,
     customerNotes: notes,

@@ -1,5 +1,6 @@
 import type {
   BackOfficeRecord,
+  CategoryRecord,
   CustomerLevelRecord,
   CustomerNote,
   CustomerRecord,
@@ -7,6 +8,7 @@ import type {
   GeoData,
   OrderRecord,
   OrderSourceRecord,
+  OrderTagRecord,
   PartnerRecord,
   PointLogRecord,
   ProductRecord,
@@ -28,8 +30,10 @@ export interface PosState {
   partners: PartnerRecord[];
   orderSources: OrderSourceRecord[];
   warehouses: WarehouseRecord[];
+  categories: CategoryRecord[];
   products: ProductRecord[];
   variations: VariationRecord[];
+  orderTags: OrderTagRecord[];
   levels: CustomerLevelRecord[];
   customers: CustomerRecord[];
   /** Notes per shop customer id. */

@@ -135,6 +135,7 @@ export interface VariationRecord {
   fields: FieldValue[];
   images: string[];
   retail_price: number;
+  price_at_counter?: number;
   last_imported_price: number;
   average_imported_price: number;
   weight: number;
@@ -144,6 +145,22 @@ export interface VariationRecord {
   variations_warehouses: StockRecord[];
   inserted_at: string;
   product: { name: string; display_id: string; custom_id: string; category_ids: number[]; image: string };
+}
+
+export interface OrderTagRecord {
+  id: number;
+  name: string;
+  color: string;
+  is_system_tag: boolean;
+  groups: { id: number; name: string }[];
+}
+
+/** A product category; `nodes` hold its sub-categories (the list is a tree). */
+export interface CategoryRecord {
+  id: number;
+  text: string;
+  parent_id: number | null;
+  nodes: CategoryRecord[];
 }
 
 export interface ProductRecord {
@@ -156,6 +173,7 @@ export interface ProductRecord {
   weight: number;
   is_published: boolean;
   inserted_at: string;
+  note?: string | null;
 }
 
 export interface OrderItem {
@@ -205,6 +223,8 @@ export interface OrderPartner {
   system_created: boolean;
   delivery_name: string | null;
   delivery_tel: string | null;
+  /** The carrier's status updates, oldest first. */
+  extend_update?: { key: string; status: string; tracking_id: string; note: string; update_at: string }[];
 }
 
 export interface OrderRecord {

@@ -7,6 +7,8 @@ import { addressIds } from "../orders/address-names.js";
 import { phoneInput } from "../pos/phone.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { customerLevels, refId } from "../pos/shop-refs.js";
+import type { PosClient } from "../../clients/pos.js";
+import { geoIndex } from "../shop/geo-index.js";
 import { customerRow, customerRowSchema } from "./customer-row.js";
 
 const address = z.object({
@@ -18,6 +20,25 @@ const address = z.object({
   full_name: z.string().max(120).optional(),
   phone_number: z.string().max(20).optional(),
 });
+
+/**
+ * The address as one line (street, commune, district, province): the OpenAPI's create takes an
+ * address only as full_address text. Names come from the cached address reference data.
+ */
+async function fullAddress(pos: PosClient, a: z.output<typeof address>): Promise<string | undefined> {
+  const names: (string | null | undefined)[] = [a.address];
+  if (a.province_id && a.district_id) {
+    const geo = geoIndex(pos);
+    const [provinces, districts, communes] = await Promise.all([
+      geo.provinces(),
+      geo.districts(a.province_id),
+      a.commune_id ? geo.communes(a.province_id, a.district_id) : [],
+    ]);
+    const named = (rows: { id?: unknown; name?: string | null }[], wanted?: string) => rows.find((r) => String(r.id) === wanted)?.name;
+    names.push(named(communes, a.commune_id), named(districts, a.district_id), named(provinces, a.province_id));
+  }
+  return names.filter(Boolean).join(", ") || undefined;
+}
 
 export const saveCustomer = defineTool({
   name: "save_customer",
@@ -47,15 +68,9 @@ export const saveCustomer = defineTool({
     const { shop_id, customer_id, level, addresses, extra, ...fields } = input;
     const body: Record<string, unknown> = { ...extra, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
     if (fields.phone_numbers) body.phone_numbers = fields.phone_numbers.map((p, i) => phoneInput(`phone_numbers[${i}]`, p));
-    if (addresses) {
-      const named = await Promise.all(addresses.map((a, i) => addressIds(ctx.pos, `addresses[${i}]`, a)));
-      body.shop_customer_address = named.map((a, i) => ({
-        country_code: 84,
-        ...a,
-        phone_number: a.phone_number === undefined ? undefined : phoneInput(`addresses[${i}].phone_number`, a.phone_number),
-      }));
-    }
-    if (Object.keys(body).length === 0 && level === undefined) {
+    // Addresses typed as words get their ids from the address data before anything is sent.
+    const named = addresses && (await Promise.all(addresses.map((a, i) => addressIds(ctx.pos, `addresses[${i}]`, a))));
+    if (Object.keys(body).length === 0 && level === undefined && !named) {
       throw new InputError("name", "nothing to save", "Pass at least one field, e.g. name or phone_numbers.");
     }
     if (!customer_id) {
@@ -63,6 +78,16 @@ export const saveCustomer = defineTool({
       if (!input.phone_numbers?.length) throw new InputError("phone_numbers", "is required to create a customer", "Pass at least one phone number.");
     }
     const shopId = await resolveShopId(ctx, shop_id);
+    if (named) {
+      body.shop_customer_address = await Promise.all(
+        named.map(async (a, i) => ({
+          country_code: 84,
+          ...a,
+          phone_number: a.phone_number === undefined ? undefined : phoneInput(`addresses[${i}].phone_number`, a.phone_number),
+          full_address: await fullAddress(ctx.pos, a),
+        })),
+      );
+    }
     const levels = await customerLevels(ctx.pos, shopId);
     if (level !== undefined) body.level_id = refId("level", levels, level);
     const saved = customer_id

@@ -2,7 +2,7 @@ import { requireStatus, statusName } from "../../clients/pos-codes.js";
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import { id } from "../../format/compact.js";
-import { parseDateInput, toUnix } from "../../format/time.js";
+import { parseDateInput } from "../../format/time.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { dateInput, idInput, jsonish, shopIdInput } from "../inputs.js";
 
@@ -46,14 +46,22 @@ export const saveStocktaking = defineTool({
     if (missing >= 0) {
       throw new InputError(`items[${missing}].id`, "is required when updating", "Read the stocktaking with list_stocktakings (stocktaking_id) and pass each line's id.");
     }
+    // The OpenAPI's create takes lines of variation_id and changed_quantity only; its update
+    // also takes the line's id and note.
+    const noted = updating ? -1 : input.items.findIndex((it) => it.note !== undefined);
+    if (noted >= 0) {
+      throw new InputError(`items[${noted}].note`, "line notes can be saved only when updating a stocktaking", "Put it in note, or save the line notes with stocktaking_id once the stocktaking exists.");
+    }
     const tz = ctx.config.timezone;
-    const { stocktaking_id, shop_id, stocktaking_at, status: _status, ...fields } = input;
+    const { stocktaking_id, shop_id, stocktaking_at, status: _status, items, ...fields } = input;
     const body = {
       stocktaking: {
         ...(updating ? { id: stocktaking_id } : {}),
         ...fields,
+        items: items.map(({ id: lineId, note, ...line }) => (updating ? { id: lineId, ...line, note } : line)),
         status,
-        stocktaking_at: stocktaking_at === undefined ? undefined : toUnix(parseDateInput("stocktaking_at", stocktaking_at, tz)),
+        // The OpenAPI types it as text and writes it in ISO 8601 (the seed said Unix seconds).
+        stocktaking_at: stocktaking_at === undefined ? undefined : parseDateInput("stocktaking_at", stocktaking_at, tz).toISOString(),
       },
     };
     const shopId = await resolveShopId(ctx, shop_id);

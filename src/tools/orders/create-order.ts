@@ -42,8 +42,10 @@ export const createOrder = defineTool({
     };
   },
   async handler(input, ctx) {
-    const { shop_id, items, ...fields } = input;
+    const { shop_id, items, shop_customer_id, ...fields } = input;
     const body = orderBody({ ...fields, shipping_address: await addressIds(ctx.pos, "shipping_address", fields.shipping_address) });
+    // The OpenAPI links an order to its customer as customer.id (it has no shop_customer_id).
+    if (shop_customer_id) body.customer = { id: shop_customer_id };
     const shopId = await resolveShopId(ctx, shop_id);
     if (fields.warehouse_id !== undefined) body.warehouse_id = await warehouseId(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);
     body.items = itemLines(await resolveItems(ctx.pos, shopId, items));

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import { RETURN_ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
 import type { PosOrder, PosOrderItem } from "../../clients/schemas/pos.js";
+import { num } from "../../format/compact.js";
 import { returnOrderRow, returnOrderRowSchema } from "../../format/orders.js";
 import { fold } from "../../format/text.js";
 import { CREATE, defineTool } from "../define.js";
@@ -35,6 +36,25 @@ function originalLine(order: PosOrder, item: z.infer<typeof returnItem>, where: 
   const left = (line.quantity ?? 0) - (line.returned_count ?? 0);
   if (item.quantity > left) throw new InputError(`${where}.quantity`, `only ${left} unit(s) of this line can still be returned`);
   return line;
+}
+
+type Info = { name?: string | null; retail_price?: number | null; detail?: string | null; fields?: unknown; weight?: number | null };
+
+/**
+ * The variation_info of a return line as the OpenAPI takes it (name, retail_price, detail and
+ * fields of id/name/value; exchange lines also weight): an order line's info carries more keys.
+ */
+function lineInfo(info: Info | undefined, withWeight: boolean) {
+  const fields = Array.isArray(info?.fields)
+    ? (info.fields as Record<string, unknown>[]).map(({ id, name, value }) => ({ id, name, value }))
+    : undefined;
+  return {
+    name: info?.name ?? "",
+    retail_price: info?.retail_price ?? 0,
+    detail: info?.detail ?? undefined,
+    fields,
+    ...(withWeight && typeof info?.weight === "number" ? { weight: info.weight } : {}),
+  };
 }
 
 export const createReturnOrder = defineTool({
@@ -81,26 +101,26 @@ export const createReturnOrder = defineTool({
         product_id: line.product_id,
         variation_id: line.variation_id,
         returned_quantity: item.quantity,
-        discount_each_product: line.discount_each_product ?? 0,
-        variation_info: { ...line.variation_info, name: line.variation_info?.name ?? "", retail_price: line.variation_info?.retail_price ?? 0 },
+        variation_info: lineInfo(line.variation_info as Info | undefined, false),
       })),
       order_additional: {
         items: exchange.map(({ input: it, variation }) => ({
-          product_id: variation.product_id,
+          product_id: variation.product_id == null ? undefined : String(variation.product_id),
           variation_id: String(variation.id),
           returned_quantity: it.quantity,
           discount_each_product: it.discount_each ?? 0,
-          variation_info: variationInfo(variation, it.price),
+          variation_info: lineInfo({ ...variationInfo(variation, it.price), weight: num(variation.weight) }, true),
         })),
         warehouse_id: warehouse,
         shop_customer_id: customerId,
         note: input.note,
+        // The OpenAPI has received_at_shop on the exchange order only.
+        received_at_shop: input.received_at_shop,
       },
       warehouse_id: warehouse,
       status,
       shop_customer_id: customerId,
       discount_from_order_to_returned: input.discount_from_order_to_returned,
-      received_at_shop: input.received_at_shop,
     });
     const row = returnOrderRow(created, ctx.config.timezone);
     return { id: row.id, return_order: row };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
-import { ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
+import { ORDER_STATUSES, ORDER_TIME_STATUSES, requireStatus } from "../../clients/pos-codes.js";
 import type { OrderListParams, OrderSort, PosClient } from "../../clients/pos.js";
 import { toUnix } from "../../format/time.js";
 import { sinceInput, untilInput } from "../inputs.js";
@@ -46,7 +46,7 @@ export const orderFilterInput = {
   search: z.string().max(200).optional().describe('Phone (any form), name, note, or "#560"'),
   statuses: z
     .array(statusValue)
-    .max(14)
+    .max(ORDER_STATUSES.length)
     .optional()
     .describe("Names or codes (pos://status-codes/orders)"),
   time_field: statusValue
@@ -74,12 +74,12 @@ function timeField(value: string | number): string | number {
   if ((TIME_FIELDS as readonly string[]).includes(text)) return text;
   if (text === "last_status" || text === "-1") return -1;
   try {
-    return requireStatus("time_field", ORDER_STATUSES, value);
+    return requireStatus("time_field", ORDER_TIME_STATUSES, value);
   } catch {
     throw new InputError(
       "time_field",
       `unknown time field ${JSON.stringify(text)}`,
-      `Use one of ${TIME_FIELDS.join(", ")}, last_status, or an order status name.`,
+      `Use one of ${TIME_FIELDS.join(", ")}, last_status, or an order status name but waiting_for_confirmation, canceled and deleted (the service does not date those).`,
     );
   }
 }

@@ -57,13 +57,15 @@ export const savePromotion = defineTool({
     const start = unix("start_time", input.start_time);
     const end = unix("end_time", input.end_time);
     if (start !== undefined && end !== undefined && end < start) throw new InputError("end_time", "is before start_time", "Give an end_time after start_time.");
+    // The OpenAPI's create takes Unix seconds and its update ISO 8601 text: each gets its own.
+    const when = (unixTime: number | undefined) => (unixTime === undefined || creating ? unixTime : new Date(unixTime * 1000).toISOString());
     const promotion = {
       ...input.fields,
       name: input.name,
       type: input.type,
       is_activated: input.is_activated,
-      start_time: start,
-      end_time: end,
+      start_time: when(start),
+      end_time: when(end),
     };
     const { shopId } = await shopScope(ctx, input.shop_id);
     const body = { promotion_advance: promotion };

@@ -19,7 +19,7 @@ export const saveWarehouse = defineTool({
     shop_id: shopIdInput,
     warehouse_id: idInput("Omit to create").optional(),
     name: z.string().min(1).max(200).optional().describe("Required to create"),
-    shelf_config: config.describe("Required to create; {} for none"),
+    shelf_config: config.describe("Required, {} for none"),
     phone_number: z.string().max(20).optional().describe("Phone"),
     address: z.string().max(300).optional().describe("Street"),
     province_id: z.string().max(20).optional().describe("From lookup_address"),
@@ -27,7 +27,7 @@ export const saveWarehouse = defineTool({
     commune_id: z.string().max(20).optional().describe("Commune"),
     extra: jsonish(z.record(z.string(), z.unknown()))
       .optional()
-      .describe("Other fields (custom_id, batch_config, …)"),
+      .describe("Other fields (batch_config, custom_shelf_config, …)"),
   }),
   output: z.object({ warehouse: warehouseRowSchema.optional(), created: z.boolean() }),
   async handler(input, ctx) {
@@ -38,16 +38,26 @@ export const saveWarehouse = defineTool({
       for (const field of ["name", "shelf_config"] as const) {
         if (body[field] === undefined) throw new InputError(field, "is required to create a warehouse", `Pass ${field} (shelf_config {} when the warehouse has no shelves).`);
       }
-      if (body.address || body.commune_id) body.country_code ??= 84;
+      // The OpenAPI types country_code as text ("84" for Vietnam).
+      if (body.address || body.commune_id) body.country_code ??= "84";
       const shopId = await resolveShopId(ctx, shop_id);
       return { warehouse: warehouseRow(await ctx.pos.createWarehouse(shopId, body)), created: true };
     }
-    // The update takes the create fields, name included: keep the current name. The list does not
-    // return shelf_config, so it is sent only when given (an invented {} would wipe the shelves).
+    // The update requires the create's name and shelf_config: the current name is kept, and so is
+    // the current shelf_config when the list shows it. The OpenAPI's list does not, and an
+    // invented {} would wipe the shelves, so then it must be given.
     const shopId = await resolveShopId(ctx, shop_id);
     const current = (await ctx.pos.listWarehouses(shopId)).find((w) => String(w.id) === warehouse_id);
     if (!current) throw new NotFoundError(`warehouse ${warehouse_id} not found`, "Use list_warehouses to find the id.");
-    const merged = { name: current.name, ...body };
+    const shelves = body.shelf_config ?? (current as Record<string, unknown>).shelf_config;
+    if (shelves === undefined || shelves === null) {
+      throw new InputError(
+        "shelf_config",
+        "is required to update a warehouse, and the warehouse list does not show the current one",
+        'Pass the warehouse\'s shelf_config (e.g. {"col": "3"}, or {} when it has no shelves).',
+      );
+    }
+    const merged = { name: current.name, ...body, shelf_config: shelves };
     const saved = await ctx.pos.updateWarehouse(shopId, warehouse_id, merged);
     // A bare {success: true} answer carries no record: keep the id being updated.
     return { warehouse: warehouseRow({ ...saved, id: saved.id ?? warehouse_id }), created: false };

@@ -34,7 +34,7 @@ describe("writes answered with {success: true} only", () => {
   it("save_warehouse update reports the warehouse_id", async () => {
     const warehouse = h.sandbox.pos.warehouses[0]!;
     bare("PUT", /\/warehouses\//);
-    const data = await call("save_warehouse", { warehouse_id: warehouse.id, phone_number: "0900111222" });
+    const data = await call("save_warehouse", { warehouse_id: warehouse.id, phone_number: "0900111222", shelf_config: {} });
     expect(data.warehouse.id).toBe(warehouse.id);
   });
 

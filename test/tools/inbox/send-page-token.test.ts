@@ -34,6 +34,36 @@ describe("sending with page tokens only", () => {
     expect(h.sandbox.messaging.messages[open.id]!.at(-1)!.id).toBe(r.data.message_id);
   });
 
+  it("sends a picture the OpenAPI's way: uploaded to the page, then sent by content id apart from the text", async () => {
+    const open = conversations.find(
+      (c) => c.type === "INBOX" && c.last_customer_interactive_at && ms(c.last_customer_interactive_at) > NOW.getTime() - 20 * 3_600_000,
+    )!;
+    const before = posts().length;
+    const r = await h.call("send_inbox_message", { page_id: pageId, conversation_id: open.id, message: "Mẫu áo đây ạ", content_url: h.sandbox.mediaUrl("ao-thun.png") });
+    expect(r.isError, r.text).toBe(false);
+    const upload = h.sandbox.server.requests.filter((q) => q.path.endsWith("/upload_contents")).at(-1)!;
+    expect(upload.query).toEqual({ page_access_token: [token] });
+    const sent = posts().slice(before);
+    expect(sent.map((q) => q.body)).toEqual([
+      { action: "reply_inbox", message: "Mẫu áo đây ạ" },
+      { action: "reply_inbox", content_ids: [expect.stringMatching(/^ct_/)] },
+    ]);
+    const last = h.sandbox.messaging.messages[open.id]!.at(-1)!;
+    expect(last.id).toBe(r.data.message_id);
+    expect(last.attachments).toEqual([expect.objectContaining({ type: "photo" })]);
+  });
+
+  it("refuses to fetch a file from a private address or over plain http", async () => {
+    const open = conversations.find((c) => c.type === "INBOX")!;
+    const uploads = h.sandbox.server.requests.filter((q) => q.path.endsWith("/upload_contents")).length;
+    for (const url of ["https://127.0.0.1/a.png", "https://[::1]/a.png", "http://example.com/a.png", "https://10.1.2.3/a.png"]) {
+      const r = await h.call("send_inbox_message", { page_id: pageId, conversation_id: open.id, content_url: url });
+      expect(r.isError, url).toBe(true);
+      expect(r.text).toMatch(/content_url: (points to a private network address|must be an https URL)/);
+    }
+    expect(h.sandbox.server.requests.filter((q) => q.path.endsWith("/upload_contents")).length).toBe(uploads);
+  });
+
   it("replies to a comment the same way, and never retries the write", async () => {
     const comment = conversations.find((c) => c.type === "COMMENT")!;
     const ok = await h.call("reply_to_comment", { page_id: pageId, conversation_id: comment.id, message: "Shop inbox bạn nhé" });

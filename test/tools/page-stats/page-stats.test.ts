@@ -203,7 +203,7 @@ describe("get_page_stats, metric new_customers", () => {
   it("sends a day range and gives day rows", async () => {
     const r = await h.call("get_page_stats", { metric: "new_customers", page_ids: [pages[0]], since: SINCE, until: UNTIL });
     expect(r.isError, r.text).toBe(false);
-    expect(lastQuery("/statistics/customers")).toMatchObject({ date_range: "30/12/2025 - 01/01/2026", group_by: "day" });
+    expect(lastQuery("/statistics/page_customers")).toMatchObject({ date_range: "30/12/2025 - 01/01/2026", group_by: "day" });
     const want = newCustomers(h.sandbox.messaging, pages[0]!, SPAN, localDay);
     expect(r.data.rows.map((row: { date: string }) => row.date)).toEqual(["2025-12-30", "2025-12-31", "2026-01-01"]);
     for (const row of r.data.rows) {
@@ -215,7 +215,7 @@ describe("get_page_stats, metric new_customers", () => {
 
   it("counts whole days from a partial-day input, per hour", async () => {
     const r = await h.call("get_page_stats", { metric: "new_customers", page_ids: [pages[0]], since: "2025-12-31T15:00:00", until: "2025-12-31T16:00:00", by: "hour" });
-    expect(lastQuery("/statistics/customers").date_range).toBe("31/12/2025 - 31/12/2025");
+    expect(lastQuery("/statistics/page_customers").date_range).toBe("31/12/2025 - 31/12/2025");
     const want = newCustomers(h.sandbox.messaging, pages[0]!, days("2025-12-31", "2025-12-31"), (ms) =>
       `${new Date(ms + 7 * 3_600_000).toISOString().slice(0, 13)}:00:00`,
     );

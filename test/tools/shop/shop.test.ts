@@ -104,23 +104,27 @@ describe("warehouses", () => {
   it("creates a warehouse and updates it, keeping fields left out", async () => {
     const created = await h.call("save_warehouse", {
       name: "Kho Cần Thơ",
-      shelf_config: '{"shelves":["A1"]}',
+      shelf_config: '{"col":"4"}',
       address: "5 Hòa Bình",
       commune_id: "8150102",
       district_id: "81501",
       province_id: "815",
-      extra: { custom_id: "KHO9" },
+      extra: { hide_config_batch_shelf: true },
     });
     expect(created.isError, created.text).toBe(false);
     expect(created.data.created).toBe(true);
     const stored = pos().warehouses.find((w) => w.id === created.data.warehouse.id)!;
-    expect(stored).toMatchObject({ name: "Kho Cần Thơ", custom_id: "KHO9", commune_id: "8150102", shelf_config: { shelves: ["A1"] } });
+    expect(stored).toMatchObject({ name: "Kho Cần Thơ", hide_config_batch_shelf: true, commune_id: "8150102", country_code: "84", shelf_config: { col: "4" } });
 
-    const updated = await h.call("save_warehouse", { warehouse_id: stored.id, phone_number: "0900111222" });
+    // The update requires shelf_config and the list does not show it: it must be given.
+    const noShelves = await h.call("save_warehouse", { warehouse_id: stored.id, phone_number: "0900111222" });
+    expect(noShelves.isError).toBe(true);
+    expect(noShelves.text).toContain("shelf_config");
+    const updated = await h.call("save_warehouse", { warehouse_id: stored.id, phone_number: "0900111222", shelf_config: { col: "4" } });
     expect(updated.isError, updated.text).toBe(false);
     const put = h.sandbox.server.requests.filter((r) => r.method === "PUT" && r.path.endsWith(`/warehouses/${stored.id}`)).at(-1);
-    expect(put?.body).not.toHaveProperty("shelf_config");
-    expect(stored).toMatchObject({ name: "Kho Cần Thơ", phone_number: "0900111222", shelf_config: { shelves: ["A1"] } });
+    expect(put?.body).toMatchObject({ name: "Kho Cần Thơ", phone_number: "0900111222", shelf_config: { col: "4" } });
+    expect(stored).toMatchObject({ name: "Kho Cần Thơ", phone_number: "0900111222", shelf_config: { col: "4" } });
     const list = await h.call("list_warehouses");
     expect(list.data.warehouses.map((w: { id: string }) => w.id)).toContain(stored.id);
 

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { useHarness } from "../../helpers/harness.js";
+
+const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
+const pos = () => h.sandbox.pos;
+
+describe("create_product", () => {
+  it("adds a product with its variants in a category named in words", async () => {
+    const r = await h.call("create_product", {
+      name: "Áo polo basic",
+      weight: 250,
+      category: "ao thun",
+      sku: "PL001",
+      variants: [
+        { options: { Màu: "Trắng", Size: "M" }, price: 250_000, cost: 110_000, sku: "PL001-TR-M" },
+        { options: { Màu: "Đen", Size: "L" }, price: 260_000 },
+      ],
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data).toMatchObject({ sku: "PL001", currency: "VND" });
+    expect(r.data.variants).toMatchObject([
+      { sku: "PL001-TR-M", variant: "Trắng - M", price: 250_000 },
+      { variant: "Đen - L", price: 260_000 },
+    ]);
+    const product = pos().products.find((p) => p.id === r.data.product_id)!;
+    expect(product).toMatchObject({ name: "Áo polo basic", weight: 250, category_ids: [101] });
+    const search = await h.call("search_products", { query: "PL001-TR-M" });
+    expect(search.data.variations[0]).toMatchObject({ sku: "PL001-TR-M", price: 250_000 });
+  });
+
+  it("names the categories when one is unknown, before sending anything", async () => {
+    const before = pos().products.length;
+    const r = await h.call("create_product", { name: "Mũ", weight: 100, category: "Mũ nón", variants: [{ price: 90_000 }] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("category: unknown value");
+    expect(r.text).toContain("Áo thun (101)");
+    expect(pos().products).toHaveLength(before);
+  });
+});
+
+describe("update_product_prices", () => {
+  it("changes one variant's price by its words, sending the others back as they were", async () => {
+    const product = pos().products[4]!;
+    const variants = pos().variations.filter((v) => v.product_id === product.id);
+    const target = variants[1]!;
+    const words = target.fields.map((f) => f.value).join(" ");
+    const others = variants.filter((v) => v !== target).map((v) => v.retail_price);
+    const r = await h.call("update_product_prices", { product: product.display_id, prices: [{ variant: words, price: 199_000, cost: 90_000 }] });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.changed).toEqual([expect.objectContaining({ variation_id: target.id, old_price: expect.any(Number), price: 199_000, cost: 90_000 })]);
+    expect(target).toMatchObject({ retail_price: 199_000, last_imported_price: 90_000 });
+    expect(variants.filter((v) => v !== target).map((v) => v.retail_price)).toEqual(others);
+    const put = h.sandbox.server.requests.filter((q) => q.method === "PUT" && q.path.endsWith(`/products/${product.id}`)).at(-1)!;
+    expect((put.body as { product: { name: string; variations: unknown[] } }).product).toMatchObject({ name: product.name, weight: product.weight });
+    expect((put.body as { product: { variations: unknown[] } }).product.variations).toHaveLength(variants.length);
+  });
+
+  it("finds the product from a variant's SKU, and sets every variant when none is named", async () => {
+    const variation = pos().variations[20]!;
+    const r = await h.call("update_product_prices", { product: variation.display_id, prices: [{ counter_price: 150_000 }] });
+    expect(r.isError, r.text).toBe(false);
+    const siblings = pos().variations.filter((v) => v.product_id === variation.product_id);
+    expect(r.data.changed).toHaveLength(siblings.length);
+    for (const v of siblings) expect(v.price_at_counter).toBe(150_000);
+  });
+
+  it("lists the variants when the words match none", async () => {
+    const product = pos().products[0]!;
+    const r = await h.call("update_product_prices", { product: product.id, prices: [{ variant: "Tím XXL", price: 1 }] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("prices[0].variant: no variation");
+    expect(r.text).toContain("Its variations:");
+  });
+});
