@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { registerSecret } from "./clients/redact.js";
+import { setCursorKey } from "./tools/cursor.js";
 import { DEFAULT_TOOLSETS, TOOLSETS, type ToolsetName } from "./tools/toolsets.js";
 
 const LOG_LEVELS = ["debug", "info", "warning", "error"] as const;
@@ -52,6 +53,8 @@ export const configSchema = z.object({
   toolsets: z.array(z.enum(TOOLSETS)),
   readOnly: z.boolean(),
   mcpToken: z.string().min(16, "PANCAKE_MCP_TOKEN must be at least 16 characters").optional(),
+  /** Signs next_cursor values; replicas behind one load balancer share it (src/tools/cursor.ts). */
+  cursorKey: z.string().min(32, "PANCAKE_MCP_CURSOR_KEY must be at least 32 characters").optional(),
   http: z.boolean(),
   host: z.string().min(1),
   port: z.number().int().min(0).max(65535),
@@ -104,6 +107,7 @@ Environment:
   PANCAKE_MCP_TOKEN           bearer token for --http (required when the host is not loopback)
   PANCAKE_MCP_ALLOWED_HOSTS   extra Host header values accepted by --http (comma list)
   PANCAKE_MCP_ALLOWED_ORIGINS extra Origin values accepted by --http (comma list)
+  PANCAKE_MCP_CURSOR_KEY      key that signs next_cursor (32+ characters; replicas share it)
   PANCAKE_CONNECT_TIMEOUT_MS  upstream connect timeout (default 10000)
   PANCAKE_TIMEOUT_MS          upstream response timeout (default 30000)
 `;
@@ -185,6 +189,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     }),
     readOnly: values["read-only"] === true || (field("PANCAKE_READ_ONLY", () => bool.parse(env.PANCAKE_READ_ONLY ?? "")) ?? false),
     mcpToken: env.PANCAKE_MCP_TOKEN || undefined,
+    cursorKey: env.PANCAKE_MCP_CURSOR_KEY || undefined,
     http: values.http === true,
     host: values.host ?? "127.0.0.1",
     port: port ?? 3000,
@@ -215,6 +220,7 @@ const ENV_NAMES: Record<string, string> = {
   baseUrl: "PANCAKE_BASE_URL",
   posBaseUrl: "PANCAKE_POS_BASE_URL",
   mcpToken: "PANCAKE_MCP_TOKEN",
+  cursorKey: "PANCAKE_MCP_CURSOR_KEY",
   logLevel: "PANCAKE_LOG_LEVEL / --log-level",
   connectTimeoutMs: "PANCAKE_CONNECT_TIMEOUT_MS",
   responseTimeoutMs: "PANCAKE_TIMEOUT_MS",
@@ -225,6 +231,8 @@ export function registerConfigSecrets(config: Config): void {
   registerSecret(config.mcpToken);
   for (const token of Object.values(config.pageAccessTokens)) registerSecret(token);
   for (const key of Object.values(config.posApiKeys)) registerSecret(key);
+  registerSecret(config.cursorKey);
+  setCursorKey(config.cursorKey, [config.accessToken, config.mcpToken, ...Object.values(config.pageAccessTokens), ...Object.values(config.posApiKeys)]);
 }
 
 /** Defaults for programmatic use (tests, benchmarks, the demo). */

@@ -10,7 +10,9 @@ import {
   UpstreamError,
 } from "./errors.js";
 import { RateLimiter } from "./limiter.js";
-import { registerSecret } from "./redact.js";
+import { registerSecret, SECRET_PARAMS } from "./redact.js";
+
+const SECRET_PARAM_SET: ReadonlySet<string> = new Set(SECRET_PARAMS);
 
 export type QueryScalar = string | number | boolean;
 export type QueryValue = QueryScalar | readonly QueryScalar[] | Record<string, unknown> | null | undefined;
@@ -126,7 +128,10 @@ export class HttpCore {
   /** Builds the full URL. The only place credentials are put into a URL. */
   url(options: Pick<RequestOptions, "path" | "query" | "auth">): URL {
     const url = new URL(this.baseUrl + options.path);
-    for (const [key, value] of Object.entries(options.query ?? {})) appendQuery(url, key, value);
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      // A credential goes in only through `auth`: no query built from arguments or cursors can add one.
+      if (!SECRET_PARAM_SET.has(key.toLowerCase())) appendQuery(url, key, value);
+    }
     for (const [key, value] of Object.entries(options.auth ?? {})) {
       // Any credential that reaches a URL is also scrubbed from upstream text that echoes it.
       registerSecret(value);

@@ -26,14 +26,23 @@ const MAX_UPSTREAM_CALLS = 5;
  * paged: page_number; count: conversations already passed), `skip` the rows of it already returned
  * (v2 never skips: it continues after the last row returned), `size` the paged list's page length.
  */
-const stateSchema = z.object({
-  p: z.string(),
-  v: z.enum(["v2", "paged", "count"]),
-  at: z.union([z.string(), z.number()]).optional(),
-  skip: z.number().int().min(0),
-  size: z.number().int().min(1).optional(),
-  q: z.record(z.string(), z.unknown()),
-});
+const stateSchema = z
+  .object({
+    p: z.string(),
+    v: z.enum(["v2", "paged", "count"]),
+    at: z.union([z.string().max(128), z.number().int().min(0)]).optional(),
+    skip: z.number().int().min(0).max(100),
+    size: z.number().int().min(1).max(500).optional(),
+    q: z.record(z.string(), z.unknown()),
+  })
+  // A resumed cursor keeps to the limits a first call is held to (it is signed, so this only
+  // matters if the key ever leaked or a later version tightens a limit).
+  .refine((s) => s.v !== "paged" || spanDays(s.q) <= MAX_SPAN_DAYS, "span too long");
+
+function spanDays(q: Record<string, unknown>): number {
+  const { since, until } = q;
+  return typeof since === "number" && typeof until === "number" ? (until - since) / 86_400 : Number.POSITIVE_INFINITY;
+}
 type State = z.output<typeof stateSchema>;
 
 interface Fetched {
@@ -104,7 +113,7 @@ export const listConversations = defineTool({
   async handler(input, ctx) {
     const pageId = input.page_id;
     const tz = ctx.config.timezone;
-    const state = input.cursor ? decodeCursor(NAME, input.cursor, stateSchema) : await firstState(input, ctx.messaging, tz);
+    const state = input.cursor ? decodeCursor(NAME, input, stateSchema) : await firstState(input, ctx.messaging, tz);
     if (state.p !== pageId) throw new InputError("cursor", `belongs to page ${state.p}, not ${pageId}`, "Pass the same page_id as the call that returned it.");
     const names = await tagNames(ctx.messaging, pageId);
     const rows: Conversation[] = [];
@@ -134,7 +143,7 @@ export const listConversations = defineTool({
     return {
       conversations: rows.map((c) => (input.detail === "full" ? fullRecord(c) : conversationRow(c, { pageId, timeZone: tz, tags: names }))),
       total,
-      next_cursor: next ? encodeCursor(NAME, next) : undefined,
+      next_cursor: next ? encodeCursor(NAME, input, next) : undefined,
     };
   },
 });

@@ -102,7 +102,7 @@ export const searchOrders = defineTool({
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);
     let state: CursorState = input.cursor
-      ? decodeCursor("search_orders", input.cursor, cursorState)
+      ? decodeCursor("search_orders", input, cursorState)
       : { q: { ...(await orderQuery(ctx.pos, shopId, input, ctx.config.timezone)), fields: projection(input.fields, input.sort) }, pg: 1, off: 0, ps: input.limit, seen: [], li: [] };
     const rows: PosOrder[] = [];
     let total = state.tot;
@@ -134,7 +134,7 @@ export const searchOrders = defineTool({
     return {
       orders: rows.map((o) => (names ? orderRow(o, ctx.config.timezone, names) : upstreamRecord(o))),
       total,
-      next_cursor: next ? encodeCursor("search_orders", next) : undefined,
+      next_cursor: next ? encodeCursor("search_orders", input, next) : undefined,
       currency: names ? orderCurrency(rows) : undefined,
       note,
     };
