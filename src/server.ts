@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { Clients } from "./clients/index.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./log.js";
+import { outboundJson, outboundText } from "./outbound.js";
 import { prompts } from "./prompts/index.js";
 import type { ResourceContext } from "./resources/define.js";
 import { resources } from "./resources/index.js";
@@ -92,7 +93,7 @@ export function buildServer(deps: ServerDeps): McpServer {
     const read = async (uri: URL, params: Record<string, string | string[]>) => {
       const flat = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0]! : v]));
       const data = await resource.read(flat, base);
-      return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(data) }] };
+      return { contents: [{ uri: uri.href, mimeType: "application/json", text: outboundJson(data).text }] };
     };
     if (!resource.uri.includes("{")) {
       server.registerResource(resource.name, resource.uri, metadata, (uri) => read(uri, {}));
@@ -108,7 +109,7 @@ export function buildServer(deps: ServerDeps): McpServer {
   for (const prompt of prompts) {
     server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: prompt.args }, async (args: Record<string, unknown>) => {
       const messages = await prompt.build(z.object(prompt.args).parse(args), base);
-      return { messages: messages.map((m) => ({ role: m.role, content: { type: "text" as const, text: m.text } })) };
+      return { messages: messages.map((m) => ({ role: m.role, content: { type: "text" as const, text: outboundText(m.text) } })) };
     });
   }
 

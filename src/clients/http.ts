@@ -10,7 +10,7 @@ import {
   UpstreamError,
 } from "./errors.js";
 import { RateLimiter } from "./limiter.js";
-import { registerSecret, SECRET_PARAMS } from "./redact.js";
+import { redactedPrefix, registerSecret, SECRET_PARAMS } from "./redact.js";
 
 const SECRET_PARAM_SET: ReadonlySet<string> = new Set(SECRET_PARAMS);
 
@@ -249,7 +249,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function snippet(text: string): string {
-  return text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim().slice(0, 120);
+  return redactedPrefix(text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim(), 120);
 }
 
 function scalar(value: unknown): string | number | undefined {
@@ -261,7 +261,7 @@ function bodyDetails(body: Record<string, unknown>) {
   return {
     code: scalar(body.error_code) ?? scalar(body.e_code) ?? scalar(body.code),
     subcode: scalar(body.e_subcode),
-    upstreamMessage: message === undefined ? undefined : String(message).slice(0, 300),
+    upstreamMessage: message === undefined ? undefined : redactedPrefix(String(message), 300),
     permission: scalar(body.permission) === undefined ? undefined : String(body.permission),
   };
 }

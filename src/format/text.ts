@@ -1,3 +1,5 @@
+import { redactedPrefix } from "../clients/redact.js";
+
 /**
  * Customer-authored text is data, never instructions. Everything a customer (or any untrusted
  * party: names, notes, comments) wrote passes through sanitizeText before it reaches a model.
@@ -67,7 +69,7 @@ export function sanitizeText(value: unknown, options: SanitizeOptions = {}): str
   const max = options.max ?? 2000;
   if (text.length > max) {
     const cut = text.length - max;
-    text = `${text.slice(0, max)}… [cut ${cut} chars]`;
+    text = `${redactedPrefix(text, max)}… [cut ${cut} chars]`;
   }
   return text === "" ? undefined : text;
 }

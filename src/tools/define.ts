@@ -6,6 +6,7 @@ import { redact } from "../clients/redact.js";
 import type { Config } from "../config.js";
 import { compact } from "../format/compact.js";
 import type { Logger } from "../log.js";
+import { outboundJson } from "../outbound.js";
 import { capFullRows } from "./inputs.js";
 import type { ToolsetName } from "./toolsets.js";
 
@@ -69,8 +70,8 @@ export interface ToolResult {
 /** Runs a handler and applies the output contract: compact structured result + same JSON as text. */
 export async function runTool(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const result = compact((await tool.handler(capFullRows(tool.input, input), ctx)) as Record<string, unknown>);
-    return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
+    const { value, text } = outboundJson(compact((await tool.handler(capFullRows(tool.input, input), ctx)) as Record<string, unknown>));
+    return { content: [{ type: "text", text }], structuredContent: value };
   } catch (error) {
     return errorResult(tool.name, error, ctx.logger);
   }
