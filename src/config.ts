@@ -62,6 +62,8 @@ export const configSchema = z.object({
   logLevel: z.enum(LOG_LEVELS),
   connectTimeoutMs: z.number().int().min(100).max(120_000),
   responseTimeoutMs: z.number().int().min(100).max(600_000),
+  /** Largest upstream answer read (PANCAKE_MAX_RESPONSE_BYTES); see src/clients/http.ts. */
+  maxResponseBytes: z.number().int().min(10_000).max(1_000_000_000).optional(),
   allowedHosts: z.array(z.string()).default([]),
   allowedOrigins: z.array(z.string()).default([]),
   /** Read retry policy of the HTTP core; only tests shorten it (no flag or variable sets it). */
@@ -109,7 +111,8 @@ Environment:
   PANCAKE_MCP_ALLOWED_ORIGINS extra Origin values accepted by --http (comma list)
   PANCAKE_MCP_CURSOR_KEY      key that signs next_cursor (32+ characters; replicas share it)
   PANCAKE_CONNECT_TIMEOUT_MS  upstream connect timeout (default 10000)
-  PANCAKE_TIMEOUT_MS          upstream response timeout (default 30000)
+  PANCAKE_TIMEOUT_MS          upstream response timeout, whole body included (default 30000)
+  PANCAKE_MAX_RESPONSE_BYTES  largest upstream answer read (default 8000000)
 `;
 
 export type CliCommand =
@@ -197,6 +200,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     logLevel: flagOrEnv(values["log-level"], env.PANCAKE_LOG_LEVEL) ?? "info",
     connectTimeoutMs: Number(env.PANCAKE_CONNECT_TIMEOUT_MS || 10_000),
     responseTimeoutMs: Number(env.PANCAKE_TIMEOUT_MS || 30_000),
+    maxResponseBytes: env.PANCAKE_MAX_RESPONSE_BYTES ? Number(env.PANCAKE_MAX_RESPONSE_BYTES) : undefined,
     allowedHosts: list(env.PANCAKE_MCP_ALLOWED_HOSTS),
     allowedOrigins: list(env.PANCAKE_MCP_ALLOWED_ORIGINS),
   };
@@ -224,6 +228,7 @@ const ENV_NAMES: Record<string, string> = {
   logLevel: "PANCAKE_LOG_LEVEL / --log-level",
   connectTimeoutMs: "PANCAKE_CONNECT_TIMEOUT_MS",
   responseTimeoutMs: "PANCAKE_TIMEOUT_MS",
+  maxResponseBytes: "PANCAKE_MAX_RESPONSE_BYTES",
 };
 
 export function registerConfigSecrets(config: Config): void {

@@ -96,6 +96,24 @@ export class BadResponseError extends PancakeError {
   }
 }
 
+/** The upstream answered with more than the configured cap: abandoned, and never retried (it would be as large again). */
+export class ResponseTooLargeError extends PancakeError {
+  readonly kind = "response_too_large";
+  constructor(
+    readonly maxBytes: number,
+    op = "request",
+  ) {
+    super(
+      `${op} failed: the answer is larger than ${maxBytes} bytes, so it was not read`,
+      "Ask for less (a smaller limit, a narrower date range or filter); PANCAKE_MAX_RESPONSE_BYTES raises the cap.",
+    );
+  }
+  /** The same error naming the operation that met it. */
+  at(op: string): ResponseTooLargeError {
+    return new ResponseTooLargeError(this.maxBytes, op);
+  }
+}
+
 /** No answer in time, or the connection failed. */
 export class NetworkError extends PancakeError {
   readonly kind: "timeout" | "network";

@@ -7,6 +7,7 @@ import {
   NetworkError,
   OutcomeUnknownError,
   PancakeError,
+  ResponseTooLargeError,
   UpstreamError,
 } from "./errors.js";
 import { RateLimiter } from "./limiter.js";
@@ -50,7 +51,10 @@ export interface HttpCoreOptions {
   /** Which API this core talks to, so error hints name that API's own setting. */
   api?: Api;
   connectTimeoutMs?: number;
+  /** Time for one try from sending to the last byte of the body. */
   responseTimeoutMs?: number;
+  /** Largest response body read; a larger one is abandoned and never retried. */
+  maxResponseBytes?: number;
   retry?: Partial<RetryPolicy>;
   /** Calls per second per rateKey; 0 disables the limiter. */
   ratePerSecond?: number;
@@ -86,6 +90,7 @@ export class HttpCore {
   private dispatcher: Promise<Dispatcher> | undefined;
   private readonly ownsDispatcher: boolean;
   private readonly agentOptions: { connectTimeoutMs: number; responseTimeoutMs: number };
+  private readonly maxResponseBytes: number;
   private readonly retry: RetryPolicy;
   private readonly limiter: RateLimiter | undefined;
   private readonly logger: Logger;
@@ -104,6 +109,7 @@ export class HttpCore {
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
       responseTimeoutMs: options.responseTimeoutMs ?? 30_000,
     };
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
 
   /** The keep-alive pool of this upstream, created with the first request. */
@@ -121,8 +127,12 @@ export class HttpCore {
     return this.dispatcher;
   }
 
+  /**
+   * Ends the pool at once, failing what is still in flight: close() would wait for every pending
+   * answer, and an upstream that trickles its body would then hold shutdown for as long as it likes.
+   */
   async close(): Promise<void> {
-    if (this.ownsDispatcher && this.dispatcher) await (await this.dispatcher).close();
+    if (this.ownsDispatcher && this.dispatcher) await (await this.dispatcher).destroy();
   }
 
   /** Builds the full URL. The only place credentials are put into a URL. */
@@ -161,6 +171,14 @@ export class HttpCore {
   private async once<T>(options: RequestOptions, method: string, write: boolean, url: URL): Promise<T> {
     const { op } = options;
     const t0 = Date.now();
+    // undici's body timeout is the longest pause between two chunks: an upstream sending a byte a
+    // second never trips it. This deadline covers the whole try, from sending to the last byte.
+    const deadline = AbortSignal.timeout(this.agentOptions.responseTimeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+    const failed = (error: unknown, sent: boolean) =>
+      deadline.aborted && !options.signal?.aborted
+        ? this.transportError(op, Object.assign(new Error("deadline"), { code: sent ? "UND_ERR_BODY_TIMEOUT" : "UND_ERR_HEADERS_TIMEOUT" }), write, sent)
+        : this.transportError(op, error, write, sent);
     let response: Dispatcher.ResponseData;
     const dispatcher = await this.pool();
     try {
@@ -174,18 +192,20 @@ export class HttpCore {
           ...options.headers,
         },
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: options.signal,
+        signal,
       });
     } catch (error) {
-      throw this.transportError(op, error, write, false);
-    }
-    let text: string;
-    try {
-      text = await response.body.text();
-    } catch (error) {
-      throw this.transportError(op, error, write, true);
+      throw failed(error, false);
     }
     const status = response.statusCode;
+    let text: string;
+    try {
+      text = await readCapped(response, this.maxResponseBytes);
+    } catch (error) {
+      if (!(error instanceof ResponseTooLargeError)) throw failed(error, true);
+      // A write answered with success and a body too large to read most likely took effect.
+      throw write && status < 300 ? new OutcomeUnknownError(op, `HTTP ${status} with an answer over ${this.maxResponseBytes} bytes`) : error.at(op);
+    }
     if (this.logger.logs("debug")) this.logger.debug(`${method} ${url.pathname}${url.search} -> ${status} in ${Date.now() - t0} ms`);
     let json: unknown;
     try {
@@ -231,6 +251,27 @@ export class HttpCore {
     const delay = Math.round(Math.max(jittered, (error as UpstreamError).retryAfterMs ?? 0));
     return Date.now() - started + delay > this.retry.budgetMs ? undefined : delay;
   }
+}
+
+/** 8 MB: a page of 100 full orders is about 0.5 MB; nothing the tools read comes near it. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8_000_000;
+
+/** The body as text, abandoned (and the connection dropped) once it passes `max` bytes. */
+async function readCapped(response: Dispatcher.ResponseData, max: number): Promise<string> {
+  const declared = Number(response.headers["content-length"]);
+  const tooLarge = () => {
+    response.body.destroy();
+    return new ResponseTooLargeError(max);
+  };
+  if (declared > max) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += (chunk as Buffer).length;
+    if (size > max) throw tooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks, size).toString("utf8");
 }
 
 function appendQuery(url: URL, key: string, value: QueryValue): void {
