@@ -83,13 +83,16 @@ export class UpstreamError extends PancakeError {
   }
 }
 
-/** The body was not the JSON the operation promises (an HTML error page, a cut body). */
+/**
+ * The body was not what the operation promises: not JSON (an HTML error page, a cut body), empty,
+ * or JSON of another shape. `what` says which, e.g. "an empty answer".
+ */
 export class BadResponseError extends PancakeError {
   readonly kind = "bad_response";
   readonly status: number;
-  constructor(op: string, status: number, snippet: string) {
+  constructor(op: string, status: number, what: string) {
     super(
-      `${op} failed: HTTP ${status} with a body that is not valid JSON: ${JSON.stringify(snippet.slice(0, 120))}`,
+      `${op} failed: HTTP ${status} with ${what}`,
       "The upstream service is having trouble; try again in a moment.",
     );
     this.status = status;

@@ -207,17 +207,23 @@ export class HttpCore {
       throw write && status < 300 ? new OutcomeUnknownError(op, `HTTP ${status} with an answer over ${this.maxResponseBytes} bytes`) : error.at(op);
     }
     if (this.logger.logs("debug")) this.logger.debug(`${method} ${url.pathname}${url.search} -> ${status} in ${Date.now() - t0} ms`);
+    // Redirects are not followed (a credential in the query would travel to wherever they point),
+    // and an answer without a body confirms nothing: neither is a success.
+    if (status >= 300 && status < 400) throw unconfirmed(op, write, status, `a redirect${redirectTarget(response.headers.location)}`);
+    if (status < 300 && text.trim() === "") throw unconfirmed(op, write, status, "an empty answer");
     let json: unknown;
     try {
-      json = text === "" ? {} : JSON.parse(text);
+      json = JSON.parse(text);
     } catch {
       if (status >= 400) throw upstreamFromStatus(op, this.api, status, response.headers, undefined, snippet(text), write);
       // A write answered with success but an unreadable body most likely took effect.
       if (write) throw new OutcomeUnknownError(op, `HTTP ${status} with a body that is not valid JSON`);
-      throw new BadResponseError(op, status, snippet(text));
+      throw new BadResponseError(op, status, `a body that is not valid JSON: ${JSON.stringify(snippet(text))}`);
     }
     if (status >= 400) throw upstreamFromStatus(op, this.api, status, response.headers, json, undefined, write);
     if (isRecord(json) && json.success === false) throw upstreamFromBody(op, this.api, status, json);
+    // Every answer of both APIs is a JSON object; `null`, `[]` or `"ok"` confirms no write.
+    if (write && !isRecord(json)) throw unconfirmed(op, write, status, "an answer that is not a JSON object");
     return json as T;
   }
 
@@ -272,6 +278,33 @@ async function readCapped(response: Dispatcher.ResponseData, max: number): Promi
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks, size).toString("utf8");
+}
+
+/**
+ * A 2xx/3xx answer that does not carry what a success must: a write's outcome is unknown (it may
+ * have been applied), a read's answer is an upstream fault (a read retries a 2xx one).
+ */
+function unconfirmed(op: string, write: boolean, status: number, what: string): PancakeError {
+  if (write) return new OutcomeUnknownError(op, `HTTP ${status} with ${what}`);
+  if (status < 300) return new BadResponseError(op, status, what);
+  return new UpstreamError({
+    op,
+    status,
+    upstreamMessage: what,
+    hint: "The API answered with a redirect, which this server does not follow: check PANCAKE_BASE_URL / PANCAKE_POS_BASE_URL.",
+  });
+}
+
+/** Where a redirect points, without its query (which could carry a credential). */
+function redirectTarget(location: string | string[] | undefined): string {
+  const value = Array.isArray(location) ? location[0] : location;
+  if (!value) return "";
+  try {
+    const target = new URL(value, "http://relative.invalid");
+    return ` to ${target.host === "relative.invalid" ? "" : target.host}${target.pathname}`.slice(0, 160);
+  } catch {
+    return "";
+  }
 }
 
 function appendQuery(url: URL, key: string, value: QueryValue): void {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ConfigError } from "./errors.js";
+import { ConfigError, OutcomeUnknownError } from "./errors.js";
 import { type HttpCore, pathOf, type QueryValue } from "./http.js";
 import { registerSecret } from "./redact.js";
 import * as S from "./schemas/pos.js";
@@ -341,8 +341,11 @@ export class PosClient {
     return parse(S.PosOrder, unwrap(json));
   }
 
-  createOrder(shopId: Id, order: Body): Promise<S.PosOrder> {
-    return this.write(S.PosOrder, "create order", "POST", pathOf`/shops/${shopId}/orders`, shopId, order);
+  async createOrder(shopId: Id, order: Body): Promise<S.PosOrder> {
+    const created = await this.write(S.PosOrder, "create order", "POST", pathOf`/shops/${shopId}/orders`, shopId, order);
+    // A created order has an id; an answer without one confirms nothing (the order may exist).
+    if (created?.id === undefined || created.id === null || created.id === "") throw new OutcomeUnknownError("create order", "the answer carried no order id");
+    return created;
   }
 
   updateOrder(shopId: Id, orderId: Id, changes: Body): Promise<S.PosOrder> {

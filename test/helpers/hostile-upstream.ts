@@ -15,8 +15,8 @@ export async function hostileUpstream(handler: (req: IncomingMessage, res: Serve
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     requests.push({ method: req.method ?? "", path: req.url ?? "", at: Date.now() });
-    req.resume();
     handler(req, res);
+    if (req.listenerCount("data") === 0) req.resume();
   });
   server.on("connection", (socket) => {
     sockets.add(socket);
@@ -68,4 +68,32 @@ export async function rssMb(pid: number): Promise<number> {
   const { readFile } = await import("node:fs/promises");
   const status = await readFile(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/**
+ * A hostile upstream in front of a real one (the sandbox): `intercept` answers the requests it
+ * wants to (returning true), everything else is passed through unchanged.
+ */
+export async function hostileProxy(
+  target: string,
+  intercept: (req: IncomingMessage, res: ServerResponse) => boolean,
+): Promise<HostileUpstream> {
+  const { request } = await import("node:http");
+  const to = new URL(target);
+  return hostileUpstream((req, res) => {
+    if (intercept(req, res)) return;
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const upstream = request(
+        { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on("error", () => res.destroy());
+      upstream.end(Buffer.concat(chunks));
+    });
+  });
 }
