@@ -10,7 +10,7 @@ import {
   ResponseTooLargeError,
   UpstreamError,
 } from "./errors.js";
-import { RateLimiter } from "./limiter.js";
+import { RateLimiter, type Slot } from "./limiter.js";
 import { redactedPrefix, registerSecret, SECRET_PARAMS } from "./redact.js";
 
 const SECRET_PARAM_SET: ReadonlySet<string> = new Set(SECRET_PARAMS);
@@ -100,9 +100,9 @@ export class HttpCore {
     this.api = options.api;
     this.retry = { ...defaultRetry, ...options.retry };
     this.logger = options.logger ?? silentLogger;
-    // Slots are timed at send; the upstream counts arrivals, which can bunch up when connections
-    // open late, so the window carries a 10% margin.
-    this.limiter = options.ratePerSecond ? new RateLimiter(options.ratePerSecond, 1100) : undefined;
+    // Slots are timed by when each answer began, the latest moment its request can have arrived
+    // (see RateLimiter), so the margin only covers timer and clock granularity.
+    this.limiter = options.ratePerSecond ? new RateLimiter(options.ratePerSecond, 1050) : undefined;
     this.ownsDispatcher = !options.dispatcher;
     this.dispatcher = options.dispatcher ? Promise.resolve(options.dispatcher) : undefined;
     this.agentOptions = {
@@ -156,10 +156,13 @@ export class HttpCore {
     const url = this.url(options);
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
+      let slot: Slot | undefined;
       try {
-        if (this.limiter && options.rateKey) await this.limiter.acquire(options.rateKey);
-        return await this.once<T>(options, method, write, url);
+        if (this.limiter && options.rateKey) slot = await this.limiter.acquire(options.rateKey, options.signal);
+        return await this.once<T>(options, method, write, url, slot);
       } catch (error) {
+        // A try that failed without an answer may still have reached the upstream: it counts from now.
+        slot?.arrived();
         const delay = write ? undefined : this.retryDelay(error, attempt, started);
         if (delay === undefined) throw error;
         this.logger.debug(`${options.op}: retry ${attempt} in ${delay} ms after ${(error as Error).message}`);
@@ -168,7 +171,7 @@ export class HttpCore {
     }
   }
 
-  private async once<T>(options: RequestOptions, method: string, write: boolean, url: URL): Promise<T> {
+  private async once<T>(options: RequestOptions, method: string, write: boolean, url: URL, slot?: Slot): Promise<T> {
     const { op } = options;
     const t0 = Date.now();
     // undici's body timeout is the longest pause between two chunks: an upstream sending a byte a
@@ -180,23 +183,13 @@ export class HttpCore {
         ? this.transportError(op, Object.assign(new Error("deadline"), { code: sent ? "UND_ERR_BODY_TIMEOUT" : "UND_ERR_HEADERS_TIMEOUT" }), write, sent)
         : this.transportError(op, error, write, sent);
     let response: Dispatcher.ResponseData;
-    const dispatcher = await this.pool();
     try {
-      response = await dispatcher.request({
-        origin: url.origin,
-        path: url.pathname + url.search,
-        method: method as Dispatcher.HttpMethod,
-        headers: {
-          accept: "application/json",
-          ...(options.body === undefined ? {} : { "content-type": "application/json" }),
-          ...options.headers,
-        },
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal,
-      });
+      response = await this.send(await this.pool(), options, method, url, signal);
     } catch (error) {
       throw failed(error, false);
     }
+    // The answer has begun, so the request reached the upstream by now at the latest.
+    slot?.arrived();
     const status = response.statusCode;
     let text: string;
     try {
@@ -225,6 +218,21 @@ export class HttpCore {
     // Every answer of both APIs is a JSON object; `null`, `[]` or `"ok"` confirms no write.
     if (write && !isRecord(json)) throw unconfirmed(op, write, status, "an answer that is not a JSON object");
     return json as T;
+  }
+
+  private send(dispatcher: Dispatcher, options: RequestOptions, method: string, url: URL, signal: AbortSignal) {
+    return dispatcher.request({
+      origin: url.origin,
+      path: url.pathname + url.search,
+      method: method as Dispatcher.HttpMethod,
+      headers: {
+        accept: "application/json",
+        ...(options.body === undefined ? {} : { "content-type": "application/json" }),
+        ...options.headers,
+      },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal,
+    });
   }
 
   private transportError(op: string, error: unknown, write: boolean, sent: boolean): PancakeError {
