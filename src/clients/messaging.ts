@@ -487,6 +487,18 @@ export class MessagingClient {
       this.pagesReadAt = 0;
       const fresh = await this.pageToken(pageId, call.op).catch(() => token);
       if (fresh === token) throw error;
+      // A write is never sent twice, not even after a refused token: an upstream can apply the
+      // change and still answer 102. The next call uses the fresh token.
+      if ((call.method ?? "GET") !== "GET") {
+        throw new UpstreamError({
+          op: error.op,
+          api: error.api,
+          status: error.status,
+          code: error.code,
+          upstreamMessage: error.upstreamMessage,
+          hint: "The page's token was refused and a fresh one has been read; the change was not sent again. Check whether it happened (read it back), then retry if it did not.",
+        });
+      }
       return send(fresh);
     }
   }
