@@ -11,7 +11,8 @@ import {
   UpstreamError,
 } from "./errors.js";
 import { RateLimiter, type Slot } from "./limiter.js";
-import { redactedPrefix, registerSecret, SECRET_PARAMS } from "./redact.js";
+import { sanitizeText } from "../format/text.js";
+import { registerSecret, SECRET_PARAMS } from "./redact.js";
 
 const SECRET_PARAM_SET: ReadonlySet<string> = new Set(SECRET_PARAMS);
 
@@ -330,8 +331,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Upstream text for an error message: outside text like any other, on one line, short. */
+function outsideText(value: unknown, max: number): string | undefined {
+  return sanitizeText(value, { max })?.replace(/\s+/g, " ");
+}
+
 function snippet(text: string): string {
-  return redactedPrefix(text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim(), 120);
+  return outsideText(text.replace(/<[^>]*>/g, " "), 120) ?? "";
 }
 
 function scalar(value: unknown): string | number | undefined {
@@ -340,11 +346,12 @@ function scalar(value: unknown): string | number | undefined {
 
 function bodyDetails(body: Record<string, unknown>) {
   const message = scalar(body.message) ?? scalar(body.error) ?? scalar(body.error_message);
+  const short = (value: unknown) => (typeof value === "string" ? outsideText(value, 40) : (value as number | undefined));
   return {
-    code: scalar(body.error_code) ?? scalar(body.e_code) ?? scalar(body.code),
-    subcode: scalar(body.e_subcode),
-    upstreamMessage: message === undefined ? undefined : redactedPrefix(String(message), 300),
-    permission: scalar(body.permission) === undefined ? undefined : String(body.permission),
+    code: short(scalar(body.error_code) ?? scalar(body.e_code) ?? scalar(body.code)),
+    subcode: short(scalar(body.e_subcode)),
+    upstreamMessage: outsideText(message, 300),
+    permission: outsideText(scalar(body.permission), 80),
   };
 }
 
