@@ -4,6 +4,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import {
   CompleteRequestSchema,
   ListToolsRequestSchema,
+  ReadResourceRequestSchema,
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -11,10 +12,11 @@ import { z } from "zod";
 import type { Clients } from "./clients/index.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./log.js";
-import { outboundJson, outboundText } from "./outbound.js";
+import { outboundText } from "./outbound.js";
 import { prompts } from "./prompts/index.js";
 import type { ResourceContext } from "./resources/define.js";
 import { resources } from "./resources/index.js";
+import { readResource } from "./resources/read.js";
 import { runTool, type ToolContext } from "./tools/define.js";
 import { selectTools } from "./tools/index.js";
 import { listedTool } from "./tools/listing.js";
@@ -88,23 +90,21 @@ export function buildServer(deps: ServerDeps): McpServer {
     server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(listedTool) }));
   }
 
+  const read = (uri: URL) => readResource(uri.href, base);
   for (const resource of resources) {
     const metadata = { title: resource.title, description: resource.description, mimeType: "application/json" };
-    const read = async (uri: URL, params: Record<string, string | string[]>) => {
-      const flat = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0]! : v]));
-      const data = await resource.read(flat, base);
-      return { contents: [{ uri: uri.href, mimeType: "application/json", text: outboundJson(data).text }] };
-    };
     if (!resource.uri.includes("{")) {
-      server.registerResource(resource.name, resource.uri, metadata, (uri) => read(uri, {}));
+      server.registerResource(resource.name, resource.uri, metadata, read);
       continue;
     }
     const list = resource.list;
     const template = new ResourceTemplate(resource.uri, {
       list: list ? async () => ({ resources: await list(base).catch(() => []) }) : undefined,
     });
-    server.registerResource(resource.name, template, metadata, (uri, params) => read(uri, params));
+    server.registerResource(resource.name, template, metadata, read);
   }
+  // The SDK answers an unknown URI with -32602 and passes template variables unchecked.
+  server.server.setRequestHandler(ReadResourceRequestSchema, ({ params }) => readResource(params.uri, base));
 
   for (const prompt of prompts) {
     server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: prompt.args }, async (args: Record<string, unknown>) => {
