@@ -9,6 +9,7 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { withSignal } from "./clients/call-signal.js";
 import type { Clients } from "./clients/index.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./log.js";
@@ -104,11 +105,11 @@ export function buildServer(deps: ServerDeps): McpServer {
     server.registerResource(resource.name, template, metadata, read);
   }
   // The SDK answers an unknown URI with -32602 and passes template variables unchecked.
-  server.server.setRequestHandler(ReadResourceRequestSchema, ({ params }) => readResource(params.uri, base));
+  server.server.setRequestHandler(ReadResourceRequestSchema, ({ params }, extra) => withSignal(extra.signal, () => readResource(params.uri, base)));
 
   for (const prompt of prompts) {
-    server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: prompt.args }, async (args: Record<string, unknown>) => {
-      const messages = await prompt.build(z.object(prompt.args).parse(args), base);
+    server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: prompt.args }, async (args: Record<string, unknown>, extra: Extra) => {
+      const messages = await withSignal(extra.signal, () => prompt.build(z.object(prompt.args).parse(args), base));
       return { messages: messages.map((m) => ({ role: m.role, content: { type: "text" as const, text: outboundText(m.text) } })) };
     });
   }

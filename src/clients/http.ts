@@ -10,6 +10,7 @@ import {
   ResponseTooLargeError,
   UpstreamError,
 } from "./errors.js";
+import { callSignal } from "./call-signal.js";
 import { RateLimiter, type Slot } from "./limiter.js";
 import { sanitizeText } from "../format/text.js";
 import { registerSecret, SECRET_PARAMS } from "./redact.js";
@@ -151,7 +152,9 @@ export class HttpCore {
     return url;
   }
 
-  async request<T = unknown>(options: RequestOptions): Promise<T> {
+  async request<T = unknown>(call: RequestOptions): Promise<T> {
+    const signal = call.signal ?? callSignal();
+    const options = signal === call.signal ? call : { ...call, signal };
     const method = options.method ?? "GET";
     const write = options.write ?? method !== "GET";
     const url = this.url(options);

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { MessagingClient } from "../clients/messaging.js";
 import type { PosClient } from "../clients/pos.js";
 import { PancakeError } from "../clients/errors.js";
+import { withSignal } from "../clients/call-signal.js";
 import { redact } from "../clients/redact.js";
 import type { Config } from "../config.js";
 import { compact } from "../format/compact.js";
@@ -70,7 +71,8 @@ export interface ToolResult {
 /** Runs a handler and applies the output contract: compact structured result + same JSON as text. */
 export async function runTool(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const { value, text } = outboundJson(compact((await tool.handler(capFullRows(tool.input, input), ctx)) as Record<string, unknown>));
+    const answer = await withSignal(ctx.signal, () => tool.handler(capFullRows(tool.input, input), ctx));
+    const { value, text } = outboundJson(compact(answer as Record<string, unknown>));
     return { content: [{ type: "text", text }], structuredContent: value };
   } catch (error) {
     return errorResult(tool.name, error, ctx.logger);

@@ -4,8 +4,8 @@ import type { AddressInfo, Socket } from "node:net";
 export interface HostileUpstream {
   /** Origin, e.g. http://127.0.0.1:PORT (point PANCAKE_POS_BASE_URL / PANCAKE_BASE_URL below it). */
   url: string;
-  /** Requests received so far, in order. */
-  requests: { method: string; path: string; at: number }[];
+  /** Requests received so far, in order; `droppedAt`: when the client went away before the answer ended. */
+  requests: { method: string; path: string; at: number; droppedAt?: number }[];
   close(): Promise<void>;
 }
 
@@ -14,7 +14,11 @@ export async function hostileUpstream(handler: (req: IncomingMessage, res: Serve
   const requests: HostileUpstream["requests"] = [];
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
-    requests.push({ method: req.method ?? "", path: req.url ?? "", at: Date.now() });
+    const entry: HostileUpstream["requests"][number] = { method: req.method ?? "", path: req.url ?? "", at: Date.now() };
+    requests.push(entry);
+    res.on("close", () => {
+      if (!res.writableEnded) entry.droppedAt = Date.now();
+    });
     handler(req, res);
     if (req.listenerCount("data") === 0) req.resume();
   });
