@@ -48,6 +48,8 @@ export interface ToolDefinition<I extends ObjectSchema = ObjectSchema, O extends
   input: I;
   output: O;
   annotations: ToolAnnotations;
+  /** Characters of JSON one result may take (default src/outbound.ts DEFAULT_BUDGET); past it, it is cut with a marker. */
+  maxResultChars?: number;
   handler(input: z.output<I>, ctx: ToolContext): Promise<z.input<O>>;
 }
 
@@ -72,7 +74,7 @@ export interface ToolResult {
 export async function runTool(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
   try {
     const answer = await withSignal(ctx.signal, () => tool.handler(capFullRows(tool.input, input), ctx));
-    const { value, text } = outboundJson(compact(answer as Record<string, unknown>));
+    const { value, text } = outboundJson(compact(answer as Record<string, unknown>), tool.maxResultChars);
     return { content: [{ type: "text", text }], structuredContent: value };
   } catch (error) {
     return errorResult(tool.name, error, ctx.logger);
