@@ -52,8 +52,9 @@ export function rememberConversations(client: MessagingClient, pageId: string, c
       customer_id: customerIdOf(c),
       post_id: c.post_id ?? undefined,
       type: c.type ?? undefined,
-      customer_name: c.customers?.[0]?.name ?? c.from?.name ?? undefined,
-      phones: phonesOf(c.recent_phone_numbers),
+      // Bounded in bytes as well as in entries: the upstream decides how long these are.
+      customer_name: (c.customers?.[0]?.name ?? c.from?.name ?? undefined)?.slice(0, 300),
+      phones: phonesOf(c.recent_phone_numbers).slice(0, 10),
     });
   }
   // Map keeps insertion order: the first keys are the least recently seen.
