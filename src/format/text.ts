@@ -18,6 +18,10 @@ const ENTITIES: Record<string, string> = {
 // U+E0000-E007F that can smuggle hidden instructions) and every control but \n and \t.
 const INVISIBLE = /\p{Cf}|(?![\n\t])\p{Cc}/gu;
 
+// The same less \r (turned into \n below), for the pass before markup is read.
+const INVISIBLE_BUT_BREAKS = /\p{Cf}|(?![\n\t\r])\p{Cc}/gu;
+const HAS_INVISIBLE = /\p{Cf}|(?![\n\t\r])\p{Cc}/u;
+
 // Anything the clean-up below would change. Most text is already tidy and skips it.
 const UNTIDY = /[\r\t\u2028\u2029]|\p{Cf}|(?!\n)\p{Cc}| {2}|\s\n|\n\s|^\s|\s$/u;
 
@@ -56,6 +60,9 @@ export interface SanitizeOptions {
 export function sanitizeText(value: unknown, options: SanitizeOptions = {}): string | undefined {
   if (value === null || value === undefined) return undefined;
   let text = String(value);
+  // Invisible characters go first: removed after the markup, one inside a tag (<\u200bscript>)
+  // would let the tag re-form once the markup had been stripped.
+  if (HAS_INVISIBLE.test(text)) text = text.replace(INVISIBLE_BUT_BREAKS, "");
   if (options.html || /<\/?[a-z][^>]*>/i.test(text)) text = htmlToText(text);
   text = text.normalize("NFC");
   if (UNTIDY.test(text)) {
