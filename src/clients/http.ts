@@ -37,7 +37,18 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Extra request headers (the messaging API repeats page_id in a header on some routes). */
   headers?: Record<string, string>;
+  /**
+   * What a successful answer must carry (see listIn). One without it is an upstream fault, not an
+   * empty success: a read is retried, then fails clearly; a write's outcome is unknown.
+   */
+  expect?: (json: unknown) => boolean;
 }
+
+/** An answer that carries a list under one of these names. */
+export const listIn =
+  (...names: string[]) =>
+  (json: unknown): boolean =>
+    isRecord(json) && names.some((name) => Array.isArray(json[name]));
 
 export interface RetryPolicy {
   /** Total tries of a read, first one included. */
@@ -221,6 +232,7 @@ export class HttpCore {
     if (isRecord(json) && json.success === false) throw upstreamFromBody(op, this.api, status, json);
     // Every answer of both APIs is a JSON object; `null`, `[]` or `"ok"` confirms no write.
     if (write && !isRecord(json)) throw unconfirmed(op, write, status, "an answer that is not a JSON object");
+    if (options.expect && !options.expect(json)) throw unconfirmed(op, write, status, "an answer without the data it should carry");
     return json as T;
   }
 

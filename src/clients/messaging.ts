@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { ConfigError, InputError, UpstreamError } from "./errors.js";
-import { type HttpCore, pathOf, type QueryValue, type RequestOptions } from "./http.js";
+import { type HttpCore, listIn, pathOf, type QueryValue, type RequestOptions } from "./http.js";
 import { registerSecret } from "./redact.js";
 import { setOwn } from "../format/compact.js";
 import { sanitizeName } from "../format/text.js";
@@ -137,7 +137,7 @@ export interface MultiPageStaffParams extends DateTimeRange {
 }
 
 type Query = Record<string, QueryValue>;
-type Call = Pick<RequestOptions, "op" | "path" | "method" | "query" | "body" | "headers">;
+type Call = Pick<RequestOptions, "op" | "path" | "method" | "query" | "body" | "headers" | "expect">;
 
 /** Parses leniently: a record that does not fit its schema is returned as it came. */
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
@@ -155,6 +155,9 @@ const field = (body: unknown, ...names: string[]): unknown => {
 };
 
 const tagList = (tags: TagFilter | undefined) => (tags === undefined || typeof tags === "string" ? tags : tags.join(","));
+
+/** The page list's grouped form: `{categorized: {activated: [...], inactivated: [...]}}`. */
+const isPageGroups = (json: unknown): boolean => listIn("activated", "inactivated")((json as { categorized?: unknown } | null)?.categorized);
 
 /** Without the page token, which stays in the client's cache. */
 function withoutToken(page: MessagingPage, activated: boolean): MessagingPage {
@@ -231,6 +234,7 @@ export class MessagingClient {
       op: "list conversations",
       path: pathOf`/public_api/v2/pages/${pageId}/conversations`,
       query: { ...params, tags: tagList(params.tags) },
+      expect: listIn("conversations"),
     });
     return { conversations: parseList(conversationSchema, field(body, "conversations")) };
   }
@@ -244,6 +248,7 @@ export class MessagingClient {
       op: "list conversations by page",
       path: pathOf`/public_api/v1/pages/${pageId}/conversations`,
       query: { ...params, tags: tagList(params.tags) },
+      expect: listIn("conversations"),
     });
     const total = field(body, "total");
     return { conversations: parseList(conversationSchema, field(body, "conversations")), total: typeof total === "number" ? total : undefined };
@@ -260,6 +265,7 @@ export class MessagingClient {
         path: pathOf`/v1/pages/${pageId}/conversations`,
         query: { ...params, tags: tagList(params.tags) },
         headers: { page_id: pageId },
+        expect: listIn("conversations"),
       },
       pageId,
     );
@@ -272,6 +278,7 @@ export class MessagingClient {
       op: "list messages",
       path: pathOf`/public_api/v1/pages/${pageId}/conversations/${conversationId}/messages`,
       query: { ...params },
+      expect: listIn("messages"),
     })) as Record<string, unknown>;
     const { success: _success, messages, ...rest } = body;
     return { ...rest, messages: parseList(messageSchema, messages) };
@@ -341,13 +348,14 @@ export class MessagingClient {
       op: "list page customers",
       path: pathOf`/public_api/v1/pages/${pageId}/page_customers`,
       query: { ...params },
+      expect: listIn("customers"),
     });
     const total = field(body, "total");
     return { customers: parseList(pageCustomerSchema, field(body, "customers")), total: typeof total === "number" ? total : undefined };
   }
 
   async listTags(pageId: string): Promise<Tag[]> {
-    const body = await this.pageCall(pageId, { op: "list page tags", path: pathOf`/public_api/v1/pages/${pageId}/tags` });
+    const body = await this.pageCall(pageId, { op: "list page tags", path: pathOf`/public_api/v1/pages/${pageId}/tags`, expect: listIn("tags") });
     return parseList(tagSchema, field(body, "tags"));
   }
 
@@ -356,6 +364,7 @@ export class MessagingClient {
       op: "list posts",
       path: pathOf`/public_api/v1/pages/${pageId}/posts`,
       query: { ...params },
+      expect: listIn("posts"),
     });
     const total = field(body, "total");
     return { posts: parseList(postSchema, field(body, "posts")), total: typeof total === "number" ? total : undefined };
@@ -372,6 +381,7 @@ export class MessagingClient {
       op: "list call logs",
       path: pathOf`/public_api/v1/pages/${pageId}/sip_call_logs`,
       query: { ...params },
+      expect: listIn("call_logs", "data"),
     });
     return parseList(callLogSchema, field(body, "call_logs", "data"));
   }
@@ -528,7 +538,7 @@ export class MessagingClient {
   }
 
   private async fetchPages(): Promise<MessagingPage[]> {
-    const body = await this.userCall({ op: "list pages", path: "/v1/pages" });
+    const body = await this.userCall({ op: "list pages", path: "/v1/pages", expect: (json) => listIn("pages")(json) || isPageGroups(json) });
     const categorized = field(body, "categorized") as Record<string, unknown> | undefined;
     const groups: Array<[unknown, boolean]> = categorized
       ? [

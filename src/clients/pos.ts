@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { ConfigError, OutcomeUnknownError } from "./errors.js";
-import { type HttpCore, pathOf, type QueryValue } from "./http.js";
+import { type HttpCore, listIn, pathOf, type QueryValue, type RequestOptions } from "./http.js";
 import { registerSecret } from "./redact.js";
 import * as S from "./schemas/pos.js";
 
@@ -256,7 +256,7 @@ export class PosClient {
     op: string,
     path: string,
     shopId: Id | undefined,
-    options: { query?: object; method?: "POST" | "PUT"; body?: unknown } = {},
+    options: { query?: object; method?: "POST" | "PUT"; body?: unknown; expect?: RequestOptions["expect"] } = {},
   ): Promise<unknown> {
     return this.core.request({
       op,
@@ -265,6 +265,7 @@ export class PosClient {
       query: options.query ? toQuery(options.query) : undefined,
       auth: { api_key: this.keyFor(shopId) },
       body: options.body,
+      expect: options.expect,
     });
   }
 
@@ -275,12 +276,12 @@ export class PosClient {
     shopId: Id,
     params: PageParams & PageNumberParams,
   ): Promise<Paged<z.infer<T>>> {
-    const json = await this.call(op, path, shopId, { query: params });
+    const json = await this.call(op, path, shopId, { query: params, expect: listIn("data") });
     return toPaged(schema, json, params);
   }
 
   private async array<T extends z.ZodType>(schema: T, op: string, path: string, shopId?: Id, query?: object) {
-    const json = await this.call(op, path, shopId, { query });
+    const json = await this.call(op, path, shopId, { query, expect: listIn("data") });
     return parseList(schema, isRecord(json) ? json.data : undefined);
   }
 

@@ -75,6 +75,20 @@ describe("writes and reads whose answer confirms nothing", () => {
     expect(r.hits).toBe(1);
   });
 
+  const wrongShape: Answer = (res) => res.writeHead(200, { "content-type": "application/json" }).end('{"success":true,"data":{"orders":"none"}}');
+  const bare: Answer = (res) => res.writeHead(200, { "content-type": "application/json" }).end('{"success":true}');
+  it.each([
+    ["search_orders", "GET", /\/orders$/, wrongShape, () => ({ limit: 5 })],
+    ["search_customers", "GET", /\/customers$/, bare, () => ({ limit: 5 })],
+    ["list_conversations", "GET", /\/conversations$/, bare, () => ({ page_id: sandbox.messaging.pages[0]!.id, limit: 5 })],
+    ["list_messages", "GET", /\/messages$/, wrongShape, () => toolCalls.list_messages!(sandbox)],
+  ] as const)("%s answered 200 without its list: retried as a fault, then a clear error, never an empty success", async (name, method, path, answer, args) => {
+    const r = await callWith(method, path, answer, name, args());
+    expect(r.isError, r.text).toBe(true);
+    expect(r.text).toMatch(/HTTP 200 with an answer without the data it should carry/);
+    expect(r.hits).toBe(3);
+  });
+
   it("a read answered with an empty 200: retried as a fault, then a clear error", async () => {
     const r = await callWith("GET", /\/orders$/, ANSWERS.empty!, "search_orders", { limit: 5 });
     expect(r.isError, r.text).toBe(true);
