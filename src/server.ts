@@ -9,7 +9,7 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { withSignal } from "./clients/call-signal.js";
+import { signalled } from "./clients/call-signal.js";
 import type { Clients } from "./clients/index.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./log.js";
@@ -105,11 +105,11 @@ export function buildServer(deps: ServerDeps): McpServer {
     server.registerResource(resource.name, template, metadata, read);
   }
   // The SDK answers an unknown URI with -32602 and passes template variables unchecked.
-  server.server.setRequestHandler(ReadResourceRequestSchema, ({ params }, extra) => withSignal(extra.signal, () => readResource(params.uri, base)));
+  server.server.setRequestHandler(ReadResourceRequestSchema, ({ params }, extra) => readResource(params.uri, callContext(base, extra)));
 
   for (const prompt of prompts) {
     server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: prompt.args }, async (args: Record<string, unknown>, extra: Extra) => {
-      const messages = await withSignal(extra.signal, () => prompt.build(z.object(prompt.args).parse(args), base));
+      const messages = await prompt.build(z.object(prompt.args).parse(args), callContext(base, extra));
       return { messages: messages.map((m) => ({ role: m.role, content: { type: "text" as const, text: outboundText(m.text) } })) };
     });
   }
@@ -139,11 +139,15 @@ export function buildServer(deps: ServerDeps): McpServer {
   return server;
 }
 
+/** The context of one request: its clients' upstream requests end when the request is cancelled. */
+function callContext(base: ResourceContext, extra: Extra): ResourceContext {
+  return { ...base, signal: extra.signal, messaging: signalled(base.messaging, extra.signal), pos: signalled(base.pos, extra.signal) };
+}
+
 function toolContext(base: ResourceContext, extra: Extra): ToolContext {
   const token = extra._meta?.progressToken;
   return {
-    ...base,
-    signal: extra.signal,
+    ...callContext(base, extra),
     async progress(done, total, message) {
       if (token === undefined) return;
       await extra

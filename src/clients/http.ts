@@ -10,7 +10,6 @@ import {
   ResponseTooLargeError,
   UpstreamError,
 } from "./errors.js";
-import { callSignal } from "./call-signal.js";
 import { RateLimiter, type Slot } from "./limiter.js";
 import { sanitizeText } from "../format/text.js";
 import { registerSecret, SECRET_PARAMS } from "./redact.js";
@@ -163,8 +162,11 @@ export class HttpCore {
     return url;
   }
 
+  /** The signal of the call this core serves (a per-call view answers it; see call-signal.ts). */
+  readonly signal: AbortSignal | undefined = undefined;
+
   async request<T = unknown>(call: RequestOptions): Promise<T> {
-    const signal = call.signal ?? callSignal();
+    const signal = call.signal ?? this.signal;
     const options = signal === call.signal ? call : { ...call, signal };
     const method = options.method ?? "GET";
     const write = options.write ?? method !== "GET";
@@ -187,14 +189,39 @@ export class HttpCore {
   }
 
   private async once<T>(options: RequestOptions, method: string, write: boolean, url: URL, slot?: Slot): Promise<T> {
-    const { op } = options;
-    const t0 = Date.now();
     // undici's body timeout is the longest pause between two chunks: an upstream sending a byte a
     // second never trips it. This deadline covers the whole try, from sending to the last byte.
-    const deadline = AbortSignal.timeout(this.agentOptions.responseTimeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+    // One timer and one listener per try (AbortSignal.timeout/any cost several times more per call).
+    const abort = new AbortController();
+    let expired = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      abort.abort();
+    }, this.agentOptions.responseTimeoutMs);
+    const cancel = () => abort.abort();
+    if (options.signal?.aborted) cancel();
+    else options.signal?.addEventListener("abort", cancel, { once: true });
+    try {
+      return await this.receive<T>(options, method, write, url, abort.signal, () => expired, slot);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", cancel);
+    }
+  }
+
+  private async receive<T>(
+    options: RequestOptions,
+    method: string,
+    write: boolean,
+    url: URL,
+    signal: AbortSignal,
+    expired: () => boolean,
+    slot?: Slot,
+  ): Promise<T> {
+    const { op } = options;
+    const t0 = Date.now();
     const failed = (error: unknown, sent: boolean) =>
-      deadline.aborted && !options.signal?.aborted
+      expired()
         ? this.transportError(op, Object.assign(new Error("deadline"), { code: sent ? "UND_ERR_BODY_TIMEOUT" : "UND_ERR_HEADERS_TIMEOUT" }), write, sent)
         : this.transportError(op, error, write, sent);
     let response: Dispatcher.ResponseData;
@@ -294,6 +321,8 @@ async function readCapped(response: Dispatcher.ResponseData, max: number): Promi
     return new ResponseTooLargeError(max);
   };
   if (declared > max) throw tooLarge();
+  // A declared length within the cap is held to by undici (a longer body is an error): read it at once.
+  if (declared >= 0) return response.body.text();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of response.body) {

@@ -32,7 +32,7 @@ export function redact(text: string): string {
 
 /** Whether redact() would change the text: one scan, so clean text (nearly all) costs little. */
 export function holdsSecret(text: string): boolean {
-  return paramProbe.test(text) || (secretProbe !== undefined && secretProbe.test(text));
+  return paramProbe.test(text) || secretProbe?.test(text) === true;
 }
 
 /**

@@ -2,7 +2,6 @@ import type { z } from "zod";
 import type { MessagingClient } from "../clients/messaging.js";
 import type { PosClient } from "../clients/pos.js";
 import { PancakeError } from "../clients/errors.js";
-import { withSignal } from "../clients/call-signal.js";
 import { redact } from "../clients/redact.js";
 import type { Config } from "../config.js";
 import { compact } from "../format/compact.js";
@@ -73,7 +72,7 @@ export interface ToolResult {
 /** Runs a handler and applies the output contract: compact structured result + same JSON as text. */
 export async function runTool(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const answer = await withSignal(ctx.signal, () => tool.handler(capFullRows(tool.input, input), ctx));
+    const answer = await tool.handler(capFullRows(tool.input, input), ctx);
     const { value, text } = outboundJson(compact(answer as Record<string, unknown>), tool.maxResultChars);
     return { content: [{ type: "text", text }], structuredContent: value };
   } catch (error) {

@@ -1,7 +1,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Sandbox } from "../../src/sandbox/index.js";
+import { afterAll, beforeAll } from "vitest";
+import { Sandbox } from "../../src/sandbox/index.js";
 import { CLI, cleanEnv, requireBuild } from "./spawn.js";
 
 export interface StdioServer {
@@ -47,5 +48,33 @@ export function sandboxEnv(sandbox: Sandbox, extra: Record<string, string> = {})
     PANCAKE_POS_API_KEY: sandbox.credentials.posApiKey,
     PANCAKE_TOOLSETS: "all",
     ...extra,
+  };
+}
+
+/**
+ * A sandbox (fast rate limit) and the built bin over stdio against it, for one test file: started
+ * before its tests (after `prepare` has edited the sandbox's data), closed after.
+ */
+export function useSandboxStdio(options: { prepare?: (sandbox: Sandbox) => void; env?: Record<string, string> } = {}) {
+  const running: { sandbox?: Sandbox; server?: StdioServer } = {};
+  beforeAll(async () => {
+    running.sandbox = new Sandbox({ ratePerSecond: 10_000 });
+    await running.sandbox.start();
+    options.prepare?.(running.sandbox);
+    running.server = await spawnStdio(sandboxEnv(running.sandbox, options.env));
+  });
+  afterAll(async () => {
+    await running.server?.close();
+    await running.sandbox?.close();
+  });
+  return {
+    get sandbox(): Sandbox {
+      if (!running.sandbox) throw new Error("started in beforeAll; use it inside a test");
+      return running.sandbox;
+    },
+    get server(): StdioServer {
+      if (!running.server) throw new Error("started in beforeAll; use it inside a test");
+      return running.server;
+    },
   };
 }

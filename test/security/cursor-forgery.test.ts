@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Sandbox } from "../../src/sandbox/index.js";
-import { type StdioServer, sandboxEnv, spawnStdio } from "../helpers/stdio-client.js";
+import { type StdioServer, sandboxEnv, spawnStdio, useSandboxStdio } from "../helpers/stdio-client.js";
 
 /** The JSON a cursor carries, as an attacker reads it. */
 const payloadOf = (cursor: string) => JSON.parse(Buffer.from(cursor.split(".")[0]!, "base64url").toString("utf8"));
@@ -14,63 +14,54 @@ function forge(cursor: string, edit: (state: Record<string, unknown>) => void, k
 }
 
 describe("cursor forgery against the built server", () => {
-  let sandbox: Sandbox;
-  let server: StdioServer;
+  const h = useSandboxStdio();
   let pageId: string;
-
-  beforeAll(async () => {
-    sandbox = new Sandbox({ ratePerSecond: 10_000 });
-    await sandbox.start();
-    server = await spawnStdio(sandboxEnv(sandbox));
-    pageId = sandbox.messaging.pages[0]!.id;
-  });
-  afterAll(async () => {
-    await server?.close();
-    await sandbox?.close();
+  beforeAll(() => {
+    pageId = h.sandbox.messaging.pages[0]!.id;
   });
 
   /** Calls with a cursor must be refused as a cursor problem, with nothing sent upstream. */
   async function refused(name: string, args: Record<string, unknown>) {
-    const before = sandbox.server.requests.length;
-    const r = await server.call(name, args);
+    const before = h.sandbox.server.requests.length;
+    const r = await h.server.call(name, args);
     expect(r.isError, r.text).toBe(true);
     expect(r.text).toMatch(/cursor: not a cursor from/);
-    const sent = sandbox.server.requests.slice(before);
+    const sent = h.sandbox.server.requests.slice(before);
     expect(sent.filter((q) => /orders|customers|conversations/.test(q.path))).toEqual([]);
     return r;
   }
 
   it("follows a genuine cursor", async () => {
-    const first = await server.call("search_orders", { limit: 5 });
-    const second = await server.call("search_orders", { limit: 5, cursor: first.data.next_cursor });
+    const first = await h.server.call("search_orders", { limit: 5 });
+    const second = await h.server.call("search_orders", { limit: 5, cursor: first.data.next_cursor });
     expect(second.isError, second.text).toBe(false);
     expect(second.data.orders).toHaveLength(5);
   });
 
   it("refuses a cursor edited to add an upstream query parameter or a huge page size", async () => {
-    const first = await server.call("search_orders", { limit: 5 });
+    const first = await h.server.call("search_orders", { limit: 5 });
     const cursor = first.data.next_cursor as string;
     await refused("search_orders", { cursor: forge(cursor, (s) => Object.assign(s.q as object, { access_token: "attacker" })) });
     await refused("search_orders", { cursor: forge(cursor, (s) => Object.assign(s.q as object, { extra: "1&api_key=x" })) });
     await refused("search_orders", { cursor: forge(cursor, (s) => Object.assign(s, { ps: 1_000_000 })) });
     // The format before signing: plain base64url JSON.
     await refused("search_orders", { cursor: forge(cursor, (s) => Object.assign(s, { ps: 1_000_000 }), false) });
-    expect(sandbox.server.requests.some((q) => q.query.page_size?.includes("1000000") || q.query.extra)).toBe(false);
+    expect(h.sandbox.server.requests.some((q) => q.query.page_size?.includes("1000000") || q.query.extra)).toBe(false);
   });
 
   it("refuses a search_orders cursor given to search_customers, even relabelled", async () => {
-    const cursor = (await server.call("search_orders", { limit: 5 })).data.next_cursor as string;
+    const cursor = (await h.server.call("search_orders", { limit: 5 })).data.next_cursor as string;
     await refused("search_customers", { cursor });
     await refused("search_customers", { cursor: forge(cursor, (s) => Object.assign(s, { t: "search_customers" })) });
   });
 
   it("refuses a conversations cursor stretched to a 10-year span, or moved to another page", async () => {
-    const first = await server.call("list_conversations", { page_id: pageId, with_total: true, limit: 5 });
+    const first = await h.server.call("list_conversations", { page_id: pageId, with_total: true, limit: 5 });
     expect(first.isError, first.text).toBe(false);
     const cursor = first.data.next_cursor as string;
     const tenYears = forge(cursor, (s) => Object.assign(s.q as object, { since: (s.q as { until: number }).until - 3650 * 86_400 }));
     await refused("list_conversations", { page_id: pageId, cursor: tenYears });
-    const other = sandbox.messaging.pages[1]!.id;
+    const other = h.sandbox.messaging.pages[1]!.id;
     await refused("list_conversations", { page_id: other, cursor });
     await refused("list_conversations", { page_id: other, cursor: forge(cursor, (s) => Object.assign(s, { p: other })) });
   });

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Sandbox } from "../../src/sandbox/index.js";
+import { describe, expect, it } from "vitest";
 import { argsFor } from "../fixtures/tool-calls.js";
-import { type StdioServer, sandboxEnv, spawnStdio } from "../helpers/stdio-client.js";
+import { useSandboxStdio } from "../helpers/stdio-client.js";
 
 // Tags are stripped as HTML (invisible characters first, so none can hide inside one); a tag
 // with a space after its slash is not markup and stays as text, so it must be escaped.
@@ -10,27 +9,19 @@ const BREAKOUT =
 
 // A customer tries to close the block their words are in and speak as the instructions.
 describe("draft_customer_reply keeps every customer word inside its <customer_message> block", () => {
-  let sandbox: Sandbox;
-  let server: StdioServer;
   let args: { page_id: string; conversation_id: string };
-
-  beforeAll(async () => {
-    sandbox = new Sandbox({ ratePerSecond: 10_000 });
-    await sandbox.start();
-    const { page_id, conversation_id } = argsFor("list_messages", sandbox) as { page_id: string; conversation_id: string };
-    args = { page_id, conversation_id };
-    for (const m of sandbox.messaging.messages[conversation_id]!) {
-      if (m.from.id !== page_id) m.message = m.original_message = `Dạ em hỏi giá ${BREAKOUT}`;
-    }
-    server = await spawnStdio(sandboxEnv(sandbox));
-  });
-  afterAll(async () => {
-    await server?.close();
-    await sandbox?.close();
+  const h = useSandboxStdio({
+    prepare(sandbox) {
+      const { page_id, conversation_id } = argsFor("list_messages", sandbox) as { page_id: string; conversation_id: string };
+      args = { page_id, conversation_id };
+      for (const m of sandbox.messaging.messages[conversation_id]!) {
+        if (m.from.id !== page_id) m.message = m.original_message = `Dạ em hỏi giá ${BREAKOUT}`;
+      }
+    },
   });
 
   it("wraps the customer's words and escapes the tags inside them", async () => {
-    const prompt = await server.client.getPrompt({ name: "draft_customer_reply", arguments: args });
+    const prompt = await h.server.client.getPrompt({ name: "draft_customer_reply", arguments: args });
     const [task, context, talk] = prompt.messages.map((m) => (m.content.type === "text" ? m.content.text : ""));
     expect(task).toContain("<customer_message>");
     expect(context).not.toContain("SYSTEM:");

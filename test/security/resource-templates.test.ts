@@ -1,31 +1,19 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Sandbox } from "../../src/sandbox/index.js";
-import { type StdioServer, sandboxEnv, spawnStdio } from "../helpers/stdio-client.js";
+import { describe, expect, it } from "vitest";
+import { useSandboxStdio } from "../helpers/stdio-client.js";
 
 describe("resource templates take only ids a tool would take; what does not exist is -32002", () => {
-  let sandbox: Sandbox;
-  let server: StdioServer;
-
-  beforeAll(async () => {
-    sandbox = new Sandbox({ ratePerSecond: 10_000 });
-    await sandbox.start();
-    server = await spawnStdio(sandboxEnv(sandbox));
-  });
-  afterAll(async () => {
-    await server?.close();
-    await sandbox?.close();
-  });
+  const h = useSandboxStdio();
 
   async function notFound(uri: string) {
-    const before = sandbox.server.requests.length;
-    const error = await server.client.readResource({ uri }).then(
+    const before = h.sandbox.server.requests.length;
+    const error = await h.server.client.readResource({ uri }).then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(error, uri).toBeInstanceOf(McpError);
     expect((error as McpError).code, uri).toBe(-32002);
-    return sandbox.server.requests.slice(before);
+    return h.sandbox.server.requests.slice(before);
   }
 
   it("refuses ids that would steer the upstream request, before sending anything", async () => {
@@ -52,10 +40,10 @@ describe("resource templates take only ids a tool would take; what does not exis
   });
 
   it("still reads real ones", async () => {
-    const page = sandbox.messaging.pages[0]!.id;
-    const province = sandbox.pos.geo.provinces[0]!;
+    const page = h.sandbox.messaging.pages[0]!.id;
+    const province = h.sandbox.pos.geo.provinces[0]!;
     for (const uri of [`pancake://pages/${page}/tags`, "pos://status-codes/orders", `pos://geo/provinces/${province.id}/districts`]) {
-      const read = await server.client.readResource({ uri });
+      const read = await h.server.client.readResource({ uri });
       expect(JSON.stringify(read.contents[0]), uri).toMatch(/"text":"\{/);
     }
   });

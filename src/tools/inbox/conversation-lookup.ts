@@ -1,4 +1,5 @@
 import { NotFoundError } from "../../clients/errors.js";
+import { original } from "../../clients/call-signal.js";
 import type { MessagingClient } from "../../clients/messaging.js";
 import type { Conversation } from "../../clients/schemas/messaging.js";
 
@@ -25,7 +26,8 @@ const memory = new WeakMap<MessagingClient, Map<string, ConversationFacts>>();
 
 const key = (pageId: string, conversationId: string) => `${pageId}/${conversationId}`;
 
-function store(client: MessagingClient): Map<string, ConversationFacts> {
+function store(view: MessagingClient): Map<string, ConversationFacts> {
+  const client = original(view);
   const map = memory.get(client) ?? new Map<string, ConversationFacts>();
   memory.set(client, map);
   return map;

@@ -1,3 +1,5 @@
+import { original } from "../../clients/call-signal.js";
+
 export interface CacheLimits {
   /** Most keys kept; the least recently used go first. */
   maxEntries?: number;
@@ -78,10 +80,11 @@ export class TtlCache {
   }
 }
 
-/** One cache per client object, so tests with fresh clients never share data. */
+/** One cache per client object (the shared one behind a per-call view), so tests with fresh clients never share data. */
 export function cachePer<K extends object>(ttlMs: number, limits?: CacheLimits): (owner: K) => TtlCache {
   const caches = new WeakMap<K, TtlCache>();
-  return (owner) => {
+  return (view) => {
+    const owner = original(view);
     const cache = caches.get(owner) ?? new TtlCache(ttlMs, limits);
     caches.set(owner, cache);
     return cache;

@@ -48,11 +48,9 @@ export class GeoIndex {
   }
 }
 
-const indexes = new WeakMap<PosClient, GeoIndex>();
+/** The index as seen by one call: its reads carry that call's signal, its cache is the client's. */
 export function geoIndex(pos: PosClient): GeoIndex {
-  const index = indexes.get(pos) ?? new GeoIndex(pos);
-  indexes.set(pos, index);
-  return index;
+  return new GeoIndex(pos);
 }
 
 // Administrative prefixes people type or leave out: "Thành phố", "TP.", "Quận 1" vs "1".
