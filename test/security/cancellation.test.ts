@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { Sandbox } from "../../src/sandbox/index.js";
@@ -61,6 +62,8 @@ describe("a client that cancels or goes away ends the upstream request in flight
     await server.call("list_page_tags", { page_id: pageId }); // page token and tags read
     const onPage = () => sandbox.server.requests.filter((r) => r.path.includes(`/pages/${pageId}/conversations`)).length;
     const controller = new AbortController();
+    // One signal for 20 calls: the SDK client listens on it once per call.
+    setMaxListeners(25, controller.signal);
     const calls = Array.from({ length: 20 }, () =>
       server.client.callTool({ name: "list_conversations", arguments: { page_id: pageId, limit: 5 } }, undefined, { signal: controller.signal }).catch(() => undefined),
     );
