@@ -3,6 +3,7 @@ import { z } from "zod";
 import { registerSecret } from "./clients/redact.js";
 import { CONFIRM_MODES } from "./tools/confirm.js";
 import { allTools } from "./tools/index.js";
+import { setCursorKey } from "./tools/cursor.js";
 import { closestKey } from "./tools/input-errors.js";
 import { TOOLSETS, type ToolsetChoice } from "./tools/toolsets.js";
 
@@ -68,6 +69,8 @@ export const configSchema = z.object({
   /** Ask the user before writes that reach a customer or move money (tools/confirm.ts). */
   confirmWrites: z.enum(CONFIRM_MODES).default("auto"),
   mcpToken: z.string().min(16, "PANCAKE_MCP_TOKEN must be at least 16 characters").optional(),
+  /** Signs next_cursor values; replicas behind one load balancer share it (src/tools/cursor.ts). */
+  cursorKey: z.string().min(32, "PANCAKE_MCP_CURSOR_KEY must be at least 32 characters").optional(),
   http: z.boolean(),
   host: z.string().min(1),
   port: z.number().int().min(0).max(65535),
@@ -75,6 +78,8 @@ export const configSchema = z.object({
   logLevel: z.enum(LOG_LEVELS),
   connectTimeoutMs: z.number().int().min(100).max(120_000),
   responseTimeoutMs: z.number().int().min(100).max(600_000),
+  /** Largest upstream answer read (PANCAKE_MAX_RESPONSE_BYTES); see src/clients/http.ts. */
+  maxResponseBytes: z.number().int().min(10_000).max(1_000_000_000).optional(),
   allowedHosts: z.array(z.string()).default([]),
   allowedOrigins: z.array(z.string()).default([]),
   /** Read retry policy of the HTTP core; only tests shorten it (no flag or variable sets it). */
@@ -126,8 +131,10 @@ Environment:
   PANCAKE_MCP_TOKEN           bearer token for --http (required when the host is not loopback)
   PANCAKE_MCP_ALLOWED_HOSTS   extra Host header values accepted by --http (comma list)
   PANCAKE_MCP_ALLOWED_ORIGINS extra Origin values accepted by --http (comma list)
+  PANCAKE_MCP_CURSOR_KEY      key that signs next_cursor (32+ characters; replicas share it)
   PANCAKE_CONNECT_TIMEOUT_MS  upstream connect timeout (default 10000)
-  PANCAKE_TIMEOUT_MS          upstream response timeout (default 30000)
+  PANCAKE_TIMEOUT_MS          upstream response timeout, whole body included (default 30000)
+  PANCAKE_MAX_RESPONSE_BYTES  largest upstream answer read (default 8000000)
 `;
 
 const SANDBOX_HELP = `pancake-mcp sandbox: only the simulated messaging and POS APIs, for trying clients against
@@ -229,6 +236,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     readOnly: values["read-only"] === true || (field("PANCAKE_READ_ONLY", () => bool.parse(env.PANCAKE_READ_ONLY ?? "")) ?? false),
     confirmWrites: flagOrEnv(values["confirm-writes"], env.PANCAKE_CONFIRM_WRITES) ?? "auto",
     mcpToken: env.PANCAKE_MCP_TOKEN || undefined,
+    cursorKey: env.PANCAKE_MCP_CURSOR_KEY || undefined,
     http: values.http === true,
     host: values.host ?? "127.0.0.1",
     port: port ?? 3000,
@@ -236,6 +244,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     logLevel: flagOrEnv(values["log-level"], env.PANCAKE_LOG_LEVEL) ?? "info",
     connectTimeoutMs: Number(env.PANCAKE_CONNECT_TIMEOUT_MS || 10_000),
     responseTimeoutMs: Number(env.PANCAKE_TIMEOUT_MS || 30_000),
+    maxResponseBytes: env.PANCAKE_MAX_RESPONSE_BYTES ? Number(env.PANCAKE_MAX_RESPONSE_BYTES) : undefined,
     allowedHosts: list(env.PANCAKE_MCP_ALLOWED_HOSTS),
     allowedOrigins: list(env.PANCAKE_MCP_ALLOWED_ORIGINS),
   };
@@ -269,9 +278,11 @@ const ENV_NAMES: Record<string, string> = {
   posBaseUrl: "PANCAKE_POS_BASE_URL",
   mcpToken: "PANCAKE_MCP_TOKEN",
   confirmWrites: "PANCAKE_CONFIRM_WRITES / --confirm-writes",
+  cursorKey: "PANCAKE_MCP_CURSOR_KEY",
   logLevel: "PANCAKE_LOG_LEVEL / --log-level",
   connectTimeoutMs: "PANCAKE_CONNECT_TIMEOUT_MS",
   responseTimeoutMs: "PANCAKE_TIMEOUT_MS",
+  maxResponseBytes: "PANCAKE_MAX_RESPONSE_BYTES",
 };
 
 export function registerConfigSecrets(config: Config): void {
@@ -279,6 +290,8 @@ export function registerConfigSecrets(config: Config): void {
   registerSecret(config.mcpToken);
   for (const token of Object.values(config.pageAccessTokens)) registerSecret(token);
   for (const key of Object.values(config.posApiKeys)) registerSecret(key);
+  registerSecret(config.cursorKey);
+  setCursorKey(config.cursorKey, [config.accessToken, config.mcpToken, ...Object.values(config.pageAccessTokens), ...Object.values(config.posApiKeys)]);
 }
 
 /** Defaults for programmatic use (tests, benchmarks, the demo). */

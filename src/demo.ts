@@ -27,13 +27,19 @@ export async function startDemo(config: Config): Promise<Demo> {
   return { config: demoConfig, sandbox, close: () => sandbox.close() };
 }
 
-/** Ready-to-paste client settings for a server at `url`. */
-export function clientSnippets(url: string, token?: string): string {
+/**
+ * Ready-to-paste client settings for a server at `url`. The banner goes to stderr, which terminals,
+ * supervisors and CI logs keep, so the bearer token itself is never printed: a placeholder stands
+ * in for it, with its last 4 characters to tell which token is meant.
+ */
+export function clientSnippets(url: string, bearer?: string): string {
+  const token = bearer ? "<PANCAKE_MCP_TOKEN>" : undefined;
   const headers = token ? { Authorization: `Bearer ${token}` } : undefined;
   const json = (value: unknown) => JSON.stringify(value, null, 2);
   const headerFlag = token ? ` --header "Authorization: Bearer ${token}"` : "";
   return [
     `MCP endpoint: ${url}`,
+    ...(bearer ? [`Replace ${token} below with your PANCAKE_MCP_TOKEN (the one ending in ${bearer.slice(-4)}).`] : []),
     "",
     "Claude Desktop (claude_desktop_config.json; Desktop speaks stdio, so bridge with mcp-remote):",
     json({ mcpServers: { pancake: { command: "npx", args: ["-y", "mcp-remote", url, ...(token ? ["--header", `Authorization: Bearer ${token}`] : [])] } } }),

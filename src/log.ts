@@ -34,7 +34,7 @@ export class Logger {
   }
   log(level: LogLevel, message: string): void {
     if (!this.logs(level)) return;
-    const line = redact(message);
+    const line = lineSafe(redact(message));
     for (const [sink, wants] of this.sinks) if (wants(level)) sink(level, line);
   }
   debug(message: string): void {
@@ -49,6 +49,17 @@ export class Logger {
   error(message: string): void {
     this.log("error", message);
   }
+}
+
+// Line breaks and control characters would let text from outside (an upstream error message, a
+// customer's words) start a forged record; bidi and zero-width marks would let it read as
+// something else. Each becomes a visible \uXXXX escape, so one call is one line.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|\p{Cf}/gu;
+const UNSAFE_PROBE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|\p{Cf}/u;
+
+/** One line, every control, line-break, bidi and zero-width character escaped. */
+export function lineSafe(text: string): string {
+  return UNSAFE_PROBE.test(text) ? text.replace(UNSAFE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`) : text;
 }
 
 export const silentLogger = new Logger("error", false);

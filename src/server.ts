@@ -4,20 +4,24 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import {
   CompleteRequestSchema,
   ListToolsRequestSchema,
+  ReadResourceRequestSchema,
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { userAsker } from "./ask-user.js";
+import { signalled } from "./clients/call-signal.js";
 import { ConfigError } from "./clients/errors.js";
 import type { Clients } from "./clients/index.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./log.js";
 import { forwardLogs } from "./log-forward.js";
+import { outboundText } from "./outbound.js";
 import { promptError } from "./prompts/errors.js";
 import { prompts } from "./prompts/index.js";
 import type { ResourceContext } from "./resources/define.js";
 import { resources } from "./resources/index.js";
+import { readResource } from "./resources/read.js";
 import { type AnyTool, errorResult, runTool, type ToolContext, type ToolResult } from "./tools/define.js";
 import { enableToolsetTool } from "./tools/enable-toolset.js";
 import { availableTools, selectTools } from "./tools/index.js";
@@ -106,31 +110,28 @@ export function buildServer(deps: ServerDeps): McpServer {
     }));
   }
 
-  registerViews(server, registered.map((t) => t.name));
-
+  const views = registerViews(server, registered.map((t) => t.name));
+  const read = (uri: URL) => readResource(uri.href, base);
   for (const resource of resources) {
     const metadata = { title: resource.title, description: resource.description, mimeType: "application/json" };
-    const read = async (uri: URL, params: Record<string, string | string[]>) => {
-      const flat = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0]! : v]));
-      const data = await resource.read(flat, base);
-      return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(data) }] };
-    };
     if (!resource.uri.includes("{")) {
-      server.registerResource(resource.name, resource.uri, metadata, (uri) => read(uri, {}));
+      server.registerResource(resource.name, resource.uri, metadata, read);
       continue;
     }
     const list = resource.list;
     const template = new ResourceTemplate(resource.uri, {
       list: list ? async () => ({ resources: await list(base).catch(() => []) }) : undefined,
     });
-    server.registerResource(resource.name, template, metadata, (uri, params) => read(uri, params));
+    server.registerResource(resource.name, template, metadata, read);
   }
+  // The SDK answers an unknown URI with -32602 and passes template variables unchecked.
+  server.server.setRequestHandler(ReadResourceRequestSchema, ({ params }, extra) => views.get(params.uri)?.() ?? readResource(params.uri, callContext(base, extra)));
 
   for (const prompt of prompts) {
-    server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: prompt.args }, async (args: Record<string, unknown>) => {
+    server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: prompt.args }, async (args: Record<string, unknown>, extra: Extra) => {
       try {
-        const messages = await prompt.build(z.object(prompt.args).parse(args), base);
-        return { messages: messages.map((m) => ({ role: m.role, content: { type: "text" as const, text: m.text } })) };
+        const messages = await prompt.build(z.object(prompt.args).parse(args), callContext(base, extra));
+        return { messages: messages.map((m) => ({ role: m.role, content: { type: "text" as const, text: outboundText(m.text) } })) };
       } catch (error) {
         throw promptError(prompt.name, error);
       }
@@ -168,11 +169,15 @@ function notEnabled(tool: AnyTool, dynamic: boolean): ToolResult {
   return errorResult(tool.name, new ConfigError(`${tool.name} is in the ${tool.toolset} toolset, which this session has not enabled.`, `To use it, ${how}.`));
 }
 
+/** The context of one request: its clients' upstream requests end when the request is cancelled. */
+function callContext(base: ResourceContext, extra: Extra): ResourceContext {
+  return { ...base, signal: extra.signal, messaging: signalled(base.messaging, extra.signal), pos: signalled(base.pos, extra.signal) };
+}
+
 function toolContext(base: ResourceContext, extra: Extra): ToolContext {
   const token = extra._meta?.progressToken;
   return {
-    ...base,
-    signal: extra.signal,
+    ...callContext(base, extra),
     async progress(done, total, message) {
       if (token === undefined) return;
       await extra

@@ -83,16 +83,37 @@ export class UpstreamError extends PancakeError {
   }
 }
 
-/** The body was not the JSON the operation promises (an HTML error page, a cut body). */
+/**
+ * The body was not what the operation promises: not JSON (an HTML error page, a cut body), empty,
+ * or JSON of another shape. `what` says which, e.g. "an empty answer".
+ */
 export class BadResponseError extends PancakeError {
   readonly kind = "bad_response";
   readonly status: number;
-  constructor(op: string, status: number, snippet: string) {
+  constructor(op: string, status: number, what: string) {
     super(
-      `${op} failed: HTTP ${status} with a body that is not valid JSON: ${JSON.stringify(snippet.slice(0, 120))}`,
+      `${op} failed: HTTP ${status} with ${what}`,
       "The upstream service is having trouble; try again in a moment.",
     );
     this.status = status;
+  }
+}
+
+/** The upstream answered with more than the configured cap: abandoned, and never retried (it would be as large again). */
+export class ResponseTooLargeError extends PancakeError {
+  readonly kind = "response_too_large";
+  constructor(
+    readonly maxBytes: number,
+    op = "request",
+  ) {
+    super(
+      `${op} failed: the answer is larger than ${maxBytes} bytes, so it was not read`,
+      "Ask for less (a smaller limit, a narrower date range or filter); PANCAKE_MAX_RESPONSE_BYTES raises the cap.",
+    );
+  }
+  /** The same error naming the operation that met it. */
+  at(op: string): ResponseTooLargeError {
+    return new ResponseTooLargeError(this.maxBytes, op);
   }
 }
 

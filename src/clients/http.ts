@@ -7,10 +7,14 @@ import {
   NetworkError,
   OutcomeUnknownError,
   PancakeError,
+  ResponseTooLargeError,
   UpstreamError,
 } from "./errors.js";
-import { RateLimiter } from "./limiter.js";
-import { registerSecret } from "./redact.js";
+import { RateLimiter, type Slot } from "./limiter.js";
+import { sanitizeText } from "../format/text.js";
+import { registerSecret, SECRET_PARAMS } from "./redact.js";
+
+const SECRET_PARAM_SET: ReadonlySet<string> = new Set(SECRET_PARAMS);
 
 export type QueryScalar = string | number | boolean;
 export type QueryValue = QueryScalar | readonly QueryScalar[] | Record<string, unknown> | null | undefined;
@@ -33,7 +37,18 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Extra request headers (the messaging API repeats page_id in a header on some routes). */
   headers?: Record<string, string>;
+  /**
+   * What a successful answer must carry (see listIn). One without it is an upstream fault, not an
+   * empty success: a read is retried, then fails clearly; a write's outcome is unknown.
+   */
+  expect?: (json: unknown) => boolean;
 }
+
+/** An answer that carries a list under one of these names. */
+export const listIn =
+  (...names: string[]) =>
+  (json: unknown): boolean =>
+    isRecord(json) && names.some((name) => Array.isArray(json[name]));
 
 export interface RetryPolicy {
   /** Total tries of a read, first one included. */
@@ -49,7 +64,10 @@ export interface HttpCoreOptions {
   /** Which API this core talks to, so error hints name that API's own setting. */
   api?: Api;
   connectTimeoutMs?: number;
+  /** Time for one try from sending to the last byte of the body. */
   responseTimeoutMs?: number;
+  /** Largest response body read; a larger one is abandoned and never retried. */
+  maxResponseBytes?: number;
   retry?: Partial<RetryPolicy>;
   /** Calls per second per rateKey; 0 disables the limiter. */
   ratePerSecond?: number;
@@ -85,6 +103,7 @@ export class HttpCore {
   private dispatcher: Promise<Dispatcher> | undefined;
   private readonly ownsDispatcher: boolean;
   private readonly agentOptions: { connectTimeoutMs: number; responseTimeoutMs: number };
+  private readonly maxResponseBytes: number;
   private readonly retry: RetryPolicy;
   private readonly limiter: RateLimiter | undefined;
   private readonly logger: Logger;
@@ -94,15 +113,16 @@ export class HttpCore {
     this.api = options.api;
     this.retry = { ...defaultRetry, ...options.retry };
     this.logger = options.logger ?? silentLogger;
-    // Slots are timed at send; the upstream counts arrivals, which can bunch up when connections
-    // open late, so the window carries a 10% margin.
-    this.limiter = options.ratePerSecond ? new RateLimiter(options.ratePerSecond, 1100) : undefined;
+    // Slots are timed by when each answer began, the latest moment its request can have arrived
+    // (see RateLimiter), so the margin only covers timer and clock granularity.
+    this.limiter = options.ratePerSecond ? new RateLimiter(options.ratePerSecond, 1050) : undefined;
     this.ownsDispatcher = !options.dispatcher;
     this.dispatcher = options.dispatcher ? Promise.resolve(options.dispatcher) : undefined;
     this.agentOptions = {
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
       responseTimeoutMs: options.responseTimeoutMs ?? 30_000,
     };
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
 
   /** The keep-alive pool of this upstream, created with the first request. */
@@ -120,14 +140,21 @@ export class HttpCore {
     return this.dispatcher;
   }
 
+  /**
+   * Ends the pool at once, failing what is still in flight: close() would wait for every pending
+   * answer, and an upstream that trickles its body would then hold shutdown for as long as it likes.
+   */
   async close(): Promise<void> {
-    if (this.ownsDispatcher && this.dispatcher) await (await this.dispatcher).close();
+    if (this.ownsDispatcher && this.dispatcher) await (await this.dispatcher).destroy();
   }
 
   /** Builds the full URL. The only place credentials are put into a URL. */
   url(options: Pick<RequestOptions, "path" | "query" | "auth">): URL {
     const url = new URL(this.baseUrl + options.path);
-    for (const [key, value] of Object.entries(options.query ?? {})) appendQuery(url, key, value);
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      // A credential goes in only through `auth`: no query built from arguments or cursors can add one.
+      if (!SECRET_PARAM_SET.has(key.toLowerCase())) appendQuery(url, key, value);
+    }
     for (const [key, value] of Object.entries(options.auth ?? {})) {
       // Any credential that reaches a URL is also scrubbed from upstream text that echoes it.
       registerSecret(value);
@@ -136,16 +163,24 @@ export class HttpCore {
     return url;
   }
 
-  async request<T = unknown>(options: RequestOptions): Promise<T> {
+  /** The signal of the call this core serves (a per-call view answers it; see call-signal.ts). */
+  readonly signal: AbortSignal | undefined = undefined;
+
+  async request<T = unknown>(call: RequestOptions): Promise<T> {
+    const signal = call.signal ?? this.signal;
+    const options = signal === call.signal ? call : { ...call, signal };
     const method = options.method ?? "GET";
     const write = options.write ?? method !== "GET";
     const url = this.url(options);
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
+      let slot: Slot | undefined;
       try {
-        if (this.limiter && options.rateKey) await this.limiter.acquire(options.rateKey);
-        return await this.once<T>(options, method, write, url);
+        if (this.limiter && options.rateKey) slot = await this.limiter.acquire(options.rateKey, options.signal);
+        return await this.once<T>(options, method, write, url, slot);
       } catch (error) {
+        // A try that failed without an answer may still have reached the upstream: it counts from now.
+        slot?.arrived();
         const delay = write ? undefined : this.retryDelay(error, attempt, started);
         if (delay === undefined) throw error;
         this.logger.debug(`${options.op}: retry ${attempt} in ${delay} ms after ${(error as Error).message}`);
@@ -154,48 +189,95 @@ export class HttpCore {
     }
   }
 
-  private async once<T>(options: RequestOptions, method: string, write: boolean, url: URL): Promise<T> {
+  private async once<T>(options: RequestOptions, method: string, write: boolean, url: URL, slot?: Slot): Promise<T> {
+    // undici's body timeout is the longest pause between two chunks: an upstream sending a byte a
+    // second never trips it. This deadline covers the whole try, from sending to the last byte.
+    // One timer and one listener per try (AbortSignal.timeout/any cost several times more per call).
+    const abort = new AbortController();
+    let expired = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      abort.abort();
+    }, this.agentOptions.responseTimeoutMs);
+    const cancel = () => abort.abort();
+    if (options.signal?.aborted) cancel();
+    else options.signal?.addEventListener("abort", cancel, { once: true });
+    try {
+      return await this.receive<T>(options, method, write, url, abort.signal, () => expired, slot);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", cancel);
+    }
+  }
+
+  private async receive<T>(
+    options: RequestOptions,
+    method: string,
+    write: boolean,
+    url: URL,
+    signal: AbortSignal,
+    expired: () => boolean,
+    slot?: Slot,
+  ): Promise<T> {
     const { op } = options;
     const t0 = Date.now();
+    const failed = (error: unknown, sent: boolean) =>
+      expired()
+        ? this.transportError(op, Object.assign(new Error("deadline"), { code: sent ? "UND_ERR_BODY_TIMEOUT" : "UND_ERR_HEADERS_TIMEOUT" }), write, sent)
+        : this.transportError(op, error, write, sent);
     let response: Dispatcher.ResponseData;
-    const dispatcher = await this.pool();
     try {
-      response = await dispatcher.request({
-        origin: url.origin,
-        path: url.pathname + url.search,
-        method: method as Dispatcher.HttpMethod,
-        headers: {
-          accept: "application/json",
-          ...(options.body === undefined || options.body instanceof Uint8Array ? {} : { "content-type": "application/json" }),
-          ...options.headers,
-        },
-        // Bytes (a multipart upload, its content-type in `headers`) go as they are.
-        body: options.body === undefined || options.body instanceof Uint8Array ? options.body : JSON.stringify(options.body),
-        signal: options.signal,
-      });
+      response = await this.send(await this.pool(), options, method, url, signal);
     } catch (error) {
-      throw this.transportError(op, error, write, false);
+      throw failed(error, false);
     }
+    // The answer has begun, so the request reached the upstream by now at the latest.
+    slot?.arrived();
+    const status = response.statusCode;
     let text: string;
     try {
-      text = await response.body.text();
+      text = await readCapped(response, this.maxResponseBytes);
     } catch (error) {
-      throw this.transportError(op, error, write, true);
+      if (!(error instanceof ResponseTooLargeError)) throw failed(error, true);
+      // A write answered with success and a body too large to read most likely took effect.
+      throw write && status < 300 ? new OutcomeUnknownError(op, `HTTP ${status} with an answer over ${this.maxResponseBytes} bytes`) : error.at(op);
     }
-    const status = response.statusCode;
     if (this.logger.logs("debug")) this.logger.debug(`${method} ${url.pathname}${url.search} -> ${status} in ${Date.now() - t0} ms`);
+    // Redirects are not followed (a credential in the query would travel to wherever they point),
+    // and an answer without a body confirms nothing: neither is a success.
+    if (status >= 300 && status < 400) throw unconfirmed(op, write, status, `a redirect${redirectTarget(response.headers.location)}`);
+    if (status < 300 && text.trim() === "") throw unconfirmed(op, write, status, "an empty answer");
     let json: unknown;
     try {
-      json = text === "" ? {} : JSON.parse(text);
+      json = JSON.parse(text);
     } catch {
       if (status >= 400) throw upstreamFromStatus(op, this.api, status, response.headers, undefined, snippet(text), write);
       // A write answered with success but an unreadable body most likely took effect.
       if (write) throw new OutcomeUnknownError(op, `HTTP ${status} with a body that is not valid JSON`);
-      throw new BadResponseError(op, status, snippet(text));
+      throw new BadResponseError(op, status, `a body that is not valid JSON: ${JSON.stringify(snippet(text))}`);
     }
     if (status >= 400) throw upstreamFromStatus(op, this.api, status, response.headers, json, undefined, write);
     if (isRecord(json) && json.success === false) throw upstreamFromBody(op, this.api, status, json);
+    // Every answer of both APIs is a JSON object; `null`, `[]` or `"ok"` confirms no write.
+    if (write && !isRecord(json)) throw unconfirmed(op, write, status, "an answer that is not a JSON object");
+    if (options.expect && !options.expect(json)) throw unconfirmed(op, write, status, "an answer without the data it should carry");
     return json as T;
+  }
+
+  private send(dispatcher: Dispatcher, options: RequestOptions, method: string, url: URL, signal: AbortSignal) {
+    return dispatcher.request({
+      origin: url.origin,
+      path: url.pathname + url.search,
+      method: method as Dispatcher.HttpMethod,
+      headers: {
+        accept: "application/json",
+        ...(options.body === undefined || options.body instanceof Uint8Array ? {} : { "content-type": "application/json" }),
+        ...options.headers,
+      },
+      // Bytes (a multipart upload, its content-type in `headers`) go as they are.
+      body: options.body === undefined || options.body instanceof Uint8Array ? options.body : JSON.stringify(options.body),
+      signal,
+    });
   }
 
   private transportError(op: string, error: unknown, write: boolean, sent: boolean): PancakeError {
@@ -230,6 +312,56 @@ export class HttpCore {
   }
 }
 
+/** 8 MB: a page of 100 full orders is about 0.5 MB; nothing the tools read comes near it. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8_000_000;
+
+/** The body as text, abandoned (and the connection dropped) once it passes `max` bytes. */
+async function readCapped(response: Dispatcher.ResponseData, max: number): Promise<string> {
+  const declared = Number(response.headers["content-length"]);
+  const tooLarge = () => {
+    response.body.destroy();
+    return new ResponseTooLargeError(max);
+  };
+  if (declared > max) throw tooLarge();
+  // A declared length within the cap is held to by undici (a longer body is an error): read it at once.
+  if (declared >= 0) return response.body.text();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += (chunk as Buffer).length;
+    if (size > max) throw tooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks, size).toString("utf8");
+}
+
+/**
+ * A 2xx/3xx answer that does not carry what a success must: a write's outcome is unknown (it may
+ * have been applied), a read's answer is an upstream fault (a read retries a 2xx one).
+ */
+function unconfirmed(op: string, write: boolean, status: number, what: string): PancakeError {
+  if (write) return new OutcomeUnknownError(op, `HTTP ${status} with ${what}`);
+  if (status < 300) return new BadResponseError(op, status, what);
+  return new UpstreamError({
+    op,
+    status,
+    upstreamMessage: what,
+    hint: "The API answered with a redirect, which this server does not follow: check PANCAKE_BASE_URL / PANCAKE_POS_BASE_URL.",
+  });
+}
+
+/** Where a redirect points, without its query (which could carry a credential). */
+function redirectTarget(location: string | string[] | undefined): string {
+  const value = Array.isArray(location) ? location[0] : location;
+  if (!value) return "";
+  try {
+    const target = new URL(value, "http://relative.invalid");
+    return ` to ${target.host === "relative.invalid" ? "" : target.host}${target.pathname}`.slice(0, 160);
+  } catch {
+    return "";
+  }
+}
+
 function appendQuery(url: URL, key: string, value: QueryValue): void {
   if (value === undefined || value === null) return;
   if (Array.isArray(value)) {
@@ -245,8 +377,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Upstream text for an error message: outside text like any other, on one line, short. */
+function outsideText(value: unknown, max: number): string | undefined {
+  return sanitizeText(value, { max })?.replace(/\s+/g, " ");
+}
+
 function snippet(text: string): string {
-  return text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim().slice(0, 120);
+  return outsideText(text.replace(/<[^>]*>/g, " "), 120) ?? "";
 }
 
 function scalar(value: unknown): string | number | undefined {
@@ -255,11 +392,12 @@ function scalar(value: unknown): string | number | undefined {
 
 function bodyDetails(body: Record<string, unknown>) {
   const message = scalar(body.message) ?? scalar(body.error) ?? scalar(body.error_message);
+  const short = (value: unknown) => (typeof value === "string" ? outsideText(value, 40) : (value as number | undefined));
   return {
-    code: scalar(body.error_code) ?? scalar(body.e_code) ?? scalar(body.code),
-    subcode: scalar(body.e_subcode),
-    upstreamMessage: message === undefined ? undefined : String(message).slice(0, 300),
-    permission: scalar(body.permission) === undefined ? undefined : String(body.permission),
+    code: short(scalar(body.error_code) ?? scalar(body.e_code) ?? scalar(body.code)),
+    subcode: short(scalar(body.e_subcode)),
+    upstreamMessage: outsideText(message, 300),
+    permission: outsideText(scalar(body.permission), 80),
   };
 }
 

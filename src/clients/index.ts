@@ -19,6 +19,7 @@ export function createClients(config: Config, logger: Logger, dispatcher?: Dispa
   const common = {
     connectTimeoutMs: config.connectTimeoutMs,
     responseTimeoutMs: config.responseTimeoutMs,
+    maxResponseBytes: config.maxResponseBytes,
     retry: config.retry,
     logger,
     dispatcher,

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { ConfigError, InputError, UpstreamError } from "./errors.js";
-import { type HttpCore, pathOf, type QueryValue, type RequestOptions } from "./http.js";
+import { type HttpCore, listIn, pathOf, type QueryValue, type RequestOptions } from "./http.js";
 import { fetchMedia, type Media, multipartFile } from "./media.js";
 import { registerSecret } from "./redact.js";
 import { setOwn } from "../format/compact.js";
@@ -144,7 +144,7 @@ type Query = Record<string, QueryValue>;
 
 /** What a page id may look like when it cannot be checked against the page list. */
 const PAGE_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
-export type Call = Pick<RequestOptions, "op" | "path" | "method" | "query" | "body" | "headers">;
+export type Call = Pick<RequestOptions, "op" | "path" | "method" | "query" | "body" | "headers" | "expect">;
 
 /** Parses leniently: a record that does not fit its schema is returned as it came. */
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
@@ -162,6 +162,9 @@ const field = (body: unknown, ...names: string[]): unknown => {
 };
 
 const tagList = (tags: TagFilter | undefined) => (tags === undefined || typeof tags === "string" ? tags : tags.join(","));
+
+/** The page list's grouped form: `{categorized: {activated: [...], inactivated: [...]}}`. */
+const isPageGroups = (json: unknown): boolean => listIn("activated", "inactivated")((json as { categorized?: unknown } | null)?.categorized);
 
 /** Without the page token, which stays in the client's cache. */
 function withoutToken(page: MessagingPage, activated: boolean): MessagingPage {
@@ -242,6 +245,7 @@ export class MessagingClient {
       op: "list conversations",
       path: pathOf`/public_api/v2/pages/${pageId}/conversations`,
       query: { ...params, tags: tagList(params.tags) },
+      expect: listIn("conversations"),
     });
     return { conversations: parseList(conversationSchema, field(body, "conversations")) };
   }
@@ -255,6 +259,7 @@ export class MessagingClient {
       op: "list conversations by page",
       path: pathOf`/public_api/v1/pages/${pageId}/conversations`,
       query: { ...params, tags: tagList(params.tags) },
+      expect: listIn("conversations"),
     });
     const total = field(body, "total");
     return { conversations: parseList(conversationSchema, field(body, "conversations")), total: typeof total === "number" ? total : undefined };
@@ -271,6 +276,7 @@ export class MessagingClient {
         path: pathOf`/v1/pages/${pageId}/conversations`,
         query: { ...params, tags: tagList(params.tags) },
         headers: { page_id: pageId },
+        expect: listIn("conversations"),
       },
       pageId,
     );
@@ -283,6 +289,7 @@ export class MessagingClient {
       op: "list messages",
       path: pathOf`/public_api/v1/pages/${pageId}/conversations/${conversationId}/messages`,
       query: { ...params },
+      expect: listIn("messages"),
     })) as Record<string, unknown>;
     const { success: _success, messages, ...rest } = body;
     return { ...rest, messages: parseList(messageSchema, messages) };
@@ -398,13 +405,14 @@ export class MessagingClient {
       op: "list page customers",
       path: pathOf`/public_api/v1/pages/${pageId}/page_customers`,
       query: { ...params },
+      expect: listIn("customers"),
     });
     const total = field(body, "total");
     return { customers: parseList(pageCustomerSchema, field(body, "customers")), total: typeof total === "number" ? total : undefined };
   }
 
   async listTags(pageId: string): Promise<Tag[]> {
-    const body = await this.pageCall(pageId, { op: "list page tags", path: pathOf`/public_api/v1/pages/${pageId}/tags` });
+    const body = await this.pageCall(pageId, { op: "list page tags", path: pathOf`/public_api/v1/pages/${pageId}/tags`, expect: listIn("tags") });
     return parseList(tagSchema, field(body, "tags"));
   }
 
@@ -413,6 +421,7 @@ export class MessagingClient {
       op: "list posts",
       path: pathOf`/public_api/v1/pages/${pageId}/posts`,
       query: { ...params },
+      expect: listIn("posts"),
     });
     const total = field(body, "total");
     return { posts: parseList(postSchema, field(body, "posts")), total: typeof total === "number" ? total : undefined };
@@ -429,6 +438,7 @@ export class MessagingClient {
       op: "list call logs",
       path: pathOf`/public_api/v1/pages/${pageId}/sip_call_logs`,
       query: { ...params },
+      expect: listIn("call_logs", "data"),
     });
     return parseList(callLogSchema, field(body, "call_logs", "data"));
   }
@@ -579,6 +589,18 @@ export class MessagingClient {
       this.pagesReadAt = 0;
       const fresh = await this.pageToken(pageId, call.op).catch(() => token);
       if (fresh === token) throw error;
+      // A write is never sent twice, not even after a refused token: an upstream can apply the
+      // change and still answer 102. The next call uses the fresh token.
+      if ((call.method ?? "GET") !== "GET") {
+        throw new UpstreamError({
+          op: error.op,
+          api: error.api,
+          status: error.status,
+          code: error.code,
+          upstreamMessage: error.upstreamMessage,
+          hint: "The page's token was refused and a fresh one has been read; the change was not sent again. Check whether it happened (read it back), then retry if it did not.",
+        });
+      }
       return send(fresh);
     }
   }
@@ -657,7 +679,7 @@ export class MessagingClient {
   }
 
   private async fetchPages(): Promise<MessagingPage[]> {
-    const body = await this.userCall({ op: "list pages", path: "/v1/pages" });
+    const body = await this.userCall({ op: "list pages", path: "/v1/pages", expect: (json) => listIn("pages")(json) || isPageGroups(json) });
     const categorized = field(body, "categorized") as Record<string, unknown> | undefined;
     const groups: Array<[unknown, boolean]> = categorized
       ? [

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { ConfigError, InputError } from "./errors.js";
-import { type HttpCore, pathOf, type QueryValue } from "./http.js";
+import { ConfigError, InputError, OutcomeUnknownError } from "./errors.js";
+import { type HttpCore, listIn, pathOf, type QueryValue, type RequestOptions } from "./http.js";
 import { registerSecret } from "./redact.js";
 import * as S from "./schemas/pos.js";
 
@@ -264,7 +264,7 @@ export class PosClient {
     op: string,
     path: string,
     shopId: Id | undefined,
-    options: { query?: object; method?: "POST" | "PUT"; body?: unknown } = {},
+    options: { query?: object; method?: "POST" | "PUT"; body?: unknown; expect?: RequestOptions["expect"] } = {},
   ): Promise<unknown> {
     return this.core.request({
       op,
@@ -273,6 +273,7 @@ export class PosClient {
       query: options.query ? toQuery(options.query) : undefined,
       auth: { api_key: this.keyFor(checkShop(shopId)) },
       body: options.body,
+      expect: options.expect,
     });
   }
 
@@ -283,12 +284,12 @@ export class PosClient {
     shopId: Id,
     params: PageParams & PageNumberParams,
   ): Promise<Paged<z.infer<T>>> {
-    const json = await this.call(op, path, shopId, { query: params });
+    const json = await this.call(op, path, shopId, { query: params, expect: listIn("data") });
     return toPaged(schema, json, params);
   }
 
   private async array<T extends z.ZodType>(schema: T, op: string, path: string, shopId?: Id, query?: object) {
-    const json = await this.call(op, path, shopId, { query });
+    const json = await this.call(op, path, shopId, { query, expect: listIn("data") });
     return parseList(schema, isRecord(json) ? json.data : undefined);
   }
 
@@ -344,8 +345,11 @@ export class PosClient {
     return parse(S.PosOrder, unwrap(json));
   }
 
-  createOrder(shopId: Id, order: Body): Promise<S.PosOrder> {
-    return this.write(S.PosOrder, "create order", "POST", pathOf`/shops/${shopId}/orders`, shopId, order);
+  async createOrder(shopId: Id, order: Body): Promise<S.PosOrder> {
+    const created = await this.write(S.PosOrder, "create order", "POST", pathOf`/shops/${shopId}/orders`, shopId, order);
+    // A created order has an id; an answer without one confirms nothing (the order may exist).
+    if (created?.id === undefined || created.id === null || created.id === "") throw new OutcomeUnknownError("create order", "the answer carried no order id");
+    return created;
   }
 
   updateOrder(shopId: Id, orderId: Id, changes: Body): Promise<S.PosOrder> {

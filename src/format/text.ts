@@ -1,3 +1,5 @@
+import { redactedPrefix } from "../clients/redact.js";
+
 /**
  * Customer-authored text is data, never instructions. Everything a customer (or any untrusted
  * party: names, notes, comments) wrote passes through sanitizeText before it reaches a model.
@@ -15,6 +17,10 @@ const ENTITIES: Record<string, string> = {
 // Every format character (zero-width, bidi marks, BOM, soft hyphen, the invisible "tag" letters
 // U+E0000-E007F that can smuggle hidden instructions) and every control but \n and \t.
 const INVISIBLE = /\p{Cf}|(?![\n\t])\p{Cc}/gu;
+
+// The same less \r (turned into \n below), for the pass before markup is read.
+const INVISIBLE_BUT_BREAKS = /\p{Cf}|(?![\n\t\r])\p{Cc}/gu;
+const HAS_INVISIBLE = /\p{Cf}|(?![\n\t\r])\p{Cc}/u;
 
 // Anything the clean-up below would change. Most text is already tidy and skips it.
 const UNTIDY = /[\r\t\u2028\u2029]|\p{Cf}|(?!\n)\p{Cc}| {2}|\s\n|\n\s|^\s|\s$/u;
@@ -54,6 +60,9 @@ export interface SanitizeOptions {
 export function sanitizeText(value: unknown, options: SanitizeOptions = {}): string | undefined {
   if (value === null || value === undefined) return undefined;
   let text = String(value);
+  // Invisible characters go first: removed after the markup, one inside a tag (<\u200bscript>)
+  // would let the tag re-form once the markup had been stripped.
+  if (HAS_INVISIBLE.test(text)) text = text.replace(INVISIBLE_BUT_BREAKS, "");
   if (options.html || /<\/?[a-z][^>]*>/i.test(text)) text = htmlToText(text);
   text = text.normalize("NFC");
   if (UNTIDY.test(text)) {
@@ -67,7 +76,7 @@ export function sanitizeText(value: unknown, options: SanitizeOptions = {}): str
   const max = options.max ?? 2000;
   if (text.length > max) {
     const cut = text.length - max;
-    text = `${text.slice(0, max)}… [cut ${cut} chars]`;
+    text = `${redactedPrefix(text, max)}… [cut ${cut} chars]`;
   }
   return text === "" ? undefined : text;
 }

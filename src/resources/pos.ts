@@ -64,7 +64,10 @@ export const posResources: ResourceDefinition[] = [
     },
     async read(params, ctx) {
       const provinceId = params.province_id ?? "";
-      const districts = await geoIndex(ctx.pos).districts(provinceId);
+      const geo = geoIndex(ctx.pos);
+      // Only known provinces are asked for (and cached): an unknown id is not a resource.
+      if (!(await geo.provinces()).some((p) => String(p.id) === provinceId)) throw new NotFoundError(`no province ${provinceId}`, "Read pos://geo/provinces for the ids.");
+      const districts = await geo.districts(provinceId);
       return { province_id: provinceId, districts: districts.map(place) };
     },
   }),
@@ -80,7 +83,7 @@ export const posResources: ResourceDefinition[] = [
       const geo = geoIndex(ctx.pos);
       const districtId = params.district_id ?? "";
       const district = await geo.district(districtId);
-      if (!district) return { district_id: districtId, communes: [] };
+      if (!district) throw new NotFoundError(`no district ${districtId}`, "Read pos://geo/provinces/{province_id}/districts for the ids.");
       const communes = await geo.communes(String(district.province_id), districtId);
       return {
         district_id: districtId,
@@ -100,7 +103,8 @@ export const posResources: ResourceDefinition[] = [
     list: async () => TABLES.map((t) => ({ uri: `pos://status-codes/${t}`, name: `status codes: ${t}` })),
     async read(params) {
       const table = params.table as PosStatusTable;
-      const rows = POS_STATUS_TABLES[table];
+      // Own keys only: "__proto__" or "constructor" must not read the object's prototype.
+      const rows = Object.hasOwn(POS_STATUS_TABLES, table) ? POS_STATUS_TABLES[table] : undefined;
       if (!rows) throw new NotFoundError(`no status table ${JSON.stringify(params.table)}`, `Use one of: ${TABLES.join(", ")}.`);
       return { table, codes: rows };
     },

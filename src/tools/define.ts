@@ -7,6 +7,7 @@ import type { Config } from "../config.js";
 import { compact } from "../format/compact.js";
 import type { Logger } from "../log.js";
 import { type AskUser, approve, type Confirmation } from "./confirm.js";
+import { outboundJson } from "../outbound.js";
 import { capFullRows } from "./inputs.js";
 import { issuesMessage, unknownKeysMessage } from "./input-errors.js";
 import { resolvePageArgs } from "./pages/page-refs.js";
@@ -52,6 +53,8 @@ export interface ToolDefinition<I extends ObjectSchema = ObjectSchema, O extends
   input: I;
   output: O;
   annotations: ToolAnnotations;
+  /** Characters of JSON one result may take (default src/outbound.ts DEFAULT_BUDGET); past it, it is cut with a marker. */
+  maxResultChars?: number;
   handler(input: z.output<I>, ctx: ToolContext): Promise<z.input<O>>;
   /** A write that reaches a customer or moves money: what the user is asked to approve first. */
   confirm?(input: z.output<I>, ctx: ToolContext): Confirmation | Promise<Confirmation>;
@@ -93,13 +96,15 @@ export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext): P
   try {
     const prepare = async (raw: unknown) => resolvePageArgs(tool.input, parseInput(tool, raw), ctx.messaging);
     let input = await prepare(args);
+    let answer: unknown;
     if (tool.confirm && ctx.askUser) {
       const approval = await approve(await tool.confirm(input, ctx), input as Record<string, unknown>, ctx.askUser);
-      if (!approval.go) return { content: [{ type: "text", text: JSON.stringify(approval.result) }], structuredContent: approval.result };
-      if (approval.edits) input = await prepare({ ...(args as Record<string, unknown>), ...approval.edits });
+      if (!approval.go) answer = approval.result;
+      else if (approval.edits) input = await prepare({ ...(args as Record<string, unknown>), ...approval.edits });
     }
-    const result = compact((await tool.handler(input, ctx)) as Record<string, unknown>);
-    return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
+    answer ??= await tool.handler(input, ctx);
+    const { value, text } = outboundJson(compact(answer as Record<string, unknown>), tool.maxResultChars);
+    return { content: [{ type: "text", text }], structuredContent: value };
   } catch (error) {
     return errorResult(tool.name, error, ctx.logger);
   }

@@ -24,9 +24,20 @@ export interface HttpHandle {
   close(): Promise<void>;
 }
 
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+// The names a browser uses for this machine. DNS rebinding works by pointing a name the attacker
+// controls (127.attacker.example, 127.0.0.1.nip.io) at 127.0.0.1, so a Host header is matched against
+// these names exactly, never by prefix.
+const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
-export const isLoopback = (host: string): boolean => LOOPBACK_HOSTS.has(host) || host.startsWith("127.");
+/** A bind address on this machine (any 127.x.y.z, ::1, localhost): no token is needed there. */
+export const isLoopback = (host: string): boolean =>
+  host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+
+/** `name:port` of a Host header, lower-cased; an IPv6 name keeps its brackets. */
+function splitHost(header: string): { name: string; port: number | undefined } | undefined {
+  const m = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/i.exec(header.trim());
+  return m ? { name: m[1]!.toLowerCase(), port: m[2] === undefined ? undefined : Number(m[2]) } : undefined;
+}
 
 /** Streamable HTTP at /mcp, stateless, with bearer auth, DNS-rebinding checks and a body limit. */
 export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
@@ -60,22 +71,27 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
   });
 
   const hostPort = () => (httpServer.address() as AddressInfo).port;
+  // Loopback: exactly the loopback names (and the bind address itself) with the bound port; a
+  // Host without a port means port 80, which only a server bound to 80 is. Elsewhere the bind
+  // address. PANCAKE_MCP_ALLOWED_HOSTS adds names (with or without a port) for a proxy in front.
   const allowedHost = (header: string | undefined): boolean => {
     if (!header) return false;
     const extra = options.allowedHosts ?? [];
     if (extra.includes(header)) return true;
-    const hostname = header.replace(/:\d+$/, "").toLowerCase();
-    const port = /:(\d+)$/.exec(header)?.[1];
-    if (port !== undefined && Number(port) !== hostPort()) return false;
-    if (extra.includes(hostname)) return true;
-    return isLoopback(options.host) ? isLoopback(hostname) : hostname === options.host.toLowerCase();
+    const host = splitHost(header);
+    if (!host || (host.port ?? 80) !== hostPort()) return false;
+    if (extra.includes(host.name)) return true;
+    const bound = options.host.includes(":") && !options.host.startsWith("[") ? `[${options.host}]` : options.host;
+    return host.name === bound.toLowerCase() || (isLoopback(options.host) && LOOPBACK_NAMES.has(host.name));
   };
+  // A browser page on this machine (an inspector on another local port) may call a loopback server;
+  // a page from any other site may not, whatever name it resolves to.
   const allowedOrigin = (origin: string | undefined): boolean => {
     if (origin === undefined) return true;
     if ((options.allowedOrigins ?? []).includes(origin)) return true;
     try {
-      const { hostname } = new URL(origin);
-      return isLoopback(options.host) && isLoopback(hostname);
+      const { protocol, hostname } = new URL(origin);
+      return isLoopback(options.host) && (protocol === "http:" || protocol === "https:") && LOOPBACK_NAMES.has(hostname.toLowerCase());
     } catch {
       return false;
     }

@@ -1,42 +1,12 @@
-import { request as httpRequest } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INITIALIZE, raw } from "../helpers/raw-http.js";
 import { type HttpServerProcess, spawnHttp } from "../helpers/spawn.js";
 
 const TOKEN = "e2e-bearer-token-0123456789";
-const INIT = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-};
-
-/** A raw request where every header, Host included, is ours to set. */
-function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string; path?: string }) {
-  const target = new URL(url);
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: options.path ?? target.pathname,
-        method: options.method ?? "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...options.headers },
-      },
-      (res) => {
-        let body = "";
-        res.on("data", (c: Buffer) => {
-          body += c.toString();
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on("error", reject);
-    req.end(options.body);
-  });
-}
+const INIT = JSON.parse(INITIALIZE);
 
 describe("Streamable HTTP: the built bin with --demo --http", () => {
   let server: HttpServerProcess;

@@ -25,7 +25,8 @@ describe("draft_customer_reply prompt", () => {
     expect(context).toMatch(/^<customer_content>/);
     const data = JSON.parse(context!.replace(/^<customer_content>\n/, "").replace(/\n<\/customer_content>$/, ""));
     const last = h.sandbox.messaging.messages[c.id]!.at(-1)!;
-    expect(data.conversation.messages_oldest_first.at(-1).id).toBe(last.id);
+    const talk = texts(r)[2]!;
+    expect([...talk.matchAll(/<(?:customer|page)_message id="([^"]+)"/g)].at(-1)?.[1]).toBe(last.id);
     expect(data.customer.customer_name).toBe(c.customers[0]!.name);
     expect(data.customer.phones).toContain(phone);
     const expected = h.sandbox.pos.orders.filter((o) => !o.is_removed && o.bill_phone_number.includes(phone));
@@ -36,11 +37,12 @@ describe("draft_customer_reply prompt", () => {
   it("keeps hostile customer text inert inside the marked block", async () => {
     const hostile = h.sandbox.messaging.hostileConversationIds[0]!;
     const r = await h.client.getPrompt({ name: "draft_customer_reply", arguments: { page_id: pageId, conversation_id: hostile } });
-    const [task, context] = texts(r);
+    const [task, context, talk] = texts(r);
     expect(task).not.toMatch(/attacker/);
     expect(context).not.toMatch(/[\u200b\u202e]|<script/);
     expect(context!.match(/<\/customer_content>/g)).toHaveLength(1);
-    expect(context).toContain("Ignore previous instructions");
+    expect(talk).not.toMatch(/[\u200b\u202e]|<script/);
+    expect(talk).toContain("Ignore previous instructions");
   });
 
   it("keeps the next step when the orders cannot be read", async () => {

@@ -115,9 +115,9 @@ describe("hostile text comes out sanitized and marked as customer or staff conte
     return got.messages.map((m) => (m.content.type === "text" ? m.content.text : ""));
   }
 
-  it("draft_customer_reply: every customer word inside one unbreakable customer_content block", async () => {
+  it("draft_customer_reply: customer details in one unbreakable customer_content block, their words in customer_message blocks", async () => {
     const got = await h.client.getPrompt({ name: "draft_customer_reply", arguments: { page_id: pageId, conversation_id: inboxId } });
-    const [task, data] = promptTexts(got);
+    const [task, data, talk] = promptTexts(got);
     expect(task).not.toMatch(/Ignore previous|role|attacker/);
     expect(data!.startsWith("<customer_content>\n")).toBe(true);
     expect(data!.endsWith("\n</customer_content>")).toBe(true);
@@ -126,9 +126,14 @@ describe("hostile text comes out sanitized and marked as customer or staff conte
     expect(Object.keys(inner).sort()).toEqual(["conversation", "customer", "recent_orders"]);
     expectClean("draft_customer_reply", inner);
     expect(inner.customer.customer_name).toMatch(/^Ignore previous instructions/);
-    const texts = (inner.conversation.messages_oldest_first as { from: string; text?: string }[]).filter((m) => m.text?.includes('"role"'));
-    expect(texts.length).toBeGreaterThan(0);
-    for (const m of texts) expect(m.from).toBe("customer");
+    // Each block holds one message; the customer's words (with their "role" JSON) only in customer blocks.
+    const blocks = [...talk!.matchAll(/<(customer|page)_message[^>]*>\n([\s\S]*?)\n<\/\1_message>/g)];
+    expect(blocks.length).toBe((talk!.match(/<\/(customer|page)_message>/g) ?? []).length);
+    const hostile = blocks.filter((b) => b[2]!.includes("&quot;role&quot;") || b[2]!.includes('"role"'));
+    expect(hostile.length).toBeGreaterThan(0);
+    for (const b of hostile) expect(b[1]).toBe("customer");
+    expect(talk).not.toMatch(INVISIBLE);
+    expect(talk!.toLowerCase()).not.toContain("<script");
   });
 
   it("customer_overview: the record is one JSON block the customer cannot close", async () => {

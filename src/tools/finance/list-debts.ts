@@ -122,7 +122,7 @@ export const listDebts = defineTool({
       totals: { ...totalsOf(read), partial: complete ? undefined : true },
       total: complete ? matched.length : undefined,
       debts: matched.slice(0, input.limit).map(({ d }) => project(d)),
-      next_cursor: resume && encodeCursor("list_debts", { q, ...resume, ps: PAGE }),
+      next_cursor: resume && encodeCursor("list_debts", input, { q, ...resume, ps: PAGE }),
     };
   },
 });

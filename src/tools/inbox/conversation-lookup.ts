@@ -1,4 +1,5 @@
 import { NotFoundError } from "../../clients/errors.js";
+import { original } from "../../clients/call-signal.js";
 import type { MessagingClient } from "../../clients/messaging.js";
 import type { Conversation } from "../../clients/schemas/messaging.js";
 
@@ -25,7 +26,8 @@ const memory = new WeakMap<MessagingClient, Map<string, ConversationFacts>>();
 
 const key = (pageId: string, conversationId: string) => `${pageId}/${conversationId}`;
 
-function store(client: MessagingClient): Map<string, ConversationFacts> {
+function store(view: MessagingClient): Map<string, ConversationFacts> {
+  const client = original(view);
   const map = memory.get(client) ?? new Map<string, ConversationFacts>();
   memory.set(client, map);
   return map;
@@ -52,8 +54,9 @@ export function rememberConversations(client: MessagingClient, pageId: string, c
       customer_id: customerIdOf(c),
       post_id: c.post_id ?? undefined,
       type: c.type ?? undefined,
-      customer_name: c.customers?.[0]?.name ?? c.from?.name ?? undefined,
-      phones: phonesOf(c.recent_phone_numbers),
+      // Bounded in bytes as well as in entries: the upstream decides how long these are.
+      customer_name: (c.customers?.[0]?.name ?? c.from?.name ?? undefined)?.slice(0, 300),
+      phones: phonesOf(c.recent_phone_numbers).slice(0, 10),
     });
   }
   // Map keeps insertion order: the first keys are the least recently seen.

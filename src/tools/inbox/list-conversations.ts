@@ -28,14 +28,23 @@ const MAX_UPSTREAM_CALLS = 5;
  * paged: page_number; count: conversations already passed), `skip` the rows of it already returned
  * (v2 never skips: it continues after the last row returned), `size` the paged list's page length.
  */
-const stateSchema = z.object({
-  p: z.string(),
-  v: z.enum(["v2", "paged", "count"]),
-  at: z.union([z.string(), z.number()]).optional(),
-  skip: z.number().int().min(0),
-  size: z.number().int().min(1).optional(),
-  q: z.record(z.string(), z.unknown()),
-});
+const stateSchema = z
+  .object({
+    p: z.string(),
+    v: z.enum(["v2", "paged", "count"]),
+    at: z.union([z.string().max(128), z.number().int().min(0)]).optional(),
+    skip: z.number().int().min(0).max(100),
+    size: z.number().int().min(1).max(500).optional(),
+    q: z.record(z.string(), z.unknown()),
+  })
+  // A resumed cursor keeps to the limits a first call is held to (it is signed, so this only
+  // matters if the key ever leaked or a later version tightens a limit).
+  .refine((s) => s.v !== "paged" || spanDays(s.q) <= MAX_SPAN_DAYS, "span too long");
+
+function spanDays(q: Record<string, unknown>): number {
+  const { since, until } = q;
+  return typeof since === "number" && typeof until === "number" ? (until - since) / 86_400 : Number.POSITIVE_INFINITY;
+}
 type State = z.output<typeof stateSchema>;
 
 interface Fetched {
@@ -110,7 +119,7 @@ export const listConversations = defineTool({
     note: z.string().optional(),
   }),
   async handler(input, ctx) {
-    const state = input.cursor ? decodeCursor(NAME, input.cursor, stateSchema) : undefined;
+    const state = input.cursor ? decodeCursor(NAME, input, stateSchema) : undefined;
     if (state && !input.page_ids.includes(state.p)) {
       throw new InputError("cursor", `belongs to page ${state.p}, not to page_ids`, "Pass the same page as the call that returned it, or omit page_ids.");
     }
@@ -155,7 +164,7 @@ async function listPage(input: ListConversationsInput, ctx: ToolContext, pageId:
   return {
     conversations: rows.map((c) => (input.detail === "full" ? fullRecord(c) : conversationRow(c, { pageId, timeZone: tz, tags: names }))),
     total,
-    next_cursor: next ? encodeCursor(NAME, next) : undefined,
+    next_cursor: next ? encodeCursor(NAME, input, next) : undefined,
   };
 }
 

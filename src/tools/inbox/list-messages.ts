@@ -83,7 +83,7 @@ export const listMessages = defineTool({
     next_cursor: z.string().optional(),
   }),
   async handler(input, ctx) {
-    const state = input.cursor ? decodeCursor(NAME, input.cursor, stateSchema) : undefined;
+    const state = input.cursor ? decodeCursor(NAME, input, stateSchema) : undefined;
     if (state && state.c !== input.conversation_id) {
       throw new InputError("cursor", "belongs to another conversation", "Pass the conversation_id of the call that returned it.");
     }
@@ -100,7 +100,7 @@ export const listMessages = defineTool({
       conversation_id: input.conversation_id,
       messages: window.messages.map((m) => messageRow(m, rowCtx)),
       next_cursor:
-        window.passed === undefined ? undefined : encodeCursor(NAME, { c: input.conversation_id, customer, passed: window.passed }),
+        window.passed === undefined ? undefined : encodeCursor(NAME, input, { c: input.conversation_id, customer, passed: window.passed }),
     };
   },
 });

@@ -3,6 +3,7 @@ import type { MessagingClient } from "../../clients/messaging.js";
 import type { PageUser, Tag } from "../../clients/schemas/messaging.js";
 import { bestMatches, nameScore } from "../../format/name-match.js";
 import { fold, sanitizeName } from "../../format/text.js";
+import { cachePer } from "../pos/ttl-cache.js";
 
 /**
  * Per-page lists that several tools and resources join against (tag names, staff names). They
@@ -11,36 +12,21 @@ import { fold, sanitizeName } from "../../format/text.js";
  */
 const TTL_MS = 60_000;
 
-interface Entry<T> {
-  at: number;
-  value: Promise<T>;
+// Page ids come from callers: bounded like every cache (an account has tens of pages, not thousands).
+const caches = cachePer<MessagingClient>(TTL_MS, { maxEntries: 200, maxBytes: 4_000_000 });
+
+function ttlCache<T>(what: string, load: (client: MessagingClient, pageId: string) => Promise<T>) {
+  return (client: MessagingClient, pageId: string): Promise<T> => caches(client).get(`${what}:${pageId}`, () => load(client, pageId));
 }
 
-function ttlCache<T>(load: (client: MessagingClient, pageId: string) => Promise<T>) {
-  const byClient = new WeakMap<MessagingClient, Map<string, Entry<T>>>();
-  return (client: MessagingClient, pageId: string): Promise<T> => {
-    const pages = byClient.get(client) ?? new Map<string, Entry<T>>();
-    byClient.set(client, pages);
-    const hit = pages.get(pageId);
-    if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
-    const value = load(client, pageId);
-    const entry = { at: Date.now(), value };
-    pages.set(pageId, entry);
-    value.catch(() => {
-      if (pages.get(pageId) === entry) pages.delete(pageId);
-    });
-    return value;
-  };
-}
-
-export const cachedTags = ttlCache<Tag[]>((client, pageId) => client.listTags(pageId));
+export const cachedTags = ttlCache<Tag[]>("tags", (client, pageId) => client.listTags(pageId));
 
 export interface PageStaff {
   active: PageUser[];
   disabled: PageUser[];
 }
 
-export const cachedUsers = ttlCache<PageStaff>(async (client, pageId) => {
+export const cachedUsers = ttlCache<PageStaff>("users", async (client, pageId) => {
   const users = await client.listUsers(pageId);
   return { active: users.users ?? [], disabled: users.disabled_users ?? [] };
 });

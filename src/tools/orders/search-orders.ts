@@ -111,7 +111,7 @@ export const searchOrders = defineTool({
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);
     let state: CursorState;
-    if (input.cursor) state = decodeCursor("search_orders", input.cursor, cursorState);
+    if (input.cursor) state = decodeCursor("search_orders", input, cursorState);
     else {
       const lf = localFilter.parse(localFilterOf(input));
       const q = { ...(await orderQuery(ctx.pos, shopId, input, ctx.config.timezone)), fields: projection(input.fields, input.sort, lf) };
@@ -162,7 +162,7 @@ export const searchOrders = defineTool({
     return {
       orders: rows.map((o) => (names ? orderRow(o, ctx.config.timezone, names) : upstreamRecord(o))),
       total,
-      next_cursor: next ? encodeCursor("search_orders", next) : undefined,
+      next_cursor: next ? encodeCursor("search_orders", input, next) : undefined,
       currency: names ? orderCurrency(rows) : undefined,
       note,
     };

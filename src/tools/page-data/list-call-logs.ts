@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { InputError, UpstreamError } from "../../clients/errors.js";
+import { original } from "../../clients/call-signal.js";
 import type { MessagingClient } from "../../clients/messaging.js";
 import type { CallLog } from "../../clients/schemas/messaging.js";
 import { num } from "../../format/compact.js";
@@ -21,7 +22,9 @@ const LOOK_UP =
   "Ask the user for the id of this page's call-centre (SIP) package, shown in the call-centre settings of the Pancake inbox web app (no API lists it), and pass it as subscription_id; later calls for the page may omit it.";
 const packages = new WeakMap<MessagingClient, Map<string, string>>();
 
-function remembered(client: MessagingClient): Map<string, string> {
+/** Keyed by the shared client, not a call's view of it (call-signal.ts), so the next call finds it. */
+function remembered(view: MessagingClient): Map<string, string> {
+  const client = original(view);
   const map = packages.get(client) ?? new Map<string, string>();
   packages.set(client, map);
   return map;

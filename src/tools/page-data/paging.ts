@@ -3,6 +3,7 @@ import { InputError } from "../../clients/errors.js";
 import type { TimeSpan } from "../../clients/messaging.js";
 import { parseRange, toUnix } from "../../format/time.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
+import { MAX_PAGE_SIZE } from "../pos/paging.js";
 import { cursorInput, limitInput, pageIdInput, sinceInput, untilInput } from "../inputs.js";
 
 /**
@@ -12,9 +13,9 @@ import { cursorInput, limitInput, pageIdInput, sinceInput, untilInput } from "..
  */
 const stateSchema = z.object({
   p: z.string(),
-  n: z.number().int().min(1),
-  size: z.number().int().min(1),
-  skip: z.number().int().min(0).default(0),
+  n: z.number().int().min(1).max(100_000),
+  size: z.number().int().min(1).max(MAX_PAGE_SIZE),
+  skip: z.number().int().min(0).max(MAX_PAGE_SIZE).default(0),
   q: z.record(z.string(), z.unknown()),
 });
 type State = z.output<typeof stateSchema>;
@@ -40,7 +41,7 @@ export async function readPaged<Q extends object, T, R>(
 ) {
   const pageId = input.page_id;
   const state: State = input.cursor
-    ? decodeCursor(tool, input.cursor, stateSchema)
+    ? decodeCursor(tool, input, stateSchema)
     : { p: pageId, n: 1, size: pageSize ?? input.limit, skip: 0, q: first() as Record<string, unknown> };
   if (state.p !== pageId) throw new InputError("cursor", `belongs to page ${state.p}, not ${pageId}`, "Pass the same page_id as the call that returned it.");
   const out: T[] = [];
@@ -55,7 +56,7 @@ export async function readPaged<Q extends object, T, R>(
     if (fresh.length > room) at = { ...at, skip: at.skip + room };
     else at = page.rows.length >= at.size && (total === undefined || at.n * at.size < total) ? { ...at, n: at.n + 1, skip: 0 } : undefined;
   }
-  return { rows: out.map(row), total, next_cursor: at ? encodeCursor(tool, at) : undefined };
+  return { rows: out.map(row), total, next_cursor: at ? encodeCursor(tool, input, at) : undefined };
 }
 
 /** The parameters every page-number list shares. */

@@ -2,8 +2,15 @@ import { z } from "zod";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import type { ToolContext } from "../define.js";
 
+/** The largest page a list tool asks for (its largest `limit`); a resumed cursor is held to it too. */
+export const MAX_PAGE_SIZE = 100;
+
 /** Where a walk through an upstream paged list stands: page, offset in it, page size. */
-export const pageState = z.object({ pg: z.number().int().min(1), off: z.number().int().min(0), ps: z.number().int().min(1) });
+export const pageState = z.object({
+  pg: z.number().int().min(1).max(100_000),
+  off: z.number().int().min(0).max(MAX_PAGE_SIZE),
+  ps: z.number().int().min(1).max(MAX_PAGE_SIZE),
+});
 export type PageState = z.infer<typeof pageState>;
 
 export interface UpstreamPage<T> {
@@ -94,7 +101,7 @@ export async function pagedList<Q extends Record<string, unknown>, T>(
   progress?: ToolContext["progress"],
   filter?: LocalFilter<Q, T>,
 ): Promise<{ rows: T[]; next_cursor?: string; total?: number; stopped?: true; query: Q }> {
-  const decoded = input.cursor ? decodeCursor(tool, input.cursor, pageState.extend({ q: z.record(z.string(), z.unknown()) })) : undefined;
+  const decoded = input.cursor ? decodeCursor(tool, input, pageState.extend({ q: z.record(z.string(), z.unknown()) })) : undefined;
   const q = (decoded?.q ?? query()) as Q;
   const local = filter?.active(q) ? filter : undefined;
   const start = decoded ?? { q, pg: 1, off: 0, ps: local ? SCAN_PAGE_SIZE : input.limit };
@@ -111,7 +118,7 @@ export async function pagedList<Q extends Record<string, unknown>, T>(
   });
   return {
     rows: walk.rows,
-    next_cursor: walk.next ? encodeCursor(tool, { q, ...walk.next }) : undefined,
+    next_cursor: walk.next ? encodeCursor(tool, input, { q, ...walk.next }) : undefined,
     total: local ? undefined : walk.total,
     stopped: local && walk.next && walk.rows.length < input.limit && read >= local.maxPages ? true : undefined,
     query: q,

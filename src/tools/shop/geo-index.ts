@@ -5,7 +5,9 @@ import { cachePer } from "../pos/ttl-cache.js";
 
 export type ProvinceList = "old" | "new" | "all";
 
-const geoCache = cachePer<PosClient>(24 * 60 * 60_000);
+// Ids in the keys come from callers (lookup_address, the geo resource templates): a cache without
+// bounds would keep whatever they send for a day. All of the country's places take under 2 MB of JSON.
+const geoCache = cachePer<PosClient>(24 * 60 * 60_000, { maxEntries: 2000, maxBytes: 8_000_000 });
 
 /**
  * Address reference data changes a few times a decade, so it is fetched once per process and
@@ -46,11 +48,9 @@ export class GeoIndex {
   }
 }
 
-const indexes = new WeakMap<PosClient, GeoIndex>();
+/** The index as seen by one call: its reads carry that call's signal, its cache is the client's. */
 export function geoIndex(pos: PosClient): GeoIndex {
-  const index = indexes.get(pos) ?? new GeoIndex(pos);
-  indexes.set(pos, index);
-  return index;
+  return new GeoIndex(pos);
 }
 
 // Administrative prefixes people type or leave out: "Thành phố", "TP.", "Quận 1" vs "1".
