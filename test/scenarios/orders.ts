@@ -73,6 +73,17 @@ export const orderScenarios: Scenario<unknown>[] = [
         .reduce((t, d) => t + Number(d.money_must_pay_or_collect) - Number(d.money_payed_or_collected), 0),
   },
   {
+    question: "How many orders were canceled this month?",
+    async ask(q) {
+      const r = await q.call("search_orders", { statuses: ["canceled"], since: `${shopDay(q.sandbox).slice(0, 7)}-01`, limit: 5 });
+      return r.data.total;
+    },
+    truth: (s) => {
+      const from = Date.parse(`${shopDay(s).slice(0, 7)}-01T00:00:00+07:00`);
+      return liveOrders(s).filter((o) => o.status === 6 && at(o.inserted_at) >= from).length;
+    },
+  },
+  {
     question: "How many orders were shipped yesterday? (the model first guesses `status`)",
     async ask(q) {
       const guess = await q.call("search_orders", { status: "shipped", since: "yesterday", until: "yesterday" });

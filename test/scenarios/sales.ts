@@ -55,6 +55,17 @@ export const salesScenarios: Scenario<unknown>[] = [
     },
   },
   {
+    question: "What was our revenue each day this week?",
+    async ask(q) {
+      const r = await q.call("get_sales_analytics", { since: shopDay(q.sandbox, 6) });
+      return Object.fromEntries(r.data.rows.map((row: Record<string, number>) => [row["Time.day"], row.price]));
+    },
+    truth: (s) => {
+      const byDay = sumBy(sales(s, shopDay(s, 6), shopDay(s)), (o) => new Date(at(o.inserted_at) + 7 * 3_600_000).toISOString().slice(0, 10), revenueOf);
+      return Object.fromEntries([...byDay].sort((a, b) => a[0].localeCompare(b[0])));
+    },
+  },
+  {
     question: "Which sales channel brought the most orders in the last 30 days?",
     async ask(q) {
       const r = await q.call("get_sales_analytics", { split_by: ["Order.source"], sort_by: "order_count", limit: 1 });

@@ -58,6 +58,33 @@ export const statsScenarios: Scenario<unknown>[] = [
     },
   },
   {
+    question: "Which page brought the most new customers this month?",
+    async ask(q) {
+      const r = await q.call("get_page_stats", { metric: "new_customers", by: "page", since: `${shopDay(q.sandbox).slice(0, 7)}-01`, sort_by: "new_customer_count", limit: 1 });
+      return r.data.rows[0].name;
+    },
+    truth: (s) => {
+      const span = days(`${shopDay(s).slice(0, 7)}-01`, shopDay(s));
+      const counts = s.messaging.pages.map((p) => [p.name, total(newCustomers(s.messaging, p.id, span, localDay), "new_customer_count")] as const);
+      return [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+    },
+  },
+  {
+    question: "On the page I name, who handled the most conversations yesterday?",
+    async ask(q) {
+      const page = q.sandbox.messaging.pages[0]!;
+      const r = await q.call("get_staff_stats", { page_ids: [page.name.toLowerCase()], since: "yesterday", until: "yesterday", sort_by: "conversations", limit: 1 });
+      return r.data.staff[0].name;
+    },
+    truth: (s) => {
+      const span = days(shopDay(s, 1), shopDay(s, 1));
+      const [id] = [...staffTotals(s.messaging, [s.messaging.pages[0]!.id], span)].sort(
+        (a, b) => b[1].unique_inbox_count + b[1].unique_comment_count - (a[1].unique_inbox_count + a[1].unique_comment_count),
+      )[0]!;
+      return staffName(s, id);
+    },
+  },
+  {
     question: "Who on my team answered the most messages this week?",
     async ask(q) {
       const r = await q.call("get_staff_stats", { limit: 3 });
