@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ConfigError, InputError, UpstreamError } from "./errors.js";
+import { awaitShared, callSignal, original } from "./call-signal.js";
 import { type HttpCore, listIn, pathOf, type QueryValue, type RequestOptions } from "./http.js";
 import { fetchMedia, type Media, multipartFile } from "./media.js";
 import { registerSecret } from "./redact.js";
@@ -212,12 +213,17 @@ export class MessagingClient {
 
   // ---- pages (user token) ----
 
-  /** Activated and inactivated pages of the account; page tokens are cached, never returned. */
+  /**
+   * Activated and inactivated pages of the account; page tokens are cached, never returned. Calls
+   * that ask while a read runs share it, so it runs on the shared client: one caller cancelling
+   * ends only its own wait (call-signal.ts).
+   */
   listPages(): Promise<MessagingPage[]> {
-    this.pagesInFlight ??= this.fetchPages().finally(() => {
-      this.pagesInFlight = undefined;
+    const shared = original(this);
+    shared.pagesInFlight ??= shared.fetchPages().finally(() => {
+      shared.pagesInFlight = undefined;
     });
-    return this.pagesInFlight;
+    return awaitShared(shared.pagesInFlight, callSignal(this));
   }
 
   /** Creates or refreshes the page token. The previous token stops working at once. */

@@ -16,7 +16,7 @@ const TTL_MS = 60_000;
 const caches = cachePer<MessagingClient>(TTL_MS, { maxEntries: 200, maxBytes: 4_000_000 });
 
 function ttlCache<T>(what: string, load: (client: MessagingClient, pageId: string) => Promise<T>) {
-  return (client: MessagingClient, pageId: string): Promise<T> => caches(client).get(`${what}:${pageId}`, () => load(client, pageId));
+  return (client: MessagingClient, pageId: string): Promise<T> => caches(client).get(`${what}:${pageId}`, (shared) => load(shared, pageId));
 }
 
 export const cachedTags = ttlCache<Tag[]>("tags", (client, pageId) => client.listTags(pageId));

@@ -8,7 +8,7 @@ const shopCache = cachePer<PosClient>(5 * 60_000);
 
 /** The shops the api key(s) can see, cached for a few minutes (shop lists rarely change). */
 export function cachedShops(pos: PosClient): Promise<PosShop[]> {
-  return shopCache(pos).get("shops", () => pos.listShops());
+  return shopCache(pos).get("shops", (shared) => shared.listShops());
 }
 
 /**

@@ -21,8 +21,8 @@ type Named = { id: string | number; name?: string | null; parent_id?: unknown; e
 
 function refs(kind: string, load: (pos: PosClient, shopId: string) => Promise<Named[]>) {
   return (pos: PosClient, shopId: string): Promise<Ref[]> =>
-    refCache(pos).get(`${kind}:${shopId}`, async () =>
-      (await load(pos, shopId)).map((r) => ({
+    refCache(pos).get(`${kind}:${shopId}`, async (shared) =>
+      (await load(shared, shopId)).map((r) => ({
         id: String(r.id),
         name: sanitizeName(r.name) ?? String(r.id),
         parent_id: r.parent_id == null ? undefined : String(r.parent_id),

@@ -1,4 +1,4 @@
-import { original } from "../../clients/call-signal.js";
+import { awaitShared, callSignal, original } from "../../clients/call-signal.js";
 
 export interface CacheLimits {
   /** Most keys kept; the least recently used go first. */
@@ -80,13 +80,28 @@ export class TtlCache {
   }
 }
 
-/** One cache per client object (the shared one behind a per-call view), so tests with fresh clients never share data. */
-export function cachePer<K extends object>(ttlMs: number, limits?: CacheLimits): (owner: K) => TtlCache {
+/** A cache as one call sees it: loads run on the shared client, the wait ends with the call's cancellation. */
+export interface ClientCache<K> {
+  get<T>(key: string, load: (shared: K) => Promise<T>): Promise<T>;
+  readonly size: { entries: number; bytes: number };
+}
+
+/**
+ * One cache per client object (the shared one behind a per-call view), so tests with fresh clients
+ * never share data. A load is shared by every call that asks while it runs, so it runs on the
+ * shared client: a caller that cancels stops waiting without failing the others (call-signal.ts).
+ */
+export function cachePer<K extends object>(ttlMs: number, limits?: CacheLimits): (view: K) => ClientCache<K> {
   const caches = new WeakMap<K, TtlCache>();
   return (view) => {
     const owner = original(view);
     const cache = caches.get(owner) ?? new TtlCache(ttlMs, limits);
     caches.set(owner, cache);
-    return cache;
+    return {
+      get: (key, load) => awaitShared(cache.get(key, () => load(owner)), callSignal(view)),
+      get size() {
+        return cache.size;
+      },
+    };
   };
 }

@@ -16,22 +16,22 @@ const geoCache = cachePer<PosClient>(24 * 60 * 60_000, { maxEntries: 2000, maxBy
 export class GeoIndex {
   constructor(private readonly pos: PosClient) {}
 
-  private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+  private cached<T>(key: string, load: (pos: PosClient) => Promise<T>): Promise<T> {
     return geoCache(this.pos).get(key, load);
   }
 
   provinces(list: ProvinceList = "old"): Promise<PosProvince[]> {
     const params = list === "new" ? { is_new: true } : list === "all" ? { all: true } : {};
-    return this.cached(`p:${list}`, () => this.pos.listProvinces(params));
+    return this.cached(`p:${list}`, (pos) => pos.listProvinces(params));
   }
 
   districts(provinceId: string): Promise<PosDistrict[]> {
-    return this.cached(`d:${provinceId}`, () => this.pos.listDistricts({ province_id: provinceId }));
+    return this.cached(`d:${provinceId}`, (pos) => pos.listDistricts({ province_id: provinceId }));
   }
 
   communes(provinceId: string, districtId: string): Promise<PosCommune[]> {
-    return this.cached(`c:${provinceId}:${districtId}`, () =>
-      this.pos.listCommunes({ province_id: provinceId, district_id: districtId }),
+    return this.cached(`c:${provinceId}:${districtId}`, (pos) =>
+      pos.listCommunes({ province_id: provinceId, district_id: districtId }),
     );
   }
 
