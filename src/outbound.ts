@@ -1,4 +1,4 @@
-import { holdsSecret, redact } from "./clients/redact.js";
+import { holdsSecret, REDACTED, redact, registerSecret, SECRET_PARAMS } from "./clients/redact.js";
 import { setOwn } from "./format/compact.js";
 
 /**
@@ -94,11 +94,24 @@ export function outboundText(text: string): string {
   return holdsSecret(text) ? redact(text) : text;
 }
 
+const SECRET_KEYS = new Set<string>(SECRET_PARAMS);
+
+/**
+ * Every string redacted, and the value of a credential field (`page_access_token` in a raw page
+ * record, say) replaced whatever it holds: a token no request of this process carried yet is not
+ * a registered secret, so only its key gives it away. It is registered on the way, so the same
+ * token is scrubbed wherever else it turns up.
+ */
 function scrubDeep(value: unknown): unknown {
   if (typeof value === "string") return outboundText(value);
   if (Array.isArray(value)) return value.map(scrubDeep);
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) setOwn(out, outboundText(key), scrubDeep(v));
+  for (const [key, v] of Object.entries(value)) {
+    if (SECRET_KEYS.has(key.toLowerCase()) && v !== null && v !== undefined && v !== "") {
+      if (typeof v === "string") registerSecret(v);
+      setOwn(out, key, REDACTED);
+    } else setOwn(out, outboundText(key), scrubDeep(v));
+  }
   return out;
 }

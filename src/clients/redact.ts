@@ -4,6 +4,9 @@
 
 export const SECRET_PARAMS = ["access_token", "page_access_token", "api_key"] as const;
 
+/** What stands where a secret was. */
+export const REDACTED = "[redacted]";
+
 const secretValues = new Set<string>();
 let secretPattern: RegExp | undefined;
 let secretProbe: RegExp | undefined;

@@ -80,3 +80,29 @@ describe("secrets an upstream echoes into data never leave the server", () => {
     clean("draft_customer_reply", promptText);
   });
 });
+
+// The raw page list carries every page's token under `page_access_token`. Read through the api
+// tools before any other call, no token was registered yet: only its key can give it away.
+describe("a raw upstream record with credential fields, read through the api tools", () => {
+  let sandbox: Sandbox;
+  let server: StdioServer;
+
+  beforeAll(async () => {
+    sandbox = new Sandbox({ ratePerSecond: 10_000 });
+    await sandbox.start();
+    server = await spawnStdio(sandboxEnv(sandbox, { PANCAKE_TOOLSETS: "api" }));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await sandbox?.close();
+  });
+
+  it("answers the page list without a single page token", async () => {
+    const r = await server.call("call_api_read", { operation: "messaging GET /v1/pages" });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toContain('"page_access_token":"[redacted]"');
+    for (const token of Object.values(sandbox.credentials.pageTokens)) expect(r.text.includes(token.slice(0, 8)), token.slice(0, 8)).toBe(false);
+    const again = await server.call("call_api_read", { operation: "messaging GET /v1/pages" });
+    for (const token of Object.values(sandbox.credentials.pageTokens)) expect(again.text.includes(token.slice(0, 8))).toBe(false);
+  });
+});
