@@ -6,7 +6,10 @@ import { sanitizeName } from "../format/text.js";
  * when the context can ask, and sends nothing upstream unless the user accepts.
  */
 
-/** PANCAKE_CONFIRM_WRITES: `auto` asks where the client can, `always` refuses to write unasked. */
+/**
+ * PANCAKE_CONFIRM_WRITES, for the tools that declare `confirm` (they reach a customer or move
+ * money): `auto` asks where the client can, `always` refuses to make them unasked, `never` does not ask.
+ */
 export const CONFIRM_MODES = ["auto", "always", "never"] as const;
 export type ConfirmMode = (typeof CONFIRM_MODES)[number];
 

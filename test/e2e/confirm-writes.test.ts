@@ -152,6 +152,23 @@ for (const [transport, start, mode] of [
       expect(transactions().length).toBe(before + 1);
       s.asked.length = 0;
     });
+
+    it("a raw write through the api tools asks too, showing the operation and its body", async () => {
+      const vouchers = () => sandbox.server.requests.filter((q) => q.method === "POST" && q.path.endsWith("/vouchers"));
+      const before = vouchers().length;
+      const body = { name: "Giảm 40k", promo_code_info: { discount: 40_000, is_percent: false }, start_time: "2026-12-01T00:00:00Z", end_time: "2026-12-31T00:00:00Z" };
+      s.answer = () => ({ action: "decline" });
+      const declined = await call(s, "call_api_write", { operation: "pos POST /shops/{shop_id}/vouchers", body });
+      expect(declined.data).toMatchObject({ sent: false, answer: "decline" });
+      expect(s.asked[0]!.message).toContain("Thao tác: pos POST /shops/{shop_id}/vouchers");
+      expect(s.asked[0]!.message).toContain("Giảm 40k");
+      expect(vouchers().length).toBe(before);
+      s.answer = () => ({ action: "accept" });
+      const done = await call(s, "call_api_write", { operation: "pos POST /shops/{shop_id}/vouchers", body });
+      expect(done.isError, done.text).toBe(false);
+      expect(vouchers().length).toBe(before + 1);
+      s.asked.length = 0;
+    });
   });
 }
 

@@ -3,6 +3,12 @@ import { defineTool, OVERWRITE } from "../define.js";
 import { jsonish } from "../inputs.js";
 import { callOperation, callOutput, operationInput, paramsInput } from "./call.js";
 
+/** A value as the dialog shows it: JSON, cut to a few lines. */
+const brief = (value: unknown) => {
+  const text = JSON.stringify(value);
+  return text.length > 600 ? `${text.slice(0, 600)}…` : text;
+};
+
 export const callApiWrite = defineTool({
   name: "call_api_write",
   title: "Call an API write",
@@ -12,5 +18,14 @@ export const callApiWrite = defineTool({
   annotations: OVERWRITE,
   input: z.object({ operation: operationInput, params: paramsInput, body: jsonish(z.unknown()).optional().describe("JSON body") }),
   output: callOutput,
+  // Any documented write can come through here, so the user sees exactly what goes before it does.
+  confirm: (input) => ({
+    action: "Gửi thao tác ghi này tới hệ thống?",
+    details: [
+      ["Thao tác", input.operation],
+      ["Tham số", input.params === undefined ? undefined : brief(input.params)],
+      ["Nội dung", input.body === undefined ? undefined : brief(input.body)],
+    ],
+  }),
   handler: (input, ctx) => callOperation(ctx, input, true),
 });

@@ -56,11 +56,20 @@ function fillPath(template: string, values: Record<string, unknown>): string {
 }
 
 /**
- * The curated tools registered here that make this write. Write tools are absent under
- * --read-only, and so is call_api_write, so a tool's toolset being on says it is registered.
+ * A write a curated tool makes goes through that tool, whatever this session lists: the tool
+ * resolves names, checks the rules and asks the user where it must (a send, a payment), and the
+ * raw operation would skip all of that. The hint says how to reach the tool when it is not listed.
  */
-function curatedTools(ctx: ToolContext, op: Operation): string[] {
-  return (CURATED[op.id] ?? []).filter(([, toolset]) => ctx.config.toolsets.includes(toolset)).map(([tool]) => tool);
+function refuseCurated(op: Operation): void {
+  const curated = CURATED[op.id];
+  if (!curated?.length) return;
+  const tools = curated.map(([name]) => name).join(" or ");
+  const toolsets = [...new Set(curated.map(([, toolset]) => toolset))].join(", ");
+  throw new InputError(
+    "operation",
+    `is a change ${tools} makes`,
+    `Use ${tools}: it resolves names, checks the rules and asks the user where it must (enable_toolset ${toolsets} if it is not listed).`,
+  );
 }
 
 /** Sanitized like every full record, and cut to a size a client takes in one result. */
@@ -95,9 +104,7 @@ export async function callOperation(
     throw new InputError("operation", write ? "is a read" : "changes data", `Use ${write ? "call_api_read" : "call_api_write"}.`);
   }
   if (NEVER[op.id]) throw new InputError("operation", `is not called through the api tools: ${NEVER[op.id]}`);
-  // A write a curated tool makes goes through that tool, which checks its rules first.
-  const curated = write ? curatedTools(ctx, op) : [];
-  if (curated.length) throw new InputError("operation", `is a change ${curated.join(" and ")} makes`, `Use ${curated[0]}: it resolves names and checks the rules first.`);
+  if (write) refuseCurated(op);
 
   const values: Record<string, unknown> = {};
   const problems: string[] = [];

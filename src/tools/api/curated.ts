@@ -4,8 +4,8 @@ import type { ToolsetName } from "../toolsets.js";
  * The writes the curated tools send, by operation id, and the tools (with their toolsets) that
  * send them, kept in step with the tools by test/contract/coverage.test.ts, which records what
  * each tool sends (its failure prints the map to paste here). find_api_operations names these tools, and
- * call_api_write refuses such a write while one of them is registered: the curated tool resolves
- * names and checks the rules first.
+ * call_api_write always refuses such a write: the curated tool resolves names, checks the rules and
+ * asks the user first.
  */
 export const CURATED: Record<string, readonly (readonly [tool: string, toolset: ToolsetName])[]> = {
   "messaging POST /public_api/v1/pages/{page_id}/conversations/{conversation_id}/assign": [["assign_conversation", "inbox"]],

@@ -120,15 +120,28 @@ describe("call_api_write", () => {
   });
 });
 
-describe("with only the api toolset registered", () => {
-  const only = useHarness({ sandbox: { ratePerSecond: 10_000 }, config: { toolsets: ["api"] } });
+describe("with the api toolset beside the default tools, or alone", () => {
+  const only = useHarness({ sandbox: { ratePerSecond: 10_000 }, config: { toolsets: ["default", "api"] } });
 
-  it("makes a write no registered tool makes, through the same checks", async () => {
-    const variation = only.sandbox.pos.variations[0]!;
-    const body = { shop_id: only.sandbox.credentials.shopId, bill_full_name: "Chị Lan", bill_phone_number: "0987000111", items: [{ variation_id: variation.id, product_id: variation.product_id, quantity: 1 }] };
-    const r = await only.call("call_api_write", { operation: "pos POST /shops/{shop_id}/orders", body });
+  it("refuses a curated tool's write even when that tool's toolset is not named (it was sent before)", async () => {
+    const c = only.sandbox.messaging.conversations.find((x) => x.type === "INBOX")!;
+    const before = only.sandbox.server.requests.filter((q) => q.method === "POST" && q.path.endsWith("/messages")).length;
+    for (const operation of [
+      "messaging POST /v1/pages/{page_id}/conversations/{conversation_id}/messages",
+      "messaging POST /public_api/v1/pages/{page_id}/conversations/{conversation_id}/messages",
+    ]) {
+      const r = await only.call("call_api_write", { operation, params: { page_id: c.page_id, conversation_id: c.id }, body: { action: "reply_inbox", message: "hi" } });
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/Use reply_to_comment or send_inbox_message or send_private_reply/);
+    }
+    const order = await only.call("call_api_write", { operation: "pos POST /shops/{shop_id}/orders", body: { items: [] } });
+    expect(order.text).toContain("Use create_order: it resolves names, checks the rules and asks the user where it must (enable_toolset orders if it is not listed)");
+    expect(only.sandbox.server.requests.filter((q) => q.method === "POST" && q.path.endsWith("/messages")).length).toBe(before);
+  });
+
+  it("makes a write no curated tool makes, through the same checks", async () => {
+    const body = { name: "Giảm 30k", promo_code_info: { discount: 30_000, is_percent: false }, start_time: "2026-12-01T00:00:00Z", end_time: "2026-12-31T00:00:00Z" };
+    const r = await only.call("call_api_write", { operation: "pos POST /shops/{shop_id}/vouchers", body });
     expect(r.isError, r.text).toBe(false);
-    expect(r.data.result.data.bill_full_name).toBe("Chị Lan");
-    expect(only.sandbox.pos.orders.at(-1)!.bill_full_name).toBe("Chị Lan");
   });
 });
