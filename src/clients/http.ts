@@ -78,7 +78,7 @@ export interface HttpCoreOptions {
 // undici is a megabyte of code that no start-up step needs: it loads with the first request.
 let undici: Promise<typeof import("undici")> | undefined;
 // A bundled CommonJS module arrives as its `default` export.
-const loadUndici = () =>
+export const loadUndici = () =>
   (undici ??= import("undici").then((m) => (m.Agent ? m : (m as unknown as { default: typeof m }).default)));
 
 export const defaultRetry: RetryPolicy = { attempts: 3, baseDelayMs: 250, maxDelayMs: 4000, budgetMs: 15_000 };

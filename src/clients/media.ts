@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP } from "node:net";
 import type { Dispatcher } from "undici";
 import { InputError, NetworkError } from "./errors.js";
+import { loadUndici } from "./http.js";
 
 /**
  * Reads a file a tool was asked to send (an image or document URL), so it can be uploaded to the
@@ -68,7 +69,6 @@ function publicLookup(hostname: string, options: object, callback: LookupCallbac
   });
 }
 
-const loadUndici = () => import("undici").then((m) => (m.Agent ? m : (m as unknown as { default: typeof m }).default));
 const pools: { guarded?: Dispatcher; trusted?: Dispatcher } = {};
 
 /** One small pool per kind, made with the first download: the guarded one checks every address it connects to. */
@@ -102,20 +102,23 @@ export async function fetchMedia(field: string, raw: string, options: FetchMedia
     throw new InputError(field, "points to a private network address", "Give a public https URL of the file.");
   }
   const dispatcher = await poolFor(trusted);
+  // The timeout covers the whole download, not each chunk: a server trickling a byte at a time
+  // cannot hold the call; the caller's cancellation ends it too.
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  const failed = (error: unknown) => {
+    const raw = (error as { code?: unknown }).code;
+    const code = typeof raw === "string" ? raw : undefined;
+    if (code === "EPRIVATE") return new InputError(field, "points to a private network address", "Give a public https URL of the file.");
+    const timedOut = deadline.aborted || code?.includes("TIMEOUT");
+    if (!timedOut && options.signal?.aborted) return new NetworkError(`download ${field}`, "network", "cancelled by the client");
+    return new NetworkError(`download ${field}`, timedOut ? "timeout" : "network", timedOut ? `over ${options.timeoutMs} ms` : (code ?? "error"), "Check that the URL opens in a browser, then try again.");
+  };
   let response: Dispatcher.ResponseData;
   try {
-    response = await dispatcher.request({
-      origin: url.origin,
-      path: url.pathname + url.search,
-      method: "GET",
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      signal: options.signal,
-    });
+    response = await dispatcher.request({ origin: url.origin, path: url.pathname + url.search, method: "GET", signal });
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === "EPRIVATE") throw new InputError(field, "points to a private network address", "Give a public https URL of the file.");
-    throw new NetworkError(`download ${field}`, code?.includes("TIMEOUT") ? "timeout" : "network", code ?? "error", "Check that the URL opens in a browser, then try again.");
+    throw failed(error);
   }
   if (response.statusCode !== 200) {
     await response.body.dump();
@@ -129,17 +132,31 @@ export async function fetchMedia(field: string, raw: string, options: FetchMedia
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of response.body) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_MEDIA_BYTES) {
-      response.body.destroy();
-      throw new InputError(field, `the file is over the ${MAX_MEDIA_BYTES} bytes sent at most`);
+  try {
+    for await (const chunk of response.body) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_MEDIA_BYTES) {
+        response.body.destroy();
+        throw new InputError(field, `the file is over the ${MAX_MEDIA_BYTES} bytes sent at most`);
+      }
+      chunks.push(chunk as Buffer);
     }
-    chunks.push(chunk as Buffer);
+  } catch (error) {
+    throw error instanceof InputError ? error : failed(error);
   }
   const type = String(response.headers["content-type"] ?? "application/octet-stream").split(";")[0]!.trim();
-  const name = decodeURIComponent(url.pathname.split("/").pop() || "file").replace(/[^\w.\- ]/g, "_").slice(0, 120) || "file";
+  const name = fileName(url).replace(/[^\w.\- ]/g, "_").slice(0, 120) || "file";
   return { bytes: Buffer.concat(chunks), name, type };
+}
+
+/** The last path segment, decoded when it decodes (a stray `%` leaves it as it came). */
+function fileName(url: URL): string {
+  const last = url.pathname.split("/").pop() || "file";
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
 }
 
 /** A multipart/form-data body with one file field, and its content type. */

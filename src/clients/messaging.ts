@@ -395,7 +395,7 @@ export class MessagingClient {
 
   /** Downloads a file a tool was asked to send (guarded, see media.ts) and uploads it to the page. */
   async uploadFrom(pageId: string, fieldName: string, url: string, signal?: AbortSignal) {
-    const media = await fetchMedia(fieldName, url, { trustedOrigin: new URL(this.core.baseUrl).origin, timeoutMs: this.mediaTimeoutMs, signal });
+    const media = await fetchMedia(fieldName, url, { trustedOrigin: new URL(this.core.baseUrl).origin, timeoutMs: this.mediaTimeoutMs, signal: signal ?? this.core.signal });
     return this.uploadContent(pageId, media);
   }
 

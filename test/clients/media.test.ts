@@ -31,6 +31,11 @@ describe("fetchMedia", () => {
     server = createServer((req, res) => {
       if (req.url === "/moved.png") {
         res.writeHead(302, { location: "http://169.254.169.254/" }).end();
+      } else if (req.url === "/trickle.png") {
+        // Headers at once, then a byte every 100 ms: each chunk is quick, the whole is not.
+        res.writeHead(200, { "content-type": "image/png" });
+        const timer = setInterval(() => res.write(Buffer.from([0])), 100);
+        res.on("close", () => clearInterval(timer));
       } else if (req.url === "/huge.png") {
         res.writeHead(200, { "content-type": "image/png", "content-length": String(MAX_MEDIA_BYTES + 1) }).end();
       } else {
@@ -51,6 +56,23 @@ describe("fetchMedia", () => {
   it("does not follow redirects and refuses files over the limit", async () => {
     await expect(fetchMedia("content_url", `${origin}/moved.png`, options())).rejects.toThrow(/HTTP 302 \(a redirect, not followed\)/);
     await expect(fetchMedia("content_url", `${origin}/huge.png`, options())).rejects.toThrow(/over the/);
+  });
+
+  it("holds the whole download to its timeout, however steadily the server trickles", async () => {
+    const started = Date.now();
+    await expect(fetchMedia("content_url", `${origin}/trickle.png`, { trustedOrigin: origin, timeoutMs: 400 })).rejects.toThrow(/no answer in time \(over 400 ms\)/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("stops when the call is cancelled", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 150);
+    await expect(fetchMedia("content_url", `${origin}/trickle.png`, { trustedOrigin: origin, timeoutMs: 30_000, signal: controller.signal })).rejects.toThrow(/cancelled by the client/);
+  });
+
+  it("keeps a file name with a stray % as it came", async () => {
+    const media = await fetchMedia("content_url", `${origin}/photos/50%off.png`, options());
+    expect(media.name).toBe("50_off.png");
   });
 
   it("refuses names that resolve to a private address, checked on the connection", async () => {
