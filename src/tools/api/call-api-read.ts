@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool, READ } from "../define.js";
-import { callOperation, callOutput, operationInput, paramsInput } from "./call.js";
+import { API_RESULT_MAX, callOperation, callOutput, operationInput, paramsInput } from "./call.js";
 
 export const callApiRead = defineTool({
   name: "call_api_read",
@@ -11,5 +11,6 @@ export const callApiRead = defineTool({
   annotations: READ,
   input: z.object({ operation: operationInput, params: paramsInput }),
   output: callOutput,
+  maxResultChars: API_RESULT_MAX,
   handler: (input, ctx) => callOperation(ctx, input, false),
 });

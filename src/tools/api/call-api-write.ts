@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineTool, OVERWRITE } from "../define.js";
 import { jsonish } from "../inputs.js";
-import { callOperation, callOutput, operationInput, paramsInput } from "./call.js";
+import { API_RESULT_MAX, callOperation, callOutput, operationInput, paramsInput } from "./call.js";
 
 /** A value as the dialog shows it: JSON, cut to a few lines. */
 const brief = (value: unknown) => {
@@ -18,6 +18,7 @@ export const callApiWrite = defineTool({
   annotations: OVERWRITE,
   input: z.object({ operation: operationInput, params: paramsInput, body: jsonish(z.unknown()).optional().describe("JSON body") }),
   output: callOutput,
+  maxResultChars: API_RESULT_MAX,
   // Any documented write can come through here, so the user sees exactly what goes before it does.
   confirm: (input) => ({
     action: "Gửi thao tác ghi này tới hệ thống?",

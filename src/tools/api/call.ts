@@ -15,8 +15,11 @@ export const paramsInput = jsonish(z.record(z.string(), z.unknown())).optional()
 
 export const callOutput = z.object({ operation: z.string(), result: z.unknown(), note: z.string().optional() });
 
-/** Results over this many characters of JSON are cut (their longest list first) and say so. */
-const RESULT_MAX = 24_000;
+/**
+ * Characters of JSON one api result may take (raw records are bulky): past it the tool layer cuts
+ * the longest lists and says what it left out (outbound.ts), as for every tool.
+ */
+export const API_RESULT_MAX = 24_000;
 
 function reject(problems: string[], op: Operation): never {
   const [first, ...more] = problems;
@@ -72,22 +75,6 @@ function refuseCurated(op: Operation): void {
   );
 }
 
-/** Sanitized like every full record, and cut to a size a client takes in one result. */
-function shapeResult(json: unknown): { result: unknown; note?: string } {
-  const result = sanitizeDeep(json) as Record<string, unknown>;
-  let size = JSON.stringify(result ?? null).length;
-  if (size <= RESULT_MAX || typeof result !== "object" || result === null) return { result };
-  const lists = Object.entries(result).filter(([, v]) => Array.isArray(v)) as [string, unknown[]][];
-  const [key, list] = lists.sort((a, b) => JSON.stringify(b[1]).length - JSON.stringify(a[1]).length)[0] ?? [];
-  if (!key || !list) return { result: JSON.stringify(result).slice(0, RESULT_MAX), note: "cut: ask for less (a smaller page_size, fewer fields)" };
-  let kept = list.length;
-  while (kept > 1 && size > RESULT_MAX) {
-    kept = Math.floor(kept / 2);
-    size = JSON.stringify({ ...result, [key]: list.slice(0, kept) }).length;
-  }
-  return { result: { ...result, [key]: list.slice(0, kept) }, note: `${key}: ${kept} of ${list.length} rows shown; ask a smaller page_size or the next page` };
-}
-
 /**
  * Calls one documented operation: the id must name a read for the read tool and a write for the
  * write tool; parameters and body are checked against the vendor's schema before anything is
@@ -141,5 +128,6 @@ export async function callOperation(
     op.api === "pos"
       ? await ctx.pos.callOperation(request.op, op.method, path, values.shop_id as number | undefined, query, input.body)
       : await ctx.messaging.callOperation(request, op.auth as "access_token" | "page_access_token" | "none", values.page_id as string | undefined);
-  return { operation: op.id, ...shapeResult(json) };
+  // Sanitized like every full record; outbound.ts cuts it to API_RESULT_MAX.
+  return { operation: op.id, result: sanitizeDeep(json) };
 }
