@@ -16,7 +16,7 @@ import type { Clients } from "./clients/index.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./log.js";
 import { forwardLogs } from "./log-forward.js";
-import { outboundText } from "./outbound.js";
+import { outboundJson, outboundText } from "./outbound.js";
 import { promptError } from "./prompts/errors.js";
 import { prompts } from "./prompts/index.js";
 import type { ResourceContext } from "./resources/define.js";
@@ -98,7 +98,7 @@ export function buildServer(deps: ServerDeps): McpServer {
         annotations: { title: tool.title, ...tool.annotations },
       },
       (args: unknown, extra: Extra) =>
-        tool === switchTool || active.has(tool) ? runTool(tool, args, { ...toolContext(base, extra), askUser: userAsker(config.confirmWrites, server.server, extra) }) : notEnabled(tool, dynamic),
+        tool === switchTool || active.has(tool) ? runTool(tool, args, { ...toolContext(base, extra), askUser: userAsker(config.confirmWrites, server.server, extra) }) : notEnabled(tool, dynamic, config.tools !== undefined),
     );
   }
 
@@ -120,7 +120,8 @@ export function buildServer(deps: ServerDeps): McpServer {
     }
     const list = resource.list;
     const template = new ResourceTemplate(resource.uri, {
-      list: list ? async () => ({ resources: await list(base).catch(() => []) }) : undefined,
+      // Listed names (page names) are outside text like any result: through the same gate.
+      list: list ? async () => ({ resources: outboundJson(await list(base).catch(() => [])).value }) : undefined,
     });
     server.registerResource(resource.name, template, metadata, read);
   }
@@ -161,12 +162,15 @@ export function buildServer(deps: ServerDeps): McpServer {
   return server;
 }
 
-/** A call to a tool outside the session's toolsets: which toolset has it, and how to add it. */
-function notEnabled(tool: AnyTool, dynamic: boolean): ToolResult {
+/** A call to a tool outside the session's tools: which toolset has it, and how to add it. */
+function notEnabled(tool: AnyTool, dynamic: boolean, exact: boolean): ToolResult {
   const how = dynamic
     ? `call enable_toolset {"toolset": "${tool.toolset}"} first`
-    : `start the server with that toolset (--toolsets default,${tool.toolset} or PANCAKE_TOOLSETS)`;
-  return errorResult(tool.name, new ConfigError(`${tool.name} is in the ${tool.toolset} toolset, which this session has not enabled.`, `To use it, ${how}.`));
+    : exact
+      ? `add it to the server's exact tool list (--tools or PANCAKE_TOOLS)`
+      : `start the server with that toolset (--toolsets default,${tool.toolset} or PANCAKE_TOOLSETS)`;
+  const what = exact ? "the server's exact tool list (--tools) does not include it" : `it is in the ${tool.toolset} toolset, which this session has not enabled`;
+  return errorResult(tool.name, new ConfigError(`${tool.name}: ${what}.`, `To use it, ${how}.`));
 }
 
 /** The context of one request: its clients' upstream requests end when the request is cancelled. */

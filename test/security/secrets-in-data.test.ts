@@ -67,6 +67,10 @@ describe("secrets an upstream echoes into data never leave the server", () => {
   });
 
   it("resources and prompts", async () => {
+    // Template lists name each page by its name, which the upstream filled with the user token.
+    const listed = JSON.stringify(await server.client.listResources());
+    expect(listed).toContain("[redacted]");
+    clean("resources/list", listed);
     const pages = await server.client.readResource({ uri: "pancake://pages" });
     const text = JSON.stringify(pages);
     expect(text).toContain("[redacted]");

@@ -60,7 +60,7 @@ describe("a session that starts with the default toolsets", () => {
   it("answers a call to a tool outside its toolsets with the toolset that has it and how to add it", async () => {
     const r = await h.call("list_transactions", {});
     expect(r.isError).toBe(true);
-    expect(r.text).toContain("list_transactions is in the finance toolset");
+    expect(r.text).toContain("list_transactions: it is in the finance toolset, which this session has not enabled");
     expect(r.text).toContain('call enable_toolset {"toolset": "finance"} first');
   });
 
@@ -103,7 +103,8 @@ describe("an exact tool list", () => {
   it("refuses another tool, saying how to start with it", async () => {
     const r = await h.call("list_pages", {});
     expect(r.isError).toBe(true);
-    expect(r.text).toContain("--toolsets default,pages");
+    expect(r.text).toContain("exact tool list (--tools) does not include it");
+    expect(r.text).toContain("--tools or PANCAKE_TOOLS");
   });
 
   it("does not even register a write when read-only", async () => {
