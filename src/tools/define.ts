@@ -9,7 +9,7 @@ import type { Logger } from "../log.js";
 import { type AskUser, approve, type Confirmation } from "./confirm.js";
 import { outboundJson } from "../outbound.js";
 import { capFullRows } from "./inputs.js";
-import { issuesMessage, unknownKeysMessage } from "./input-errors.js";
+import { issuesMessage, listsFromSingles, unknownKeysMessage } from "./input-errors.js";
 import { resolvePageArgs } from "./pages/page-refs.js";
 import type { ToolsetName } from "./toolsets.js";
 
@@ -86,7 +86,7 @@ const FIX_ARGUMENTS = "Call again with the parameters named above fixed; the too
 export function parseInput(tool: AnyTool, args: unknown): unknown {
   const unknown = unknownKeysMessage(tool.input, args ?? {});
   if (unknown) throw new InputError(undefined, unknown, FIX_ARGUMENTS);
-  const parsed = tool.input.safeParse(args ?? {});
+  const parsed = tool.input.safeParse(listsFromSingles(tool.input, args ?? {}));
   if (!parsed.success) throw new InputError(undefined, issuesMessage(parsed.error), FIX_ARGUMENTS);
   return capFullRows(tool.input, parsed.data);
 }

@@ -38,13 +38,56 @@ function abbreviates(short: string, long: string): boolean {
 }
 
 /**
- * The valid name a mistaken key most likely meant, if any is close: the same words in another
- * case, a singular for a plural (`status` for `statuses`), one name inside the other
- * (`unread_only` for `unread`), an abbreviation, or a few letters off.
+ * Words models use for what these tools name otherwise (from the names APIs commonly use), in the
+ * order they are tried: `from`/`to` for since/until, `group_by` for a split, `phone` for a search.
+ */
+const SYNONYMS: Record<string, readonly string[]> = {
+  from: ["since"],
+  start: ["since"],
+  start_date: ["since"],
+  date_from: ["since"],
+  after: ["since"],
+  to: ["until"],
+  end: ["until"],
+  end_date: ["until"],
+  date_to: ["until"],
+  before: ["until"],
+  date: ["since"],
+  group_by: ["by", "split_by"],
+  groupby: ["by", "split_by"],
+  split: ["split_by", "by"],
+  order: ["sort_by", "sort"],
+  order_by: ["sort_by", "sort"],
+  phone: ["search", "customer", "query", "phone_numbers"],
+  phone_number: ["search", "customer", "query", "phone_numbers"],
+  q: ["search", "query", "customer"],
+  keyword: ["search", "query"],
+  name: ["search", "query", "customer"],
+  text: ["message", "search"],
+  content: ["message"],
+  page: ["page_ids", "page_id"],
+  page_size: ["limit"],
+  size: ["limit"],
+  count: ["limit"],
+  top: ["limit"],
+  max: ["limit"],
+  status: ["statuses"],
+  type: ["metric", "view", "kind"],
+};
+
+/**
+ * The valid name a mistaken key most likely meant, if any is close: a word models use for it
+ * (`from` for `since`), the same words in another case, a singular for a plural (`status` for
+ * `statuses`), one name inside the other (`unread_only` for `unread`), an abbreviation, or a few
+ * letters off.
  */
 export function closestKey(key: string, valid: readonly string[]): string | undefined {
   const k = norm(key);
   if (!k) return undefined;
+  if (!valid.some((name) => norm(name) === k)) {
+    const synonym = SYNONYMS[k]?.find((name) => valid.includes(name));
+    if (synonym) return synonym;
+  }
   let best: { name: string; score: number } | undefined;
   for (const name of valid) {
     const n = norm(name);
@@ -128,13 +171,39 @@ function mergeShapes(shapes: JsonSchema[]): JsonSchema {
 
 const schemas = new WeakMap<z.ZodType, JsonSchema>();
 
-/** The message for every key of `args` that `schema` does not name, or undefined when all are known. */
-export function unknownKeysMessage(schema: z.ZodType, args: unknown): string | undefined {
+function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   let json = schemas.get(schema);
   if (!json) {
     json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
     schemas.set(schema, json);
   }
+  return json;
+}
+
+const takesList = (p: JsonSchema) => p.type === "array" || (p.anyOf ?? []).some((b) => b.type === "array");
+const takesOne = (p: JsonSchema) => (p.anyOf ?? []).some((b) => b.type !== "array");
+
+/**
+ * A lone value where a parameter takes a list (`statuses: "canceled"`, `split_by: "Order.source"`)
+ * is that one-item list: what the caller meant, where an error would cost a call. Text with a
+ * comma or JSON text is left to the parameter's own reading (comma lists, JSON lists).
+ */
+export function listsFromSingles(schema: z.ZodType, args: unknown): unknown {
+  if (!isPlainObject(args)) return args;
+  const properties = jsonSchemaOf(schema).properties ?? {};
+  let out = args;
+  for (const [key, value] of Object.entries(args)) {
+    const param = properties[key];
+    if (!param || !takesList(param) || takesOne(param)) continue;
+    const single = typeof value === "number" || typeof value === "boolean" || (typeof value === "string" && !value.includes(",") && !/^\s*[[{]/.test(value));
+    if (single) out = { ...out, [key]: [value] };
+  }
+  return out;
+}
+
+/** The message for every key of `args` that `schema` does not name, or undefined when all are known. */
+export function unknownKeysMessage(schema: z.ZodType, args: unknown): string | undefined {
+  const json = jsonSchemaOf(schema);
   const found: Unknown[] = [];
   walk(args, json, "", found);
   if (found.length === 0) return undefined;

@@ -44,9 +44,32 @@ describe("closestKey", () => {
     ["timeField", ["time_field", "field"], "time_field"],
     ["unread_only", ["unread", "since"], "unread"],
     ["PAGE_ID", ["page_id", "page_ids"], "page_id"],
+    ["from", ["since", "until"], "since"],
+    ["to", ["since", "until", "by"], "until"],
+    ["group_by", ["split_by", "limit"], "split_by"],
+    ["phone", ["search", "limit"], "search"],
     ["lmit", ["limit", "cursor"], "limit"],
     ["banana", ["limit", "cursor"], undefined],
   ])("%s among %j -> %s", (key, valid, expected) => {
     expect(closestKey(key, valid)).toBe(expected);
+  });
+});
+
+describe("a lone value where a list is wanted", () => {
+  const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
+
+  it("is read as a one-item list, as the caller meant", async () => {
+    const asList = await h.call("search_orders", { statuses: ["canceled"], limit: 1 });
+    const alone = await h.call("search_orders", { statuses: "canceled", limit: 1 });
+    expect(alone.isError, alone.text).toBe(false);
+    expect(alone.data.total).toBe(asList.data.total);
+    const split = await h.call("get_sales_analytics", { split_by: "Order.source", since: "2026-11-01" });
+    expect(split.isError, split.text).toBe(false);
+    expect(split.data.rows[0]["Order.source"]).toBeDefined();
+    const page = h.sandbox.messaging.pages[0]!;
+    const named = await h.call("get_page_stats", { page_ids: page.name, by: "page" });
+    expect(named.data.rows.map((r: { page_id: string }) => r.page_id)).toEqual([page.id]);
+    const two = await h.call("get_page_stats", { page_ids: `${page.id},${h.sandbox.messaging.pages[1]!.id}`, by: "page" });
+    expect(two.data.rows).toHaveLength(2);
   });
 });
