@@ -87,8 +87,10 @@ export const configSchema = z.object({
     .object({ attempts: z.number().int().min(1), baseDelayMs: z.number().min(0), maxDelayMs: z.number().min(0), budgetMs: z.number().min(0) })
     .partial()
     .optional(),
-  /** Calls per second per page of the page-token API (live limit 5); only tests raise it. */
-  pageRatePerSecond: z.number().int().min(1).optional(),
+  /** Calls per second per page of the page-token API (PANCAKE_PAGE_RATE_PER_SECOND; the live limit, 5, by default). */
+  pageRatePerSecond: z.number().int().min(1).max(1_000_000).optional(),
+  /** Calls per second per shop of the POS (PANCAKE_POS_RATE_PER_SECOND); unlimited by default, as the POS documents no limit. */
+  posRatePerSecond: z.number().int().min(1).max(1_000_000).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -245,6 +247,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     connectTimeoutMs: Number(env.PANCAKE_CONNECT_TIMEOUT_MS || 10_000),
     responseTimeoutMs: Number(env.PANCAKE_TIMEOUT_MS || 30_000),
     maxResponseBytes: env.PANCAKE_MAX_RESPONSE_BYTES ? Number(env.PANCAKE_MAX_RESPONSE_BYTES) : undefined,
+    pageRatePerSecond: env.PANCAKE_PAGE_RATE_PER_SECOND ? Number(env.PANCAKE_PAGE_RATE_PER_SECOND) : undefined,
+    posRatePerSecond: env.PANCAKE_POS_RATE_PER_SECOND ? Number(env.PANCAKE_POS_RATE_PER_SECOND) : undefined,
     allowedHosts: list(env.PANCAKE_MCP_ALLOWED_HOSTS),
     allowedOrigins: list(env.PANCAKE_MCP_ALLOWED_ORIGINS),
   };
@@ -283,6 +287,8 @@ const ENV_NAMES: Record<string, string> = {
   connectTimeoutMs: "PANCAKE_CONNECT_TIMEOUT_MS",
   responseTimeoutMs: "PANCAKE_TIMEOUT_MS",
   maxResponseBytes: "PANCAKE_MAX_RESPONSE_BYTES",
+  pageRatePerSecond: "PANCAKE_PAGE_RATE_PER_SECOND",
+  posRatePerSecond: "PANCAKE_POS_RATE_PER_SECOND",
 };
 
 export function registerConfigSecrets(config: Config): void {

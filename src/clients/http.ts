@@ -11,6 +11,7 @@ import {
   UpstreamError,
 } from "./errors.js";
 import { RateLimiter, type Slot } from "./limiter.js";
+import type { Limiter } from "../state/scope.js";
 import { sanitizeText } from "../format/text.js";
 import { registerSecret, SECRET_PARAMS } from "./redact.js";
 
@@ -71,9 +72,15 @@ export interface HttpCoreOptions {
   retry?: Partial<RetryPolicy>;
   /** Calls per second per rateKey; 0 disables the limiter. */
   ratePerSecond?: number;
-  dispatcher?: Dispatcher;
+  /** The limiter to use instead (a tenant's, in memory or shared through Redis). */
+  limiter?: Limiter;
+  /** A pool to use (or one made on first use) instead of this core's own. */
+  dispatcher?: Dispatcher | (() => Promise<Dispatcher>);
   logger?: Logger;
 }
+
+/** Counts upstream answers by API and status (src/metrics.ts sets it when /metrics is on). */
+export const upstreamEvents: { observe?: (api: string, status: string, ms: number) => void } = {};
 
 // undici is a megabyte of code that no start-up step needs: it loads with the first request.
 let undici: Promise<typeof import("undici")> | undefined;
@@ -101,11 +108,12 @@ export class HttpCore {
   readonly baseUrl: string;
   private readonly api: Api | undefined;
   private dispatcher: Promise<Dispatcher> | undefined;
+  private readonly sharedPool: (() => Promise<Dispatcher>) | undefined;
   private readonly ownsDispatcher: boolean;
   private readonly agentOptions: { connectTimeoutMs: number; responseTimeoutMs: number };
   private readonly maxResponseBytes: number;
   private readonly retry: RetryPolicy;
-  private readonly limiter: RateLimiter | undefined;
+  private readonly limiter: Limiter | undefined;
   private readonly logger: Logger;
 
   constructor(options: HttpCoreOptions) {
@@ -115,9 +123,10 @@ export class HttpCore {
     this.logger = options.logger ?? silentLogger;
     // Slots are timed by when each answer began, the latest moment its request can have arrived
     // (see RateLimiter), so the margin only covers timer and clock granularity.
-    this.limiter = options.ratePerSecond ? new RateLimiter(options.ratePerSecond, 1050) : undefined;
+    this.limiter = options.limiter ?? (options.ratePerSecond ? new RateLimiter(options.ratePerSecond, 1050) : undefined);
     this.ownsDispatcher = !options.dispatcher;
-    this.dispatcher = options.dispatcher ? Promise.resolve(options.dispatcher) : undefined;
+    const given = options.dispatcher;
+    this.sharedPool = typeof given === "function" ? given : given ? () => Promise.resolve(given) : undefined;
     this.agentOptions = {
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
       responseTimeoutMs: options.responseTimeoutMs ?? 30_000,
@@ -127,6 +136,7 @@ export class HttpCore {
 
   /** The keep-alive pool of this upstream, created with the first request. */
   private pool(): Promise<Dispatcher> {
+    if (this.sharedPool) return (this.dispatcher ??= this.sharedPool());
     this.dispatcher ??= loadUndici().then(
       ({ Agent }) =>
         new Agent({
@@ -165,6 +175,8 @@ export class HttpCore {
 
   /** The signal of the call this core serves (a per-call view answers it; see call-signal.ts). */
   readonly signal: AbortSignal | undefined = undefined;
+  /** The id of the MCP request this core serves, sent upstream as X-Request-Id (a per-call view answers it). */
+  readonly requestId: string | undefined = undefined;
 
   async request<T = unknown>(call: RequestOptions): Promise<T> {
     const signal = call.signal ?? this.signal;
@@ -229,11 +241,13 @@ export class HttpCore {
     try {
       response = await this.send(await this.pool(), options, method, url, signal);
     } catch (error) {
+      upstreamEvents.observe?.(this.api ?? "other", "error", Date.now() - t0);
       throw failed(error, false);
     }
     // The answer has begun, so the request reached the upstream by now at the latest.
     slot?.arrived();
     const status = response.statusCode;
+    upstreamEvents.observe?.(this.api ?? "other", String(status), Date.now() - t0);
     let text: string;
     try {
       text = await readCapped(response, this.maxResponseBytes);
@@ -272,6 +286,7 @@ export class HttpCore {
       headers: {
         accept: "application/json",
         ...(options.body === undefined || options.body instanceof Uint8Array ? {} : { "content-type": "application/json" }),
+        ...(this.requestId === undefined ? {} : { "x-request-id": this.requestId }),
         ...options.headers,
       },
       // Bytes (a multipart upload, its content-type in `headers`) go as they are.
