@@ -79,6 +79,9 @@ export interface HttpCoreOptions {
   logger?: Logger;
 }
 
+/** Follows the rate-limit queue: waiting requests and their wait (src/metrics.ts sets it when /metrics is on). */
+export const limiterEvents: { queued?: (api: string, delta: number) => void; waited?: (api: string, ms: number) => void } = {};
+
 /** Counts upstream answers by API and status (src/metrics.ts sets it when /metrics is on). */
 export const upstreamEvents: { observe?: (api: string, status: string, ms: number) => void } = {};
 
@@ -87,6 +90,34 @@ let undici: Promise<typeof import("undici")> | undefined;
 // A bundled CommonJS module arrives as its `default` export.
 const loadUndici = () =>
   (undici ??= import("undici").then((m) => (m.Agent ? m : (m as unknown as { default: typeof m }).default)));
+
+/** A keep-alive pool for the upstreams: 64 connections per origin, timeouts as configured. */
+function newAgent(timeouts: { connectTimeoutMs: number; responseTimeoutMs: number }): Promise<Dispatcher> {
+  return loadUndici().then(
+    ({ Agent }) =>
+      new Agent({
+        connect: { timeout: timeouts.connectTimeoutMs },
+        headersTimeout: timeouts.responseTimeoutMs,
+        bodyTimeout: timeouts.responseTimeoutMs,
+        keepAliveTimeout: 30_000,
+        connections: 64,
+      }),
+  );
+}
+
+/** One pool for many cores (every tenant's), made on first use; `close` ends it at once. */
+export function sharedPool(timeouts: { connectTimeoutMs: number; responseTimeoutMs: number }): {
+  get: () => Promise<Dispatcher>;
+  close: () => Promise<void>;
+} {
+  let pool: Promise<Dispatcher> | undefined;
+  return {
+    get: () => (pool ??= newAgent(timeouts)),
+    close: async () => {
+      if (pool) await (await pool).destroy();
+    },
+  };
+}
 
 export const defaultRetry: RetryPolicy = { attempts: 3, baseDelayMs: 250, maxDelayMs: 4000, budgetMs: 15_000 };
 
@@ -136,17 +167,7 @@ export class HttpCore {
 
   /** The keep-alive pool of this upstream, created with the first request. */
   private pool(): Promise<Dispatcher> {
-    if (this.sharedPool) return (this.dispatcher ??= this.sharedPool());
-    this.dispatcher ??= loadUndici().then(
-      ({ Agent }) =>
-        new Agent({
-          connect: { timeout: this.agentOptions.connectTimeoutMs },
-          headersTimeout: this.agentOptions.responseTimeoutMs,
-          bodyTimeout: this.agentOptions.responseTimeoutMs,
-          keepAliveTimeout: 30_000,
-          connections: 64,
-        }),
-    );
+    this.dispatcher ??= this.sharedPool ? this.sharedPool() : newAgent(this.agentOptions);
     return this.dispatcher;
   }
 
@@ -188,7 +209,7 @@ export class HttpCore {
     for (let attempt = 1; ; attempt++) {
       let slot: Slot | undefined;
       try {
-        if (this.limiter && options.rateKey) slot = await this.limiter.acquire(options.rateKey, options.signal);
+        if (this.limiter && options.rateKey) slot = await this.acquire(this.limiter, options.rateKey, options.signal);
         return await this.once<T>(options, method, write, url, slot);
       } catch (error) {
         // A try that failed without an answer may still have reached the upstream: it counts from now.
@@ -198,6 +219,20 @@ export class HttpCore {
         this.logger.debug(`${options.op}: retry ${attempt} in ${delay} ms after ${(error as Error).message}`);
         await sleep(delay, options.signal);
       }
+    }
+  }
+
+  private async acquire(limiter: Limiter, key: string, signal: AbortSignal | undefined): Promise<Slot> {
+    const { queued, waited } = limiterEvents;
+    if (!queued || !waited) return limiter.acquire(key, signal);
+    const api = this.api ?? "other";
+    const started = performance.now();
+    queued(api, 1);
+    try {
+      return await limiter.acquire(key, signal);
+    } finally {
+      queued(api, -1);
+      waited(api, performance.now() - started);
     }
   }
 

@@ -15,7 +15,7 @@ interface Entry {
 }
 
 /** Counts hits and misses by cache name (src/metrics.ts sets it when /metrics is on). */
-export const cacheEvents: { observe?: (name: string, hit: boolean) => void } = {};
+export const cacheEvents: { observe?: (name: string, result: "hit" | "miss" | "shared") => void } = {};
 
 /**
  * Promises of reference data kept for a while, one per key. A failed load is forgotten at once so
@@ -48,15 +48,24 @@ export class TtlCache implements SharedCache {
       // Map order is use order: the hit moves to the back.
       this.entries.delete(key);
       this.entries.set(key, hit);
-      cacheEvents.observe?.(this.name, true);
+      cacheEvents.observe?.(this.name, "hit");
       return hit.value as Promise<T>;
     }
-    cacheEvents.observe?.(this.name, false);
     if (hit) this.drop(key, hit);
     const entry: Entry = { expires: Date.now() + this.ttlMs, value: Promise.resolve(), bytes: key.length };
+    let shared = false;
     const value = load((ms) => {
+      shared = true;
       entry.expires = Math.min(entry.expires, Date.now() + ms);
     });
+    // A copy from Redis says so synchronously after its read; count once the load settles.
+    const observe = cacheEvents.observe;
+    if (observe) {
+      value.then(
+        () => observe(this.name, shared ? "shared" : "miss"),
+        () => observe(this.name, "miss"),
+      );
+    }
     entry.value = value;
     this.hold(key, entry);
     return value;
