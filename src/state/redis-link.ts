@@ -21,6 +21,7 @@ type ScriptRunner = (...args: (string | number)[]) => Promise<unknown>;
 export class RedisLink {
   private downSince: number | undefined = Date.now();
   private warned = false;
+  private closing = false;
 
   private constructor(
     readonly client: Redis,
@@ -77,7 +78,7 @@ export class RedisLink {
   /** Marks Redis unusable until it reconnects; says so once per outage. */
   failed(error: unknown): void {
     this.downSince ??= Date.now();
-    if (this.warned) return;
+    if (this.warned || this.closing) return;
     this.warned = true;
     this.logger.warn(
       `Redis unavailable (${error instanceof Error ? error.message : String(error)}): rate limits and caches are held by each process alone until it is back`,
@@ -93,6 +94,7 @@ export class RedisLink {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     // QUIT waits for pending replies; a hung Redis must not hold shutdown.
     await Promise.race([this.client.quit().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
     this.client.disconnect();
