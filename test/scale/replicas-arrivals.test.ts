@@ -1,41 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { busiestWindow, type SlowConnectInfo } from "../helpers/arrivals.js";
 import { callOverHttp } from "../helpers/http-mcp.js";
 import { type RedisServer, startRedis } from "../helpers/redis.js";
 import { type HttpServerProcess, spawnHttp } from "../helpers/spawn.js";
 import { startUpstreamProcess, type UpstreamProcess } from "../helpers/upstream-process.js";
 
-interface Info {
-  urls: { messagingBaseUrl: string; posBaseUrl: string };
-  credentials: { userToken: string };
-  pages: string[];
-}
-
 const REPLICAS = 3;
 const CALLS = 60;
 const LIMIT = 5;
-
-/** The most arrivals any 1-second window holds. */
-function busiestSecond(times: number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[j]! >= 1000) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
-}
 
 // Three built servers sharing one Redis, 60 concurrent calls for one page spread over them, through
 // an upstream that takes 150 ms to open a connection and counts arrivals in a process of its own.
 // In-process limits alone put up to 15 requests into one second here (5 per replica).
 describe("the page rate limit across replicas sharing Redis, counted at the upstream", () => {
-  let upstream: UpstreamProcess<Info>;
+  let upstream: UpstreamProcess<SlowConnectInfo>;
   let redis: RedisServer;
   const replicas: HttpServerProcess[] = [];
 
   beforeAll(async () => {
     redis = await startRedis();
-    upstream = await startUpstreamProcess<Info>("slow-connect");
+    upstream = await startUpstreamProcess<SlowConnectInfo>("slow-connect");
     for (let i = 0; i < REPLICAS; i++) {
       replicas.push(
         await spawnHttp([], {
@@ -67,7 +51,7 @@ describe("the page rate limit across replicas sharing Redis, counted at the upst
     // Redis): a refused (429) request would be repeated and show here.
     expect(forPage.length).toBeGreaterThanOrEqual(CALLS + 1);
     expect(forPage.length).toBeLessThanOrEqual(CALLS + REPLICAS);
-    expect(busiestSecond(forPage)).toBeLessThanOrEqual(LIMIT);
+    expect(busiestWindow(forPage)).toBeLessThanOrEqual(LIMIT);
     // Close to the ideal: the first 5 at once, then 5 a second (a 1.05 s window, and a 150 ms connect).
     const ideal = (forPage.length - LIMIT) / LIMIT;
     expect(elapsed).toBeGreaterThanOrEqual(ideal);

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RateLimiter } from "../../src/clients/limiter.js";
+import { busiestWindow } from "../helpers/arrivals.js";
 import { Logger } from "../../src/log.js";
 import { RedisLink } from "../../src/state/redis-link.js";
 import { LIMITER_SCRIPTS, RedisLimiter } from "../../src/state/redis-limiter.js";
@@ -9,17 +10,6 @@ import { type RedisServer, startRedis } from "../helpers/redis.js";
 // and local limiter) in one process. A short window keeps the tests quick; the rule is the same.
 const WINDOW = 300;
 const LIMIT = 3;
-
-/** The most grants any window of WINDOW ms holds. */
-function busiest(times: number[], window = WINDOW): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[j]! >= window) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
-}
 
 describe("the Redis limiter (Lua scripts, real Redis)", () => {
   let redis: RedisServer;
@@ -68,7 +58,7 @@ describe("the Redis limiter (Lua scripts, real Redis)", () => {
       ),
     );
     expect(arrivals).toHaveLength(18);
-    expect(busiest(arrivals)).toBeLessThanOrEqual(LIMIT);
+    expect(busiestWindow(arrivals, WINDOW)).toBeLessThanOrEqual(LIMIT);
     // 18 requests, 3 a window: the last group starts after 5 windows, not much later.
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(5 * WINDOW);
@@ -150,7 +140,7 @@ describe("the Redis limiter (Lua scripts, real Redis)", () => {
         slot.arrived();
       }),
     );
-    expect(busiest(grants)).toBeLessThanOrEqual(LIMIT);
+    expect(busiestWindow(grants, WINDOW)).toBeLessThanOrEqual(LIMIT);
     expect(logs.filter((l) => l.startsWith("warning: Redis unavailable"))).toHaveLength(1);
     await redis.start();
     for (let i = 0; i < 100 && link.status !== "up"; i++) await new Promise((r) => setTimeout(r, 50));
