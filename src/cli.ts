@@ -3,6 +3,11 @@ import { createClients } from "./clients/index.js";
 import { type Config, ConfigFileError, configSecrets, parseCli } from "./config.js";
 import { Logger } from "./log.js";
 import { buildServer } from "./server.js";
+import type { RedisState } from "./state/redis.js";
+import type { StateScope } from "./state/scope.js";
+import { openRedis } from "./state/open.js";
+import { namespaceOf, redisStates, type StateSource } from "./tenants/index.js";
+import { serveApp } from "./http-app.js";
 import { VERSION } from "./version.js";
 
 async function main(): Promise<void> {
@@ -25,17 +30,14 @@ async function main(): Promise<void> {
     banner = async (url) => clientSnippets(url, config.mcpToken);
   }
   // Shared state (PANCAKE_REDIS_URL) loads only when configured; memory otherwise.
-  const { memoryStates, namespaceOf, redisStates } = await import("./tenants/index.js");
-  let states = memoryStates();
-  let redis: import("./state/redis.js").RedisState | undefined;
+  let shared: { redis: RedisState; states: StateSource; scope: StateScope } | undefined;
   if (config.redisUrl) {
-    const { RedisState } = await import("./state/redis.js");
-    const opened = await RedisState.open(config.redisUrl, logger, { leaseMs: config.responseTimeoutMs + 1000 });
-    redis = opened;
-    states = redisStates(opened);
-    cleanups.push(() => opened.close());
+    const redis = await openRedis(config.redisUrl, logger, config.responseTimeoutMs + 1000);
+    const states = redisStates(redis);
+    shared = { redis, states, scope: states.scope(namespaceOf("env", config), configSecrets(config)) };
+    cleanups.push(() => redis.close());
   }
-  const clients = createClients(config, logger, undefined, redis ? states.scope(namespaceOf("env", config), configSecrets(config)) : undefined);
+  const clients = createClients(config, logger, undefined, shared?.scope);
   cleanups.unshift(clients.close);
   const closeAll = async () => {
     for (const cleanup of cleanups) await cleanup().catch(() => {});
@@ -59,8 +61,7 @@ async function main(): Promise<void> {
     await serveStdio(buildServer({ config, clients, logger, forwardLogs: true }), logger, closeAll);
     return;
   }
-  const { serveApp } = await import("./http-app.js");
-  const handle = await serveApp({ config, logger, clients, states, redis });
+  const handle = await serveApp({ config, logger, clients, states: shared?.states, redis: shared?.redis });
   // Printed whatever the log level: scripts and supervisors wait for this line.
   process.stderr.write(`pancake-mcp ${VERSION} ready on ${handle.url}\n`);
   if (banner) process.stderr.write(`\n${await banner(handle.url)}\n\n`);

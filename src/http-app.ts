@@ -1,22 +1,25 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { sharedPool } from "./clients/http.js";
+import { limiterEvents, sharedPool, upstreamEvents } from "./clients/http.js";
 import type { Clients } from "./clients/index.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./log.js";
 import { buildServer } from "./server.js";
+import { toolEvents } from "./tools/define.js";
+import { cacheEvents } from "./tools/pos/ttl-cache.js";
 import type { RedisState } from "./state/redis.js";
 import { headerCredentials, headerTenant } from "./tenants/headers.js";
-import type { StateSource, Tenant } from "./tenants/index.js";
+import { memoryStates, type StateSource, type Tenant } from "./tenants/index.js";
 import { TenantRegistry } from "./tenants/registry.js";
-import { bearerToken, type HttpHandle, type Refusal, type RequestTarget, serveHttp } from "./transports/http.js";
+import type { HttpHandle, Refusal, RequestTarget } from "./transports/http.js";
 
 export interface AppOptions {
   config: Config;
   logger: Logger;
   /** The environment's clients (single-tenant mode). */
   clients: Clients;
-  states: StateSource;
+  /** Where tenants' state lives (Redis); unset, each process's memory. */
+  states?: StateSource;
   redis?: RedisState;
 }
 
@@ -31,7 +34,8 @@ export interface App extends HttpHandle {
  * bearer token; either may take credentials from request headers when the operator allows it.
  */
 export async function serveApp(options: AppOptions): Promise<App> {
-  const { config, logger, states, redis } = options;
+  const { config, logger, redis } = options;
+  const states = options.states ?? memoryStates();
   const pool = sharedPool(config);
   const deps = { logger, states, pool: pool.get };
   const registry = config.tenantsFile ? new TenantRegistry(config.tenantsFile, config, deps) : undefined;
@@ -39,7 +43,10 @@ export async function serveApp(options: AppOptions): Promise<App> {
   const single: Tenant = { id: "env", config, clients: options.clients, logger };
   const tokenDigest = config.mcpToken ? sha256(config.mcpToken) : undefined;
   const metrics = config.metrics
-    ? await (await import("./metrics.js")).startMetrics({ tenants: () => registry?.size ?? 1, redis: () => redis?.link.status })
+    ? await (await import("./metrics.js")).startMetrics(
+        { tenants: () => registry?.size ?? 1, redis: () => redis?.link.status },
+        { toolEvents, upstreamEvents, limiterEvents, cacheEvents },
+      )
     : undefined;
 
   const tenantOf = (req: IncomingMessage): Tenant | Refusal => {
@@ -74,6 +81,8 @@ export async function serveApp(options: AppOptions): Promise<App> {
     };
   };
 
+  // The transport (and the SDK's HTTP server code) loads only for --http.
+  const { serveHttp } = await import("./transports/http.js");
   const handle = await serveHttp({
     host: config.host,
     port: config.port,
@@ -104,6 +113,11 @@ export async function serveApp(options: AppOptions): Promise<App> {
       }
     },
   };
+}
+
+/** The token of an `Authorization: Bearer <token>` header. */
+function bearerToken(header: string | undefined): string | undefined {
+  return /^Bearer\s+(.+)$/i.exec(header ?? "")?.[1]?.trim();
 }
 
 function sha256(text: string): Buffer {

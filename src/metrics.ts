@@ -1,6 +1,6 @@
-import { limiterEvents, upstreamEvents } from "./clients/http.js";
-import { toolEvents } from "./tools/define.js";
-import { cacheEvents } from "./tools/pos/ttl-cache.js";
+import type { limiterEvents, upstreamEvents } from "./clients/http.js";
+import type { toolEvents } from "./tools/define.js";
+import type { cacheEvents } from "./tools/pos/ttl-cache.js";
 
 export interface Metrics {
   /** Counts an MCP request by tenant. */
@@ -25,7 +25,17 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
  * figures (memory, CPU, event-loop lag). Each part of the server reports through a hook that
  * costs nothing while metrics are off.
  */
-export async function startMetrics(sources: MetricSources): Promise<Metrics> {
+export interface MetricHooks {
+  toolEvents: typeof toolEvents;
+  upstreamEvents: typeof upstreamEvents;
+  limiterEvents: typeof limiterEvents;
+  cacheEvents: typeof cacheEvents;
+}
+
+// The hooks are handed over rather than imported, so this chunk holds prom-client and nothing of
+// the server's own code, which stays in one chunk.
+export async function startMetrics(sources: MetricSources, hooks: MetricHooks): Promise<Metrics> {
+  const { toolEvents, upstreamEvents, limiterEvents, cacheEvents } = hooks;
   const module = await import("prom-client");
   // A bundled CommonJS module arrives as its `default` export.
   const prom = (module.Registry ? module : (module as unknown as { default: typeof module }).default) as typeof module;

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { NetworkError } from "../clients/errors.js";
 import type { RateLimiter, Slot } from "../clients/limiter.js";
 import type { Limiter } from "./scope.js";
 import type { RedisLink } from "./redis-link.js";
@@ -86,6 +85,8 @@ export interface RedisLimiterOptions {
   leaseMs: number;
   /** Key prefix of this limiter: the tenant's namespace and the API. */
   prefix: string;
+  /** The error a cancelled wait rejects with (the in-process limiter's). */
+  cancelled: () => Error;
 }
 
 /**
@@ -109,11 +110,11 @@ export class RedisLimiter implements Limiter {
     try {
       await this.wait(keys, ticket, signal);
     } catch (error) {
-      if (error instanceof NetworkError) {
+      if (signal?.aborted) {
         // Cancelled while queued: nothing was sent; leave the queue and count the local place.
         void this.link.run("pmcpLeave", keys[2]!, keys[3]!, ticket).catch(() => {});
         local.arrived();
-        throw error;
+        throw this.options.cancelled();
       }
       this.link.failed(error);
       return local;
@@ -140,15 +141,13 @@ export class RedisLimiter implements Limiter {
     const { limit, windowMs, leaseMs } = this.options;
     const ttl = windowMs + leaseMs + STALE_MS;
     for (;;) {
-      if (signal?.aborted) throw cancelled();
+      if (signal?.aborted) throw new Error("cancelled");
       const [granted, wait] = (await this.link.run("pmcpAcquire", ...keys, limit, windowMs, leaseMs, ticket, STALE_MS, ttl)) as [number, number];
       if (granted === 1) return;
       await sleep(wait > 0 ? Math.min(wait + 1, MAX_SLEEP_MS) : POLL_MS, signal);
     }
   }
 }
-
-const cancelled = () => new NetworkError("request", "network", "cancelled by the client");
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -158,7 +157,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(cancelled());
+      reject(new Error("cancelled"));
     };
     signal?.addEventListener("abort", onAbort, { once: true });
   });

@@ -1,11 +1,13 @@
-import { createHash } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import type { Logger } from "../log.js";
 import type { TtlCache } from "../tools/pos/ttl-cache.js";
-import { LIMIT_WINDOW_MS, MemoryScope } from "./memory.js";
+import type { MemoryScope } from "./memory.js";
 import { RedisLink } from "./redis-link.js";
 import { LIMITER_SCRIPTS, RedisLimiter } from "./redis-limiter.js";
 import type { CacheOptions, Limiter, SharedCache, StateScope } from "./scope.js";
-import { seal, unseal } from "./seal.js";
+
+// This module loads only with PANCAKE_REDIS_URL: it imports nothing of the server's own code (what
+// it needs from there is handed to it), so the bundle keeps that code in one chunk.
 
 /** Largest value stored in Redis; a larger one stays in the process that read it. */
 const MAX_SHARED_VALUE_BYTES = 1_000_000;
@@ -47,19 +49,19 @@ export class RedisState {
 
   private constructor(
     readonly link: RedisLink,
-    private readonly leaseMs: number,
+    private readonly options: RedisStateOptions,
   ) {}
 
-  static async open(url: string, logger: Logger, options: { leaseMs: number }): Promise<RedisState> {
+  static async open(url: string, logger: Logger, options: RedisStateOptions): Promise<RedisState> {
     const link = await RedisLink.open(url, logger, { ...LIMITER_SCRIPTS, ...CACHE_SCRIPTS });
-    return new RedisState(link, options.leaseMs);
+    return new RedisState(link, options);
   }
 
   /** The scope of a namespace; `sealKey` seals values that hold secrets. */
   scope(namespace: string, sealKey: Buffer): StateScope {
     let scope = this.scopes.get(namespace);
     if (!scope) {
-      scope = new RedisScope(namespace, this.link, new MemoryScope(namespace), sealKey, this.leaseMs);
+      scope = new RedisScope(namespace, this.link, this.options.memory(namespace), sealKey, this.options);
       this.scopes.set(namespace, scope);
       // Namespaces of gateway-held credentials come and go: keep the most recent ones.
       for (const old of this.scopes.keys()) {
@@ -75,6 +77,17 @@ export class RedisState {
   }
 }
 
+export interface RedisStateOptions {
+  /** Longest a granted request may take to be answered before its place is freed anyway. */
+  leaseMs: number;
+  /** The rate limit's window (src/state/memory.ts LIMIT_WINDOW_MS). */
+  windowMs: number;
+  /** A namespace's memory: the near copy and the fallback. */
+  memory: (namespace: string) => MemoryScope;
+  /** The error a cancelled wait rejects with. */
+  cancelled: () => Error;
+}
+
 /** Most tenant scopes one process keeps (each with its near copy). */
 const MAX_SCOPES = 1000;
 
@@ -87,7 +100,7 @@ class RedisScope implements StateScope {
     private readonly link: RedisLink,
     private readonly memory: MemoryScope,
     private readonly sealKey: Buffer,
-    private readonly leaseMs: number,
+    private readonly options: RedisStateOptions,
   ) {}
 
   cache(name: string, options: CacheOptions): SharedCache {
@@ -105,9 +118,10 @@ class RedisScope implements StateScope {
     if (!limiter) {
       limiter = new RedisLimiter(this.memory.limiter(api, perSecond), this.link, {
         limit: perSecond,
-        windowMs: LIMIT_WINDOW_MS,
-        leaseMs: this.leaseMs,
+        windowMs: this.options.windowMs,
+        leaseMs: this.options.leaseMs,
         prefix: `${this.namespace}:${api}`,
+        cancelled: this.options.cancelled,
       });
       this.limiters.set(key, limiter);
     }
@@ -189,5 +203,30 @@ class RedisCache implements SharedCache {
     this.link
       .run("pmcpStore", this.keyOf(key), this.index, stored, this.options.ttlMs, MAX_SHARED_ENTRIES, INDEX_TTL_MS)
       .catch((error: unknown) => this.link.failed(error));
+  }
+}
+
+/**
+ * Values that hold secrets (the page list's page tokens) leave the process only sealed with
+ * AES-256-GCM under a key derived from the tenant's own credentials (src/state/seal.ts), which
+ * never reach Redis: a copy of Redis reveals no page token, and one tenant's key opens nothing of
+ * another's.
+ */
+function seal(key: Buffer, text: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const body = Buffer.concat([cipher.update(text, "utf8"), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64");
+}
+
+/** The text, or undefined when the value was sealed under another key or altered. */
+function unseal(key: Buffer, sealed: string): string | undefined {
+  try {
+    const raw = Buffer.from(sealed, "base64");
+    const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
+  } catch {
+    return undefined;
   }
 }

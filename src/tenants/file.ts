@@ -14,31 +14,34 @@ import { CONFIRM_MODES } from "../tools/confirm.js";
  *     "toolsets": "default,finance", "tools": [...], "read_only": true, "timezone": "...",
  *     "confirm_writes": "always"}]}
  */
-const text = z.string().trim().min(1);
+// Built on first use: schema objects cost start-up time in every mode, and only --http with a
+// tenants file reads one.
+const schemas = () => {
+  const text = z.string().trim().min(1);
+  const tenantSchema = z.strictObject({
+    /** Names the tenant in logs, metrics and state keys: not a secret. */
+    id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "1-64 letters, digits, '_', '.' or '-', starting with a letter or digit"),
+    token_sha256: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, "the SHA-256 of the tenant's bearer token, 64 hex digits (printf %s \"$TOKEN\" | sha256sum)")
+      .transform((hex) => hex.toLowerCase()),
+    access_token: text.optional(),
+    page_access_tokens: z.record(text, text).optional(),
+    pos_api_key: z.union([text, z.record(z.string().regex(/^\d+$/, "shop ids are numbers"), text)]).optional(),
+    toolsets: z.union([z.string(), z.array(z.string()).transform((names) => names.join(","))]).pipe(toolsetList).optional(),
+    tools: z.union([z.string(), z.array(z.string()).transform((names) => names.join(","))]).pipe(toolList).optional(),
+    read_only: z.boolean().optional(),
+    confirm_writes: z.enum(CONFIRM_MODES).optional(),
+    timezone: z.string().optional(),
+    /** A tenant on other upstream addresses (a staging account); default the environment's. */
+    base_url: z.string().optional(),
+    pos_base_url: z.string().optional(),
+  });
+  return { tenantSchema, fileSchema: z.strictObject({ tenants: z.array(tenantSchema) }) };
+};
+let built: ReturnType<typeof schemas> | undefined;
 
-const tenantSchema = z.strictObject({
-  /** Names the tenant in logs, metrics and state keys: not a secret. */
-  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "1-64 letters, digits, '_', '.' or '-', starting with a letter or digit"),
-  token_sha256: z
-    .string()
-    .regex(/^[0-9a-fA-F]{64}$/, "the SHA-256 of the tenant's bearer token, 64 hex digits (printf %s \"$TOKEN\" | sha256sum)")
-    .transform((hex) => hex.toLowerCase()),
-  access_token: text.optional(),
-  page_access_tokens: z.record(text, text).optional(),
-  pos_api_key: z.union([text, z.record(z.string().regex(/^\d+$/, "shop ids are numbers"), text)]).optional(),
-  toolsets: z.union([z.string(), z.array(z.string()).transform((names) => names.join(","))]).pipe(toolsetList).optional(),
-  tools: z.union([z.string(), z.array(z.string()).transform((names) => names.join(","))]).pipe(toolList).optional(),
-  read_only: z.boolean().optional(),
-  confirm_writes: z.enum(CONFIRM_MODES).optional(),
-  timezone: z.string().optional(),
-  /** A tenant on other upstream addresses (a staging account); default the environment's. */
-  base_url: z.string().optional(),
-  pos_base_url: z.string().optional(),
-});
-
-const fileSchema = z.strictObject({ tenants: z.array(tenantSchema) });
-
-export type TenantEntry = z.output<typeof tenantSchema>;
+export type TenantEntry = z.output<ReturnType<typeof schemas>["tenantSchema"]>;
 
 export interface TenantSpec {
   id: string;
@@ -57,7 +60,8 @@ export function readTenantsFile(path: string, base: Config): TenantSpec[] {
   } catch (error) {
     throw new TenantsFileError(`PANCAKE_MCP_TENANTS: cannot read ${path} as JSON (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`);
   }
-  const parsed = fileSchema.safeParse(raw);
+  built ??= schemas();
+  const parsed = built.fileSchema.safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${describePath(raw, issue.path)}: ${issue.message}`);
     throw new TenantsFileError(`PANCAKE_MCP_TENANTS (${path}):\n  ${problems.join("\n  ")}`);

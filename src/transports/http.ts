@@ -198,11 +198,6 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
   };
 }
 
-/** The token of an `Authorization: Bearer <token>` header. */
-export function bearerToken(header: string | undefined): string | undefined {
-  return /^Bearer\s+(.+)$/i.exec(header ?? "")?.[1]?.trim();
-}
-
 function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));

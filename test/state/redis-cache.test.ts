@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Logger } from "../../src/log.js";
-import { RedisState } from "../../src/state/redis.js";
+import { openRedis } from "../../src/state/open.js";
+import type { RedisState } from "../../src/state/redis.js";
 import { sealKey } from "../../src/state/seal.js";
 import { type RedisServer, startRedis } from "../helpers/redis.js";
 
@@ -8,7 +9,7 @@ describe("caches shared through Redis (real Redis)", () => {
   let redis: RedisServer;
   const states: RedisState[] = [];
   const open = async () => {
-    const state = await RedisState.open(redis.url, new Logger("error", false), { leaseMs: 5000 });
+    const state = await openRedis(redis.url, new Logger("error", false), 5000);
     states.push(state);
     return state;
   };

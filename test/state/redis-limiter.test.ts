@@ -37,6 +37,7 @@ describe("the Redis limiter (Lua scripts, real Redis)", () => {
       windowMs: WINDOW,
       leaseMs: options.leaseMs ?? 5000,
       prefix: options.ns ?? `test${prefix}`,
+      cancelled: () => new Error("cancelled by the client"),
     });
     return { link, limiter };
   }
