@@ -185,7 +185,9 @@ class RedisCache implements SharedCache {
     if (!this.link.up) return undefined;
     try {
       const k = this.keyOf(key);
-      const [[, raw], [, ttl]] = (await this.link.client.pipeline().get(k).pttl(k).exec()) as [[unknown, string | null], [unknown, number]];
+      // A pipeline answers each command's error in its place rather than rejecting.
+      const [[readError, raw], [ttlError, ttl]] = (await this.link.client.pipeline().get(k).pttl(k).exec()) as [[Error | null, string | null], [Error | null, number]];
+      if (readError || ttlError) throw readError ?? ttlError;
       if (raw === null || ttl <= 0) return undefined;
       const text = this.sealKey ? unseal(this.sealKey, raw) : raw;
       return text === undefined ? undefined : { value: JSON.parse(text), ttl };
