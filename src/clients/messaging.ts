@@ -217,7 +217,9 @@ export class MessagingClient {
   constructor(options: MessagingClientOptions) {
     this.core = options.core;
     this.state = options.state ?? new MemoryScope();
-    this.directory = this.state.cache("pages", { ttlMs: 60_000, maxEntries: 4, secret: true });
+    // One key: bounded by that (and the upstream's answer cap), so no byte count is kept; the
+    // page list is stored on every list_pages call and measuring it each time would cost the call.
+    this.directory = this.state.cache("pages", { ttlMs: 60_000, maxEntries: 4, maxBytes: Number.POSITIVE_INFINITY, secret: true });
     this.mediaTimeoutMs = options.mediaTimeoutMs ?? 30_000;
     this.userToken = options.userToken || undefined;
     registerSecret(this.userToken);

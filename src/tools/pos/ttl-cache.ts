@@ -90,6 +90,14 @@ export class TtlCache implements SharedCache {
   private hold(key: string, entry: Entry): void {
     this.entries.set(key, entry);
     this.bytes += entry.bytes;
+    // Without a byte cap (a cache bounded by its few keys) nothing needs a value's size.
+    if (this.maxBytes === Number.POSITIVE_INFINITY) {
+      entry.value.catch(() => {
+        if (this.entries.get(key) === entry) this.drop(key, entry);
+      });
+      this.evict();
+      return;
+    }
     entry.value.then(
       (loaded) => {
         if (this.entries.get(key) !== entry) return;
