@@ -1,8 +1,13 @@
 import { setFlagsFromString } from "node:v8";
 import { createClients } from "./clients/index.js";
-import { type Config, ConfigFileError, parseCli } from "./config.js";
+import { type Config, ConfigFileError, configSecrets, parseCli } from "./config.js";
 import { Logger } from "./log.js";
 import { buildServer } from "./server.js";
+import type { RedisState } from "./state/redis.js";
+import type { StateScope } from "./state/scope.js";
+import { openRedis } from "./state/open.js";
+import { namespaceOf, redisStates, type StateSource } from "./tenants/index.js";
+import { serveApp } from "./http-app.js";
 import { VERSION } from "./version.js";
 
 async function main(): Promise<void> {
@@ -13,7 +18,7 @@ async function main(): Promise<void> {
   if (command.kind === "sandbox") return runSandbox(command.port, command.host);
 
   let config: Config = command.config;
-  const logger = new Logger(config.logLevel);
+  const logger = new Logger(config.logLevel, config.logFormat);
   const cleanups: (() => Promise<void>)[] = [];
   let banner: ((url: string) => Promise<string>) | undefined;
   if (config.demo) {
@@ -24,7 +29,15 @@ async function main(): Promise<void> {
     logger.info(`demo: sandbox shop at ${demo.sandbox.started.origin}`);
     banner = async (url) => clientSnippets(url, config.mcpToken);
   }
-  const clients = createClients(config, logger);
+  // Shared state (PANCAKE_REDIS_URL) loads only when configured; memory otherwise.
+  let shared: { redis: RedisState; states: StateSource; scope: StateScope } | undefined;
+  if (config.redisUrl) {
+    const redis = await openRedis(config.redisUrl, logger, config.responseTimeoutMs + 1000);
+    const states = redisStates(redis);
+    shared = { redis, states, scope: states.scope(namespaceOf("env", config), configSecrets(config)) };
+    cleanups.push(() => redis.close());
+  }
+  const clients = createClients(config, logger, undefined, shared?.scope);
   cleanups.unshift(clients.close);
   const closeAll = async () => {
     for (const cleanup of cleanups) await cleanup().catch(() => {});
@@ -48,27 +61,21 @@ async function main(): Promise<void> {
     await serveStdio(buildServer({ config, clients, logger, forwardLogs: true }), logger, closeAll);
     return;
   }
-  const { serveHttp } = await import("./transports/http.js");
-  const handle = await serveHttp({
-    host: config.host,
-    port: config.port,
-    token: config.mcpToken,
-    allowedHosts: config.allowedHosts,
-    allowedOrigins: config.allowedOrigins,
-    logger,
-    createServer: () => buildServer({ config, clients, logger }),
-  });
+  const handle = await serveApp({ config, logger, clients, states: shared?.states, redis: shared?.redis });
   // Printed whatever the log level: scripts and supervisors wait for this line.
   process.stderr.write(`pancake-mcp ${VERSION} ready on ${handle.url}\n`);
   if (banner) process.stderr.write(`\n${await banner(handle.url)}\n\n`);
   const shutdown = async () => {
     logger.info("shutting down");
+    // Whatever an upstream or Redis does, the process ends: draining has its own cap, this is the last word.
+    setTimeout(() => process.exit(1), 15_000).unref();
     await handle.close();
     await closeAll();
     process.exit(0);
   };
   process.once("SIGTERM", () => void shutdown());
   process.once("SIGINT", () => void shutdown());
+  process.on("SIGHUP", () => handle.reload());
 }
 
 async function runSandbox(port: number, host: string): Promise<void> {

@@ -10,7 +10,7 @@ import { TOOLSETS, type ToolsetChoice } from "./tools/toolsets.js";
 const LOG_LEVELS = ["debug", "info", "warning", "error"] as const;
 
 /** `a=1,b=2` -> { a: "1", b: "2" }; whitespace around items is ignored. */
-function parsePairs(name: string, text: string | undefined): Record<string, string> {
+export function parsePairs(name: string, text: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const item of (text ?? "").split(",")) {
     const trimmed = item.trim();
@@ -26,7 +26,7 @@ function parsePairs(name: string, text: string | undefined): Record<string, stri
   return out;
 }
 
-const toolsetList = z
+export const toolsetList = z
   .string()
   .transform((text) => text.split(",").map((s) => s.trim()).filter(Boolean))
   .pipe(z.array(z.enum([...TOOLSETS, "all", "default"])).min(1, "name at least one toolset"))
@@ -34,7 +34,7 @@ const toolsetList = z
   .transform((names): ToolsetChoice[] => (names.includes("all") ? [...TOOLSETS] : [...new Set(names as ToolsetChoice[])]));
 
 /** An exact list of tool names (checked against the registry when the server is built). */
-const toolList = z
+export const toolList = z
   .string()
   .transform((text) => text.split(",").map((s) => s.trim()).filter(Boolean))
   .pipe(z.array(z.string().regex(/^[a-z_]+$/, "tool names are snake_case")).min(1, "name at least one tool"));
@@ -72,6 +72,16 @@ export const configSchema = z.object({
   /** Signs next_cursor values; replicas behind one load balancer share it (src/tools/cursor.ts). */
   cursorKey: z.string().min(32, "PANCAKE_MCP_CURSOR_KEY must be at least 32 characters").optional(),
   http: z.boolean(),
+  /** PANCAKE_MCP_TENANTS: a JSON file of tenants, each with its token, credentials and tools (src/tenants/file.ts). */
+  tenantsFile: z.string().min(1).optional(),
+  /** PANCAKE_MCP_CREDENTIAL_HEADERS: a client may pass its own Pancake credentials in X-Pancake-* headers. */
+  credentialHeaders: z.boolean().default(false),
+  /** PANCAKE_REDIS_URL: rate limits and caches shared by every replica (src/state/redis.ts). */
+  redisUrl: z.url({ protocol: /^rediss?$/ }).optional(),
+  /** PANCAKE_METRICS: /metrics in Prometheus format (--http). */
+  metrics: z.boolean().default(false),
+  /** PANCAKE_LOG_FORMAT: text lines (default) or one JSON object per line. */
+  logFormat: z.enum(["text", "json"]).default("text"),
   host: z.string().min(1),
   port: z.number().int().min(0).max(65535),
   demo: z.boolean(),
@@ -87,8 +97,10 @@ export const configSchema = z.object({
     .object({ attempts: z.number().int().min(1), baseDelayMs: z.number().min(0), maxDelayMs: z.number().min(0), budgetMs: z.number().min(0) })
     .partial()
     .optional(),
-  /** Calls per second per page of the page-token API (live limit 5); only tests raise it. */
-  pageRatePerSecond: z.number().int().min(1).optional(),
+  /** Calls per second per page of the page-token API (PANCAKE_PAGE_RATE_PER_SECOND; the live limit, 5, by default). */
+  pageRatePerSecond: z.number().int().min(1).max(1_000_000).optional(),
+  /** Calls per second per shop of the POS (PANCAKE_POS_RATE_PER_SECOND); unlimited by default, as the POS documents no limit. */
+  posRatePerSecond: z.number().int().min(1).max(1_000_000).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -135,6 +147,14 @@ Environment:
   PANCAKE_CONNECT_TIMEOUT_MS  upstream connect timeout (default 10000)
   PANCAKE_TIMEOUT_MS          upstream response timeout, whole body included (default 30000)
   PANCAKE_MAX_RESPONSE_BYTES  largest upstream answer read (default 8000000)
+  PANCAKE_PAGE_RATE_PER_SECOND calls per second per page (default 5, the live limit)
+  PANCAKE_POS_RATE_PER_SECOND calls per second per POS shop (default: no limit)
+  PANCAKE_LOG_FORMAT          text (default) or json: one JSON object per line, with request ids
+Running for many shops (--http):
+  PANCAKE_MCP_TENANTS         JSON file of tenants: token SHA-256, credentials, toolsets (reloaded on SIGHUP)
+  PANCAKE_MCP_CREDENTIAL_HEADERS 1: clients may pass credentials in X-Pancake-* headers
+  PANCAKE_REDIS_URL           redis://host:6379: rate limits and caches shared by every replica
+  PANCAKE_METRICS             1: /metrics in Prometheus format
 `;
 
 const SANDBOX_HELP = `pancake-mcp sandbox: only the simulated messaging and POS APIs, for trying clients against
@@ -238,6 +258,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     mcpToken: env.PANCAKE_MCP_TOKEN || undefined,
     cursorKey: env.PANCAKE_MCP_CURSOR_KEY || undefined,
     http: values.http === true,
+    tenantsFile: env.PANCAKE_MCP_TENANTS || undefined,
+    credentialHeaders: field("PANCAKE_MCP_CREDENTIAL_HEADERS", () => bool.parse(env.PANCAKE_MCP_CREDENTIAL_HEADERS ?? "")) ?? false,
+    redisUrl: env.PANCAKE_REDIS_URL || undefined,
+    metrics: field("PANCAKE_METRICS", () => bool.parse(env.PANCAKE_METRICS ?? "")) ?? false,
+    logFormat: env.PANCAKE_LOG_FORMAT || "text",
     host: values.host ?? "127.0.0.1",
     port: port ?? 3000,
     demo: values.demo === true,
@@ -245,6 +270,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     connectTimeoutMs: Number(env.PANCAKE_CONNECT_TIMEOUT_MS || 10_000),
     responseTimeoutMs: Number(env.PANCAKE_TIMEOUT_MS || 30_000),
     maxResponseBytes: env.PANCAKE_MAX_RESPONSE_BYTES ? Number(env.PANCAKE_MAX_RESPONSE_BYTES) : undefined,
+    pageRatePerSecond: env.PANCAKE_PAGE_RATE_PER_SECOND ? Number(env.PANCAKE_PAGE_RATE_PER_SECOND) : undefined,
+    posRatePerSecond: env.PANCAKE_POS_RATE_PER_SECOND ? Number(env.PANCAKE_POS_RATE_PER_SECOND) : undefined,
     allowedHosts: list(env.PANCAKE_MCP_ALLOWED_HOSTS),
     allowedOrigins: list(env.PANCAKE_MCP_ALLOWED_ORIGINS),
   };
@@ -259,17 +286,38 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     throw new ConfigFileError(`invalid configuration:\n  ${[...new Set(problems)].join("\n  ")}`);
   }
   const config = parsed.data;
-  const unknownTools = (config.tools ?? []).filter((name) => !allTools.some((t) => t.name === name));
-  if (unknownTools.length > 0) {
-    const names = allTools.map((t) => t.name);
-    const each = unknownTools.map((name) => {
-      const near = closestKey(name, names);
-      return `${name}${near ? ` (did you mean ${near}?)` : ""}`;
-    });
-    throw new ConfigFileError(`invalid configuration:\n  PANCAKE_TOOLS / --tools: no tool ${each.join(", ")}; see docs/tools.md or --toolsets`);
-  }
+  const unknown = unknownTools(config.tools);
+  if (unknown) throw new ConfigFileError(`invalid configuration:\n  PANCAKE_TOOLS / --tools: ${unknown}`);
+  const clash = tenantClash(config);
+  if (clash) throw new ConfigFileError(`invalid configuration:\n  PANCAKE_MCP_TENANTS: ${clash}`);
   registerConfigSecrets(config);
   return { kind: "serve", config };
+}
+
+/** Tenants bring their own tokens and credentials: the single-tenant ones beside them would be ignored. */
+function tenantClash(config: Config): string | undefined {
+  if (!config.tenantsFile) return undefined;
+  if (!config.http) return "tenants are served over HTTP only: add --http";
+  if (config.demo) return "--demo serves the sandbox shop alone: leave PANCAKE_MCP_TENANTS out";
+  const single = [
+    config.mcpToken && "PANCAKE_MCP_TOKEN",
+    config.accessToken && "PANCAKE_ACCESS_TOKEN",
+    Object.keys(config.pageAccessTokens).length > 0 && "PANCAKE_PAGE_ACCESS_TOKENS",
+    Object.keys(config.posApiKeys).length > 0 && "PANCAKE_POS_API_KEY",
+  ].filter(Boolean);
+  return single.length > 0 ? `each tenant has its own token and credentials in the file; remove ${single.join(", ")} from the environment` : undefined;
+}
+
+/** What is wrong with a list of tool names (the unknown ones, each with its nearest name), if anything. */
+export function unknownTools(tools: readonly string[] | undefined): string | undefined {
+  const unknown = (tools ?? []).filter((name) => !allTools.some((t) => t.name === name));
+  if (unknown.length === 0) return undefined;
+  const names = allTools.map((t) => t.name);
+  const each = unknown.map((name) => {
+    const near = closestKey(name, names);
+    return `${name}${near ? ` (did you mean ${near}?)` : ""}`;
+  });
+  return `no tool ${each.join(", ")}; see docs/tools.md or --toolsets`;
 }
 
 const ENV_NAMES: Record<string, string> = {
@@ -283,15 +331,27 @@ const ENV_NAMES: Record<string, string> = {
   connectTimeoutMs: "PANCAKE_CONNECT_TIMEOUT_MS",
   responseTimeoutMs: "PANCAKE_TIMEOUT_MS",
   maxResponseBytes: "PANCAKE_MAX_RESPONSE_BYTES",
+  redisUrl: "PANCAKE_REDIS_URL (redis://[:password@]host:port[/db])",
+  logFormat: "PANCAKE_LOG_FORMAT",
+  tenantsFile: "PANCAKE_MCP_TENANTS",
+  pageRatePerSecond: "PANCAKE_PAGE_RATE_PER_SECOND",
+  posRatePerSecond: "PANCAKE_POS_RATE_PER_SECOND",
 };
 
 export function registerConfigSecrets(config: Config): void {
-  registerSecret(config.accessToken);
-  registerSecret(config.mcpToken);
-  for (const token of Object.values(config.pageAccessTokens)) registerSecret(token);
-  for (const key of Object.values(config.posApiKeys)) registerSecret(key);
-  registerSecret(config.cursorKey);
-  setCursorKey(config.cursorKey, [config.accessToken, config.mcpToken, ...Object.values(config.pageAccessTokens), ...Object.values(config.posApiKeys)]);
+  for (const secret of configSecrets(config)) registerSecret(secret, true);
+  registerSecret(config.mcpToken, true);
+  registerSecret(config.cursorKey, true);
+  if (config.redisUrl) {
+    registerSecret(config.redisUrl, true);
+    registerSecret(decodeURIComponent(new URL(config.redisUrl).password), true);
+  }
+  setCursorKey(config.cursorKey, [config.mcpToken, ...configSecrets(config)]);
+}
+
+/** The upstream credentials of a config. */
+export function configSecrets(config: Pick<Config, "accessToken" | "pageAccessTokens" | "posApiKeys">): (string | undefined)[] {
+  return [config.accessToken, ...Object.values(config.pageAccessTokens), ...Object.values(config.posApiKeys)];
 }
 
 /** Defaults for programmatic use (tests, benchmarks, the demo). */

@@ -35,6 +35,10 @@ export interface ServerDeps {
   logger: Logger;
   /** Forward log lines to the client as MCP logging notifications (stdio: one client). */
   forwardLogs?: boolean;
+  /** The HTTP request served (sent upstream as X-Request-Id). */
+  requestId?: string;
+  /** The tenant's cursor key, when the server serves several (src/tools/cursor.ts). */
+  cursorKey?: Buffer;
 }
 
 const INSTRUCTIONS = `Tools for a shop's social-page inbox (pages, conversations, messages, statistics) and its point of sale (orders, customers, finance, inventory).
@@ -71,7 +75,9 @@ export function buildServer(deps: ServerDeps): McpServer {
     pos: clients.pos,
     logger,
     signal: new AbortController().signal,
+    cursorKey: deps.cursorKey,
   };
+  const call = (extra: Extra) => callContext(base, extra, deps.requestId);
 
   // Every tool the configuration allows is registered, and those of the session's toolsets are
   // listed and served: a call to another says which toolset has it and how to add it, and
@@ -98,7 +104,7 @@ export function buildServer(deps: ServerDeps): McpServer {
         annotations: { title: tool.title, ...tool.annotations },
       },
       (args: unknown, extra: Extra) =>
-        tool === switchTool || active.has(tool) ? runTool(tool, args, { ...toolContext(base, extra), askUser: userAsker(config.confirmWrites, server.server, extra) }) : notEnabled(tool, dynamic, config.tools !== undefined),
+        tool === switchTool || active.has(tool) ? runTool(tool, args, { ...toolContext(call(extra), extra), askUser: userAsker(config.confirmWrites, server.server, extra) }) : notEnabled(tool, dynamic, config.tools !== undefined),
     );
   }
 
@@ -126,12 +132,12 @@ export function buildServer(deps: ServerDeps): McpServer {
     server.registerResource(resource.name, template, metadata, read);
   }
   // The SDK answers an unknown URI with -32602 and passes template variables unchecked.
-  server.server.setRequestHandler(ReadResourceRequestSchema, ({ params }, extra) => views.get(params.uri)?.() ?? readResource(params.uri, callContext(base, extra)));
+  server.server.setRequestHandler(ReadResourceRequestSchema, ({ params }, extra) => views.get(params.uri)?.() ?? readResource(params.uri, call(extra)));
 
   for (const prompt of prompts) {
     server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: prompt.args }, async (args: Record<string, unknown>, extra: Extra) => {
       try {
-        const messages = await prompt.build(z.object(prompt.args).parse(args), callContext(base, extra));
+        const messages = await prompt.build(z.object(prompt.args).parse(args), call(extra));
         return { messages: messages.map((m) => ({ role: m.role, content: { type: "text" as const, text: outboundText(m.text) } })) };
       } catch (error) {
         throw promptError(prompt.name, error);
@@ -173,15 +179,16 @@ function notEnabled(tool: AnyTool, dynamic: boolean, exact: boolean): ToolResult
   return errorResult(tool.name, new ConfigError(`${tool.name}: ${what}.`, `To use it, ${how}.`));
 }
 
-/** The context of one request: its clients' upstream requests end when the request is cancelled. */
-function callContext(base: ResourceContext, extra: Extra): ResourceContext {
-  return { ...base, signal: extra.signal, messaging: signalled(base.messaging, extra.signal), pos: signalled(base.pos, extra.signal) };
+/** The context of one request: its clients' upstream requests end when the request is cancelled, and carry its id. */
+function callContext(base: ResourceContext, extra: Extra, requestId: string | undefined): ResourceContext {
+  const info = requestId === undefined ? extra.signal : { signal: extra.signal, requestId, logger: base.logger };
+  return { ...base, signal: extra.signal, messaging: signalled(base.messaging, info), pos: signalled(base.pos, info) };
 }
 
-function toolContext(base: ResourceContext, extra: Extra): ToolContext {
+function toolContext(context: ResourceContext, extra: Extra): ToolContext {
   const token = extra._meta?.progressToken;
   return {
-    ...callContext(base, extra),
+    ...context,
     async progress(done, total, message) {
       if (token === undefined) return;
       await extra

@@ -11,6 +11,7 @@ import {
   UpstreamError,
 } from "./errors.js";
 import { RateLimiter, type Slot } from "./limiter.js";
+import type { Limiter } from "../state/scope.js";
 import { sanitizeText } from "../format/text.js";
 import { registerSecret, SECRET_PARAMS } from "./redact.js";
 
@@ -71,15 +72,52 @@ export interface HttpCoreOptions {
   retry?: Partial<RetryPolicy>;
   /** Calls per second per rateKey; 0 disables the limiter. */
   ratePerSecond?: number;
-  dispatcher?: Dispatcher;
+  /** The limiter to use instead (a tenant's, in memory or shared through Redis). */
+  limiter?: Limiter;
+  /** A pool to use (or one made on first use) instead of this core's own. */
+  dispatcher?: Dispatcher | (() => Promise<Dispatcher>);
   logger?: Logger;
 }
+
+/** Follows the rate-limit queue: waiting requests and their wait (src/metrics.ts sets it when /metrics is on). */
+export const limiterEvents: { queued?: (api: string, delta: number) => void; waited?: (api: string, ms: number) => void } = {};
+
+/** Counts upstream answers by API and status (src/metrics.ts sets it when /metrics is on). */
+export const upstreamEvents: { observe?: (api: string, status: string, ms: number) => void } = {};
 
 // undici is a megabyte of code that no start-up step needs: it loads with the first request.
 let undici: Promise<typeof import("undici")> | undefined;
 // A bundled CommonJS module arrives as its `default` export.
 export const loadUndici = () =>
   (undici ??= import("undici").then((m) => (m.Agent ? m : (m as unknown as { default: typeof m }).default)));
+
+/** A keep-alive pool for the upstreams: 64 connections per origin, timeouts as configured. */
+function newAgent(timeouts: { connectTimeoutMs: number; responseTimeoutMs: number }): Promise<Dispatcher> {
+  return loadUndici().then(
+    ({ Agent }) =>
+      new Agent({
+        connect: { timeout: timeouts.connectTimeoutMs },
+        headersTimeout: timeouts.responseTimeoutMs,
+        bodyTimeout: timeouts.responseTimeoutMs,
+        keepAliveTimeout: 30_000,
+        connections: 64,
+      }),
+  );
+}
+
+/** One pool for many cores (every tenant's), made on first use; `close` ends it at once. */
+export function sharedPool(timeouts: { connectTimeoutMs: number; responseTimeoutMs: number }): {
+  get: () => Promise<Dispatcher>;
+  close: () => Promise<void>;
+} {
+  let pool: Promise<Dispatcher> | undefined;
+  return {
+    get: () => (pool ??= newAgent(timeouts)),
+    close: async () => {
+      if (pool) await (await pool).destroy();
+    },
+  };
+}
 
 export const defaultRetry: RetryPolicy = { attempts: 3, baseDelayMs: 250, maxDelayMs: 4000, budgetMs: 15_000 };
 
@@ -101,11 +139,12 @@ export class HttpCore {
   readonly baseUrl: string;
   private readonly api: Api | undefined;
   private dispatcher: Promise<Dispatcher> | undefined;
+  private readonly sharedPool: (() => Promise<Dispatcher>) | undefined;
   private readonly ownsDispatcher: boolean;
   private readonly agentOptions: { connectTimeoutMs: number; responseTimeoutMs: number };
   private readonly maxResponseBytes: number;
   private readonly retry: RetryPolicy;
-  private readonly limiter: RateLimiter | undefined;
+  private readonly limiter: Limiter | undefined;
   private readonly logger: Logger;
 
   constructor(options: HttpCoreOptions) {
@@ -115,9 +154,10 @@ export class HttpCore {
     this.logger = options.logger ?? silentLogger;
     // Slots are timed by when each answer began, the latest moment its request can have arrived
     // (see RateLimiter), so the margin only covers timer and clock granularity.
-    this.limiter = options.ratePerSecond ? new RateLimiter(options.ratePerSecond, 1050) : undefined;
+    this.limiter = options.limiter ?? (options.ratePerSecond ? new RateLimiter(options.ratePerSecond, 1050) : undefined);
     this.ownsDispatcher = !options.dispatcher;
-    this.dispatcher = options.dispatcher ? Promise.resolve(options.dispatcher) : undefined;
+    const given = options.dispatcher;
+    this.sharedPool = typeof given === "function" ? given : given ? () => Promise.resolve(given) : undefined;
     this.agentOptions = {
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
       responseTimeoutMs: options.responseTimeoutMs ?? 30_000,
@@ -127,16 +167,7 @@ export class HttpCore {
 
   /** The keep-alive pool of this upstream, created with the first request. */
   private pool(): Promise<Dispatcher> {
-    this.dispatcher ??= loadUndici().then(
-      ({ Agent }) =>
-        new Agent({
-          connect: { timeout: this.agentOptions.connectTimeoutMs },
-          headersTimeout: this.agentOptions.responseTimeoutMs,
-          bodyTimeout: this.agentOptions.responseTimeoutMs,
-          keepAliveTimeout: 30_000,
-          connections: 64,
-        }),
-    );
+    this.dispatcher ??= this.sharedPool ? this.sharedPool() : newAgent(this.agentOptions);
     return this.dispatcher;
   }
 
@@ -165,6 +196,8 @@ export class HttpCore {
 
   /** The signal of the call this core serves (a per-call view answers it; see call-signal.ts). */
   readonly signal: AbortSignal | undefined = undefined;
+  /** The id of the MCP request this core serves, sent upstream as X-Request-Id (a per-call view answers it). */
+  readonly requestId: string | undefined = undefined;
 
   async request<T = unknown>(call: RequestOptions): Promise<T> {
     const signal = call.signal ?? this.signal;
@@ -176,7 +209,7 @@ export class HttpCore {
     for (let attempt = 1; ; attempt++) {
       let slot: Slot | undefined;
       try {
-        if (this.limiter && options.rateKey) slot = await this.limiter.acquire(options.rateKey, options.signal);
+        if (this.limiter && options.rateKey) slot = await this.acquire(this.limiter, options.rateKey, options.signal);
         return await this.once<T>(options, method, write, url, slot);
       } catch (error) {
         // A try that failed without an answer may still have reached the upstream: it counts from now.
@@ -186,6 +219,20 @@ export class HttpCore {
         this.logger.debug(`${options.op}: retry ${attempt} in ${delay} ms after ${(error as Error).message}`);
         await sleep(delay, options.signal);
       }
+    }
+  }
+
+  private async acquire(limiter: Limiter, key: string, signal: AbortSignal | undefined): Promise<Slot> {
+    const { queued, waited } = limiterEvents;
+    if (!queued || !waited) return limiter.acquire(key, signal);
+    const api = this.api ?? "other";
+    const started = performance.now();
+    queued(api, 1);
+    try {
+      return await limiter.acquire(key, signal);
+    } finally {
+      queued(api, -1);
+      waited(api, performance.now() - started);
     }
   }
 
@@ -229,11 +276,13 @@ export class HttpCore {
     try {
       response = await this.send(await this.pool(), options, method, url, signal);
     } catch (error) {
+      upstreamEvents.observe?.(this.api ?? "other", "error", Date.now() - t0);
       throw failed(error, false);
     }
     // The answer has begun, so the request reached the upstream by now at the latest.
     slot?.arrived();
     const status = response.statusCode;
+    upstreamEvents.observe?.(this.api ?? "other", String(status), Date.now() - t0);
     let text: string;
     try {
       text = await readCapped(response, this.maxResponseBytes);
@@ -272,6 +321,7 @@ export class HttpCore {
       headers: {
         accept: "application/json",
         ...(options.body === undefined || options.body instanceof Uint8Array ? {} : { "content-type": "application/json" }),
+        ...(this.requestId === undefined ? {} : { "x-request-id": this.requestId }),
         ...options.headers,
       },
       // Bytes (a multipart upload, its content-type in `headers`) go as they are.

@@ -1,6 +1,8 @@
 import type { Dispatcher } from "undici";
 import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
+import { MemoryScope } from "../state/memory.js";
+import type { StateScope } from "../state/scope.js";
 import { HttpCore } from "./http.js";
 import { MessagingClient } from "./messaging.js";
 import { PosClient } from "./pos.js";
@@ -8,14 +10,23 @@ import { PosClient } from "./pos.js";
 export interface Clients {
   messaging: MessagingClient;
   pos: PosClient;
+  /** The tenant's caches and limiters (in memory, or shared through Redis). */
+  state: StateScope;
   close(): Promise<void>;
 }
 
 /**
- * One keep-alive pool per upstream. The page-token API allows 5 calls per second per page, so
- * the messaging core queues to stay under it; the POS has no documented per-key limit.
+ * One keep-alive pool per upstream (or the one given, shared by every tenant). The page-token API
+ * allows 5 calls per second per page, so the messaging core queues to stay under it; the POS has
+ * no documented per-key limit, so its core queues per shop only when PANCAKE_POS_RATE_PER_SECOND
+ * sets one. The limiters and caches are the tenant's `state`.
  */
-export function createClients(config: Config, logger: Logger, dispatcher?: Dispatcher): Clients {
+export function createClients(
+  config: Config,
+  logger: Logger,
+  dispatcher?: Dispatcher | (() => Promise<Dispatcher>),
+  state: StateScope = new MemoryScope(),
+): Clients {
   const common = {
     connectTimeoutMs: config.connectTimeoutMs,
     responseTimeoutMs: config.responseTimeoutMs,
@@ -24,8 +35,14 @@ export function createClients(config: Config, logger: Logger, dispatcher?: Dispa
     logger,
     dispatcher,
   };
-  const messagingCore = new HttpCore({ ...common, api: "messaging", baseUrl: config.baseUrl, ratePerSecond: config.pageRatePerSecond ?? 5 });
-  const posCore = new HttpCore({ ...common, api: "pos", baseUrl: config.posBaseUrl });
+  const messagingCore = new HttpCore({
+    ...common,
+    api: "messaging",
+    baseUrl: config.baseUrl,
+    limiter: state.limiter("messaging", config.pageRatePerSecond ?? 5),
+  });
+  const posRate = config.posRatePerSecond;
+  const posCore = new HttpCore({ ...common, api: "pos", baseUrl: config.posBaseUrl, limiter: posRate ? state.limiter("pos", posRate) : undefined });
   const { "*": defaultKey, ...apiKeys } = config.posApiKeys;
   return {
     messaging: new MessagingClient({
@@ -33,8 +50,10 @@ export function createClients(config: Config, logger: Logger, dispatcher?: Dispa
       mediaTimeoutMs: config.responseTimeoutMs,
       userToken: config.accessToken,
       pageTokens: config.pageAccessTokens,
+      state,
     }),
-    pos: new PosClient({ core: posCore, apiKeys, defaultKey }),
+    pos: new PosClient({ core: posCore, apiKeys, defaultKey, state }),
+    state,
     async close() {
       await Promise.all([messagingCore.close(), posCore.close()]);
     },

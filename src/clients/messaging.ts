@@ -1,9 +1,11 @@
 import type { z } from "zod";
 import { ConfigError, InputError, UpstreamError } from "./errors.js";
-import { awaitShared, callSignal, original } from "./call-signal.js";
+import { joinedLoad, original } from "./call-signal.js";
 import { type HttpCore, listIn, pathOf, type QueryValue, type RequestOptions } from "./http.js";
 import { fetchMedia, type Media, multipartFile } from "./media.js";
 import { registerSecret } from "./redact.js";
+import { MemoryScope } from "../state/memory.js";
+import type { SharedCache, StateScope } from "../state/scope.js";
 import { setOwn } from "../format/compact.js";
 import { bestMatches } from "../format/name-match.js";
 import { sanitizeName } from "../format/text.js";
@@ -52,7 +54,17 @@ export interface MessagingClientOptions {
   userToken?: string;
   /** PANCAKE_PAGE_ACCESS_TOKENS: page id -> page token; others are read from the page list. */
   pageTokens?: Record<string, string>;
+  /** The tenant's caches (the page list with its tokens among them); default: this client's own memory. */
+  state?: StateScope;
 }
+
+/** The page list as cached: pages without their tokens, which are apart (and encrypted outside the process). */
+interface PageDirectory {
+  pages: MessagingPage[];
+  activated: string[];
+  tokens: Record<string, string>;
+}
+const DIRECTORY = "directory";
 
 export type ConversationType = "INBOX" | "COMMENT" | "RATING" | "COMMENT_LIVESTREAM";
 /** Tag ids as a comma list or an array (`ALL` on the current_count list: any tagged conversation). */
@@ -191,16 +203,24 @@ export class MessagingClient {
   private readonly userToken: string | undefined;
   /** Page tokens: configured or generated ones (pinned), and ones read from the page list. */
   private readonly tokens = new Map<string, { token: string; pinned: boolean }>();
-  /** When the page list was last read (0: not yet). */
-  private pagesReadAt = 0;
+  /** The page list, read at most once a minute (a page may be new), shared by the tenant's replicas. */
+  private readonly directory: SharedCache;
+  /** The copy of the page list the maps below were filled from. */
+  private applied: PageDirectory | undefined;
   /** Every page of the account (activated or not) by id, with its name, from the last page list. */
   private readonly pageNames = new Map<string, { name: string | undefined; activated: boolean }>();
   private pagesInFlight: Promise<MessagingPage[]> | undefined;
   /** Set once statistics/page_customers answered 404: the seed's statistics/customers serves. */
   private seedCustomerStats = false;
 
+  readonly state: StateScope;
+
   constructor(options: MessagingClientOptions) {
     this.core = options.core;
+    this.state = options.state ?? new MemoryScope();
+    // One key: bounded by that (and the upstream's answer cap), so no byte count is kept; the
+    // page list is stored on every list_pages call and measuring it each time would cost the call.
+    this.directory = this.state.cache("pages", { ttlMs: 60_000, maxEntries: 4, maxBytes: Number.POSITIVE_INFINITY, secret: true });
     this.mediaTimeoutMs = options.mediaTimeoutMs ?? 30_000;
     this.userToken = options.userToken || undefined;
     registerSecret(this.userToken);
@@ -220,10 +240,16 @@ export class MessagingClient {
    */
   listPages(): Promise<MessagingPage[]> {
     const shared = original(this);
-    shared.pagesInFlight ??= shared.fetchPages().finally(() => {
-      shared.pagesInFlight = undefined;
+    const share = (start: () => Promise<MessagingPage[]>) =>
+      (shared.pagesInFlight ??= start().finally(() => {
+        shared.pagesInFlight = undefined;
+      }));
+    return joinedLoad(shared, "page-list", this as MessagingClient, share, async (client) => {
+      const directory = await client.fetchDirectory();
+      shared.directory.set(DIRECTORY, directory);
+      shared.apply(directory);
+      return directory.pages;
     });
-    return awaitShared(shared.pagesInFlight, callSignal(this));
   }
 
   /** Creates or refreshes the page token. The previous token stops working at once. */
@@ -239,6 +265,8 @@ export class MessagingClient {
       throw new UpstreamError({ op: "generate page access token", upstreamMessage: "the answer carried no page_access_token" });
     }
     this.remember(pageId, token, true);
+    // Every copy of the page list now holds a dead token for this page.
+    this.forgetPageList();
     const message = field(body, "message");
     return { page_access_token: token, ...(typeof message === "string" ? { message } : {}) };
   }
@@ -592,7 +620,7 @@ export class MessagingClient {
         throw error;
       }
       this.tokens.delete(pageId);
-      this.pagesReadAt = 0;
+      this.forgetPageList();
       const fresh = await this.pageToken(pageId, call.op).catch(() => token);
       if (fresh === token) throw error;
       // A write is never sent twice, not even after a refused token: an upstream can apply the
@@ -666,7 +694,14 @@ export class MessagingClient {
 
   /** Reads the page list if it never was, was reset by a refused token, or is over a minute old (a page may be new). */
   private async freshPageList(): Promise<void> {
-    if (Date.now() - this.pagesReadAt > 60_000) await this.listPages();
+    // A read other calls may share (call-signal.ts): one caller cancelling fails no other.
+    const cache = this.directory;
+    this.apply(await joinedLoad(cache, DIRECTORY, this as MessagingClient, (start) => cache.get(DIRECTORY, start), (client) => client.fetchDirectory()));
+  }
+
+  private forgetPageList(): void {
+    this.directory.delete(DIRECTORY);
+    this.applied = undefined;
   }
 
   private unknownPage(field: string, ref: string, ambiguous: readonly string[]): InputError {
@@ -684,7 +719,7 @@ export class MessagingClient {
     return new InputError(field, `${quoted} is not a page of this account`, `Use a page id or name: ${shown(all) || "the account has no pages"}.`);
   }
 
-  private async fetchPages(): Promise<MessagingPage[]> {
+  private async fetchDirectory(): Promise<PageDirectory> {
     const body = await this.userCall({ op: "list pages", path: "/v1/pages", expect: (json) => listIn("pages")(json) || isPageGroups(json) });
     const categorized = field(body, "categorized") as Record<string, unknown> | undefined;
     const groups: Array<[unknown, boolean]> = categorized
@@ -693,18 +728,27 @@ export class MessagingClient {
           [categorized.inactivated, false],
         ]
       : [[field(body, "pages"), true]];
-    const pages: MessagingPage[] = [];
-    this.pageNames.clear();
+    const directory: PageDirectory = { pages: [], activated: [], tokens: {} };
     for (const [items, activated] of groups) {
       for (const page of parseList(pageSchema, items)) {
-        this.pageNames.set(String(page.id), { name: sanitizeName(page.name), activated });
+        const id = String(page.id);
+        if (activated) directory.activated.push(id);
         const token = page.settings?.page_access_token;
-        if (activated && typeof token === "string" && token) this.remember(String(page.id), token, false);
-        pages.push(withoutToken(page, activated));
+        if (activated && typeof token === "string" && token) setOwn(directory.tokens, id, token);
+        directory.pages.push(withoutToken(page, activated));
       }
     }
-    this.pagesReadAt = Date.now();
-    return pages;
+    return directory;
+  }
+
+  /** Fills the name and token maps from a page list (once per copy read). */
+  private apply(directory: PageDirectory): void {
+    if (directory === this.applied) return;
+    this.applied = directory;
+    const activated = new Set(directory.activated);
+    this.pageNames.clear();
+    for (const page of directory.pages) this.pageNames.set(String(page.id), { name: sanitizeName(page.name), activated: activated.has(String(page.id)) });
+    for (const [id, token] of Object.entries(directory.tokens)) this.remember(id, token, false);
   }
 
   /** Pinned tokens (configured, or generated by this process) are not replaced by the page list. */

@@ -2,6 +2,8 @@ import type { z } from "zod";
 import { ConfigError, InputError, OutcomeUnknownError } from "./errors.js";
 import { type HttpCore, listIn, pathOf, type QueryValue, type RequestOptions } from "./http.js";
 import { registerSecret } from "./redact.js";
+import { MemoryScope } from "../state/memory.js";
+import type { StateScope } from "../state/scope.js";
 import * as S from "./schemas/pos.js";
 
 export interface PosClientOptions {
@@ -9,6 +11,8 @@ export interface PosClientOptions {
   /** shop_id -> api key. A single key works for any shop. */
   apiKeys: Record<string, string>;
   defaultKey?: string;
+  /** The tenant's caches and limiter; default: this client's own memory. */
+  state?: StateScope;
 }
 
 type Id = string | number;
@@ -237,9 +241,11 @@ export class PosClient {
   private readonly core: HttpCore;
   private readonly apiKeys: Record<string, string>;
   private readonly defaultKey: string | undefined;
+  readonly state: StateScope;
 
   constructor(options: PosClientOptions) {
     this.core = options.core;
+    this.state = options.state ?? new MemoryScope();
     this.apiKeys = { ...options.apiKeys };
     this.defaultKey = options.defaultKey;
     for (const key of [...Object.values(this.apiKeys), this.defaultKey]) registerSecret(key);
@@ -266,12 +272,15 @@ export class PosClient {
     shopId: Id | undefined,
     options: { query?: object; method?: "POST" | "PUT"; body?: unknown; expect?: RequestOptions["expect"] } = {},
   ): Promise<unknown> {
+    const shop = checkShop(shopId);
     return this.core.request({
       op,
       method: options.method ?? "GET",
       path,
       query: options.query ? toQuery(options.query) : undefined,
-      auth: { api_key: this.keyFor(checkShop(shopId)) },
+      auth: { api_key: this.keyFor(shop) },
+      // Held per shop when PANCAKE_POS_RATE_PER_SECOND sets a limit (the POS documents none).
+      rateKey: shop === undefined ? undefined : String(shop),
       body: options.body,
       expect: options.expect,
     });
@@ -446,7 +455,8 @@ export class PosClient {
    * template, query and body already checked against it. The api key is the shop's.
    */
   callOperation(op: string, method: "GET" | "POST" | "PUT" | "DELETE", path: string, shopId: Id | undefined, query: Record<string, QueryValue>, body?: unknown) {
-    return this.core.request({ op, method, path, query, auth: { api_key: this.keyFor(checkShop(shopId)) }, body });
+    const shop = checkShop(shopId);
+    return this.core.request({ op, method, path, query, auth: { api_key: this.keyFor(shop) }, body, rateKey: shop === undefined ? undefined : String(shop) });
   }
 
   // Customers

@@ -7,15 +7,42 @@ export const SECRET_PARAMS = ["access_token", "page_access_token", "api_key"] as
 /** What stands where a secret was. */
 export const REDACTED = "[redacted]";
 
-const secretValues = new Set<string>();
+/** Secrets by value; `true` for configured ones, kept for the life of the process. */
+const secretValues = new Map<string, boolean>();
 let secretPattern: RegExp | undefined;
 let secretProbe: RegExp | undefined;
+let passing = 0;
+/**
+ * Most secrets kept that were not configured (page tokens read from page lists, credentials a
+ * gateway passed in request headers): a stream of new credentials cannot grow the set, or the
+ * time each string takes to scrub, without bound. Configured ones always stay.
+ */
+const MAX_PASSING_SECRETS = 2000;
 
-/** Registers a secret value so that redact() removes it wherever it appears. */
-export function registerSecret(value: string | undefined): void {
-  if (!value || value.length < 4 || secretValues.has(value)) return;
-  secretValues.add(value);
-  const escaped = [...secretValues]
+/**
+ * Registers a secret value so that redact() removes it wherever it appears. `configured` ones
+ * (the environment's, the tenants file's) stay for good; others make room for newer ones.
+ */
+export function registerSecret(value: string | undefined, configured = false): void {
+  if (!value || value.length < 4) return;
+  const known = secretValues.get(value);
+  if (known !== undefined) {
+    if (configured && !known) {
+      secretValues.set(value, true);
+      passing--;
+    }
+    return;
+  }
+  secretValues.set(value, configured);
+  if (!configured && ++passing > MAX_PASSING_SECRETS) {
+    for (const [old, kept] of secretValues) {
+      if (kept) continue;
+      secretValues.delete(old);
+      passing--;
+      break;
+    }
+  }
+  const escaped = [...secretValues.keys()]
     .sort((a, b) => b.length - a.length)
     .map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   secretPattern = new RegExp(escaped.join("|"), "g");

@@ -72,6 +72,8 @@ export interface RecordedRequest {
   query: Record<string, string[]>;
   body: unknown;
   at: number;
+  /** The X-Request-Id the server sent along (the MCP request it serves). */
+  requestId?: string;
 }
 
 export class Router {
@@ -208,7 +210,8 @@ export class SandboxServer {
         return send(res, 400, { success: false, error: "invalid_parameters", message: "Body is not JSON" });
       }
     }
-    this.record(method, url, body);
+    const requestId = req.headers["x-request-id"];
+    this.record(method, url, body, typeof requestId === "string" ? requestId : undefined);
 
     const fault = this.takeFault(method, url.pathname);
     if (fault && !(fault.kind === "reset" && fault.afterHandling)) {
@@ -247,7 +250,7 @@ export class SandboxServer {
     send(res, 200, result);
   }
 
-  private record(method: string, url: URL, body: unknown): void {
+  private record(method: string, url: URL, body: unknown, requestId?: string): void {
     const key = `${method} ${url.pathname}`;
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
     const query: Record<string, string[]> = {};
@@ -255,7 +258,7 @@ export class SandboxServer {
       query[k] ??= [];
       query[k].push(v);
     }
-    const request = { method, path: url.pathname, query, body, at: Date.now() };
+    const request = { method, path: url.pathname, query, body, at: Date.now(), requestId };
     this.requests.push(request);
     if (this.requests.length > this.options.keepRequests) this.requests.shift();
     for (const listener of this.listeners) listener(request);

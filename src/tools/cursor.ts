@@ -18,8 +18,15 @@ import { InputError } from "../clients/errors.js";
  */
 const BOUND_ARGS = ["page_id", "shop_id", "conversation_id"] as const;
 
+/**
+ * The key of the tenant a call is served for, set on its parsed input by runTool (a symbol: it is
+ * no argument, never serialized, and travels with the input into every helper that signs or
+ * checks a cursor). One tenant's cursors are refused in another's calls, even on the same page.
+ */
+export const CURSOR_KEY: unique symbol = Symbol("cursor key");
+
 /** The tool input a cursor is read from or written for: the cursor and the arguments it is bound to. */
-export type CursorCall = { cursor?: string | undefined } & { [K in (typeof BOUND_ARGS)[number]]?: unknown };
+export type CursorCall = { cursor?: string | undefined; [CURSOR_KEY]?: Buffer } & { [K in (typeof BOUND_ARGS)[number]]?: unknown };
 
 let key: Buffer = randomBytes(32);
 
@@ -34,17 +41,27 @@ let key: Buffer = randomBytes(32);
  * - with no credential configured (no data to protect), a random key per process.
  */
 export function setCursorKey(configured: string | undefined, secrets: readonly (string | undefined)[]): void {
-  if (configured) {
-    key = createHmac("sha256", "pancake-mcp cursor key").update(configured).digest();
-    return;
-  }
+  key = cursorKeyOf(configured, secrets);
+}
+
+/**
+ * The key the rules above give for a configured key or a set of credentials; `scope` (a tenant's
+ * id) makes it that tenant's own, so tenants sharing PANCAKE_MCP_CURSOR_KEY or credentials still
+ * cannot use each other's cursors.
+ */
+export function cursorKeyOf(configured: string | undefined, secrets: readonly (string | undefined)[], scope?: string): Buffer {
   const known = [...new Set(secrets.filter((s): s is string => !!s))].sort();
-  key = known.length === 0 ? randomBytes(32) : createHmac("sha256", "pancake-mcp cursor key").update(known.join("\u0000")).digest();
+  const base = configured
+    ? createHmac("sha256", "pancake-mcp cursor key").update(configured).digest()
+    : known.length === 0
+      ? randomBytes(32)
+      : createHmac("sha256", "pancake-mcp cursor key").update(known.join("\u0000")).digest();
+  return scope === undefined ? base : createHmac("sha256", base).update(`tenant\u0000${scope}`).digest();
 }
 
 function mac(tool: string, call: CursorCall, payload: string): Buffer {
   const bound = BOUND_ARGS.map((name) => (call[name] === undefined ? "" : String(call[name])));
-  return createHmac("sha256", key).update(`${tool}\u0000${bound.join("\u0000")}\u0000${payload}`).digest().subarray(0, 16);
+  return createHmac("sha256", call[CURSOR_KEY] ?? key).update(`${tool}\u0000${bound.join("\u0000")}\u0000${payload}`).digest().subarray(0, 16);
 }
 
 export function encodeCursor(tool: string, call: CursorCall, state: Record<string, unknown>): string {

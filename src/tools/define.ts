@@ -8,6 +8,7 @@ import { compact } from "../format/compact.js";
 import type { Logger } from "../log.js";
 import { type AskUser, approve, type Confirmation } from "./confirm.js";
 import { outboundJson } from "../outbound.js";
+import { CURSOR_KEY } from "./cursor.js";
 import { capFullRows } from "./inputs.js";
 import { issuesMessage, listsFromSingles, unknownKeysMessage } from "./input-errors.js";
 import { resolvePageArgs } from "./pages/page-refs.js";
@@ -38,7 +39,12 @@ export interface ToolContext {
   progress(done: number, total?: number, message?: string): Promise<void>;
   /** Set when this call must ask the user before a write that declares `confirm` (tools/confirm.ts). */
   askUser?: AskUser;
+  /** The tenant's cursor key (src/tools/cursor.ts); unset, the process's own. */
+  cursorKey?: Buffer;
 }
+
+/** Counts tool calls by outcome and time (src/metrics.ts sets it when /metrics is on). */
+export const toolEvents: { observe?: (tool: string, outcome: string, ms: number) => void } = {};
 
 export type ObjectSchema = z.ZodObject<z.ZodRawShape>;
 
@@ -93,8 +99,20 @@ export function parseInput(tool: AnyTool, args: unknown): unknown {
 
 /** Runs a handler and applies the output contract: compact structured result + same JSON as text. */
 export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolResult> {
+  if (!toolEvents.observe) return runToolOnce(tool, args, ctx);
+  const started = performance.now();
+  const result = await runToolOnce(tool, args, ctx);
+  toolEvents.observe(tool.name, result.isError ? /^Error \((\w+)\)/.exec(result.content[0]?.text ?? "")?.[1] ?? "error" : "ok", performance.now() - started);
+  return result;
+}
+
+async function runToolOnce(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const prepare = async (raw: unknown) => resolvePageArgs(tool.input, parseInput(tool, raw), ctx.messaging);
+    const prepare = async (raw: unknown) => {
+      const input = (await resolvePageArgs(tool.input, parseInput(tool, raw), ctx.messaging)) as Record<PropertyKey, unknown>;
+      if (ctx.cursorKey) input[CURSOR_KEY] = ctx.cursorKey;
+      return input;
+    };
     let input = await prepare(args);
     let answer: unknown;
     if (tool.confirm && ctx.askUser) {

@@ -11,17 +11,17 @@ import { isJSONRPCRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk
  * client's requests to one replica. Elsewhere the answer is unknown to the replica it reaches
  * (deliverAnswers returns false), the asking call times out and nothing is sent.
  */
-const waiting = new Map<string, (answer: JSONRPCMessage) => void>();
+const waiting = new Map<string, { tenant: string; deliver: (answer: JSONRPCMessage) => void }>();
 
-/** Routes the answers to `transport`'s outgoing requests back to it; returns the cleanup. */
-export function routeAnswers(transport: StreamableHTTPServerTransport): () => void {
+/** Routes the answers to `transport`'s outgoing requests back to it (from its tenant only); returns the cleanup. */
+export function routeAnswers(transport: StreamableHTTPServerTransport, tenant: string): () => void {
   const asked = new Set<string>();
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
     if (!isJSONRPCRequest(message)) return send(message, options);
     const id = randomUUID();
     asked.add(id);
-    waiting.set(id, (answer) => transport.onmessage?.({ ...answer, id: message.id } as JSONRPCMessage));
+    waiting.set(id, { tenant, deliver: (answer) => transport.onmessage?.({ ...answer, id: message.id } as JSONRPCMessage) });
     return send({ ...message, id }, options);
   };
   return () => {
@@ -32,12 +32,12 @@ export function routeAnswers(transport: StreamableHTTPServerTransport): () => vo
 const isAnswer = (m: unknown): m is { id: string | number } =>
   typeof m === "object" && m !== null && !("method" in m) && "id" in m && ("result" in m || "error" in m);
 
-/** Delivers a body made only of answers this process is waiting for; false for anything else. */
-export function deliverAnswers(body: unknown): boolean {
+/** Delivers a body made only of answers this process is waiting for from `tenant`; false for anything else. */
+export function deliverAnswers(body: unknown, tenant: string): boolean {
   const messages = Array.isArray(body) ? body : [body];
-  if (messages.length === 0 || !messages.every((m) => isAnswer(m) && waiting.has(String(m.id)))) return false;
+  if (messages.length === 0 || !messages.every((m) => isAnswer(m) && waiting.get(String(m.id))?.tenant === tenant)) return false;
   for (const m of messages as { id: string | number }[]) {
-    const deliver = waiting.get(String(m.id))!;
+    const { deliver } = waiting.get(String(m.id))!;
     waiting.delete(String(m.id));
     deliver(m as JSONRPCMessage);
   }

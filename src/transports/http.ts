@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -9,20 +9,43 @@ import { deliverAnswers, routeAnswers } from "./answers.js";
 export interface HttpOptions {
   host: string;
   port: number;
-  /** Bearer token clients must present; required when the host is not loopback. */
-  token?: string;
+  /** Whether `route` asks for a bearer token; it must when the host is not loopback. */
+  authenticated: boolean;
   allowedHosts?: string[];
   allowedOrigins?: string[];
   maxBodyBytes?: number;
   logger: Logger;
+  /** Who a request to /mcp is for (its tenant and server), or why it is refused. */
+  route(req: IncomingMessage, requestId: string): RequestTarget | Refusal;
+  /** The body of /readyz: "ready" or "degraded" (still serving), and what it depends on. */
+  readiness?: () => { status: "ready" | "degraded" } & Record<string, unknown>;
+  /** /metrics in Prometheus format (PANCAKE_METRICS). */
+  metrics?: () => Promise<{ contentType: string; body: string }>;
+}
+
+export interface RequestTarget {
+  tenant: string;
   /** A fresh MCP server per request keeps the transport stateless (any replica can answer). */
-  createServer: () => McpServer;
+  createServer(): McpServer;
+}
+
+export interface Refusal {
+  status: number;
+  code: number;
+  message: string;
+  headers?: Record<string, string>;
 }
 
 export interface HttpHandle {
   url: string;
   close(): Promise<void>;
 }
+
+/** How long shutdown waits for requests in flight before it drops them (an upstream may hang). */
+export const DRAIN_MS = 10_000;
+
+/** A request id from the proxy in front is kept when it is a plain identifier; else one is made. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 // The names a browser uses for this machine. DNS rebinding works by pointing a name the attacker
 // controls (127.attacker.example, 127.0.0.1.nip.io) at 127.0.0.1, so a Host header is matched against
@@ -42,15 +65,15 @@ function splitHost(header: string): { name: string; port: number | undefined } |
 /** Streamable HTTP at /mcp, stateless, with bearer auth, DNS-rebinding checks and a body limit. */
 export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
   const { logger } = options;
-  if (!isLoopback(options.host) && !options.token) {
+  if (!isLoopback(options.host) && !options.authenticated) {
     throw new Error(
       `refusing to listen on ${options.host} without PANCAKE_MCP_TOKEN: anyone who can reach the port could act on the shop. Set PANCAKE_MCP_TOKEN (16+ characters) or bind to 127.0.0.1.`,
     );
   }
   const maxBody = options.maxBodyBytes ?? 1_000_000;
-  const tokenDigest = options.token ? sha256(options.token) : undefined;
   const sockets = new Set<Socket>();
   let inFlight = 0;
+  let draining = false;
 
   const httpServer = createServer((req, res) => {
     inFlight++;
@@ -99,16 +122,20 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? "/").split("?")[0];
-    if (path === "/healthz" && req.method === "GET") {
-      res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}');
-      return;
+    // Probes and scrapes from the orchestrator come by the container's own address: before the Host check.
+    if (req.method === "GET" && (path === "/healthz" || path === "/readyz" || (path === "/metrics" && options.metrics))) {
+      return probe(path, res);
     }
     if (!allowedHost(req.headers.host)) return jsonRpcError(res, 421, -32000, "Host header not allowed");
     if (!allowedOrigin(req.headers.origin)) return jsonRpcError(res, 403, -32000, "Origin not allowed");
     if (path !== "/mcp") return jsonRpcError(res, 404, -32000, "Not found: the MCP endpoint is /mcp");
-    if (tokenDigest && !bearerMatches(req.headers.authorization, tokenDigest)) {
-      res.setHeader("www-authenticate", 'Bearer realm="pancake-mcp"');
-      return jsonRpcError(res, 401, -32001, "Unauthorized: send Authorization: Bearer <PANCAKE_MCP_TOKEN>");
+    const given = req.headers["x-request-id"];
+    const requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+    res.setHeader("x-request-id", requestId);
+    const target = options.route(req, requestId);
+    if (!("createServer" in target)) {
+      for (const [name, value] of Object.entries(target.headers ?? {})) res.setHeader(name, value);
+      return jsonRpcError(res, target.status, target.code, target.message);
     }
     if (req.method !== "POST") {
       res.setHeader("allow", "POST");
@@ -126,10 +153,10 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
       return jsonRpcError(res, 400, -32700, "Parse error: the body is not JSON");
     }
     // The answer to a confirmation this process asked for goes to the call that waits on it.
-    if (deliverAnswers(parsed)) return void res.writeHead(202).end();
-    const server = options.createServer();
+    if (deliverAnswers(parsed, target.tenant)) return void res.writeHead(202).end();
+    const server = target.createServer();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    const release = routeAnswers(transport);
+    const release = routeAnswers(transport, target.tenant);
     res.on("close", () => {
       release();
       void transport.close();
@@ -137,6 +164,17 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
     });
     await server.connect(transport);
     await transport.handleRequest(req, res, parsed);
+  }
+
+  async function probe(path: string, res: ServerResponse): Promise<void> {
+    if (path === "/metrics") {
+      const { contentType, body } = await options.metrics!();
+      return void res.writeHead(200, { "content-type": contentType }).end(body);
+    }
+    // Liveness: the process answers. Readiness: it should get traffic (not while draining); a
+    // degraded replica (Redis away) still serves, on its own limits, so it stays in rotation.
+    const body = path === "/healthz" ? { status: "ok" } : draining ? { status: "draining" } : (options.readiness?.() ?? { status: "ready" });
+    res.writeHead(body.status === "draining" ? 503 : 200, { "content-type": "application/json" }).end(JSON.stringify(body));
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -149,24 +187,15 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
   return {
     url,
     async close() {
+      draining = true;
       const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeIdleConnections();
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + DRAIN_MS;
       while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
       for (const socket of sockets) socket.destroy();
       await closed;
     },
   };
-}
-
-function sha256(text: string): Buffer {
-  return createHash("sha256").update(text).digest();
-}
-
-/** Compares digests in constant time, so timing reveals nothing about the token. */
-function bearerMatches(header: string | undefined, digest: Buffer): boolean {
-  const match = /^Bearer\s+(.+)$/i.exec(header ?? "");
-  return timingSafeEqual(sha256(match?.[1]?.trim() ?? ""), digest) && match !== null;
 }
 
 function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {

@@ -1,35 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { busiestWindow, type SlowConnectInfo } from "../helpers/arrivals.js";
 import { type StdioServer, spawnStdio } from "../helpers/stdio-client.js";
 import { startUpstreamProcess, type UpstreamProcess } from "../helpers/upstream-process.js";
-
-interface Info {
-  urls: { messagingBaseUrl: string; posBaseUrl: string };
-  credentials: { userToken: string };
-  pages: string[];
-}
 
 const CALLS = 50;
 const LIMIT = 5;
 
-/** The most arrivals any 1-second window holds. */
-function busiestSecond(times: number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[j]! >= 1000) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
-}
-
 // 50 concurrent calls for one page through an upstream that takes 150 ms to open a connection:
 // the first sends leave late, and must not bunch up with the next ones at the upstream.
 describe("the page rate limit, counted at the upstream", () => {
-  let upstream: UpstreamProcess<Info>;
+  let upstream: UpstreamProcess<SlowConnectInfo>;
   let server: StdioServer;
 
   beforeAll(async () => {
-    upstream = await startUpstreamProcess<Info>("slow-connect");
+    upstream = await startUpstreamProcess<SlowConnectInfo>("slow-connect");
     server = await spawnStdio({
       PANCAKE_BASE_URL: upstream.info.urls.messagingBaseUrl,
       PANCAKE_ACCESS_TOKEN: upstream.info.credentials.userToken,
@@ -52,6 +36,6 @@ describe("the page rate limit, counted at the upstream", () => {
     expect(forPage.length).toBeGreaterThanOrEqual(CALLS);
     // Exactly CALLS conversation reads plus one tag list: a refused (429) request would be repeated.
     expect(forPage.length).toBe(CALLS + 1);
-    expect(busiestSecond(forPage)).toBeLessThanOrEqual(LIMIT);
+    expect(busiestWindow(forPage)).toBeLessThanOrEqual(LIMIT);
   }, 40_000);
 });

@@ -22,15 +22,12 @@ export interface ConversationFacts {
 
 const MAX_REMEMBERED = 5000;
 const SEARCH_PAGES = 5;
-const memory = new WeakMap<MessagingClient, Map<string, ConversationFacts>>();
 
 const key = (pageId: string, conversationId: string) => `${pageId}/${conversationId}`;
 
+/** The tenant's memory of conversations, in this process (the shared client's scope, not a call's view). */
 function store(view: MessagingClient): Map<string, ConversationFacts> {
-  const client = original(view);
-  const map = memory.get(client) ?? new Map<string, ConversationFacts>();
-  memory.set(client, map);
-  return map;
+  return original(view).state.local("conversations", () => new Map<string, ConversationFacts>());
 }
 
 /** The customer id the message list wants: `customer_id`, else the first customer's id. */

@@ -13,7 +13,7 @@ import { cachePer } from "../pos/ttl-cache.js";
 const TTL_MS = 60_000;
 
 // Page ids come from callers: bounded like every cache (an account has tens of pages, not thousands).
-const caches = cachePer<MessagingClient>(TTL_MS, { maxEntries: 200, maxBytes: 4_000_000 });
+const caches = cachePer<MessagingClient>("page-lists", { ttlMs: TTL_MS, maxEntries: 200, maxBytes: 4_000_000 });
 
 function ttlCache<T>(what: string, load: (client: MessagingClient, pageId: string) => Promise<T>) {
   return (client: MessagingClient, pageId: string): Promise<T> => caches(client).get(`${what}:${pageId}`, (shared) => load(shared, pageId));

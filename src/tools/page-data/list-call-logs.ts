@@ -20,14 +20,9 @@ const NAME = "list_call_logs";
  */
 const LOOK_UP =
   "Ask the user for the id of this page's call-centre (SIP) package, shown in the call-centre settings of the Pancake inbox web app (no API lists it), and pass it as subscription_id; later calls for the page may omit it.";
-const packages = new WeakMap<MessagingClient, Map<string, string>>();
-
-/** Keyed by the shared client, not a call's view of it (call-signal.ts), so the next call finds it. */
+/** Kept in the shared client's scope, not a call's view of it (call-signal.ts), so the next call finds it. */
 function remembered(view: MessagingClient): Map<string, string> {
-  const client = original(view);
-  const map = packages.get(client) ?? new Map<string, string>();
-  packages.set(client, map);
-  return map;
+  return original(view).state.local("call-packages", () => new Map<string, string>());
 }
 
 const seconds = (from: string | undefined, to: string | undefined) =>

@@ -4,7 +4,7 @@ import type { PosShop } from "../../clients/schemas/pos.js";
 import type { ToolContext } from "../define.js";
 import { cachePer } from "./ttl-cache.js";
 
-const shopCache = cachePer<PosClient>(5 * 60_000);
+const shopCache = cachePer<PosClient>("shops", { ttlMs: 5 * 60_000 });
 
 /** The shops the api key(s) can see, cached for a few minutes (shop lists rarely change). */
 export function cachedShops(pos: PosClient): Promise<PosShop[]> {

@@ -8,7 +8,7 @@ import { cachePer } from "./ttl-cache.js";
 // Carriers, order sources and warehouses of a shop: small lists that orders only reference by
 // id. Cached briefly so rows can carry names and callers can filter by name.
 
-const refCache = cachePer<PosClient>(5 * 60_000);
+const refCache = cachePer<PosClient>("shop-refs", { ttlMs: 5 * 60_000 });
 
 export interface Ref {
   id: string;

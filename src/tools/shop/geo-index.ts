@@ -7,7 +7,7 @@ export type ProvinceList = "old" | "new" | "all";
 
 // Ids in the keys come from callers (lookup_address, the geo resource templates): a cache without
 // bounds would keep whatever they send for a day. All of the country's places take under 2 MB of JSON.
-const geoCache = cachePer<PosClient>(24 * 60 * 60_000, { maxEntries: 2000, maxBytes: 8_000_000 });
+const geoCache = cachePer<PosClient>("geo", { ttlMs: 24 * 60 * 60_000, maxEntries: 2000, maxBytes: 8_000_000 });
 
 /**
  * Address reference data changes a few times a decade, so it is fetched once per process and

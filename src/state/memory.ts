@@ -1,0 +1,43 @@
+import { RateLimiter } from "../clients/limiter.js";
+import { TtlCache } from "../tools/pos/ttl-cache.js";
+import type { CacheOptions, Limiter, StateScope } from "./scope.js";
+
+/** Slots count from when each answer began; the margin covers timer and clock granularity. */
+export const LIMIT_WINDOW_MS = 1050;
+
+/** A tenant's state in this process's memory: the default, and Redis's near copy and fallback. */
+export class MemoryScope implements StateScope {
+  private readonly caches = new Map<string, TtlCache>();
+  private readonly limiters = new Map<string, RateLimiter>();
+  private readonly locals = new Map<string, object>();
+
+  constructor(readonly namespace = "local") {}
+
+  cache(name: string, options: CacheOptions): TtlCache {
+    let cache = this.caches.get(name);
+    if (!cache) {
+      cache = new TtlCache(options.ttlMs, options, name);
+      this.caches.set(name, cache);
+    }
+    return cache;
+  }
+
+  limiter(api: string, perSecond: number): RateLimiter & Limiter {
+    const key = `${api}:${perSecond}`;
+    let limiter = this.limiters.get(key);
+    if (!limiter) {
+      limiter = new RateLimiter(perSecond, LIMIT_WINDOW_MS);
+      this.limiters.set(key, limiter);
+    }
+    return limiter;
+  }
+
+  local<T extends object>(name: string, make: () => T): T {
+    let value = this.locals.get(name) as T | undefined;
+    if (!value) {
+      value = make();
+      this.locals.set(name, value);
+    }
+    return value;
+  }
+}
