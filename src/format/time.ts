@@ -213,8 +213,9 @@ export interface RangeRules {
 
 /**
  * A caller's since/until into instants. A date-only `until` means the end of that day. With only
- * `since`, the range runs to now ("since Monday"), cut at the longest allowed span; with only
- * `until`, it covers the default span before it; with neither, the last N days.
+ * `since`, the range runs to now ("since Monday"); with only `until`, it covers the default span
+ * before it; with neither, the last N days. A range longer than `maxDays` is refused, whichever
+ * ends were given: never cut short without a word.
  */
 export function parseRange(
   since: string | number | undefined,
@@ -231,27 +232,23 @@ export function parseRange(
     start && end
       ? { since: start, until: end }
       : start
-        ? {
-            since: start,
-            until:
-              rules.maxDays === undefined ? now : minDate(now, new Date(start.getTime() + rules.maxDays * 86_400_000)),
-          }
+        ? { since: start, until: now }
         : end
           ? { since: new Date(end.getTime() - days * 86_400_000 + 1000), until: end }
           : { since: startOfDay(now, timeZone, -(days - 1)), until: now };
   if (range.until.getTime() < range.since.getTime()) {
     throw new InputError(untilField, `${untilField} is before ${sinceField}`, `Swap them, or give a ${untilField} after ${sinceField}.`);
   }
-  if (rules.maxDays !== undefined && range.until.getTime() - range.since.getTime() > rules.maxDays * 86_400_000) {
+  const spanMs = range.until.getTime() - range.since.getTime();
+  if (rules.maxDays !== undefined && spanMs > rules.maxDays * 86_400_000) {
+    const to = until === undefined ? "now" : toDateInZone(range.until, timeZone);
+    const spanDays = spanMs / 86_400_000;
+    const shown = Math.round(spanDays) > rules.maxDays ? String(Math.round(spanDays)) : spanDays.toFixed(1);
     throw new InputError(
       sinceField,
-      `the range is longer than the ${rules.maxDays} days this operation allows`,
+      `the range is longer than the ${rules.maxDays} days this operation allows (${toDateInZone(range.since, timeZone)} to ${to} is ${shown} days)`,
       `Narrow ${sinceField}..${untilField} to at most ${rules.maxDays} days, or split it into several calls.`,
     );
   }
   return range;
-}
-
-function minDate(a: Date, b: Date): Date {
-  return a.getTime() < b.getTime() ? a : b;
 }

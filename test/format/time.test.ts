@@ -130,4 +130,10 @@ describe("parseRange", () => {
     expect(() => parseRange("2026-09-01", "2026-11-01", VN, { maxDays: 31 })).toThrow(/longer than the 31 days/);
     expect(() => parseRange("2026-10-01", "2026-10-31", VN, { maxDays: 31 })).not.toThrow();
   });
+
+  it("refuses a since-only range longer than allowed instead of cutting it short", () => {
+    // 2026-10-01 to now (22 November) is 53 days: it used to end quietly on 1 November.
+    expect(() => parseRange("2026-10-01", undefined, VN, { maxDays: 31, now })).toThrow(/since: the range is longer than the 31 days .*2026-10-01 to now is 53 days/);
+    expect(parseRange("2026-10-23", undefined, VN, { maxDays: 31, now })).toEqual({ since: new Date("2026-10-22T17:00:00.000Z"), until: now });
+  });
 });

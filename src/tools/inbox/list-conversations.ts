@@ -8,7 +8,7 @@ import type {
 } from "../../clients/messaging.js";
 import type { Conversation } from "../../clients/schemas/messaging.js";
 import { conversationRow, fullRecord } from "../../format/conversations.js";
-import { parseRange, toUnix } from "../../format/time.js";
+import { parseRange, toIsoInZone, toUnix } from "../../format/time.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import { defineTool, READ, type ToolContext } from "../define.js";
 import { cursorInput, detailRowsInput, jsonish, limitInput, sinceInput, untilInput } from "../inputs.js";
@@ -113,6 +113,7 @@ export const listConversations = defineTool({
   output: z.object({
     conversations: z.array(z.looseObject({ id: z.string(), type: z.string().optional(), customer_name: z.string().optional() })),
     total: z.number().optional(),
+    range: z.object({ since: z.string(), until: z.string() }).optional(),
     truncated: z.boolean().optional(),
     next_cursor: z.string().optional(),
     pages: z.array(searchedPageSchema).optional(),
@@ -161,9 +162,15 @@ async function listPage(input: ListConversationsInput, ctx: ToolContext, pageId:
     } else next = page.next === undefined ? undefined : { ...position, at: page.next, skip: 0, size: page.size ?? position.size };
     await ctx.progress(rows.length, input.limit);
   }
+  const { since, until } = state.q;
   return {
     conversations: rows.map((c) => (input.detail === "full" ? fullRecord(c) : conversationRow(c, { pageId, timeZone: tz, tags: names }))),
     total,
+    // A total counts the conversations of a range (the last 30 days unless since/until): say which.
+    range:
+      typeof since === "number" && typeof until === "number"
+        ? { since: toIsoInZone(new Date(since * 1000), tz), until: toIsoInZone(new Date(until * 1000), tz) }
+        : undefined,
     next_cursor: next ? encodeCursor(NAME, input, next) : undefined,
   };
 }

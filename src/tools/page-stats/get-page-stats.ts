@@ -5,8 +5,8 @@ import { dateInput, jsonish } from "../inputs.js";
 import { rankRows, sortByInput } from "../rank.js";
 import { pageIdsInput } from "../pages/page-refs.js";
 import { eachStatsPage, statsPages } from "./fan-out.js";
-import { BYS, METRIC_SPECS, METRICS, mergeTimeRows, totalsOf } from "./page-metrics.js";
-import { DEFAULT_DAYS, rangeOut, rangeSchema, statsRange } from "./range.js";
+import { BYS, checkHourly, METRIC_SPECS, METRICS, mergeTimeRows, readMetric, totalsOf } from "./page-metrics.js";
+import { DEFAULT_DAYS, MAX_WINDOWED_DAYS, rangeOut, rangeSchema, statsRange, windows } from "./range.js";
 import { type Row, rowsSchema, totalsSchema } from "./rows.js";
 
 const KEY_OF = { day: "date", hour: "hour", hour_of_day: "hour_of_day" } as const;
@@ -22,7 +22,7 @@ export const getPageStats = defineTool({
     metric: z.enum(METRICS).default("messages").describe("What to count"),
     page_ids: pageIdsInput,
     since: dateInput.optional().describe(`From date; default last ${DEFAULT_DAYS} days`),
-    until: dateInput.optional().describe("To date, inclusive; span ≤31 days for messages, else 92"),
+    until: dateInput.optional().describe("To date, inclusive; span ≤1 year"),
     by: z.enum(BYS).default("day").describe("Rows per day, hour (≤7 days), hour_of_day (engagement) or page"),
     user_ids: jsonish(z.array(z.string().max(64)).max(50)).optional().describe("engagement: only conversations assigned to these staff"),
     sort_by: sortByInput.describe("A row figure, largest first"),
@@ -49,12 +49,14 @@ export const getPageStats = defineTool({
       throw new InputError("user_ids", "filters only metric engagement", 'Drop user_ids, or use metric "engagement".');
     }
     const tz = ctx.config.timezone;
-    const asked = statsRange(input, tz, spec.maxDays);
+    const asked = statsRange(input, tz, MAX_WINDOWED_DAYS);
     const range = spec.covers ? spec.covers(asked, tz) : asked;
+    checkHourly(by, range);
     const pages = statsPages(ctx, input.page_ids);
     const { results, failed } = await eachStatsPage(ctx, pages, `${input.metric} statistics`, (pageId) =>
-      spec.read(ctx, pageId, { range, by, timeZone: tz, userIds: input.user_ids }),
+      readMetric(spec, ctx, pageId, { range, by, timeZone: tz, userIds: input.user_ids }),
     );
+    const parts = windows(range, tz, spec.maxDays).length;
     const several = results.length > 1;
     const perPage = results.map(({ pageId, value }) => ({ page_id: pageId, name: pages.name(pageId), ...totalsOf(value) }));
     let rows: Row[];
@@ -74,7 +76,13 @@ export const getPageStats = defineTool({
       total_rows: ranked.truncated ? ranked.total : undefined,
       truncated: ranked.truncated,
       failed_pages: failed.length ? failed : undefined,
-      note: `${spec.note(tz)}${failed.length ? "; failed_pages are not counted" : ""}`,
+      note: [
+        spec.note(tz),
+        parts > 1 ? `read in ${parts} windows of at most ${spec.maxDays} days (the most one call takes) and added up` : "",
+        failed.length ? "failed_pages are not counted" : "",
+      ]
+        .filter(Boolean)
+        .join("; "),
     };
   },
 });

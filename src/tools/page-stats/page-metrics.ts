@@ -3,7 +3,7 @@ import type { NewCustomerRow } from "../../clients/schemas/messaging.js";
 import type { DateRange } from "../../format/time.js";
 import { sanitizeName } from "../../format/text.js";
 import type { ToolContext } from "../define.js";
-import { dateTimeRange, dayRange, unixSpan, wholeDays } from "./range.js";
+import { dateTimeRange, dayRange, unixSpan, wholeDays, windows } from "./range.js";
 import { counts, dayLabelDate, groupRows, hasActivity, type Row, rowHour, sumRows } from "./rows.js";
 
 /**
@@ -25,12 +25,17 @@ export interface MetricQuery {
 }
 
 export interface MetricSpec {
-  /** Longest span the endpoint takes. */
+  /** Longest span the endpoint takes in one call; a longer range is read window by window. */
   maxDays: number;
   /** The `by` values it can give, the first being its own default. */
   bys: readonly By[];
-  /** The key of its rows for a `by` (day rows carry `date`). */
+  /** One window of at most maxDays, rows keyed for the `by` (day rows carry `date`). */
   read(ctx: Pick<ToolContext, "messaging">, pageId: string, q: MetricQuery): Promise<Row[]>;
+  /**
+   * The rows of consecutive windows as one answer. Default: one after the other, which is right
+   * for rows per day or hour (mergeTimeRows sums rows that share a key).
+   */
+  combine?(perWindow: Row[][]): Row[];
   /** The range it really covers (day-granular endpoints: whole days). */
   covers?(range: DateRange, timeZone: string): DateRange;
   note(timeZone: string): string;
@@ -57,8 +62,8 @@ const NEW_CUSTOMER_FIELDS = ["new_customer_count", "new_page_inbox_count", "phon
 
 const tagKey = (id: unknown) => String(id ?? "").replace(/^tag_/, "");
 
-/** Hour rows of at most a week: a longer span gives more rows than anyone reads. */
-function checkHourly(by: By, range: DateRange): void {
+/** Hour rows of at most a week: a longer span gives more rows than anyone reads. Checked before any call. */
+export function checkHourly(by: By, range: DateRange): void {
   if (by === "hour" && range.until.getTime() - range.since.getTime() >= MAX_HOURLY_DAYS * 86_400_000 + 1000) {
     throw new InputError("by", `"hour" rows cover at most ${MAX_HOURLY_DAYS} days`, 'Narrow since..until, or use by "day".');
   }
@@ -68,7 +73,6 @@ const messages: MetricSpec = {
   maxDays: 31,
   bys: ["day", "hour", "page"],
   async read(ctx, pageId, { range, by, timeZone }) {
-    checkHourly(by, range);
     const hours = (await ctx.messaging.getPageStats(pageId, unixSpan(range))).map((r) => {
       const hour = rowHour(r, timeZone) ?? "";
       return { hour, date: hour.slice(0, 10), ...counts(r, PAGE_FIELDS) };
@@ -102,7 +106,6 @@ const newCustomers: MetricSpec = {
   bys: ["day", "hour", "page"],
   covers: wholeDays,
   async read(ctx, pageId, { range, by, timeZone }) {
-    checkHourly(by, range);
     const data = await ctx.messaging.getNewCustomerStats(pageId, { date_range: dayRange(range, timeZone), group_by: by === "hour" ? "hour" : "day" });
     const rows: NewCustomerRow[] = Array.isArray(data) ? data : (data[pageId] ?? Object.values(data).flat());
     const shaped = rows.map((r) => ({ [by === "hour" ? "hour" : "date"]: r.date ?? "", ...counts(r, NEW_CUSTOMER_FIELDS) }));
@@ -133,11 +136,31 @@ const tags: MetricSpec = {
       days: days.map((date, i) => ({ date, net: values[i] ?? 0 })).filter((d) => d.net !== 0),
     }));
   },
+  combine(perWindow) {
+    const byTag = new Map<string, Row>();
+    for (const row of perWindow.flat()) {
+      const seen = byTag.get(String(row.tag_id));
+      if (!seen) byTag.set(String(row.tag_id), { ...row });
+      // `today` is the current day whatever the range: every window gives the same.
+      else Object.assign(seen, { net: Number(seen.net) + Number(row.net), days: [...(seen.days as Row[]), ...(row.days as Row[])] });
+    }
+    return [...byTag.values()];
+  },
   note: () =>
     "net = times the tag was attached minus times removed (the service reports only the net per day, not attaches and removals apart); days lists days with a change; today = the current day",
 };
 
 export const METRIC_SPECS: Record<Metric, MetricSpec> = { messages, engagement, new_customers: newCustomers, tags };
+
+/**
+ * A metric over the whole range of one page: the range in windows the endpoint takes (statistics
+ * are per day or hour, so windows add up exactly), read at once; the page's rate limit paces them.
+ */
+export async function readMetric(spec: MetricSpec, ctx: Pick<ToolContext, "messaging">, pageId: string, q: MetricQuery): Promise<Row[]> {
+  const parts = windows(q.range, q.timeZone, spec.maxDays);
+  const perWindow = await Promise.all(parts.map((range) => spec.read(ctx, pageId, { ...q, range })));
+  return spec.combine ? spec.combine(perWindow) : perWindow.flat();
+}
 
 /** The count fields of time rows (everything numeric but the keys). */
 export function countFields(rows: readonly Row[]): string[] {

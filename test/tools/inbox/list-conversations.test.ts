@@ -143,11 +143,28 @@ describe("list_conversations", () => {
     expect(second.data.conversations.map((c: { id: string }) => c.id)).toEqual(before.slice(5, 10).map((c) => c.id));
   });
 
+  it("states the range a total counts, the default month included", async () => {
+    const r = await h.call("list_conversations", { page_ids: pageId, with_total: true, limit: 1 });
+    expect(r.isError, r.text).toBe(false);
+    // The server's clock runs on from the sandbox's "now" while the tests run.
+    const until = Date.parse(r.data.range.until);
+    expect(Math.abs(until - h.sandbox.now.getTime())).toBeLessThan(120_000);
+    const since = Date.parse(r.data.range.since);
+    expect(r.data.range.since).toMatch(/T00:00:00\+07:00$/);
+    expect(Math.round((until - since) / 86_400_000)).toBe(30);
+    const counted = ofPage().filter((c) => ms(c.updated_at) >= since && ms(c.updated_at) <= until + 999);
+    expect(r.data.total).toBe(counted.length);
+  });
+
   it("checks the one-month span and filter combinations before calling", async () => {
     const before = h.sandbox.server.requests.length;
     const long = await h.call("list_conversations", { page_ids: pageId, with_total: true, since: "2026-01-01", until: "2026-03-01" });
     expect(long.isError).toBe(true);
     expect(long.text).toMatch(/31 days/);
+    // Only since, 40 days back: refused the same way, never a total of its first 31 days.
+    const sinceOnly = await h.call("list_conversations", { page_ids: pageId, with_total: true, since: new Date(h.sandbox.now.getTime() - 40 * 86_400_000).toISOString() });
+    expect(sinceOnly.isError).toBe(true);
+    expect(sinceOnly.text).toMatch(/longer than the 31 days.* to now is 40 days/);
     const clash = await h.call("list_conversations", { page_ids: pageId, tags: ["ALL"], type: ["INBOX"] });
     expect(clash.isError).toBe(true);
     expect(clash.text).toMatch(/type/);
