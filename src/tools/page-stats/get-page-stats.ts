@@ -58,7 +58,8 @@ export const getPageStats = defineTool({
     );
     const parts = windows(range, tz, spec.maxDays).length;
     const several = results.length > 1;
-    const perPage = results.map(({ pageId, value }) => ({ page_id: pageId, name: pages.name(pageId), ...totalsOf(value) }));
+    const skip = spec.perRowOnly?.(by) ?? [];
+    const perPage = results.map(({ pageId, value }) => ({ page_id: pageId, name: pages.name(pageId), ...totalsOf(value, skip) }));
     let rows: Row[];
     if (input.metric === "tags") rows = results.flatMap(({ pageId, value }) => value.map((r) => (several ? { page_id: pageId, ...r } : r)));
     else if (by === "page") rows = perPage;
@@ -70,14 +71,14 @@ export const getPageStats = defineTool({
     return {
       metric: input.metric,
       range: rangeOut(range, tz),
-      totals: input.metric === "tags" ? undefined : totalsOf(results.flatMap((r) => r.value)),
+      totals: input.metric === "tags" ? undefined : totalsOf(results.flatMap((r) => r.value), skip),
       pages: several && by !== "page" && input.metric !== "tags" ? perPage : undefined,
       rows: ranked.rows,
       total_rows: ranked.truncated ? ranked.total : undefined,
       truncated: ranked.truncated,
       failed_pages: failed.length ? failed : undefined,
       note: [
-        spec.note(tz),
+        spec.note(tz, by),
         parts > 1 ? `read in ${parts} windows of at most ${spec.maxDays} days (the most one call takes) and added up` : "",
         failed.length ? "failed_pages are not counted" : "",
       ]

@@ -38,7 +38,9 @@ export interface MetricSpec {
   combine?(perWindow: Row[][]): Row[];
   /** The range it really covers (day-granular endpoints: whole days). */
   covers?(range: DateRange, timeZone: string): DateRange;
-  note(timeZone: string): string;
+  /** Counts of distinct conversations per row that do not add up across rows: left out of the totals. */
+  perRowOnly?(by: By): readonly string[];
+  note(timeZone: string, by: By): string;
 }
 
 const MAX_HOURLY_DAYS = 7;
@@ -58,6 +60,18 @@ const PAGE_FIELDS = [
 ] as const;
 
 const HOURLY_ENGAGEMENT = ["inbox", "comment", "total", "new_customer", "new_customer_from_inbox"] as const;
+/**
+ * The engagement endpoint names the same figures differently per day and per hour: one name each
+ * here, so rows, totals and sort_by read the same whatever `by` is. Other series pass as they come.
+ */
+const ENGAGEMENT_NAMES: Record<string, string> = {
+  customer_engagement_new_inbox: "new_inbox",
+  new_customer_from_inbox: "new_inbox",
+  new_customer_replied: "new_customers_answered",
+  new_customer: "new_customers",
+};
+const engagementName = (name: string) => ENGAGEMENT_NAMES[name] ?? name;
+const DISTINCT_ENGAGEMENT = ["inbox", "comment", "total"] as const;
 const NEW_CUSTOMER_FIELDS = ["new_customer_count", "new_page_inbox_count", "phone_number_count", "new_phone_number_count"] as const;
 
 const tagKey = (id: unknown) => String(id ?? "").replace(/^tag_/, "");
@@ -89,16 +103,24 @@ const engagement: MetricSpec = {
   async read(ctx, pageId, { range, by, timeZone, userIds }) {
     const params = { date_range: dateTimeRange(range, timeZone), ...(userIds?.length ? { user_ids: userIds } : {}) };
     if (by === "hour_of_day") {
-      return (await ctx.messaging.getEngagementStatsByHour(pageId, params)).map((r) => ({ hour_of_day: Number(r.hour), ...counts(r, HOURLY_ENGAGEMENT) }));
+      return (await ctx.messaging.getEngagementStatsByHour(pageId, params)).map((r) => ({
+        hour_of_day: Number(r.hour),
+        ...Object.fromEntries(Object.entries(counts(r, HOURLY_ENGAGEMENT)).map(([k, v]) => [engagementName(k), v])),
+      }));
     }
     const stats = await ctx.messaging.getEngagementStats(pageId, params);
     const series = (stats.series ?? []).filter((s) => s.name);
     return (stats.categories ?? []).map((label, i) => ({
       date: dayLabelDate(label, range.until, timeZone) ?? label,
-      ...(Object.fromEntries(series.map((s) => [s.name!, s.data?.[i] ?? 0])) as Record<string, number>),
+      ...(Object.fromEntries(series.map((s) => [engagementName(s.name!), s.data?.[i] ?? 0])) as Record<string, number>),
     }));
   },
-  note: () => "conversations customers wrote in (inbox, comment), new ones and those answered; hour_of_day is the hour (0-23) in the page's local time, summed over the days",
+  // An hour row counts a conversation in every hour it was active that day: hours do not add up.
+  perRowOnly: (by) => (by === "hour_of_day" ? DISTINCT_ENGAGEMENT : []),
+  note: (_tz, by) =>
+    by === "hour_of_day"
+      ? "per hour of day (0-23, the page's local time) over the days: inbox/comment/total = conversations customers wrote in during that hour, each day's counted apart, so they are not totalled (a conversation active in 3 hours counts 3 times; by day gives daily counts); new_customers = new conversations, new_inbox = new inbox conversations"
+      : "inbox/comment/total = conversations customers wrote in that day (totals add the days: a conversation active on 3 days counts 3 times); new_inbox = new inbox conversations; new_customers_answered = new customers the page answered the same day",
 };
 
 const newCustomers: MetricSpec = {
@@ -178,4 +200,9 @@ export function mergeTimeRows(perPage: readonly Row[][], key: string): Row[] {
     .sort((a, b) => (key === "hour_of_day" ? Number(a[key]) - Number(b[key]) : String(a[key]).localeCompare(String(b[key]))));
 }
 
-export const totalsOf = (rows: readonly Row[]) => sumRows(rows, countFields(rows));
+/** Sums of the count fields, but for `skip` (counts that do not add up across rows). */
+export const totalsOf = (rows: readonly Row[], skip: readonly string[] = []) =>
+  sumRows(
+    rows,
+    countFields(rows).filter((f) => !skip.includes(f)),
+  );

@@ -8,7 +8,7 @@ const TITLES: Record<string, string> = { messages: "Tin nháº¯n", engagement: "Há
 /** The figures a seller looks at first, per metric; others follow when these are missing. */
 const FIRST: Record<string, string[]> = {
   messages: ["customer_inbox_count", "customer_comment_count", "new_customer_count", "phone_number_count"],
-  engagement: ["inbox", "comment", "new_customer_replied"],
+  engagement: ["inbox", "comment", "new_customers_answered"],
 };
 const TIME_KEYS = ["date", "hour", "hour_of_day"];
 

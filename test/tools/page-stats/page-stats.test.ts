@@ -58,7 +58,7 @@ describe("get_page_stats, metric engagement", () => {
     for (const row of r.data.rows) {
       const { date, ...values } = row;
       expect(values, date).toEqual(
-        want.get(date) ?? { inbox: 0, comment: 0, total: 0, new_customer_replied: 0, customer_engagement_new_inbox: 0 },
+        want.get(date) ?? { inbox: 0, comment: 0, total: 0, new_customers_answered: 0, new_inbox: 0 },
       );
     }
     const inbox = [...want.values()].reduce((t, v) => t + v.inbox, 0);
@@ -71,6 +71,29 @@ describe("get_page_stats, metric engagement", () => {
     const r = await h.call("get_page_stats", { metric: "engagement", page_ids: [pages[1]], since: SINCE, until: UNTIL, by: "hour_of_day" });
     expect(r.data.rows).toEqual(engagementByHourOfDay(h.sandbox.messaging, pages[1]!, SPAN).map(({ hour, ...row }) => ({ hour_of_day: hour, ...row })));
     expect(r.data.note).toMatch(/local time/);
+  });
+
+  it("names the figures alike per day and per hour, and totals per hour only what adds up", async () => {
+    const byDay = await h.call("get_page_stats", { metric: "engagement", page_ids: pages, since: UNTIL, until: UNTIL });
+    const byHour = await h.call("get_page_stats", { metric: "engagement", page_ids: pages, since: UNTIL, until: UNTIL, by: "hour_of_day" });
+    const day = pages.map((p) => engagementByDay(h.sandbox.messaging, p, days(UNTIL, UNTIL)).get(UNTIL)!);
+    const hours = pages.flatMap((p) => engagementByHourOfDay(h.sandbox.messaging, p, days(UNTIL, UNTIL)));
+    const sum = (rows: Record<string, number>[], k: string) => rows.reduce((t, r) => t + r[k]!, 0);
+    // One day: the day totals are the day's distinct conversations.
+    expect(byDay.data.totals).toEqual({
+      inbox: sum(day, "inbox"),
+      comment: sum(day, "comment"),
+      total: sum(day, "total"),
+      new_inbox: sum(day, "new_inbox"),
+      new_customers_answered: sum(day, "new_customers_answered"),
+    });
+    // Hour rows count a conversation once per active hour: their sum is no count of conversations.
+    expect(sum(hours, "inbox")).toBeGreaterThan(byDay.data.totals.inbox);
+    expect(byHour.data.totals).toEqual({ new_inbox: sum(hours, "new_inbox"), new_customers: sum(hours, "new_customers") });
+    expect(byHour.data.totals.new_inbox).toBe(byDay.data.totals.new_inbox);
+    for (const p of byHour.data.pages) expect(Object.keys(p).sort()).toEqual(["name", "new_customers", "new_inbox", "page_id"]);
+    expect(byHour.data.note).toMatch(/not totalled/);
+    expect(byDay.data.note).toMatch(/totals add the days/);
   });
 
   it("filters by assigned staff", async () => {
