@@ -85,7 +85,7 @@ export const tagsInput = jsonish(z.array(z.union([z.string().max(100), z.number(
 const input = z.object({
   page_ids: pageIdsInput,
   customer: z.string().trim().min(1).max(100).optional().describe("Customer name or phone"),
-  awaiting_reply: z.boolean().optional().describe("Last message is the customer's"),
+  awaiting_reply: z.boolean().optional().describe("Last message is the customer's; default last 7 days"),
   waiting_minutes: z.number().int().min(0).optional().describe("Awaiting reply ≥ N minutes"),
   type: jsonish(z.array(z.enum(["INBOX", "COMMENT", "COMMENT_LIVESTREAM"])).max(3))
     .optional()
@@ -114,6 +114,7 @@ export const listConversations = defineTool({
     conversations: z.array(z.looseObject({ id: z.string(), type: z.string().optional(), customer_name: z.string().optional() })),
     total: z.number().optional(),
     range: z.object({ since: z.string(), until: z.string() }).optional(),
+    within_24h: z.number().optional(),
     truncated: z.boolean().optional(),
     next_cursor: z.string().optional(),
     pages: z.array(searchedPageSchema).optional(),

@@ -27,6 +27,13 @@ function awaiting(state: MessagingState): { c: ConversationRecord; at: number }[
   });
 }
 
+/** Start of the shop's day six days back: awaiting_reply without since looks at the last 7 days. */
+const weekStart = () => {
+  const vn = new Date(Date.now() + 7 * 3_600_000);
+  return Date.UTC(vn.getUTCFullYear(), vn.getUTCMonth(), vn.getUTCDate() - 6) - 7 * 3_600_000;
+};
+const thisWeek = (a: { c: ConversationRecord }) => ms(a.c.updated_at) >= weekStart();
+
 describe("list_conversations: customers by name or phone, awaiting reply, all pages", () => {
   const h = useHarness();
   let s: MessagingState;
@@ -81,6 +88,7 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
 
   it("lists who awaits a reply on every page, with totals per page and an explicit cut", async () => {
     const expected = awaiting(s)
+      .filter(thisWeek)
       .map((a) => a.c)
       .sort(byUpdated);
     const r = await h.call("list_conversations", { awaiting_reply: true, limit: 10 });
@@ -96,7 +104,7 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
   });
 
   it("keeps only those waiting at least waiting_minutes, and says for how long", async () => {
-    const all = awaiting(s);
+    const all = awaiting(s).filter(thisWeek);
     const now = Date.now();
     // A threshold with no conversation within five minutes of it, so the clock moving cannot flip one.
     const waits = all.map((a) => (now - a.at) / 60_000).sort((a, b) => a - b);
@@ -112,6 +120,23 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
       const at = all.find((a) => a.c.id === row.id)!.at;
       expect(Math.abs(row.waiting_minutes - (Date.now() - at) / 60_000)).toBeLessThan(2);
     }
+  });
+
+  it("looks at the last 7 days unless told otherwise, says so, and counts who can still be messaged", async () => {
+    const r = await h.call("list_conversations", { waiting_minutes: 60, limit: 5 });
+    expect(r.isError, r.text).toBe(false);
+    expect(Date.parse(r.data.range.since)).toBe(weekStart());
+    expect(r.data.note).toMatch(/last 7 days/);
+    const now = Date.now();
+    const waiting = awaiting(s).filter((a) => thisWeek(a) && now - a.at >= 60 * 60_000);
+    // The seed holds older ones too: those are what used to bury today's.
+    expect(awaiting(s).filter((a) => now - a.at >= 60 * 60_000).length).toBeGreaterThan(waiting.length);
+    expect(r.data.total).toBe(waiting.length);
+    const open = waiting.filter((a) => a.c.type === "INBOX" && now - a.at < 24 * 3_600_000);
+    expect(open.length).toBeGreaterThan(0);
+    expect(r.data.within_24h).toBe(open.length);
+    const older = await h.call("list_conversations", { waiting_minutes: 60, since: "2026-01-01", limit: 5 });
+    expect(older.data.total).toBeGreaterThan(waiting.length);
   });
 
   it("answers 'not answered since a time' with since, on one page named by name", async () => {
@@ -175,7 +200,7 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
       const summary = r.data.pages.find((p: { page_id: string }) => p.page_id === broken.id);
       expect(summary).toMatchObject({ matched: 0, complete: false });
       expect(summary.error).toMatch(/403/);
-      const expected = awaiting(s).filter((a) => a.c.page_id !== broken.id);
+      const expected = awaiting(s).filter((a) => a.c.page_id !== broken.id && thisWeek(a));
       expect(r.data.total).toBe(expected.length);
     } finally {
       h.sandbox.server.clearFaults();
