@@ -5,7 +5,7 @@ import { dateInput, jsonish } from "../inputs.js";
 import { rankRows, sortByInput } from "../rank.js";
 import { pageIdsInput } from "../pages/page-refs.js";
 import { eachStatsPage, statsPages } from "./fan-out.js";
-import { BYS, checkHourly, METRIC_SPECS, METRICS, mergeTimeRows, readMetric, totalsOf } from "./page-metrics.js";
+import { BYS, checkHourly, METRIC_SPECS, METRICS, mergeTimeRows, readMetric, tagsAcrossPages, totalsOf } from "./page-metrics.js";
 import { DEFAULT_DAYS, MAX_WINDOWED_DAYS, rangeOut, rangeSchema, statsRange, windows } from "./range.js";
 import { type Row, rowsSchema, totalsSchema } from "./rows.js";
 
@@ -15,7 +15,7 @@ export const getPageStats = defineTool({
   name: "get_page_stats",
   title: "Page statistics",
   description:
-    "Inbox statistics of pages, summed over pages with a total per page. metric: messages (from customers, from staff, new conversations/customers, phones), engagement (conversations customers wrote in, new, answered), new_customers, tags (net uses per tag). Example: busiest day: since \"2026-11-01\", sort_by \"customer_inbox_count\", limit 1.",
+    "Inbox statistics of pages, summed over pages with a total per page. metric: messages (from customers, from staff, new conversations/customers, phones), engagement (conversations customers wrote in, new, answered), new_customers, tags (net uses per tag name, pages added up). Example: busiest day: since \"2026-11-01\", sort_by \"customer_inbox_count\", limit 1.",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
@@ -61,7 +61,7 @@ export const getPageStats = defineTool({
     const skip = spec.perRowOnly?.(by) ?? [];
     const perPage = results.map(({ pageId, value }) => ({ page_id: pageId, name: pages.name(pageId), ...totalsOf(value, skip) }));
     let rows: Row[];
-    if (input.metric === "tags") rows = results.flatMap(({ pageId, value }) => value.map((r) => (several ? { page_id: pageId, ...r } : r)));
+    if (input.metric === "tags") rows = several ? tagsAcrossPages(results) : (results[0]?.value ?? []);
     else if (by === "page") rows = perPage;
     else rows = mergeTimeRows(results.map((r) => r.value), KEY_OF[by]);
     const tagsRanked = input.metric === "tags" && input.sort_by === undefined;
@@ -79,6 +79,7 @@ export const getPageStats = defineTool({
       failed_pages: failed.length ? failed : undefined,
       note: [
         spec.note(tz, by),
+        input.metric === "tags" && several ? "one row per tag name, added up over the pages; pages gives each page's tag_id and net" : "",
         parts > 1 ? `read in ${parts} windows of at most ${spec.maxDays} days (the most one call takes) and added up` : "",
         failed.length ? "failed_pages are not counted" : "",
       ]

@@ -1,7 +1,7 @@
 import { InputError } from "../../clients/errors.js";
 import type { NewCustomerRow } from "../../clients/schemas/messaging.js";
 import type { DateRange } from "../../format/time.js";
-import { sanitizeName } from "../../format/text.js";
+import { fold, sanitizeName } from "../../format/text.js";
 import type { ToolContext } from "../define.js";
 import { dateTimeRange, dayRange, unixSpan, wholeDays, windows } from "./range.js";
 import { counts, dayLabelDate, groupRows, hasActivity, type Row, rowHour, sumRows } from "./rows.js";
@@ -182,6 +182,32 @@ export async function readMetric(spec: MetricSpec, ctx: Pick<ToolContext, "messa
   const parts = windows(q.range, q.timeZone, spec.maxDays);
   const perWindow = await Promise.all(parts.map((range) => spec.read(ctx, pageId, { ...q, range })));
   return spec.combine ? spec.combine(perWindow) : perWindow.flat();
+}
+
+/**
+ * Tag rows of several pages as one row per tag name (each page numbers its own tags, so the same
+ * tag has another id on each page): nets and days added up, each page's id and net kept beside.
+ */
+export function tagsAcrossPages(perPage: readonly { pageId: string; value: Row[] }[]): Row[] {
+  const byName = new Map<string, { name: unknown; net: number; today: number; days: Map<string, number>; pages: Row[] }>();
+  for (const { pageId, value } of perPage) {
+    for (const r of value) {
+      const key = fold(String(r.name ?? `#${r.tag_id}`));
+      const tag = byName.get(key) ?? { name: r.name, net: 0, today: 0, days: new Map<string, number>(), pages: [] };
+      byName.set(key, tag);
+      tag.net += Number(r.net);
+      tag.today += Number(r.today);
+      for (const d of r.days as { date: string; net: number }[]) tag.days.set(d.date, (tag.days.get(d.date) ?? 0) + d.net);
+      tag.pages.push({ page_id: pageId, tag_id: r.tag_id, net: r.net });
+    }
+  }
+  return [...byName.values()].map(({ days, ...tag }) => ({
+    ...tag,
+    days: [...days]
+      .filter(([, net]) => net !== 0)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([date, net]) => ({ date, net })),
+  }));
 }
 
 /** The count fields of time rows (everything numeric but the keys). */
