@@ -20,6 +20,10 @@ const FIELDS = [
   "order_count",
 ] as const;
 
+/** What the inbox counts as a staff member's order (its own definition, not the POS's orders). */
+const ORDER_COUNT =
+  'order_count = times the staff member put the "Đã chốt đơn" (order closed) tag on a conversation, as the inbox counts orders; not POS orders (search_orders has those)';
+
 interface Named extends Row {
   user_id: string;
   name?: string | undefined;
@@ -60,7 +64,7 @@ export const getStaffStats = defineTool({
   name: "get_staff_stats",
   title: "Staff statistics",
   description:
-    "Work per staff member over pages (default all): messages sent, conversations handled, phones, response time, orders; ranked by sort_by (avg_response_seconds: fastest first).",
+    "Work per staff member over pages (default all): messages sent, conversations handled, phones, response time, order tags added; ranked by sort_by (avg_response_seconds: fastest first).",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
@@ -120,7 +124,7 @@ export const getStaffStats = defineTool({
       truncated: ranked.truncated,
       failed_pages: failed.length ? failed : undefined,
       note: withUser
-        ? undefined
+        ? ORDER_COUNT
         : `${pageIds.length > 1 ? "summed page by page: avg_response_seconds weighted by messages answered; " : ""}order_count needs PANCAKE_ACCESS_TOKEN`,
     };
   },

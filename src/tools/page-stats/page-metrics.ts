@@ -94,7 +94,8 @@ const messages: MetricSpec = {
     if (by === "hour") return hours.filter((r) => hasActivity(r, PAGE_FIELDS)).map(({ date: _date, ...r }) => r);
     return groupRows(hours, "date", PAGE_FIELDS);
   },
-  note: (tz) => `dates and hours in ${tz}; customer_* are messages from customers, page_* messages sent by staff`,
+  note: (tz) =>
+    `dates and hours in ${tz}; customer_* are messages from customers, page_* messages sent by staff; new_inbox_count = inbox conversations begun; inbox_interactive_count = older inbox conversations (begun before that hour) in which the customer wrote again, counted per hour and added up over the hours`,
 };
 
 const engagement: MetricSpec = {

@@ -114,6 +114,7 @@ describe("get_page_stats, metric messages", () => {
       for (const row of r.data.rows) expect(row[field], `${row.date} ${field}`).toBe(want.get(row.date)?.get(field) ?? 0);
     }
     expect(r.data.rows).toHaveLength(3);
+    expect(r.data.note).toMatch(/inbox_interactive_count = older inbox conversations \(begun before that hour\) in which the customer wrote again/);
   });
 
   it("gives active hours in the shop zone", async () => {
@@ -176,6 +177,8 @@ describe("get_staff_stats", () => {
       expect(s.name).toBe(h.sandbox.messaging.staff.find((u) => u.id === s.user_id)!.name);
     }
     expect(r.data.totals.order_count).toBe([...want.values()].reduce((t, v) => t + v.order_count, 0));
+    // The inbox's order_count is a tag count, which the result must say: it is no POS order count.
+    expect(r.data.note).toMatch(/"Đã chốt đơn" .*tag.*not POS orders/);
   });
 
   it("ranks by messages sent, or by conversations handled", async () => {
