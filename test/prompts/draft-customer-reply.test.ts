@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { useHarness } from "../helpers/harness.js";
 
 describe("draft_customer_reply prompt", () => {
-  const h = useHarness();
+  const h = useHarness({ sandbox: { hostileRecords: true } });
   let pageId: string;
   beforeAll(() => {
     pageId = h.sandbox.messaging.pages[0]!.id;

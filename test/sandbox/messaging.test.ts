@@ -1,5 +1,6 @@
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Sandbox } from "../../src/sandbox/index.js";
 import { type MessagingState, registerMessaging, seedMessaging } from "../../src/sandbox/messaging/index.js";
 import { makePeople } from "../../src/sandbox/people.js";
 import { SandboxServer } from "../../src/sandbox/server.js";
@@ -68,9 +69,16 @@ describe("messaging seed", () => {
     expect(s.ads.some((a) => a.page_id === s.adsDeniedPageId)).toBe(false);
   });
 
-  it("keeps hostile records for security tests", () => {
-    const s = seedMessaging({ now, people });
+  it("adds hostile records for security tests only when asked, leaving the rest of the shop as it is", () => {
+    const plain = seedMessaging({ now, people });
+    expect(plain.hostileConversationIds).toEqual([]);
+    expect(plain.conversations.some((c) => c.from.name.includes("Ignore previous instructions"))).toBe(false);
+    const s = seedMessaging({ now, people, hostile: true });
     expect(s.hostileConversationIds).toHaveLength(2);
+    expect(s.conversations.filter((c) => !s.hostileConversationIds.includes(c.id))).toEqual(plain.conversations);
+    expect(s.callLogs).toEqual(plain.callLogs);
+    // The demo shop (and `pancake-mcp sandbox`) is the default sandbox: no attacker in it.
+    expect(new Sandbox({ now }).messaging.hostileConversationIds).toEqual([]);
     const hostile = s.conversations.find((c) => c.id === s.hostileConversationIds[0])!;
     expect(hostile.from.name).toContain("Ignore previous instructions");
     expect(hostile.from.name).toMatch(/\u200b/);

@@ -44,7 +44,7 @@ describe("hostile text comes out sanitized and marked as customer or staff conte
   let inboxId: string;
   let customer: CustomerRecord;
   beforeAll(async () => {
-    h = await startHarness({ sandbox: { ratePerSecond: 10_000 }, config: { pageRatePerSecond: 10_000 } });
+    h = await startHarness({ sandbox: { ratePerSecond: 10_000, hostileRecords: true }, config: { pageRatePerSecond: 10_000 } });
     const m = h.sandbox.messaging;
     pageId = m.pages[0]!.id;
     inboxId = m.hostileConversationIds.find((id) => m.conversations.find((c) => c.id === id)?.type === "INBOX")!;

@@ -38,7 +38,7 @@ function branchPlans(count: number): PagePlan[] {
 }
 
 /** Builds the whole messaging data set from fixed seeds; times are relative to ctx.now. */
-export function seedMessaging(ctx: { now: Date; people: Person[]; extraPages?: number }): MessagingState {
+export function seedMessaging(ctx: { now: Date; people: Person[]; extraPages?: number | undefined; hostile?: boolean | undefined }): MessagingState {
   const now = ctx.now.getTime();
   const rng = new Random(0x6d657373);
   const plans = [...PLANS, ...branchPlans(ctx.extraPages ?? 0)];
@@ -98,7 +98,8 @@ export function seedMessaging(ctx: { now: Date; people: Person[]; extraPages?: n
     out.customers.push(...customers);
     seedConversations(seedCtx, customers, byPsid, plan.conversations);
     if (i === 0) {
-      state.hostileConversationIds = seedHostile(seedCtx);
+      // Its own generator: the shop's other data is the same with or without the attacker.
+      if (ctx.hostile) state.hostileConversationIds = seedHostile({ ...seedCtx, rng: new Random(0x686f7374) });
       state.sipPackages[page.id] = `sip_${pageRng.hex(16)}`;
       const phones = customers.flatMap((c) => c.phone_numbers);
       state.callLogs = seedCallLogs(pageRng, page, phones, pageStaff, now);

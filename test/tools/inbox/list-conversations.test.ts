@@ -6,7 +6,7 @@ const ms = (t: string) => Date.parse(`${t.slice(0, 23)}Z`);
 const byUpdated = (a: ConversationRecord, b: ConversationRecord) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id);
 
 describe("list_conversations", () => {
-  const h = useHarness();
+  const h = useHarness({ sandbox: { hostileRecords: true } });
   let pageId: string;
   let ofPage: () => ConversationRecord[];
   beforeAll(() => {

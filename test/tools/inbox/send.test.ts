@@ -12,7 +12,7 @@ describe("send_inbox_message, reply_to_comment, send_private_reply", () => {
   const messagesOf = (id: string): MessageRecord[] => h.sandbox.messaging.messages[id]!;
   const sends = () => h.sandbox.server.requests.filter((r) => r.method === "POST" && r.path.endsWith("/messages")).length;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ sandbox: { hostileRecords: true } });
     pageId = h.sandbox.messaging.pages[0]!.id;
     conversations = h.sandbox.messaging.conversations.filter((c) => c.page_id === pageId);
   });
