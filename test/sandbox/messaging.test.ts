@@ -69,6 +69,28 @@ describe("messaging seed", () => {
     expect(s.ads.some((a) => a.page_id === s.adsDeniedPageId)).toBe(false);
   });
 
+  it("looks like a Vietnamese shop's inbox: busiest in the evening, ads selling less than the shop does", () => {
+    const sandbox = new Sandbox({ now });
+    const s = sandbox.messaging;
+    const t0 = now.getTime() - 30 * 86_400_000;
+    const perHour = new Array<number>(24).fill(0);
+    for (const c of s.conversations) {
+      for (const m of s.messages[c.id] ?? []) {
+        const t = Date.parse(`${m.inserted_at.slice(0, 23)}Z`);
+        if (t >= t0 && !m.from.admin_id) perHour[new Date(t + 7 * 3_600_000).getUTCHours()]! += 1;
+      }
+    }
+    const busiest = perHour.map((n, hour) => ({ n, hour })).sort((a, b) => b.n - a.n).slice(0, 3).map((x) => x.hour);
+    for (const hour of busiest) expect(hour, perHour.join(" ")).toBeGreaterThanOrEqual(18);
+    expect(perHour.slice(1, 6).reduce((a, b) => a + b, 0)).toBeLessThan(perHour[20]!);
+    // The ads' attributed purchases of a week stay below the orders the POS took that week.
+    const week = new Date(now.getTime() + 7 * 3_600_000 - 6 * 86_400_000).toISOString().slice(0, 10);
+    const adPurchases = s.adDays.filter((d) => d.date >= week).reduce((t, d) => t + d.purchases, 0);
+    const orders = sandbox.pos.orders.filter((o) => Date.parse(`${o.inserted_at}Z`) >= Date.parse(`${week}T00:00:00+07:00`)).length;
+    expect(adPurchases).toBeGreaterThan(0);
+    expect(adPurchases).toBeLessThan(orders / 2);
+  });
+
   it("adds hostile records for security tests only when asked, leaving the rest of the shop as it is", () => {
     const plain = seedMessaging({ now, people });
     expect(plain.hostileConversationIds).toEqual([]);

@@ -130,7 +130,9 @@ export function seedAds(rng: Random, page: PageRecord, now: number): AdSeed {
         const impressions = rng.int(400, 8000);
         const clicks = Math.round(impressions * (0.008 + rng.next() * 0.025));
         const started = Math.round(clicks * (0.2 + rng.next() * 0.2));
-        const purchases = rng.int(0, Math.max(0, Math.round(started / 4)));
+        // About one conversation in ninety ends in a purchase the platform attributes to the ad:
+        // a few a week per page, below the orders the shop's POS takes from every channel.
+        const purchases = rng.chance(started / 90) ? 1 : 0;
         out.adDays.push({
           ad_id: ad.ad_id,
           date: localIso(now - d * DAY_MS).slice(0, 10),
@@ -142,7 +144,7 @@ export function seedAds(rng: Random, page: PageRecord, now: number): AdSeed {
           messaging_first_reply: Math.round(started * 0.8),
           post_comments: rng.int(0, 12),
           purchases,
-          purchases_conversion_value: purchases * 350_000,
+          purchases_conversion_value: purchases * rng.int(35, 150) * 10_000,
         });
       }
     }
