@@ -62,7 +62,10 @@ describe("messaging seed", () => {
     expect(s.conversations.some((c) => c.assignee_histories.some((h) => h.payload.deleted_users.length > 0))).toBe(true);
     expect(s.conversations.some((c) => c.tag_histories.some((h) => h.payload.action === "remove"))).toBe(true);
     expect(s.posts.length).toBeGreaterThanOrEqual(40);
-    expect(s.callLogs).toHaveLength(100);
+    // Two pages have a call centre (busier this past week), the Instagram one none.
+    expect(Object.keys(s.sipPackages)).toEqual([s.pages[0]!.id, s.pages[1]!.id]);
+    expect(s.callLogs.filter((l) => l.page_id === s.pages[0]!.id).length).toBeGreaterThan(300);
+    expect(s.callLogs.filter((l) => l.page_id === s.pages[2]!.id)).toHaveLength(0);
     expect(s.callLogs.some((l) => l.answered_time === null && l.record_file === null)).toBe(true);
     expect(s.customers.some((c) => c.phone_numbers.length > 0 && c.birthday !== null)).toBe(true);
     expect(s.ads.length).toBeGreaterThan(0);

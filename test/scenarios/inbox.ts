@@ -81,4 +81,17 @@ export const inboxScenarios: Scenario<unknown>[] = [
     },
     truth: (s) => total(pageActivity(s.messaging, s.messaging.pages[1]!.id, days(shopDay(s, 1), shopDay(s, 1)), localDay), "customer_inbox_count"),
   },
+  {
+    question: "Which calls did we miss today? Give me the numbers to call back.",
+    async ask(q) {
+      const r = await q.call("list_call_logs", { since: "today", missed: true });
+      return r.data.calls.map((c: { phone_number: string }) => c.phone_number);
+    },
+    // Incoming calls nobody answered, on every page with a call centre, newest first.
+    truth: (s) =>
+      s.messaging.callLogs
+        .filter((l) => localDay(at(l.created_time)) === shopDay(s) && l.direction === "inbound" && l.answered_time === null)
+        .sort((a, b) => b.created_time.localeCompare(a.created_time))
+        .map((l) => l.phone_number),
+  },
 ];

@@ -1,6 +1,6 @@
 import type { Random } from "../random.js";
 import { POST_LINES } from "./text.js";
-import { DAY_MS, iso, localIso } from "./time.js";
+import { busyHourOf, DAY_MS, iso, localIso } from "./time.js";
 import type {
   AdDayRecord,
   AdRecord,
@@ -47,20 +47,33 @@ export function seedPosts(rng: Random, page: PageRecord, count: number, staff: S
 /** The page's call-centre number (the other end of every call). */
 const HOTLINE = "02873001234";
 
+/** Calls a day over the last week and the 53 days before it, at the hours a shop is busy. */
+export interface CallVolume {
+  lastWeek: number;
+  before: number;
+}
+
 export function seedCallLogs(
   rng: Random,
   page: PageRecord,
   phones: string[],
   staff: StaffUser[],
   now: number,
+  volume: CallVolume,
 ): CallLogRecord[] {
   const logs: CallLogRecord[] = [];
-  for (let i = 0; i < 100; i++) {
-    const created = now - rng.int(600, 60 * 86_400) * 1000;
-    const answered = rng.chance(0.75) ? created + rng.int(4, 25) * 1000 : null;
+  const times: number[] = [];
+  for (let day = 0; day < 60; day++) {
+    const perDay = day < 7 ? volume.lastWeek : volume.before;
+    for (let n = rng.int(Math.ceil(perDay / 2), Math.floor(perDay * 1.5)); n > 0; n--) times.push(busyHourOf(rng, now - day * DAY_MS, Number.POSITIVE_INFINITY));
+  }
+  // Today's calls end at the sandbox's "now".
+  for (const created of times.filter((t) => t <= now - 600_000)) {
+    const direction = rng.chance(0.5) ? "outbound" : "inbound";
+    // Staff busy in a chat miss a call now and then; a customer called back often does not pick up.
+    const answered = rng.chance(direction === "inbound" ? 0.7 : 0.75) ? created + rng.int(4, 25) * 1000 : null;
     const hangup = answered === null ? created + rng.int(15, 45) * 1000 : answered + rng.int(20, 600) * 1000;
     const id = rng.uuid();
-    const direction = rng.chance(0.6) ? "outbound" : "inbound";
     const clientType = rng.chance(0.7) ? "web" : "mobile";
     const clientHangup = rng.chance(0.5);
     const phone = rng.pick(phones);
