@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { InputError } from "../../clients/errors.js";
 import type { TimeSpan } from "../../clients/messaging.js";
 import { parseRange, toUnix } from "../../format/time.js";
 import { type CursorCall, decodeCursor, encodeCursor } from "../cursor.js";
