@@ -82,6 +82,23 @@ export const inboxScenarios: Scenario<unknown>[] = [
     truth: (s) => total(pageActivity(s.messaging, s.messaging.pages[1]!.id, days(shopDay(s, 1), shopDay(s, 1)), localDay), "customer_inbox_count"),
   },
   {
+    question: "Who has been waiting for a reply since noon?",
+    async ask(q) {
+      const r = await q.call("list_conversations", { awaiting_reply: true, since: "noon" });
+      return r.data.conversations.map((c: { id: string }) => c.id).sort();
+    },
+    truth: (s) => {
+      const noon = Date.parse(`${shopDay(s)}T12:00:00+07:00`);
+      return live(s)
+        .filter((c) => {
+          const last = lastMessage(s, c);
+          return last !== undefined && !last.from.admin_id && at(c.updated_at) >= noon;
+        })
+        .map((c) => c.id)
+        .sort();
+    },
+  },
+  {
     question: "Which calls did we miss today? Give me the numbers to call back.",
     async ask(q) {
       const r = await q.call("list_call_logs", { since: "today", missed: true });
