@@ -178,6 +178,12 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     expect(r.data.total).toBeUndefined();
   });
 
+  it("says in the listing which options take one page only", async () => {
+    const tool = (await h.client.listTools()).tools.find((t) => t.name === "list_conversations")!;
+    const props = tool.inputSchema.properties as Record<string, { description?: string }>;
+    for (const key of ["with_total", "order_by", "unread_first"]) expect(props[key]!.description, key).toMatch(/one page/i);
+  });
+
   it("refuses one-page options with a search before calling upstream", async () => {
     const listed = await h.call("list_conversations", { page_ids: s.pages[0]!.id, limit: 5 });
     const before = h.sandbox.server.requests.length;
