@@ -16,7 +16,7 @@ describe("draft_customer_reply prompt", () => {
       (x) => x.page_id === pageId && x.type === "INBOX" && x.recent_phone_numbers.some((p) => orderPhones.has(p.phone_number)),
     )!;
     const phone = c.recent_phone_numbers.find((p) => orderPhones.has(p.phone_number))!.phone_number;
-    await h.call("list_conversations", { page_ids: pageId, limit: 100 });
+    await h.call("list_conversations", { page_ids: pageId, limit: 50 });
     const r = await h.client.getPrompt({ name: "draft_customer_reply", arguments: { page_id: pageId, conversation_id: c.id, tone: "formal" } });
     const [task, context] = texts(r);
     expect(task).toMatch(/draft/i);

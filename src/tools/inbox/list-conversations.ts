@@ -96,7 +96,8 @@ const input = z.object({
   until: untilInput,
   with_total: z.boolean().optional().describe("Count matches (one page; span ≤31 days, default last 30)"),
   order_by: z.enum(["inserted_at", "updated_at"]).optional().describe("One page; implies with_total"),
-  limit: limitInput(100, 20),
+  // 50 rows are about 6,000 tokens: more at once crowds a model's context for little gain.
+  limit: limitInput(50, 20),
   cursor: cursorInput,
   detail: detailRowsInput,
 });

@@ -46,9 +46,9 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     const given = words(s.conversations[7]!.customers[0]!.name).at(-1)!;
     const expected = s.conversations.filter((c) => words(c.customers[0]!.name).includes(given)).sort(byUpdated);
     expect(new Set(expected.map((c) => c.page_id)).size).toBeGreaterThan(1);
-    const r = await h.call("list_conversations", { customer: given.toUpperCase(), limit: 100 });
+    const r = await h.call("list_conversations", { customer: given.toUpperCase(), limit: 50 });
     expect(r.isError, r.text).toBe(false);
-    expect(ids(r.data.conversations)).toEqual(ids(expected).slice(0, 100));
+    expect(ids(r.data.conversations)).toEqual(ids(expected).slice(0, 50));
     expect(r.data.total).toBe(expected.length);
     for (const row of r.data.conversations) expect(row.page_id).toBe(expected.find((c) => c.id === row.id)!.page_id);
     for (const page of s.pages) {
@@ -63,7 +63,7 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     const c = s.conversations.find((x) => x.type === "INBOX" && x.page_id === s.pages[1]!.id)!;
     const name = c.customers[0]!.name;
     const expected = s.conversations.filter((x) => words(x.customers[0]!.name).join(" ").includes(words(name).join(" "))).sort(byUpdated);
-    const r = await h.call("list_conversations", { customer: `chị ${words(name).join(" ")}`, limit: 100 });
+    const r = await h.call("list_conversations", { customer: `chị ${words(name).join(" ")}`, limit: 50 });
     expect(r.isError, r.text).toBe(false);
     expect(ids(r.data.conversations)).toEqual(ids(expected));
   });
@@ -112,9 +112,9 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     const minutes = Math.floor(waits[gap - 1]! + 5);
     const expected = all.filter((a) => now - a.at >= minutes * 60_000).map((a) => a.c).sort(byUpdated);
     expect(expected.length).toBeLessThan(all.length);
-    const r = await h.call("list_conversations", { waiting_minutes: minutes, limit: 100 });
+    const r = await h.call("list_conversations", { waiting_minutes: minutes, limit: 50 });
     expect(r.isError, r.text).toBe(false);
-    expect(ids(r.data.conversations)).toEqual(ids(expected).slice(0, 100));
+    expect(ids(r.data.conversations)).toEqual(ids(expected).slice(0, 50));
     expect(r.data.total).toBe(expected.length);
     for (const row of r.data.conversations) {
       const at = all.find((a) => a.c.id === row.id)!.at;
@@ -146,7 +146,7 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
       .filter((a) => a.c.page_id === page.id && ms(a.c.updated_at) >= Math.floor(since.getTime() / 1000) * 1000)
       .map((a) => a.c)
       .sort(byUpdated);
-    const r = await h.call("list_conversations", { page_ids: "thoi trang may", awaiting_reply: true, since: Math.floor(since.getTime() / 1000), limit: 100 });
+    const r = await h.call("list_conversations", { page_ids: "thoi trang may", awaiting_reply: true, since: Math.floor(since.getTime() / 1000), limit: 50 });
     expect(r.isError, r.text).toBe(false);
     expect(ids(r.data.conversations)).toEqual(ids(expected));
     expect(r.data.conversations[0].page_id).toBeUndefined();
@@ -156,7 +156,7 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
 
   it("drops a conversation from the awaiting list once the page replies", async () => {
     // Inside the 24-hour window, where the platform accepts a reply.
-    const window = { awaiting_reply: true, type: ["INBOX"], since: Math.floor(Date.now() / 1000) - 23 * 3600, limit: 100 };
+    const window = { awaiting_reply: true, type: ["INBOX"], since: Math.floor(Date.now() / 1000) - 23 * 3600, limit: 50 };
     const first = await h.call("list_conversations", window);
     expect(first.data.truncated).toBeUndefined();
     const target = first.data.conversations[0];
@@ -201,7 +201,7 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     const broken = s.pages[1]!;
     h.sandbox.server.injectFault({ path: `/v2/pages/${broken.id}/conversations`, kind: "status", status: 403, body: { success: false, message: "No permission" }, times: Infinity });
     try {
-      const r = await h.call("list_conversations", { awaiting_reply: true, limit: 100 });
+      const r = await h.call("list_conversations", { awaiting_reply: true, limit: 50 });
       expect(r.isError, r.text).toBe(false);
       const summary = r.data.pages.find((p: { page_id: string }) => p.page_id === broken.id);
       expect(summary).toMatchObject({ matched: 0, complete: false });

@@ -153,7 +153,7 @@ describe("send_inbox_message, reply_to_comment, send_private_reply", () => {
 
     it("refuses a private reply from an inbox conversation", async () => {
       const inbox = conversations.find((c) => c.type === "INBOX")!;
-      await h.call("list_conversations", { page_ids: pageId, limit: 100 });
+      await h.call("list_conversations", { page_ids: pageId, limit: 50 });
       const r = await h.call("send_private_reply", { page_id: pageId, conversation_id: inbox.id, message: "x" });
       expect(r.isError).toBe(true);
       expect(r.text).toMatch(/INBOX/);
