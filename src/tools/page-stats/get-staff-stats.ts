@@ -5,7 +5,8 @@ import { sanitizeName } from "../../format/text.js";
 import { defineTool, READ } from "../define.js";
 import { rankRows, sortByInput } from "../rank.js";
 import { pageIdsInput } from "../pages/page-refs.js";
-import { eachStatsPage, statsPages } from "./fan-out.js";
+import { cachedUsers } from "../inbox/page-lookups.js";
+import { eachPage, eachStatsPage, statsPages } from "./fan-out.js";
 import { dateTimeRange, rangeInputs, rangeOut, rangeSchema, statsRange } from "./range.js";
 import { counts, type Row, sumRows, totalsSchema } from "./rows.js";
 
@@ -103,10 +104,10 @@ export const getStaffStats = defineTool({
       staff = mergeStaff(perPage.results.map((r) => r.value));
     }
     if (staff.some((s) => !s.name)) {
+      // The pages' staff lists, read at once and cached (page-lookups.ts), former staff included.
       const names = new Map<string, string | undefined>();
-      for (const pageId of pageIds) {
-        for (const u of (await ctx.messaging.listUsers(pageId)).users ?? []) names.set(String(u.id), sanitizeName(u.name));
-      }
+      const lists = await eachPage(ctx, pageIds, "staff names", (pageId) => cachedUsers(ctx.messaging, pageId));
+      for (const { active, disabled } of lists) for (const u of [...active, ...disabled]) names.set(String(u.id), sanitizeName(u.name));
       for (const s of staff) s.name ??= names.get(s.user_id);
     }
     staff.sort((a, b) => a.user_id.localeCompare(b.user_id));

@@ -3,6 +3,7 @@ import type { NewCustomerRow } from "../../clients/schemas/messaging.js";
 import type { DateRange } from "../../format/time.js";
 import { fold, sanitizeName } from "../../format/text.js";
 import type { ToolContext } from "../define.js";
+import { cachedTags } from "../inbox/page-lookups.js";
 import { dateTimeRange, dayRange, unixSpan, wholeDays, windows } from "./range.js";
 import { counts, dayLabelDate, groupRows, hasActivity, type Row, rowHour, sumRows } from "./rows.js";
 
@@ -147,7 +148,7 @@ const tags: MetricSpec = {
     const known = new Map((stats.tags ?? []).map((t) => [tagKey(t.id), t]));
     const series = stats.data?.series ?? {};
     if (Object.keys(series).some((key) => !known.get(tagKey(key))?.text)) {
-      for (const t of await ctx.messaging.listTags(pageId)) known.set(tagKey(t.id), t);
+      for (const t of await cachedTags(ctx.messaging, pageId)) known.set(tagKey(t.id), t);
     }
     const days = stats.data?.categories ?? [];
     const today = stats.data_today?.series ?? {};
