@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
+import { numericFields } from "../../format/fields.js";
 import { defineTool, READ } from "../define.js";
 import { dateInput, jsonish } from "../inputs.js";
 import { rankRows, sortByInput } from "../rank.js";
@@ -66,8 +67,7 @@ export const getPageStats = defineTool({
     else rows = mergeTimeRows(results.map((r) => r.value), KEY_OF[by]);
     const tagsRanked = input.metric === "tags" && input.sort_by === undefined;
     if (tagsRanked) rows.sort((a, b) => Math.abs(Number(b.net)) - Math.abs(Number(a.net)));
-    const valid = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => typeof r[k] === "number")))];
-    const ranked = rankRows(rows, { sortBy: input.sort_by, valid, limit: input.limit });
+    const ranked = rankRows(rows, { sortBy: input.sort_by, valid: numericFields(rows), limit: input.limit });
     return {
       metric: input.metric,
       range: rangeOut(range, tz),

@@ -1,6 +1,7 @@
 import { InputError } from "../../clients/errors.js";
 import type { NewCustomerRow } from "../../clients/schemas/messaging.js";
 import type { DateRange } from "../../format/time.js";
+import { numericFields } from "../../format/fields.js";
 import { fold, sanitizeName } from "../../format/text.js";
 import type { ToolContext } from "../define.js";
 import { cachedTags } from "../inbox/page-lookups.js";
@@ -213,11 +214,7 @@ export function tagsAcrossPages(perPage: readonly { pageId: string; value: Row[]
 }
 
 /** The count fields of time rows (everything numeric but the keys). */
-export function countFields(rows: readonly Row[]): string[] {
-  const fields = new Set<string>();
-  for (const row of rows) for (const [k, v] of Object.entries(row)) if (typeof v === "number" && k !== "hour_of_day") fields.add(k);
-  return [...fields];
-}
+export const countFields = (rows: readonly Row[]): string[] => numericFields(rows, ["hour_of_day"]);
 
 /** Time rows of several pages summed row by row, in time order. */
 export function mergeTimeRows(perPage: readonly Row[][], key: string): Row[] {

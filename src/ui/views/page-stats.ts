@@ -1,3 +1,4 @@
+import { numericFields } from "../../format/fields.js";
 import { COLORS, cards, legend, rankBars, type Series, timeChart } from "../app/chart.js";
 import { el } from "../app/dom.js";
 import { fmtDay, fmtInt, fmtPeriod, num } from "../app/format.js";
@@ -14,10 +15,8 @@ const TIME_KEYS = ["date", "hour", "hour_of_day"];
 
 type Row = Record<string, unknown>;
 
-const numericFields = (rows: readonly Row[]) => [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => typeof r[k] === "number" && !TIME_KEYS.includes(k))))];
-
 function chosenSeries(metric: string, rows: readonly Row[]): Series[] {
-  const present = numericFields(rows).filter((f) => rows.some((r) => num(r[f]) !== 0));
+  const present = numericFields(rows, TIME_KEYS).filter((f) => rows.some((r) => num(r[f]) !== 0));
   const first = (FIRST[metric] ?? []).filter((f) => present.includes(f));
   return [...first, ...present.filter((f) => !first.includes(f))].slice(0, 4).map((field, i) => ({ field, label: label(field), color: COLORS[i]! }));
 }
