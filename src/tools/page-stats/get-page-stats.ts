@@ -4,6 +4,7 @@ import { numericFields } from "../../format/fields.js";
 import { defineTool, READ } from "../define.js";
 import { dateInput, jsonish } from "../inputs.js";
 import { rankRows, sortByInput } from "../rank.js";
+import { resolveStaffIds } from "../inbox/page-lookups.js";
 import { pageIdsInput } from "../pages/page-refs.js";
 import { eachStatsPage, statsPages } from "./fan-out.js";
 import { BYS, checkHourly, METRIC_SPECS, METRICS, mergeTimeRows, readMetric, tagsAcrossPages, totalsOf } from "./page-metrics.js";
@@ -25,7 +26,7 @@ export const getPageStats = defineTool({
     since: dateInput.optional().describe(`From date; default last ${DEFAULT_DAYS} days`),
     until: dateInput.optional().describe("To date, inclusive; span ≤1 year"),
     by: z.enum(BYS).default("day").describe("Rows per day, hour (≤7 days), hour_of_day (engagement) or page"),
-    user_ids: jsonish(z.array(z.string().max(64)).max(50)).optional().describe("engagement: only conversations assigned to these staff"),
+    user_ids: jsonish(z.array(z.string().max(100)).max(50)).optional().describe("engagement: only conversations assigned to these staff (ids or names)"),
     sort_by: sortByInput.describe("A row figure, largest first"),
     limit: z.number().int().min(1).max(500).default(100).describe("Max rows"),
   }),
@@ -54,8 +55,12 @@ export const getPageStats = defineTool({
     const range = spec.covers ? spec.covers(asked, tz) : asked;
     checkHourly(by, range);
     const pages = statsPages(ctx, input.page_ids);
+    // Staff by name as assign_conversation takes them; someone who has left still has a past.
+    const userIds = input.user_ids?.length
+      ? (await resolveStaffIds(ctx.messaging, pages.ids, "user_ids", input.user_ids, { formerToo: true })).map((u) => String(u.id))
+      : undefined;
     const { results, failed } = await eachStatsPage(ctx, pages, `${input.metric} statistics`, (pageId) =>
-      readMetric(spec, ctx, pageId, { range, by, timeZone: tz, userIds: input.user_ids }),
+      readMetric(spec, ctx, pageId, { range, by, timeZone: tz, userIds }),
     );
     const parts = windows(range, tz, spec.maxDays).length;
     const several = results.length > 1;

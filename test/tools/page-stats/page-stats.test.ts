@@ -101,6 +101,24 @@ describe("get_page_stats, metric engagement", () => {
     await h.call("get_page_stats", { metric: "engagement", page_ids: [pages[0]], since: SINCE, until: UNTIL, user_ids: JSON.stringify([staff]) });
     expect(lastQuery("/statistics/customer_engagements").user_ids).toBe(staff);
   });
+
+  it("takes staff by name in user_ids, as assign_conversation does, over every page", async () => {
+    const s = h.sandbox.messaging;
+    const member = s.staff[1]!;
+    const byId = await h.call("get_page_stats", { metric: "engagement", since: SINCE, until: UNTIL, user_ids: [member.id] });
+    // The given name alone, without accents: "Ngọc Ánh" -> "ngoc anh".
+    const given = member.name.normalize("NFD").replace(/[\u0300-\u036f]/g, "").split(" ").slice(-2).join(" ").toLowerCase();
+    const byName = await h.call("get_page_stats", { metric: "engagement", since: SINCE, until: UNTIL, user_ids: [given] });
+    expect(byName.isError, byName.text).toBe(false);
+    expect(lastQuery("/statistics/customer_engagements").user_ids).toBe(member.id);
+    expect(byName.data.totals).toEqual(byId.data.totals);
+    const unknown = await h.call("get_page_stats", { metric: "engagement", since: SINCE, until: UNTIL, user_ids: ["Nobody Here"] });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toMatch(/user_ids: no staff "Nobody Here" on these pages/);
+    // Someone who has left still counts for the days they worked.
+    const former = s.staff.find((u) => u.disabled_page_ids.length > 0)!;
+    expect((await h.call("get_page_stats", { metric: "engagement", page_ids: [pages[0]], since: SINCE, until: UNTIL, user_ids: [former.name] })).isError).toBe(false);
+  });
 });
 
 describe("get_page_stats, metric messages", () => {
