@@ -85,16 +85,16 @@ export const tagsInput = jsonish(z.array(z.union([z.string().max(100), z.number(
 const input = z.object({
   page_ids: pageIdsInput,
   customer: z.string().trim().min(1).max(100).optional().describe("Customer name or phone"),
-  awaiting_reply: z.boolean().optional().describe("Last message is the customer's; default last 7 days"),
+  awaiting_reply: z.boolean().optional().describe("Customer wrote last (default last 7 days)"),
   waiting_minutes: z.number().int().min(0).optional().describe("Awaiting reply ≥ N minutes"),
   type: jsonish(z.array(z.enum(["INBOX", "COMMENT", "COMMENT_LIVESTREAM"])).max(3))
     .optional()
     .describe("Only these"),
   tags: tagsInput,
-  unread_first: z.boolean().optional().describe("Unread first (one page)"),
+  unread_first: z.boolean().optional().describe("Unread first"),
   since: sinceInput.describe("Last activity from (creation with order_by inserted_at)"),
   until: untilInput,
-  with_total: z.boolean().optional().describe("Count matches (one page; span ≤31 days, default last 30)"),
+  with_total: z.boolean().optional().describe("Count matches (one page, ≤31 days, default last 30)"),
   order_by: z.enum(["inserted_at", "updated_at"]).optional().describe("One page; implies with_total"),
   // 50 rows are about 6,000 tokens: more at once crowds a model's context for little gain.
   limit: limitInput(50, 20),
@@ -107,7 +107,7 @@ export const listConversations = defineTool({
   name: NAME,
   title: "List conversations",
   description:
-    "Conversations, latest activity first. customer and awaiting_reply search the 600 most recent per page and say how far back. Example: awaiting_reply true, since \"today\".",
+    "Conversations, latest activity first. customer and awaiting_reply search each page's 600 latest. Example: awaiting_reply true, since \"today\".",
   toolset: "inbox",
   annotations: READ,
   input,

@@ -85,10 +85,10 @@ const input = z.object({
   page_ids: pageIdsInput,
   since: sinceInput,
   until: untilInput,
-  missed: z.boolean().optional().describe("Only incoming calls nobody answered"),
+  missed: z.boolean().optional().describe("Unanswered incoming calls only"),
   limit: limitInput(30, 20),
   cursor: cursorInput,
-  subscription_id: idInput("Call-centre (SIP) package id of the one page; else PANCAKE_CALL_CENTER_IDS").optional(),
+  subscription_id: idInput("Call-centre id of the one page").optional(),
 });
 type Input = z.output<typeof input>;
 
@@ -132,7 +132,7 @@ export const listCallLogs = defineTool({
   name: NAME,
   title: "List call logs",
   description:
-    "Call-centre calls of pages (default: every page with a call centre), newest first: direction, phone, staff, answered or missed, duration, recording. Example: missed calls today: since \"today\", missed true.",
+    "Call-centre calls, newest first, of pages with a call centre: phone, staff, answered, duration, recording. Missed today: since \"today\", missed true.",
   toolset: "page_data",
   annotations: READ,
   input,

@@ -14,7 +14,7 @@ export const DEFAULT_DAYS = 7;
 export function rangeInputs(maxDays: number) {
   return {
     since: dateInput.optional().describe(`From date; default last ${DEFAULT_DAYS} days`),
-    until: dateInput.optional().describe(`To date, inclusive (default now); span ≤${maxDays} days`),
+    until: dateInput.optional().describe(`To date, inclusive; span ≤${maxDays} days`),
   };
 }
 

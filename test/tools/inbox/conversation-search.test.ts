@@ -181,7 +181,7 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
   it("says in the listing which options take one page only", async () => {
     const tool = (await h.client.listTools()).tools.find((t) => t.name === "list_conversations")!;
     const props = tool.inputSchema.properties as Record<string, { description?: string }>;
-    for (const key of ["with_total", "order_by", "unread_first"]) expect(props[key]!.description, key).toMatch(/one page/i);
+    for (const key of ["with_total", "order_by"]) expect(props[key]!.description, key).toMatch(/one page/i);
   });
 
   it("refuses one-page options with a search before calling upstream", async () => {
