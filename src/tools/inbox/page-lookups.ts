@@ -78,7 +78,7 @@ export async function resolveStaffIds(
   const activeIds = new Set(active.map((u) => String(u.id)));
   const disabled = unique(lists.flatMap((l) => l.disabled)).filter((u) => !activeIds.has(String(u.id)));
   const pool = options.formerToo ? [...active, ...disabled] : active;
-  const where = pages.length === 1 ? `page ${pages[0]}` : "these pages";
+  const where = (thisOne: string) => (pages.length === 1 ? thisOne : "these pages");
   const exact = (u: PageUser, text: string) => String(u.id) === text || fold(u.email ?? "") === fold(text);
   const label = (u: PageUser) => `${sanitizeName(u.name)} <${sanitizeName(u.email) ?? u.id}>`;
   return wanted.map((value, i) => {
@@ -92,6 +92,7 @@ export async function resolveStaffIds(
       throw new InputError(at, `${JSON.stringify(text)} matches several staff: ${found.map(label).join(", ")}`, "Use more of the name, the email or the id.");
     }
     const gone = disabled.some((u) => exact(u, text) || nameScore(u.name ?? undefined, text) > 0);
-    throw new InputError(at, gone ? `${JSON.stringify(text)} is disabled on ${where}` : `no staff ${JSON.stringify(text)} on ${where}`, valid);
+    const reason = gone ? `${JSON.stringify(text)} is disabled on ${where("this page")}` : `no staff ${JSON.stringify(text)} on ${where(`page ${pages[0]}`)}`;
+    throw new InputError(at, reason, valid);
   });
 }
