@@ -90,6 +90,7 @@ async function runSandbox(port: number, host: string): Promise<void> {
       `PANCAKE_POS_BASE_URL=${urls.posBaseUrl}`,
       `PANCAKE_ACCESS_TOKEN=${c.userToken}`,
       `PANCAKE_POS_API_KEY=${c.posApiKey}`,
+      `PANCAKE_CALL_CENTER_IDS=${Object.entries(sandbox.messaging.sipPackages).map(([page, id]) => `${page}=${id}`).join(",")}`,
       `(shop ${c.shopId}; pages ${Object.keys(c.pageTokens).join(", ")})`,
       "",
     ].join("\n"),

@@ -48,6 +48,8 @@ const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, "
 export const configSchema = z.object({
   accessToken: z.string().min(1).optional(),
   pageAccessTokens: z.record(z.string(), z.string()).default({}),
+  /** page_id -> the id of its call-centre (SIP) package, which no API lists (list_call_logs). */
+  callCenterIds: z.record(z.string(), z.string()).default({}),
   /** shop_id -> key; the key under "*" serves every shop. */
   posApiKeys: z.record(z.string(), z.string()).default({}),
   timezone: z.string().refine((tz) => {
@@ -132,6 +134,7 @@ Environment:
   PANCAKE_ACCESS_TOKEN        user token: page list, page-token lookup, sending, multi-page staff stats
   PANCAKE_PAGE_ACCESS_TOKENS  optional page_id=token,... (else read from the page list and cached)
   PANCAKE_POS_API_KEY         POS api key, or shop_id=key,... for several shops
+  PANCAKE_CALL_CENTER_IDS     page_id=id,...: each page's call-centre (SIP) package id, for list_call_logs
   PANCAKE_TIMEZONE            default Asia/Ho_Chi_Minh
   PANCAKE_BASE_URL            default https://pages.fm/api
   PANCAKE_POS_BASE_URL        default https://pos.pages.fm/api/v1
@@ -240,6 +243,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       parsePairs("PANCAKE_PAGE_ACCESS_TOKENS", env.PANCAKE_PAGE_ACCESS_TOKENS),
     ),
     posApiKeys,
+    callCenterIds: field("PANCAKE_CALL_CENTER_IDS", () => parsePairs("PANCAKE_CALL_CENTER_IDS", env.PANCAKE_CALL_CENTER_IDS)),
     timezone: flagOrEnv(values.timezone, env.PANCAKE_TIMEZONE) ?? "Asia/Ho_Chi_Minh",
     baseUrl: env.PANCAKE_BASE_URL || "https://pages.fm/api",
     posBaseUrl: env.PANCAKE_POS_BASE_URL || "https://pos.pages.fm/api/v1",

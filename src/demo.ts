@@ -22,6 +22,8 @@ export async function startDemo(config: Config): Promise<Demo> {
     accessToken: sandbox.credentials.userToken,
     pageAccessTokens: {},
     posApiKeys: { "*": sandbox.credentials.posApiKey },
+    // As a shop owner would set PANCAKE_CALL_CENTER_IDS: the ids are shown only in the web app.
+    callCenterIds: { ...sandbox.messaging.sipPackages },
   };
   registerConfigSecrets(demoConfig);
   return { config: demoConfig, sandbox, close: () => sandbox.close() };

@@ -38,6 +38,12 @@ describe("parseCli", () => {
     expect(config.port).toBe(8080);
   });
 
+  it("reads each page's call-centre package id", () => {
+    expect(serve([], { PANCAKE_CALL_CENTER_IDS: "111=sip_a, 222=sip_b" }).callCenterIds).toEqual({ "111": "sip_a", "222": "sip_b" });
+    expect(serve([]).callCenterIds).toEqual({});
+    expect(() => serve([], { PANCAKE_CALL_CENTER_IDS: "sip_a" })).toThrow(/PANCAKE_CALL_CENTER_IDS: expected id=value/);
+  });
+
   it("expands all and takes a single POS key for every shop", () => {
     const config = serve([], { PANCAKE_TOOLSETS: "all", PANCAKE_POS_API_KEY: "single-key-123" });
     expect(config.toolsets).toEqual([...TOOLSETS]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { clientSnippets } from "../src/demo.js";
+import { makeConfig } from "../src/config.js";
+import { clientSnippets, startDemo } from "../src/demo.js";
 
 describe("the HTTP demo's client snippets", () => {
   const url = "http://127.0.0.1:3000/mcp";
@@ -14,5 +15,18 @@ describe("the HTTP demo's client snippets", () => {
   it("leaves the header out when the server wants none", () => {
     const line = clientSnippets(url).split("\n").find((l) => l.includes("@modelcontextprotocol/inspector"))!;
     expect(line).not.toContain("--header");
+  });
+});
+
+describe("the demo shop", () => {
+  it("configures its pages' call-centre ids, as PANCAKE_CALL_CENTER_IDS would, so missed calls can be asked for", async () => {
+    const demo = await startDemo(makeConfig());
+    try {
+      expect(Object.keys(demo.config.callCenterIds)).toHaveLength(2);
+      expect(demo.config.callCenterIds).toEqual(demo.sandbox.messaging.sipPackages);
+      expect(demo.sandbox.messaging.hostileConversationIds).toEqual([]);
+    } finally {
+      await demo.close();
+    }
   });
 });

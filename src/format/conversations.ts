@@ -45,6 +45,12 @@ export interface RowContext {
   tags: ReadonlyMap<string, string>;
 }
 
+/**
+ * A conversation as a list shows it. What most rows share is left out rather than repeated on
+ * each (a list of 50 runs to thousands of tokens): `seen` and `has_phone` only when they say
+ * something (false, true), `unread_count` only above 0, and `last_sender` only for staff (a
+ * customer's name is customer_name).
+ */
 export function conversationRow(c: Conversation, ctx: RowContext) {
   const customer = c.customers?.[0];
   const lastSide = c.last_sent_by ? sideOf(c.last_sent_by, ctx.pageId) : undefined;
@@ -55,12 +61,12 @@ export function conversationRow(c: Conversation, ctx: RowContext) {
     customer_id: id(c.customer_id ?? customer?.id),
     snippet: sanitizeText(c.snippet, { max: 200 }),
     last_from: lastSide,
-    last_sender: lastSide ? senderName(c.last_sent_by, lastSide) : undefined,
-    seen: c.seen ?? undefined,
-    unread_count: c.unread_count ?? undefined,
+    last_sender: lastSide === "page" ? senderName(c.last_sent_by, lastSide) : undefined,
+    seen: c.seen === false ? false : undefined,
+    unread_count: c.unread_count ? c.unread_count : undefined,
     tags: tagLabels(c.tags, ctx.tags),
     assignees: (c.current_assign_users ?? []).map((u) => sanitizeName(u.name) ?? id(u.id)).filter((n) => n !== undefined),
-    has_phone: c.has_phone ?? undefined,
+    has_phone: c.has_phone === true ? true : undefined,
     post_id: id(c.post_id),
     message_count: c.message_count ?? undefined,
     updated_at: recordTime(c.updated_at, ctx.timeZone),

@@ -134,16 +134,47 @@ const RELATIVE_DAYS = new Map([
   ["yesterday", -1],
 ]);
 
+/** Calendar periods by name: a week starts on Monday. `shift` 0 is the current one, -1 the one before. */
+const PERIODS = new Map<string, { unit: "week" | "month"; shift: number }>([
+  ["this week", { unit: "week", shift: 0 }],
+  ["last week", { unit: "week", shift: -1 }],
+  ["this month", { unit: "month", shift: 0 }],
+  ["last month", { unit: "month", shift: -1 }],
+]);
+
+const TIME_OF_DAY = /^(\d{1,2}):(\d{2})$/;
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+/** Day of the week (0 = Sunday) of a wall-clock date. */
+const weekday = (w: Pick<WallTime, "year" | "month" | "day">) => new Date(Date.UTC(w.year, w.month - 1, w.day)).getUTCDay();
+
+/** First day of the period holding `now` (shifted), and the first day of the period after it. */
+function periodBounds(now: Date, timeZone: string, unit: "week" | "month", shift: number): [WallTime, WallTime] {
+  const today = { ...wallTime(now, timeZone), hour: 0, minute: 0, second: 0 };
+  if (unit === "week") {
+    const monday = addDays(today, -((weekday(today) + 6) % 7) + 7 * shift);
+    return [monday, addDays(monday, 7)];
+  }
+  const first = (offset: number) => {
+    const d = new Date(Date.UTC(today.year, today.month - 1 + shift + offset, 1));
+    return { ...today, year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: 1 };
+  };
+  return [first(0), first(1)];
+}
+
 /**
  * Reads a caller's date: YYYY-MM-DD, `today` or `yesterday` (start of that day, or its end with
- * `endOfDay`), `now`, ISO 8601 with or without offset (without: in the zone), or Unix seconds.
+ * `endOfDay`), `this week`, `last week`, `this month`, `last month` (likewise the period's first
+ * or last day), `now`, a time of today (`12:00`, `noon`), ISO 8601 with or without offset
+ * (without: in the zone), or Unix seconds.
  */
 export function parseDateInput(field: string, input: string | number, timeZone: string, endOfDay = false, now = new Date()): Date {
+  const today = wallTime(now, timeZone);
   const bad = () =>
     new InputError(
       field,
       `cannot read ${JSON.stringify(String(input).slice(0, 40))} as a date`,
-      `Use YYYY-MM-DD (today is ${toDateInZone(now, timeZone)} in ${timeZone}), today, yesterday, now, an ISO 8601 date-time such as 2026-11-20T14:00:00 (shop time) or 2026-11-20T07:00:00Z, or Unix seconds.`,
+      `Use YYYY-MM-DD (today is ${WEEKDAYS[weekday(today)]} ${toDateInZone(now, timeZone)} in ${timeZone}), today, yesterday, this week, last week, this month, last month (a week starts on Monday; as until they mean the period's end), now, a time of today such as 12:00 or noon, an ISO 8601 date-time such as 2026-11-20T14:00:00 (shop time) or 2026-11-20T07:00:00Z, or Unix seconds.`,
     );
   if (typeof input === "number" || /^\d{9,11}$/.test(input)) {
     const seconds = Number(input);
@@ -151,12 +182,24 @@ export function parseDateInput(field: string, input: string | number, timeZone: 
     return new Date(seconds * 1000);
   }
   const text = input.trim();
-  const word = text.toLowerCase();
+  const word = text.toLowerCase().replace(/\s+/g, " ");
   if (word === "now") return now;
   const relative = RELATIVE_DAYS.get(word);
   if (relative !== undefined) {
     const start = startOfDay(now, timeZone, relative);
     return endOfDay ? new Date(startOfDay(now, timeZone, relative + 1).getTime() - 1000) : start;
+  }
+  const period = PERIODS.get(word);
+  if (period) {
+    const [first, next] = periodBounds(now, timeZone, period.unit, period.shift);
+    return endOfDay ? new Date(fromWallTime(next, timeZone).getTime() - 1000) : fromWallTime(first, timeZone);
+  }
+  const clock = word === "noon" ? ["", "12", "00"] : TIME_OF_DAY.exec(word);
+  if (clock) {
+    const hour = Number(clock[1]);
+    const minute = Number(clock[2]);
+    if (hour > 23 || minute > 59) throw bad();
+    return fromWallTime({ ...today, hour, minute, second: 0 }, timeZone);
   }
   let m = DATE_ONLY.exec(text);
   if (m) {
@@ -213,8 +256,9 @@ export interface RangeRules {
 
 /**
  * A caller's since/until into instants. A date-only `until` means the end of that day. With only
- * `since`, the range runs to now ("since Monday"), cut at the longest allowed span; with only
- * `until`, it covers the default span before it; with neither, the last N days.
+ * `since`, the range runs to now ("since Monday"); with only `until`, it covers the default span
+ * before it; with neither, the last N days. A range longer than `maxDays` is refused, whichever
+ * ends were given: never cut short without a word.
  */
 export function parseRange(
   since: string | number | undefined,
@@ -231,27 +275,23 @@ export function parseRange(
     start && end
       ? { since: start, until: end }
       : start
-        ? {
-            since: start,
-            until:
-              rules.maxDays === undefined ? now : minDate(now, new Date(start.getTime() + rules.maxDays * 86_400_000)),
-          }
+        ? { since: start, until: now }
         : end
           ? { since: new Date(end.getTime() - days * 86_400_000 + 1000), until: end }
           : { since: startOfDay(now, timeZone, -(days - 1)), until: now };
   if (range.until.getTime() < range.since.getTime()) {
     throw new InputError(untilField, `${untilField} is before ${sinceField}`, `Swap them, or give a ${untilField} after ${sinceField}.`);
   }
-  if (rules.maxDays !== undefined && range.until.getTime() - range.since.getTime() > rules.maxDays * 86_400_000) {
+  const spanMs = range.until.getTime() - range.since.getTime();
+  if (rules.maxDays !== undefined && spanMs > rules.maxDays * 86_400_000) {
+    const to = until === undefined ? "now" : toDateInZone(range.until, timeZone);
+    const spanDays = spanMs / 86_400_000;
+    const shown = Math.round(spanDays) > rules.maxDays ? String(Math.round(spanDays)) : spanDays.toFixed(1);
     throw new InputError(
       sinceField,
-      `the range is longer than the ${rules.maxDays} days this operation allows`,
+      `the range is longer than the ${rules.maxDays} days this operation allows (${toDateInZone(range.since, timeZone)} to ${to} is ${shown} days)`,
       `Narrow ${sinceField}..${untilField} to at most ${rules.maxDays} days, or split it into several calls.`,
     );
   }
   return range;
-}
-
-function minDate(a: Date, b: Date): Date {
-  return a.getTime() < b.getTime() ? a : b;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dailyReport } from "../tools/analytics/daily-report.js";
+import { resolvePageIds } from "../tools/pages/page-refs.js";
 import { completeDate, completePageIdList, completeShopId } from "./complete.js";
 import { definePrompt } from "./define.js";
 
@@ -9,12 +10,14 @@ export const dailyShopReport = definePrompt({
   description: "One day's inbox activity, staff work and (with the POS configured) sales, gathered into a request for a short report.",
   args: {
     date: z.string().max(40).describe("Day to report: YYYY-MM-DD (shop time zone), today or yesterday"),
-    page_ids: z.string().max(2000).optional().describe("Comma-separated page ids (default: every activated page)"),
+    page_ids: z.string().max(2000).optional().describe("Comma-separated page ids or names (default: every activated page)"),
     shop_id: z.string().max(64).optional().describe("POS shop id (optional with one shop)"),
   },
   complete: { date: completeDate, page_ids: completePageIdList, shop_id: completeShopId },
   async build(args, base) {
-    const page_ids = args.page_ids?.split(",").map((s) => s.trim()).filter(Boolean);
+    // Resolved as a tool's page_ids are (names, accents optional), so the report has one path.
+    const refs = args.page_ids?.split(",").map((s) => s.trim()).filter(Boolean);
+    const page_ids = await resolvePageIds(base.messaging, refs);
     const { data, noPos } = await dailyReport({ date: args.date, page_ids, shop_id: args.shop_id }, base);
     const day = data.date;
     const tz = data.time_zone;

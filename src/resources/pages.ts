@@ -6,9 +6,18 @@ import { pageUserRows } from "../tools/pages/list-page-users.js";
 import { pageIdInput } from "../tools/inputs.js";
 import { defineResource, type ResourceContext, type ResourceDefinition } from "./define.js";
 
+/**
+ * The activated pages with their names from the client's page list, read at most once a minute:
+ * completion asks on every keystroke and a resource list on every refresh, so neither reads the
+ * upstream each time (the pancake://pages resource itself reads it fresh, like list_pages).
+ */
+async function knownPages(ctx: ResourceContext): Promise<{ id: string; name: string | undefined }[]> {
+  return (await ctx.messaging.activePageIds()).map((id) => ({ id, name: ctx.messaging.pageName(id) }));
+}
+
 /** Page ids whose id or name starts with (or, folded, contains) what was typed. */
 export async function completePageId(typed: string, ctx: ResourceContext): Promise<string[]> {
-  const pages = await pageRows(ctx.messaging, false);
+  const pages = await knownPages(ctx);
   const want = fold(typed);
   return pages.filter((p) => p.id.startsWith(typed) || (want !== "" && fold(p.name ?? "").includes(want))).map((p) => p.id);
 }
@@ -24,7 +33,7 @@ function perPage(what: "tags" | "users", title: string, description: string, rea
     uri: `pancake://pages/{page_id}/${what}`,
     complete: { page_id: completePageId },
     async list(ctx) {
-      const pages = await pageRows(ctx.messaging, false);
+      const pages = await knownPages(ctx);
       return pages.map((p) => ({ uri: `pancake://pages/${p.id}/${what}`, name: `${p.name ?? p.id} ${what}` }));
     },
     async read(params, ctx) {

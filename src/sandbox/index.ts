@@ -26,6 +26,12 @@ export interface SandboxOptions {
   ratePerSecond?: number;
   /** Extra small pages beyond the three main ones (fan-out benchmarks). */
   extraPages?: number;
+  /**
+   * An attacker's inbox thread and comment (prompt injection in the name and texts, invisible and
+   * bidi characters, markup) for the tests that prove they stay inert. Off by default, so the demo
+   * shop shows a seller's everyday inbox.
+   */
+  hostileRecords?: boolean;
   /** Replace the seeded credentials (tests use sentinel values to prove they never leak). */
   credentials?: { userToken?: string; posApiKey?: string; pageTokenPrefix?: string };
 }
@@ -57,7 +63,7 @@ export class Sandbox {
     this.now = options.now ?? new Date();
     this.server = new SandboxServer({ ratePerSecond: options.ratePerSecond ?? 5 });
     const people = makePeople(320);
-    this.messaging = seedMessaging({ now: this.now, people, extraPages: options.extraPages });
+    this.messaging = seedMessaging({ now: this.now, people, extraPages: options.extraPages, hostile: options.hostileRecords });
     // The POS shop sells through the inbox's three main pages (benchmark branch pages follow them).
     const { pages, posts, ads } = this.messaging;
     const shopPages = pages.slice(0, 3).map(({ id, name, platform }) => ({ id, name, platform }));

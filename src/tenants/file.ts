@@ -11,6 +11,7 @@ import { CONFIRM_MODES } from "../tools/confirm.js";
  *
  *   {"tenants": [{"id": "may-fashion", "token_sha256": "<64 hex>", "access_token": "...",
  *     "pos_api_key": "..." | {"<shop_id>": "..."}, "page_access_tokens": {"<page_id>": "..."},
+ *     "call_center_ids": {"<page_id>": "<package id>"},
  *     "toolsets": "default,finance", "tools": [...], "read_only": true, "timezone": "...",
  *     "confirm_writes": "always"}]}
  */
@@ -27,6 +28,8 @@ const schemas = () => {
       .transform((hex) => hex.toLowerCase()),
     access_token: text.optional(),
     page_access_tokens: z.record(text, text).optional(),
+    /** The pages' call-centre package ids (PANCAKE_CALL_CENTER_IDS for this tenant). */
+    call_center_ids: z.record(text, text).optional(),
     pos_api_key: z.union([text, z.record(z.string().regex(/^\d+$/, "shop ids are numbers"), text)]).optional(),
     toolsets: z.union([z.string(), z.array(z.string()).transform((names) => names.join(","))]).pipe(toolsetList).optional(),
     tools: z.union([z.string(), z.array(z.string()).transform((names) => names.join(","))]).pipe(toolList).optional(),
@@ -90,6 +93,8 @@ function tenantConfig(entry: TenantEntry, base: Config): Config | string {
     ...base,
     accessToken: entry.access_token,
     pageAccessTokens: entry.page_access_tokens ?? {},
+    // The account's own page ids, like its credentials: never another tenant's, never the environment's.
+    callCenterIds: entry.call_center_ids ?? {},
     posApiKeys: typeof posKey === "string" ? { "*": posKey } : (posKey ?? {}),
     toolsets: entry.toolsets ?? base.toolsets,
     tools: entry.tools ?? (entry.toolsets ? undefined : base.tools),

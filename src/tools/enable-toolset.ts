@@ -27,17 +27,34 @@ export function enableToolsetTool(sw: ToolsetSwitch): AnyTool {
     output: z.object({
       enabled: z.string().optional(),
       added: z.array(z.string()).optional(),
-      toolsets: z.array(z.object({ name: z.string(), description: z.string(), enabled: z.boolean(), tools: z.array(z.string()) })).optional(),
+      toolsets: z
+        .array(
+          z.object({
+            name: z.string(),
+            description: z.string(),
+            enabled: z.union([z.boolean(), z.literal("partly")]),
+            tools: z.array(z.string()),
+            active: z.array(z.string()).optional(),
+          }),
+        )
+        .optional(),
     }),
     async handler(input) {
       if (!input.toolset) {
         return {
-          toolsets: TOOLSETS.map((name: ToolsetName) => ({
-            name,
-            description: TOOLSET_DESCRIPTIONS[name],
-            enabled: toolsOf(name).every((t) => sw.active.has(t)),
-            tools: toolsOf(name).map((t) => t.name),
-          })).filter((t) => t.tools.length > 0),
+          toolsets: TOOLSETS.map((name: ToolsetName) => {
+            const tools = toolsOf(name);
+            // The default tools take some of a toolset: say which, so "enabled: false" never hides them.
+            const on = tools.filter((t) => sw.active.has(t)).map((t) => t.name);
+            const enabled = on.length === tools.length ? true : on.length === 0 ? false : ("partly" as const);
+            return {
+              name,
+              description: TOOLSET_DESCRIPTIONS[name],
+              enabled,
+              tools: tools.map((t) => t.name),
+              active: enabled === "partly" ? on : undefined,
+            };
+          }).filter((t) => t.tools.length > 0),
         };
       }
       const added = toolsOf(input.toolset).filter((t) => !sw.active.has(t));

@@ -16,7 +16,8 @@ export function jsonish<T extends z.ZodType>(schema: T) {
   }, schema);
 }
 
-// Read by parseDateInput: YYYY-MM-DD, today, yesterday, now, ISO 8601 (no offset = shop time zone) or Unix seconds.
+// Read by parseDateInput: YYYY-MM-DD, today, yesterday, this/last week, this/last month, now, a time of today
+// (12:00, noon), ISO 8601 (no offset = shop time zone) or Unix seconds.
 export const dateInput = z.union([z.string().max(40), z.number().int()]).describe("Date");
 
 export const sinceInput = dateInput.optional().describe("From date");

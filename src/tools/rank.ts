@@ -49,10 +49,3 @@ export function rankRows<R extends Record<string, unknown>>(
   if (limit === undefined || sorted.length <= limit) return { rows: sorted, total: rows.length };
   return { rows: sorted.slice(0, limit), total: rows.length, truncated: true };
 }
-
-/** The numeric fields of rows, in first-seen order: what sort_by may name. */
-export function numericFields(rows: readonly Record<string, unknown>[], skip: readonly string[] = []): string[] {
-  const out = new Set<string>();
-  for (const row of rows) for (const [k, v] of Object.entries(row)) if (typeof v === "number" && !skip.includes(k)) out.add(k);
-  return [...out];
-}

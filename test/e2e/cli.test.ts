@@ -76,7 +76,7 @@ describe("the pancake-mcp command", () => {
       child.stderr.on("data", (c: Buffer) => {
         err += c.toString();
         const m = /listening on (http:\S+)/.exec(err);
-        if (m && /PANCAKE_POS_API_KEY=/.test(err)) resolve(m[1]!);
+        if (m && /PANCAKE_CALL_CENTER_IDS=/.test(err)) resolve(m[1]!);
       });
       child.once("exit", (code) => reject(new Error(`exited ${code}: ${err}`)));
     });
@@ -84,6 +84,8 @@ describe("the pancake-mcp command", () => {
     const res = await request(`${origin}/pos/api/v1/shops?api_key=${key}`);
     const body = (await res.body.json()) as { shops: unknown[] };
     expect(body.shops.length).toBe(1);
+    // The call-centre ids no API lists, for list_call_logs.
+    expect(/PANCAKE_CALL_CENTER_IDS=(\S+)/.exec(err)![1]!.split(",")).toHaveLength(2);
     child.kill("SIGTERM");
     await new Promise((r) => child.once("exit", r));
   });

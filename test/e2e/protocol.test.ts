@@ -103,9 +103,17 @@ describe("protocol: prompt errors, client log level, completion", () => {
     expect(fromFirst.length).toBeGreaterThan(0);
     expect(fromSecond.length).toBeGreaterThan(0);
 
+    // The 100 latest conversations of the page: two lists of 50.
     const idsOf = async (pageId: string) => {
-      const result = await client.callTool({ name: "list_conversations", arguments: { page_ids: [pageId], limit: 100 } });
-      return new Set((result.structuredContent as { conversations: { id: string }[] }).conversations.map((c) => c.id));
+      const ids = new Set<string>();
+      let cursor: string | undefined;
+      for (let i = 0; i < 2; i++) {
+        const result = await client.callTool({ name: "list_conversations", arguments: { page_ids: [pageId], limit: 50, ...(cursor ? { cursor } : {}) } });
+        const data = result.structuredContent as { conversations: { id: string }[]; next_cursor?: string };
+        for (const c of data.conversations) ids.add(c.id);
+        cursor = data.next_cursor;
+      }
+      return ids;
     };
     const [firstIds, secondIds] = [await idsOf(first), await idsOf(second)];
     for (const id of fromFirst) expect(firstIds.has(id), id).toBe(true);

@@ -44,17 +44,46 @@ describe("parseDateInput", () => {
     expect(parseDateInput("until", "now", VN, true, now)).toBe(now);
   });
 
-  it("rejects impossible dates naming the field, and says what today is", () => {
+  it("rejects impossible dates naming the field, and says what day today is", () => {
     const now = new Date("2026-11-21T18:30:00Z");
     expect(() => parseDateInput("since", "2026-02-30", VN)).toThrow(InputError);
-    expect(() => parseDateInput("until", "last week", VN, true, now)).toThrow(/until: cannot read "last week"/);
+    expect(() => parseDateInput("until", "next week", VN, true, now)).toThrow(/until: cannot read "next week"/);
     expect(() => parseDateInput("until", "constructor", VN)).toThrow(/until: cannot read "constructor"/);
+    expect(() => parseDateInput("since", "24:00", VN, false, now)).toThrow(/since: cannot read "24:00"/);
     try {
       parseDateInput("since", "22/11/2026", VN, false, now);
     } catch (error) {
-      expect((error as InputError).hint).toContain("today is 2026-11-22 in Asia/Ho_Chi_Minh");
+      expect((error as InputError).hint).toContain("today is Sunday 2026-11-22 in Asia/Ho_Chi_Minh");
     }
-    expect.assertions(4);
+    expect.assertions(5);
+  });
+
+  it("reads this/last week (from Monday) and this/last month, their end as until", () => {
+    // Sunday 22 November 2026, 12:00 in Ho Chi Minh City.
+    const now = new Date("2026-11-22T05:00:00Z");
+    const read = (text: string, end = false) => parseDateInput(end ? "until" : "since", text, VN, end, now).toISOString();
+    expect(read("this week")).toBe("2026-11-15T17:00:00.000Z"); // Monday 16 November
+    expect(read("This  Week", true)).toBe("2026-11-22T16:59:59.000Z"); // Sunday 22, its end
+    expect(read("last week")).toBe("2026-11-08T17:00:00.000Z"); // Monday 9 November
+    expect(read("last week", true)).toBe("2026-11-15T16:59:59.000Z");
+    expect(read("this month")).toBe("2026-10-31T17:00:00.000Z");
+    expect(read("this month", true)).toBe("2026-11-30T16:59:59.000Z");
+    expect(read("last month")).toBe("2026-09-30T17:00:00.000Z");
+    expect(read("last month", true)).toBe("2026-10-31T16:59:59.000Z");
+    // A Monday is the first day of its own week; January's last month is last year's December.
+    const monday = new Date("2026-01-05T01:00:00Z");
+    expect(parseDateInput("since", "this week", VN, false, monday).toISOString()).toBe("2026-01-04T17:00:00.000Z");
+    expect(parseDateInput("since", "last month", VN, false, monday).toISOString()).toBe("2025-11-30T17:00:00.000Z");
+    expect(parseDateInput("until", "last month", VN, true, monday).toISOString()).toBe("2025-12-31T16:59:59.000Z");
+  });
+
+  it("reads a time of today: 12:00, 9:30, noon", () => {
+    const now = new Date("2026-11-22T08:00:00Z"); // 15:00 in Vietnam
+    expect(parseDateInput("since", "12:00", VN, false, now).toISOString()).toBe("2026-11-22T05:00:00.000Z");
+    expect(parseDateInput("since", "noon", VN, false, now).toISOString()).toBe("2026-11-22T05:00:00.000Z");
+    expect(parseDateInput("since", "9:30", VN, false, now).toISOString()).toBe("2026-11-22T02:30:00.000Z");
+    // Just after midnight in Vietnam, "12:00" is today's noon there, still ahead.
+    expect(parseDateInput("since", "12:00", VN, false, new Date("2026-11-21T17:30:00Z")).toISOString()).toBe("2026-11-22T05:00:00.000Z");
   });
 
   it("starts a day whose midnight the clocks skip just after the gap", () => {
@@ -129,5 +158,11 @@ describe("parseRange", () => {
     expect(() => parseRange("2026-11-10", "2026-11-01", VN)).toThrow(/until is before since/);
     expect(() => parseRange("2026-09-01", "2026-11-01", VN, { maxDays: 31 })).toThrow(/longer than the 31 days/);
     expect(() => parseRange("2026-10-01", "2026-10-31", VN, { maxDays: 31 })).not.toThrow();
+  });
+
+  it("refuses a since-only range longer than allowed instead of cutting it short", () => {
+    // 2026-10-01 to now (22 November) is 53 days: it used to end quietly on 1 November.
+    expect(() => parseRange("2026-10-01", undefined, VN, { maxDays: 31, now })).toThrow(/since: the range is longer than the 31 days .*2026-10-01 to now is 53 days/);
+    expect(parseRange("2026-10-23", undefined, VN, { maxDays: 31, now })).toEqual({ since: new Date("2026-10-22T17:00:00.000Z"), until: now });
   });
 });

@@ -35,7 +35,13 @@ export interface Harness {
  * in-memory transport: the same protocol path as stdio, fast enough for every tool test.
  */
 export async function startHarness(
-  options: { config?: Partial<Config>; sandbox?: SandboxOptions; credentials?: boolean } = {},
+  options: {
+    config?: Partial<Config>;
+    sandbox?: SandboxOptions;
+    credentials?: boolean;
+    /** Configure the sandbox pages' call-centre ids, as the demo does (PANCAKE_CALL_CENTER_IDS). */
+    callCenters?: boolean;
+  } = {},
 ): Promise<Harness> {
   const sandbox = new Sandbox(options.sandbox);
   const urls = await sandbox.start();
@@ -48,6 +54,7 @@ export async function startHarness(
     ...(creds
       ? { accessToken: sandbox.credentials.userToken, posApiKeys: { "*": sandbox.credentials.posApiKey } }
       : {}),
+    ...(options.callCenters ? { callCenterIds: { ...sandbox.messaging.sipPackages } } : {}),
     ...options.config,
   });
   const logs: string[] = [];

@@ -49,6 +49,8 @@ it("limits itself to the pages asked for and rejects a bad date", async () => {
   const page = h.sandbox.messaging.pages[1]!.id;
   const { data } = await report({ date: DAY, page_ids: page });
   expect(data.inbox.map((p: { page_id: string }) => p.page_id)).toEqual([page]);
+  // Names as a tool takes them: the same resolution.
+  expect((await report({ date: DAY, page_ids: "may kids" })).data.inbox.map((p: { page_id: string }) => p.page_id)).toEqual([page]);
   await expect(h.client.getPrompt({ name: "daily_shop_report", arguments: { date: "31/12/2025" } })).rejects.toThrow(/date/);
 });
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { useHarness } from "../helpers/harness.js";
 
 describe("draft_customer_reply prompt", () => {
-  const h = useHarness();
+  const h = useHarness({ sandbox: { hostileRecords: true } });
   let pageId: string;
   beforeAll(() => {
     pageId = h.sandbox.messaging.pages[0]!.id;
@@ -16,7 +16,7 @@ describe("draft_customer_reply prompt", () => {
       (x) => x.page_id === pageId && x.type === "INBOX" && x.recent_phone_numbers.some((p) => orderPhones.has(p.phone_number)),
     )!;
     const phone = c.recent_phone_numbers.find((p) => orderPhones.has(p.phone_number))!.phone_number;
-    await h.call("list_conversations", { page_ids: pageId, limit: 100 });
+    await h.call("list_conversations", { page_ids: pageId, limit: 50 });
     const r = await h.client.getPrompt({ name: "draft_customer_reply", arguments: { page_id: pageId, conversation_id: c.id, tone: "formal" } });
     const [task, context] = texts(r);
     expect(task).toMatch(/draft/i);

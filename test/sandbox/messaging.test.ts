@@ -1,5 +1,6 @@
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Sandbox } from "../../src/sandbox/index.js";
 import { type MessagingState, registerMessaging, seedMessaging } from "../../src/sandbox/messaging/index.js";
 import { makePeople } from "../../src/sandbox/people.js";
 import { SandboxServer } from "../../src/sandbox/server.js";
@@ -61,16 +62,48 @@ describe("messaging seed", () => {
     expect(s.conversations.some((c) => c.assignee_histories.some((h) => h.payload.deleted_users.length > 0))).toBe(true);
     expect(s.conversations.some((c) => c.tag_histories.some((h) => h.payload.action === "remove"))).toBe(true);
     expect(s.posts.length).toBeGreaterThanOrEqual(40);
-    expect(s.callLogs).toHaveLength(100);
+    // Two pages have a call centre (busier this past week), the Instagram one none.
+    expect(Object.keys(s.sipPackages)).toEqual([s.pages[0]!.id, s.pages[1]!.id]);
+    expect(s.callLogs.filter((l) => l.page_id === s.pages[0]!.id).length).toBeGreaterThan(300);
+    expect(s.callLogs.filter((l) => l.page_id === s.pages[2]!.id)).toHaveLength(0);
     expect(s.callLogs.some((l) => l.answered_time === null && l.record_file === null)).toBe(true);
     expect(s.customers.some((c) => c.phone_numbers.length > 0 && c.birthday !== null)).toBe(true);
     expect(s.ads.length).toBeGreaterThan(0);
     expect(s.ads.some((a) => a.page_id === s.adsDeniedPageId)).toBe(false);
   });
 
-  it("keeps hostile records for security tests", () => {
-    const s = seedMessaging({ now, people });
+  it("looks like a Vietnamese shop's inbox: busiest in the evening, ads selling less than the shop does", () => {
+    const sandbox = new Sandbox({ now });
+    const s = sandbox.messaging;
+    const t0 = now.getTime() - 30 * 86_400_000;
+    const perHour = new Array<number>(24).fill(0);
+    for (const c of s.conversations) {
+      for (const m of s.messages[c.id] ?? []) {
+        const t = Date.parse(`${m.inserted_at.slice(0, 23)}Z`);
+        if (t >= t0 && !m.from.admin_id) perHour[new Date(t + 7 * 3_600_000).getUTCHours()]! += 1;
+      }
+    }
+    const busiest = perHour.map((n, hour) => ({ n, hour })).sort((a, b) => b.n - a.n).slice(0, 3).map((x) => x.hour);
+    for (const hour of busiest) expect(hour, perHour.join(" ")).toBeGreaterThanOrEqual(18);
+    expect(perHour.slice(1, 6).reduce((a, b) => a + b, 0)).toBeLessThan(perHour[20]!);
+    // The ads' attributed purchases of a week stay below the orders the POS took that week.
+    const week = new Date(now.getTime() + 7 * 3_600_000 - 6 * 86_400_000).toISOString().slice(0, 10);
+    const adPurchases = s.adDays.filter((d) => d.date >= week).reduce((t, d) => t + d.purchases, 0);
+    const orders = sandbox.pos.orders.filter((o) => Date.parse(`${o.inserted_at}Z`) >= Date.parse(`${week}T00:00:00+07:00`)).length;
+    expect(adPurchases).toBeGreaterThan(0);
+    expect(adPurchases).toBeLessThan(orders / 2);
+  });
+
+  it("adds hostile records for security tests only when asked, leaving the rest of the shop as it is", () => {
+    const plain = seedMessaging({ now, people });
+    expect(plain.hostileConversationIds).toEqual([]);
+    expect(plain.conversations.some((c) => c.from.name.includes("Ignore previous instructions"))).toBe(false);
+    const s = seedMessaging({ now, people, hostile: true });
     expect(s.hostileConversationIds).toHaveLength(2);
+    expect(s.conversations.filter((c) => !s.hostileConversationIds.includes(c.id))).toEqual(plain.conversations);
+    expect(s.callLogs).toEqual(plain.callLogs);
+    // The demo shop (and `pancake-mcp sandbox`) is the default sandbox: no attacker in it.
+    expect(new Sandbox({ now }).messaging.hostileConversationIds).toEqual([]);
     const hostile = s.conversations.find((c) => c.id === s.hostileConversationIds[0])!;
     expect(hostile.from.name).toContain("Ignore previous instructions");
     expect(hostile.from.name).toMatch(/\u200b/);

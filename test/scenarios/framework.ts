@@ -39,7 +39,7 @@ export const measured: Measured[] = [];
 export function runScenarios(group: string, scenarios: Scenario<unknown>[]): void {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ config: { toolsets: ["default"], dynamicToolsets: true }, sandbox: { ratePerSecond: 10_000 } });
+    h = await startHarness({ config: { toolsets: ["default"], dynamicToolsets: true }, sandbox: { ratePerSecond: 10_000 }, callCenters: true });
   });
   afterAll(() => h.close());
 

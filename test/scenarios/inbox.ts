@@ -41,10 +41,12 @@ export const inboxScenarios: Scenario<unknown>[] = [
       const r = await q.call("list_conversations", { awaiting_reply: true, waiting_minutes: 60 });
       return r.data.total;
     },
+    // Those active this past week (the tool says it looks at the last 7 days unless given since):
+    // older ones are past the 24-hour window the platform allows a reply in anyway.
     truth: (s) =>
       live(s).filter((c) => {
         const last = lastMessage(s, c);
-        return last !== undefined && !last.from.admin_id && at(last.inserted_at) <= Date.now() - 3_600_000;
+        return last !== undefined && !last.from.admin_id && at(last.inserted_at) <= Date.now() - 3_600_000 && localDay(at(c.updated_at)) >= shopDay(s, 6);
       }).length,
   },
   {
@@ -78,5 +80,35 @@ export const inboxScenarios: Scenario<unknown>[] = [
       return r.data.totals.customer_inbox_count;
     },
     truth: (s) => total(pageActivity(s.messaging, s.messaging.pages[1]!.id, days(shopDay(s, 1), shopDay(s, 1)), localDay), "customer_inbox_count"),
+  },
+  {
+    question: "Who has been waiting for a reply since noon?",
+    async ask(q) {
+      const r = await q.call("list_conversations", { awaiting_reply: true, since: "noon" });
+      return r.data.conversations.map((c: { id: string }) => c.id).sort();
+    },
+    truth: (s) => {
+      const noon = Date.parse(`${shopDay(s)}T12:00:00+07:00`);
+      return live(s)
+        .filter((c) => {
+          const last = lastMessage(s, c);
+          return last !== undefined && !last.from.admin_id && at(c.updated_at) >= noon;
+        })
+        .map((c) => c.id)
+        .sort();
+    },
+  },
+  {
+    question: "Which calls did we miss today? Give me the numbers to call back.",
+    async ask(q) {
+      const r = await q.call("list_call_logs", { since: "today", missed: true });
+      return r.data.calls.map((c: { phone_number: string }) => c.phone_number);
+    },
+    // Incoming calls nobody answered, on every page with a call centre, newest first.
+    truth: (s) =>
+      s.messaging.callLogs
+        .filter((l) => localDay(at(l.created_time)) === shopDay(s) && l.direction === "inbound" && l.answered_time === null)
+        .sort((a, b) => b.created_time.localeCompare(a.created_time))
+        .map((l) => l.phone_number),
   },
 ];

@@ -44,7 +44,7 @@ describe("hostile text comes out sanitized and marked as customer or staff conte
   let inboxId: string;
   let customer: CustomerRecord;
   beforeAll(async () => {
-    h = await startHarness({ sandbox: { ratePerSecond: 10_000 }, config: { pageRatePerSecond: 10_000 } });
+    h = await startHarness({ sandbox: { ratePerSecond: 10_000, hostileRecords: true }, config: { pageRatePerSecond: 10_000 } });
     const m = h.sandbox.messaging;
     pageId = m.pages[0]!.id;
     inboxId = m.hostileConversationIds.find((id) => m.conversations.find((c) => c.id === id)?.type === "INBOX")!;
@@ -74,7 +74,7 @@ describe("hostile text comes out sanitized and marked as customer or staff conte
   });
 
   it("list_conversations: the attacker's name and snippet are cleaned, in customer fields", async () => {
-    const r = await h.call("list_conversations", { page_ids: pageId, limit: 100 });
+    const r = await h.call("list_conversations", { page_ids: pageId, limit: 50 });
     expect(r.isError, r.text).toBe(false);
     expectClean("list_conversations", r.data);
     expect(JSON.parse(r.text)).toEqual(r.data);

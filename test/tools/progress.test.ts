@@ -7,19 +7,25 @@ import { expectOutputContract } from "../helpers/output-contract.js";
 const h = useHarness();
 
 describe("progress notifications", () => {
-  it("list_conversations reports each upstream page it follows to fill limit", async () => {
+  it("list_conversations and list_messages report each upstream page they follow to fill limit", async () => {
     const pageId = h.sandbox.messaging.pages[0]!.id;
     const seen: Progress[] = [];
-    const result = await h.client.callTool({ name: "list_conversations", arguments: { page_ids: pageId, limit: 100 } }, undefined, {
+    const result = await h.client.callTool({ name: "list_conversations", arguments: { page_ids: pageId, limit: 50 } }, undefined, {
       onprogress: (p) => seen.push(p),
     });
     expect(result.isError).toBeFalsy();
     expectOutputContract("list_conversations", JSON.stringify(result.structuredContent));
-    const rows = (result.structuredContent as { conversations: unknown[] }).conversations.length;
-    // The v2 list gives 60 conversations a call: 100 rows take two calls, each reported.
-    expect(rows).toBe(100);
-    expect(seen.length).toBeGreaterThanOrEqual(2);
-    expect(seen.map((p) => p.progress)).toEqual([...seen.map((p) => p.progress)].sort((a, b) => a - b));
-    expect(seen.at(-1)).toMatchObject({ progress: 100, total: 100 });
+    expect((result.structuredContent as { conversations: unknown[] }).conversations.length).toBe(50);
+    expect(seen.at(-1)).toMatchObject({ progress: 50, total: 50 });
+
+    // Messages come 30 to an upstream call: a longer thread takes two, each reported.
+    const long = h.sandbox.messaging.conversations.find((c) => c.page_id === pageId && (h.sandbox.messaging.messages[c.id]?.length ?? 0) > 31)!;
+    const messages: Progress[] = [];
+    const read = await h.client.callTool({ name: "list_messages", arguments: { page_id: pageId, conversation_id: long.id, limit: 50 } }, undefined, {
+      onprogress: (p) => messages.push(p),
+    });
+    expect(read.isError).toBeFalsy();
+    expect(messages.length).toBeGreaterThanOrEqual(2);
+    expect(messages.map((p) => p.progress)).toEqual([...messages.map((p) => p.progress)].sort((a, b) => a - b));
   });
 });

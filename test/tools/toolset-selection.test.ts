@@ -66,12 +66,17 @@ describe("a session that starts with the default toolsets", () => {
 
   it("lists the toolsets, then adds one: the client hears that the list changed and can call its tools", async () => {
     const overview = await h.call("enable_toolset", {});
-    const finance = overview.data.toolsets.find((t: { name: string }) => t.name === "finance");
-    expect(finance).toMatchObject({ enabled: false, tools: expect.arrayContaining(["list_transactions", "list_debts"]) });
-    expect(overview.data.toolsets.find((t: { name: string }) => t.name === "inbox").enabled).toBe(true);
+    const of = (name: string) => overview.data.toolsets.find((t: { name: string }) => t.name === name);
+    // The default tools hold list_debts of finance: the toolset is partly on, and says with which tool.
+    expect(of("finance")).toMatchObject({ enabled: "partly", active: ["list_debts"], tools: expect.arrayContaining(["list_transactions", "list_debts"]) });
+    expect(of("inbox").enabled).toBe(true);
+    expect(of("inbox").active).toBeUndefined();
+    expect(of("promotions")).toMatchObject({ enabled: false });
+    for (const name of ["pages", "orders", "customers", "shop", "analytics"]) expect(of(name).enabled, name).toBe("partly");
 
     const r = await h.call("enable_toolset", { toolset: "finance" });
     expect(r.data).toMatchObject({ enabled: "finance", added: expect.arrayContaining(["list_transactions"]) });
+    expect((await h.call("enable_toolset", {})).data.toolsets.find((t: { name: string }) => t.name === "finance").enabled).toBe(true);
     await expect.poll(() => changed).toBe(1);
     expect(await listed()).toContain("list_transactions");
     const tx = await h.call("list_transactions", {});

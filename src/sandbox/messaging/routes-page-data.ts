@@ -59,6 +59,8 @@ export function registerPageDataRoutes(router: Router, ctx: RouteContext, prefix
     const pageNumber = intParam(req, "page_number", { required: true, min: 1 })!;
     const pageSize = intParam(req, "page_size", FIXED_PAGE_SIZE)!;
     const range = timeRange(req, true);
+    // The live wording is not documented: a page with no call centre and a wrong id are told apart.
+    if (state.sipPackages[page.id] === undefined) return { success: false, message: "This page has no call center (SIP) package registered" };
     if (state.sipPackages[page.id] !== id) return { success: false, message: "Call center package not found for this page" };
     const list = state.callLogs.filter((l) => l.page_id === page.id && (!range || within(l.created_time, range)));
     // The vendor's OpenAPI answers `data` (the seed document `call_logs`): the newer form.

@@ -1,6 +1,6 @@
 import type { Random } from "../random.js";
 import { POST_LINES } from "./text.js";
-import { DAY_MS, iso, localIso } from "./time.js";
+import { busyHourOf, DAY_MS, iso, localIso } from "./time.js";
 import type {
   AdDayRecord,
   AdRecord,
@@ -47,20 +47,33 @@ export function seedPosts(rng: Random, page: PageRecord, count: number, staff: S
 /** The page's call-centre number (the other end of every call). */
 const HOTLINE = "02873001234";
 
+/** Calls a day over the last week and the 53 days before it, at the hours a shop is busy. */
+export interface CallVolume {
+  lastWeek: number;
+  before: number;
+}
+
 export function seedCallLogs(
   rng: Random,
   page: PageRecord,
   phones: string[],
   staff: StaffUser[],
   now: number,
+  volume: CallVolume,
 ): CallLogRecord[] {
   const logs: CallLogRecord[] = [];
-  for (let i = 0; i < 100; i++) {
-    const created = now - rng.int(600, 60 * 86_400) * 1000;
-    const answered = rng.chance(0.75) ? created + rng.int(4, 25) * 1000 : null;
+  const times: number[] = [];
+  for (let day = 0; day < 60; day++) {
+    const perDay = day < 7 ? volume.lastWeek : volume.before;
+    for (let n = rng.int(Math.ceil(perDay / 2), Math.floor(perDay * 1.5)); n > 0; n--) times.push(busyHourOf(rng, now - day * DAY_MS, Number.POSITIVE_INFINITY));
+  }
+  // Today's calls end at the sandbox's "now".
+  for (const created of times.filter((t) => t <= now - 600_000)) {
+    const direction = rng.chance(0.5) ? "outbound" : "inbound";
+    // Staff busy in a chat miss a call now and then; a customer called back often does not pick up.
+    const answered = rng.chance(direction === "inbound" ? 0.7 : 0.75) ? created + rng.int(4, 25) * 1000 : null;
     const hangup = answered === null ? created + rng.int(15, 45) * 1000 : answered + rng.int(20, 600) * 1000;
     const id = rng.uuid();
-    const direction = rng.chance(0.6) ? "outbound" : "inbound";
     const clientType = rng.chance(0.7) ? "web" : "mobile";
     const clientHangup = rng.chance(0.5);
     const phone = rng.pick(phones);
@@ -130,7 +143,9 @@ export function seedAds(rng: Random, page: PageRecord, now: number): AdSeed {
         const impressions = rng.int(400, 8000);
         const clicks = Math.round(impressions * (0.008 + rng.next() * 0.025));
         const started = Math.round(clicks * (0.2 + rng.next() * 0.2));
-        const purchases = rng.int(0, Math.max(0, Math.round(started / 4)));
+        // About one conversation in ninety ends in a purchase the platform attributes to the ad:
+        // a few a week per page, below the orders the shop's POS takes from every channel.
+        const purchases = rng.chance(started / 90) ? 1 : 0;
         out.adDays.push({
           ad_id: ad.ad_id,
           date: localIso(now - d * DAY_MS).slice(0, 10),
@@ -142,7 +157,7 @@ export function seedAds(rng: Random, page: PageRecord, now: number): AdSeed {
           messaging_first_reply: Math.round(started * 0.8),
           post_comments: rng.int(0, 12),
           purchases,
-          purchases_conversion_value: purchases * 350_000,
+          purchases_conversion_value: purchases * rng.int(35, 150) * 10_000,
         });
       }
     }

@@ -2,7 +2,7 @@ import type { Person } from "../people.js";
 import type { Random } from "../random.js";
 import { appendMessage, assignUser, buildConversation, buildMessage, customerSender, staffSender } from "./messages.js";
 import { CITIES, COMMENT_LINES, CUSTOMER_LINES, ORDER_TAG, RATING_LINES, STAFF_LINES } from "./text.js";
-import { DAY_MS, iso, isoMicro, parseIso } from "./time.js";
+import { awake, busyHourOf, DAY_MS, iso, isoMicro, parseIso } from "./time.js";
 import type {
   Attachment,
   ConversationRecord,
@@ -38,7 +38,7 @@ export interface PageSeedContext {
 export function seedCustomers(ctx: PageSeedContext, pool: Person[]): PageCustomerRecord[] {
   const { rng, page, now } = ctx;
   return pool.map((person) => {
-    const at = now - rng.int(3600, 90 * 86_400) * 1000;
+    const at = busyHourOf(rng, now - rng.int(3600, 90 * 86_400) * 1000, now - 3_600_000);
     return {
       id: rng.uuid(),
       customer_id: rng.uuid(),
@@ -88,9 +88,11 @@ function seedConversation(ctx: PageSeedContext, type: ConversationRecord["type"]
   let start: number;
   if (post) {
     const posted = parseIso(post.inserted_at);
-    start = posted + rng.int(60, Math.max(61, Math.min(10 * 86_400, Math.floor((now - posted) / 1000) - 120))) * 1000;
+    const any = posted + rng.int(60, Math.max(61, Math.min(10 * 86_400, Math.floor((now - posted) / 1000) - 120))) * 1000;
+    const busy = busyHourOf(rng, any, now - 120_000);
+    start = busy >= posted + 60_000 ? busy : any;
   } else {
-    start = now - (rng.chance(0.15) ? rng.int(600, 2 * 86_400) : rng.int(600, 90 * 86_400)) * 1000;
+    start = busyHourOf(rng, now - (rng.chance(0.15) ? rng.int(600, 2 * 86_400) : rng.int(600, 90 * 86_400)) * 1000, now - 600_000);
   }
   const postFbid = post?.id.split("_")[1] ?? "";
   const commentId = () => `${postFbid}_${rng.int(100_000_000_000, 999_999_999_999)}`;
@@ -106,14 +108,16 @@ function seedConversation(ctx: PageSeedContext, type: ConversationRecord["type"]
   const count = type === "INBOX" ? rng.int(3, 40) : rng.int(3, 15);
   const longest = Math.max(60, Math.floor((now - start) / 1000) - 30);
   const span = Math.min(longest, rng.chance(0.6) ? rng.int(60, 6 * 3600) : rng.int(3600, 5 * 86_400)) * 1000;
-  const offsets = Array.from({ length: count - 1 }, () => Math.floor(rng.next() * span)).sort((a, b) => a - b);
+  const offsets = Array.from({ length: count - 1 }, () => Math.floor(rng.next() * span));
+  // Nobody writes at 4 in the morning: such a message comes when the shop opens.
+  const times = [start, ...offsets.map((o) => awake(rng, start + o, now - 1000))].sort((a, b) => a - b);
   let wantsPhone = rng.chance(0.3);
   let fromCustomer = true;
   let root: MessageRecord | undefined;
   let previous = start - 1;
-  [0, ...offsets].forEach((offset, index) => {
+  times.forEach((time, index) => {
     if (index > 0) fromCustomer = fromCustomer ? !rng.chance(0.65) : rng.chance(0.6);
-    const at = Math.max(previous + 1, start + offset + rng.int(0, 999));
+    const at = Math.max(previous + 1, time + rng.int(0, 999));
     previous = at;
     const attachments: Attachment[] = [];
     let text: string;

@@ -1,6 +1,6 @@
 import type { Person } from "../people.js";
 import { Random } from "../random.js";
-import { seedAds, seedCallLogs, seedPosts } from "./seed-extras.js";
+import { type CallVolume, seedAds, seedCallLogs, seedPosts } from "./seed-extras.js";
 import { seedHostile } from "./seed-hostile.js";
 import { type InboxSeed, type PageSeedContext, seedConversations, seedCustomers } from "./seed-inbox.js";
 import { STAFF_NAMES, TAG_NAMES } from "./text.js";
@@ -38,7 +38,7 @@ function branchPlans(count: number): PagePlan[] {
 }
 
 /** Builds the whole messaging data set from fixed seeds; times are relative to ctx.now. */
-export function seedMessaging(ctx: { now: Date; people: Person[]; extraPages?: number }): MessagingState {
+export function seedMessaging(ctx: { now: Date; people: Person[]; extraPages?: number | undefined; hostile?: boolean | undefined }): MessagingState {
   const now = ctx.now.getTime();
   const rng = new Random(0x6d657373);
   const plans = [...PLANS, ...branchPlans(ctx.extraPages ?? 0)];
@@ -97,15 +97,25 @@ export function seedMessaging(ctx: { now: Date; people: Person[]; extraPages?: n
     const customers = seedCustomers(seedCtx, ctx.people.slice(...plan.people));
     out.customers.push(...customers);
     seedConversations(seedCtx, customers, byPsid, plan.conversations);
-    if (i === 0) {
-      state.hostileConversationIds = seedHostile(seedCtx);
-      state.sipPackages[page.id] = `sip_${pageRng.hex(16)}`;
+    // Its own generator: the shop's other data is the same with or without the attacker.
+    if (i === 0 && ctx.hostile) state.hostileConversationIds = seedHostile({ ...seedCtx, rng: new Random(0x686f7374) });
+    const calls = CALL_CENTERS[i];
+    if (calls !== undefined) {
+      const callRng = new Random(0x63616c6c + i);
+      state.sipPackages[page.id] = `sip_${callRng.hex(16)}`;
       const phones = customers.flatMap((c) => c.phone_numbers);
-      state.callLogs = seedCallLogs(pageRng, page, phones, pageStaff, now);
+      state.callLogs.push(...seedCallLogs(callRng, page, phones, pageStaff, now, calls));
     }
   });
+  state.callLogs.sort((a, b) => b.created_time.localeCompare(a.created_time));
   return state;
 }
+
+/** Calls a day of the pages with a call centre: the first two pages have one, the third (Instagram) none. */
+const CALL_CENTERS: CallVolume[] = [
+  { lastWeek: 20, before: 5 },
+  { lastWeek: 8, before: 2 },
+];
 
 function makePage(rng: Random, id: string, name: string, platform: PageRecord["platform"], created: number): PageRecord {
   return {

@@ -63,3 +63,34 @@ export function parseLocalRange(text: string, withTime: boolean): Range | undefi
   const to = at(size) + (withTime ? 999 : DAY_MS - 1);
   return Number.isNaN(from) || Number.isNaN(to) || to < from ? undefined : { from, to };
 }
+
+/**
+ * How busy a Vietnamese shop's inbox is per local hour (0-23): quiet before dawn, a lunch bump,
+ * busiest from 19h to 22h when customers are home from work.
+ */
+const HOUR_WEIGHTS = [3, 1.5, 0.7, 0.4, 0.3, 0.5, 1.5, 3, 4, 5, 6, 7, 7, 5, 5, 5, 5, 6, 7, 9, 11, 12, 9, 6];
+
+type Rng = { next(): number; int(min: number, max: number): number };
+
+/** An instant on the local day holding `ms`, at an hour from `first` on drawn by HOUR_WEIGHTS. */
+function atBusyHour(rng: Rng, ms: number, first = 0): number {
+  const weights = HOUR_WEIGHTS.slice(first);
+  let r = rng.next() * weights.reduce((a, b) => a + b, 0);
+  let i = 0;
+  while (r >= weights[i]! && i < weights.length - 1) r -= weights[i++]!;
+  return localDayStart(ms) + (first + i) * HOUR_MS + rng.int(0, HOUR_MS / 1000 - 1) * 1000;
+}
+
+/** An instant on the local day holding `ms` at a busy hour; one past `latest` moves a day back, so "recent" stays recent. */
+export function busyHourOf(rng: Rng, ms: number, latest: number): number {
+  const at = atBusyHour(rng, ms);
+  return at > latest ? at - DAY_MS : at;
+}
+
+/** A message that would come between midnight and 7h local time comes later that day instead, unless that is past `latest`. */
+export function awake(rng: Rng, ms: number, latest: number): number {
+  const hour = Math.floor((ms - localDayStart(ms)) / HOUR_MS);
+  if (hour >= 7) return ms;
+  const later = atBusyHour(rng, ms, 7);
+  return later > latest ? ms : later;
+}

@@ -6,7 +6,6 @@ import type { AnyTool, ToolContext } from "../define.js";
 import { eachPage } from "../page-stats/fan-out.js";
 import { getPageStats } from "../page-stats/get-page-stats.js";
 import { getStaffStats } from "../page-stats/get-staff-stats.js";
-import { MAX_PAGES, resolvePageIds } from "../pages/page-refs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 
 /**
@@ -18,9 +17,14 @@ import { resolveShopId } from "../pos/resolve-shop.js";
 const STAFF_SHOWN = 10;
 const SALE_FIELDS = ["order_count", "price", "cod", "discount", "shipping_fee", "product_count"];
 
-/** Runs a tool's handler with its own input validation, as a tool call would. */
-async function run(tool: AnyTool, args: Record<string, unknown>, ctx: ToolContext): Promise<Record<string, unknown>> {
-  return (await tool.handler(tool.input.parse(args), ctx)) as Record<string, unknown>;
+/**
+ * Runs a statistics tool's handler on arguments the report built itself: its schema fills the
+ * defaults, and page_ids are set after it, already resolved (no unknown-key check, page
+ * resolution or row cap applies: the report is no tool call, and a report covers every page
+ * however many, while a tool call takes at most 20).
+ */
+async function run(tool: AnyTool, args: Record<string, unknown>, pageIds: readonly string[], ctx: ToolContext): Promise<Record<string, unknown>> {
+  return (await tool.handler({ ...tool.input.parse(args), page_ids: [...pageIds] }, ctx)) as Record<string, unknown>;
 }
 
 /** A section's figures, or why they are missing: one failing source does not sink the report. */
@@ -33,12 +37,6 @@ async function attempt<T>(read: () => Promise<T>): Promise<T | { unavailable: st
 }
 
 const reportDay = (text: string, timeZone: string): Date => startOfDay(parseDateInput("date", text, timeZone), timeZone);
-
-/** The pages named (ids or names), or every activated page, with their names. */
-async function pagesOf(ctx: ResourceContext, refs: string[] | undefined): Promise<{ id: string; name?: string | undefined }[]> {
-  const chosen = await resolvePageIds(ctx.messaging, refs);
-  return chosen.slice(0, MAX_PAGES).map((id) => ({ id, name: ctx.messaging.pageName(id) }));
-}
 
 /** Sums the day's sales rows: every metric of `success`, and the returned order count. */
 async function sales(ctx: ResourceContext, shopId: string | undefined, since: Date, until: Date) {
@@ -67,24 +65,27 @@ export interface DailyReport {
   noPos: boolean;
 }
 
-export async function dailyReport(args: { date: string; page_ids?: string[] | undefined; shop_id?: string | undefined }, base: ResourceContext): Promise<DailyReport> {
+/**
+ * The report of a day. `page_ids` are ids already resolved, by runTool for the tool and by
+ * resolvePageIds for the prompt: every activated page when none were named.
+ */
+export async function dailyReport(args: { date: string; page_ids: readonly string[]; shop_id?: string | undefined }, base: ResourceContext): Promise<DailyReport> {
   const tz = base.config.timezone;
   const since = reportDay(args.date, tz);
   const until = new Date(startOfDay(since, tz, 1).getTime() - 1000);
   const day = toDateInZone(since, tz);
   const ctx: ToolContext = { ...base, progress: async () => {} };
   const range = { since: day, until: day };
-  const pages = await pagesOf(base, args.page_ids);
-  const inbox = await eachPage(ctx, pages.map((p) => p.id), "daily report", async (pageId) => ({
+  const inbox = await eachPage(ctx, args.page_ids, "daily report", async (pageId) => ({
     page_id: pageId,
-    name: pages.find((p) => p.id === pageId)?.name,
+    name: base.messaging.pageName(pageId),
     ...(await attempt(async () => ({
-      conversations: (await run(getPageStats, { metric: "engagement", page_ids: [pageId], ...range }, ctx)).totals,
-      messages: (await run(getPageStats, { metric: "messages", page_ids: [pageId], ...range }, ctx)).totals,
+      conversations: (await run(getPageStats, { metric: "engagement", ...range }, [pageId], ctx)).totals,
+      messages: (await run(getPageStats, { metric: "messages", ...range }, [pageId], ctx)).totals,
     }))),
   }));
   const staff = await attempt(async () => {
-    const result = await run(getStaffStats, { page_ids: pages.map((p) => p.id), ...range }, ctx);
+    const result = await run(getStaffStats, range, args.page_ids, ctx);
     return { totals: result.totals, top_staff: (result.staff as unknown[]).slice(0, STAFF_SHOWN) };
   });
   let sold: Awaited<ReturnType<typeof sales>> | { unavailable: string } | undefined;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineTool, READ } from "../define.js";
-import { jsonish } from "../inputs.js";
+import { shopIdInput } from "../inputs.js";
+import { pageIdsInput } from "../pages/page-refs.js";
 import { dailyReport } from "./daily-report.js";
 
 const section = z.union([z.looseObject({}), z.object({ unavailable: z.string() })]);
@@ -14,8 +15,8 @@ export const getDailyReport = defineTool({
   annotations: READ,
   input: z.object({
     date: z.string().max(40).describe("YYYY-MM-DD, today or yesterday"),
-    page_ids: jsonish(z.array(z.string().min(1).max(64)).max(20)).optional().describe("Default: every active page"),
-    shop_id: z.string().max(64).optional().describe("POS shop (optional with one shop)"),
+    page_ids: pageIdsInput,
+    shop_id: shopIdInput,
   }),
   output: z.object({
     date: z.string(),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { InputError, PancakeError } from "../../clients/errors.js";
 import type { Conversation } from "../../clients/schemas/messaging.js";
 import { type ConversationRow, conversationRow, fullRecord, sideOf } from "../../format/conversations.js";
-import { parseRange, recordTime, toUnix } from "../../format/time.js";
+import { parseRange, recordTime, toIsoInZone, toUnix } from "../../format/time.js";
 import type { ToolContext } from "../define.js";
 import { eachPage } from "../page-stats/fan-out.js";
 import { type PageScan, SCAN_CALLS, SCAN_MS, scanPage } from "./conversation-scan.js";
@@ -24,6 +24,11 @@ export const searchedPageSchema = z.object({
   complete: z.boolean(),
   error: z.string().optional(),
 });
+
+/** Awaiting a reply without since/until: recent days only (older ones can rarely be messaged, and would bury today's). */
+const AWAITING_DAYS = 7;
+/** Inbox messages can be sent only within this long of the customer's last message (the platform's window). */
+const MESSAGING_WINDOW_MS = 24 * 3_600_000;
 
 /** Options only the one-page list has. */
 const ONE_PAGE_ONLY = ["with_total", "order_by", "unread_first"] as const;
@@ -55,7 +60,8 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
   }
   const tz = ctx.config.timezone;
   const now = Date.now();
-  const range = input.since !== undefined || input.until !== undefined ? parseRange(input.since, input.until, tz) : undefined;
+  const ranged = input.since !== undefined || input.until !== undefined;
+  const range = ranged || awaiting ? parseRange(input.since, input.until, tz, { defaultDays: AWAITING_DAYS }) : undefined;
   const span = range ? { since: toUnix(range.since), until: toUnix(range.until) } : {};
   const keep = matcher(input, awaiting, now);
   const deadline = now + SCAN_MS;
@@ -84,6 +90,13 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
   const cut = results.some((r) => r.scan && !r.scan.complete);
   // Without a filter a page is read only until it fills `limit`: its count is not a total.
   const total = filtering || complete ? matches.length : undefined;
+  const notes = [
+    cut
+      ? `pages with complete:false were read back to searched_back_to only (${SCAN_CALLS * 60} most recent conversations, or the time limit)${filtering ? "; pass since/until to search an older span" : "; list one page for a cursor"}`
+      : "",
+    awaiting && !ranged ? `conversations active in the last ${AWAITING_DAYS} days (range); pass since for older ones` : "",
+    awaiting ? "within_24h: inbox conversations the page can still message (the customer wrote in the last 24 hours)" : "",
+  ].filter(Boolean);
   return {
     conversations: shown.map(({ c, r }) => {
       if (input.detail === "full") return fullRecord(c);
@@ -98,6 +111,8 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
       return row;
     }),
     total,
+    range: range && awaiting ? { since: toIsoInZone(range.since, tz), until: toIsoInZone(range.until, tz) } : undefined,
+    within_24h: awaiting ? matches.filter(({ c }) => c.type === "INBOX" && (waitingSince(c) ?? 0) > now - MESSAGING_WINDOW_MS).length : undefined,
     truncated: shown.length < matches.length || (!complete && total === undefined) || undefined,
     pages: results.map((r) => ({
       page_id: r.pageId,
@@ -107,9 +122,7 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
       complete: r.scan?.complete ?? false,
       error: r.error?.message,
     })),
-    note: !cut
-      ? undefined
-      : `pages with complete:false were read back to searched_back_to only (${SCAN_CALLS * 60} most recent conversations, or the time limit)${filtering ? "; pass since/until to search an older span" : "; list one page for a cursor"}`,
+    note: notes.length ? notes.join("; ") : undefined,
   };
 }
 

@@ -8,7 +8,7 @@ import type {
 } from "../../clients/messaging.js";
 import type { Conversation } from "../../clients/schemas/messaging.js";
 import { conversationRow, fullRecord } from "../../format/conversations.js";
-import { parseRange, toUnix } from "../../format/time.js";
+import { parseRange, toIsoInZone, toUnix } from "../../format/time.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import { defineTool, READ, type ToolContext } from "../define.js";
 import { cursorInput, detailRowsInput, jsonish, limitInput, sinceInput, untilInput } from "../inputs.js";
@@ -85,7 +85,7 @@ export const tagsInput = jsonish(z.array(z.union([z.string().max(100), z.number(
 const input = z.object({
   page_ids: pageIdsInput,
   customer: z.string().trim().min(1).max(100).optional().describe("Customer name or phone"),
-  awaiting_reply: z.boolean().optional().describe("Last message is the customer's"),
+  awaiting_reply: z.boolean().optional().describe("Customer wrote last (default last 7 days)"),
   waiting_minutes: z.number().int().min(0).optional().describe("Awaiting reply ≥ N minutes"),
   type: jsonish(z.array(z.enum(["INBOX", "COMMENT", "COMMENT_LIVESTREAM"])).max(3))
     .optional()
@@ -94,9 +94,10 @@ const input = z.object({
   unread_first: z.boolean().optional().describe("Unread first"),
   since: sinceInput.describe("Last activity from (creation with order_by inserted_at)"),
   until: untilInput,
-  with_total: z.boolean().optional().describe("Count matches (span ≤31 days, default last 30)"),
-  order_by: z.enum(["inserted_at", "updated_at"]).optional().describe("Implies with_total"),
-  limit: limitInput(100, 20),
+  with_total: z.boolean().optional().describe("Count matches (one page, ≤31 days, default last 30)"),
+  order_by: z.enum(["inserted_at", "updated_at"]).optional().describe("One page; implies with_total"),
+  // 50 rows are about 6,000 tokens: more at once crowds a model's context for little gain.
+  limit: limitInput(50, 20),
   cursor: cursorInput,
   detail: detailRowsInput,
 });
@@ -106,13 +107,15 @@ export const listConversations = defineTool({
   name: NAME,
   title: "List conversations",
   description:
-    "Conversations, latest activity first. customer and awaiting_reply search the 600 most recent per page and say how far back. Example: awaiting_reply true, since \"today\".",
+    "Conversations, latest activity first. customer and awaiting_reply search each page's 600 latest. Example: awaiting_reply true, since \"today\".",
   toolset: "inbox",
   annotations: READ,
   input,
   output: z.object({
     conversations: z.array(z.looseObject({ id: z.string(), type: z.string().optional(), customer_name: z.string().optional() })),
     total: z.number().optional(),
+    range: z.object({ since: z.string(), until: z.string() }).optional(),
+    within_24h: z.number().optional(),
     truncated: z.boolean().optional(),
     next_cursor: z.string().optional(),
     pages: z.array(searchedPageSchema).optional(),
@@ -161,9 +164,15 @@ async function listPage(input: ListConversationsInput, ctx: ToolContext, pageId:
     } else next = page.next === undefined ? undefined : { ...position, at: page.next, skip: 0, size: page.size ?? position.size };
     await ctx.progress(rows.length, input.limit);
   }
+  const { since, until } = state.q;
   return {
     conversations: rows.map((c) => (input.detail === "full" ? fullRecord(c) : conversationRow(c, { pageId, timeZone: tz, tags: names }))),
     total,
+    // A total counts the conversations of a range (the last 30 days unless since/until): say which.
+    range:
+      typeof since === "number" && typeof until === "number"
+        ? { since: toIsoInZone(new Date(since * 1000), tz), until: toIsoInZone(new Date(until * 1000), tz) }
+        : undefined,
     next_cursor: next ? encodeCursor(NAME, input, next) : undefined,
   };
 }

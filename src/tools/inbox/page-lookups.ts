@@ -59,24 +59,40 @@ export async function resolveTagIds(
 }
 
 /**
- * The page's active staff for ids, emails or names. A name may be part of one ("Minh" for "Trần
- * Minh Khoa", accents optional) when no other staff member matches it as well.
+ * Staff of the page (or of every page given: staff ids are the account's, not a page's) for ids,
+ * emails or names. A name may be part of one ("Minh" for "Trần Minh Khoa", accents optional)
+ * when no other staff member matches it as well. Only active staff, unless `formerToo` (a
+ * statistic of past work may name someone who has left).
  */
-export async function resolveStaffIds(client: MessagingClient, pageId: string, field: string, wanted: readonly string[]): Promise<PageUser[]> {
-  const { active, disabled } = await cachedUsers(client, pageId);
+export async function resolveStaffIds(
+  client: MessagingClient,
+  pageIds: string | readonly string[],
+  field: string,
+  wanted: readonly string[],
+  options: { formerToo?: boolean } = {},
+): Promise<PageUser[]> {
+  const pages = typeof pageIds === "string" ? [pageIds] : pageIds;
+  const lists = await Promise.all(pages.map((pageId) => cachedUsers(client, pageId)));
+  const unique = (users: PageUser[]) => [...new Map(users.map((u) => [String(u.id), u])).values()];
+  const active = unique(lists.flatMap((l) => l.active));
+  const activeIds = new Set(active.map((u) => String(u.id)));
+  const disabled = unique(lists.flatMap((l) => l.disabled)).filter((u) => !activeIds.has(String(u.id)));
+  const pool = options.formerToo ? [...active, ...disabled] : active;
+  const where = (thisOne: string) => (pages.length === 1 ? thisOne : "these pages");
   const exact = (u: PageUser, text: string) => String(u.id) === text || fold(u.email ?? "") === fold(text);
   const label = (u: PageUser) => `${sanitizeName(u.name)} <${sanitizeName(u.email) ?? u.id}>`;
   return wanted.map((value, i) => {
     const text = value.trim();
-    const where = wanted.length > 1 ? `${field}[${i}]` : field;
-    const byKey = active.filter((u) => exact(u, text));
-    const found = byKey.length > 0 ? byKey : bestMatches(active, text, (u) => u.name ?? undefined);
+    const at = wanted.length > 1 ? `${field}[${i}]` : field;
+    const byKey = pool.filter((u) => exact(u, text));
+    const found = byKey.length > 0 ? byKey : bestMatches(pool, text, (u) => u.name ?? undefined);
     if (found.length === 1) return found[0]!;
     const valid = `Active staff: ${active.map(label).join(", ")}.`;
     if (found.length > 1) {
-      throw new InputError(where, `${JSON.stringify(text)} matches several staff: ${found.map(label).join(", ")}`, "Use more of the name, the email or the id.");
+      throw new InputError(at, `${JSON.stringify(text)} matches several staff: ${found.map(label).join(", ")}`, "Use more of the name, the email or the id.");
     }
     const gone = disabled.some((u) => exact(u, text) || nameScore(u.name ?? undefined, text) > 0);
-    throw new InputError(where, gone ? `${JSON.stringify(text)} is disabled on this page` : `no staff ${JSON.stringify(text)} on page ${pageId}`, valid);
+    const reason = gone ? `${JSON.stringify(text)} is disabled on ${where("this page")}` : `no staff ${JSON.stringify(text)} on ${where(`page ${pages[0]}`)}`;
+    throw new InputError(at, reason, valid);
   });
 }

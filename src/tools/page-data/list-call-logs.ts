@@ -6,24 +6,35 @@ import type { CallLog } from "../../clients/schemas/messaging.js";
 import { num } from "../../format/compact.js";
 import { sanitizeName } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
-import { defineTool, READ } from "../define.js";
-import { idInput } from "../inputs.js";
-import { PAGE_SIZE, pagedInput, pagedOutput, readPaged, spanQuery } from "./paging.js";
+import { defineTool, READ, type ToolContext } from "../define.js";
+import { cursorInput, idInput, limitInput, sinceInput, untilInput } from "../inputs.js";
+import { eachPage } from "../page-stats/fan-out.js";
+import { pageIdsInput } from "../pages/page-refs.js";
+import { cursorPage, PAGE_SIZE, pagedOutput, readPaged, spanQuery } from "./paging.js";
 
 const NAME = "list_call_logs";
 
 /**
  * The call-log endpoint wants the id of the page's call-centre (SIP) package, and nothing in
  * the messaging API lists it: neither the page list (the OpenAPI's Page is id, platform, name,
- * avatar_url; the seed document leaves it "not shown") nor page settings or users. So the user
- * has to look it up once; the id that worked for a page is remembered for the next calls.
+ * avatar_url; the seed document leaves it "not shown") nor page settings or users. So the ids come
+ * from PANCAKE_CALL_CENTER_IDS, or once from the user (subscription_id), and the id that worked
+ * for a page is remembered for the next calls.
  */
-const LOOK_UP =
-  "Ask the user for the id of this page's call-centre (SIP) package, shown in the call-centre settings of the Pancake inbox web app (no API lists it), and pass it as subscription_id; later calls for the page may omit it.";
+const SETTING =
+  "If the page has a call centre, its package id is shown in the call-centre settings of the Pancake inbox web app (no API lists it): add it to PANCAKE_CALL_CENTER_IDS (page_id=id,...), or pass it once as subscription_id. A page without a call centre has no calls to list.";
+
 /** Kept in the shared client's scope, not a call's view of it (call-signal.ts), so the next call finds it. */
 function remembered(view: MessagingClient): Map<string, string> {
   return original(view).state.local("call-packages", () => new Map<string, string>());
 }
+
+/**
+ * The upstream's word that the page has no call centre at all, as opposed to a wrong package id
+ * ("package not found"). The live wording is not documented; these are the forms it takes in the
+ * sandbox and in Vietnamese.
+ */
+const NO_CALL_CENTER = /no call.?cent(?:er|re)|not registered|chưa (?:đăng ký|có) tổng đài/i;
 
 const seconds = (from: string | undefined, to: string | undefined) =>
   from && to ? Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 1000)) : undefined;
@@ -55,41 +66,104 @@ function callRow(c: CallLog, tz: string) {
   };
 }
 
+type CallRow = ReturnType<typeof callRow> & { page_id?: string };
+
+/** A call the shop missed: one that came in and nobody answered (an unanswered outbound call is the customer's miss). */
+const isMissed = (c: CallLog) => {
+  const row = callRow(c, "UTC");
+  return row.answered === false && row.direction !== "outbound";
+};
+
+/** A missed-calls search reads up to this many pages of 30 per shop page (300 calls, newest first). */
+const MISSED_CALLS = 10;
+
+const input = z.object({
+  page_ids: pageIdsInput,
+  since: sinceInput,
+  until: untilInput,
+  missed: z.boolean().optional().describe("Unanswered incoming calls only"),
+  limit: limitInput(30, 20),
+  cursor: cursorInput,
+  subscription_id: idInput("Call-centre id of the one page").optional(),
+});
+type Input = z.output<typeof input>;
+
+/** The package id known for a page: given now, configured, or one that worked before. */
+function packageOf(input: Input, ctx: ToolContext, pageId: string): string | undefined {
+  return (input.page_ids.length === 1 ? input.subscription_id : undefined) ?? ctx.config.callCenterIds[pageId] ?? remembered(ctx.messaging).get(pageId);
+}
+
+/** One page's calls, `limit` at a time with a cursor; a refused package id says what to do. */
+async function pageCalls(input: Input, ctx: ToolContext, pageId: string, id: string | undefined, cursor: string | undefined) {
+  const tz = ctx.config.timezone;
+  const known = remembered(ctx.messaging);
+  try {
+    const page = await readPaged(
+      NAME,
+      { page_id: pageId, cursor, limit: input.limit },
+      () => ({ id: id!, ...spanQuery(input, tz) }),
+      (query) => ctx.messaging.listCallLogs(pageId, query).then((calls) => ({ rows: calls })),
+      (c): CallRow => callRow(c, tz),
+      // The tool takes several pages, so its cursor names its page inside (checked against page_ids).
+      { pageSize: PAGE_SIZE, bound: {}, ...(input.missed ? { keep: isMissed, maxCalls: MISSED_CALLS } : {}) },
+    );
+    if (id) known.set(pageId, id);
+    return page;
+  } catch (error) {
+    // A refusal of the id itself (the upstream answers success:false) says what to do.
+    if (error instanceof UpstreamError && error.status === undefined && error.code !== 102 && id) {
+      if (known.get(pageId) === id) known.delete(pageId);
+      const { op, api, code, upstreamMessage } = error;
+      const none = NO_CALL_CENTER.test(upstreamMessage ?? "");
+      const hint = none
+        ? `Page ${pageId} has no call centre, so it has no calls to list; do not ask for another id.`
+        : `Check the call-centre package id ${id} of page ${pageId}. ${SETTING}`;
+      throw new UpstreamError({ op, api, code, upstreamMessage, hint });
+    }
+    throw error;
+  }
+}
+
 export const listCallLogs = defineTool({
   name: NAME,
   title: "List call logs",
-  description: "A page's call-centre calls: direction, phone, staff, answered or missed, duration, recording.",
+  description:
+    "Call-centre calls, newest first, of pages with a call centre: phone, staff, answered, duration, recording. Missed today: since \"today\", missed true.",
   toolset: "page_data",
   annotations: READ,
-  input: z.object({
-    ...pagedInput(30, 20),
-    subscription_id: idInput("Call-centre (SIP) package id; once per page").optional(),
+  input,
+  output: z.object({
+    calls: z.array(z.looseObject({ phone_number: z.string().optional(), started_at: z.string().optional() })),
+    ...pagedOutput,
+    truncated: z.boolean().optional(),
+    pages_without_call_center: z.array(z.string()).optional(),
+    note: z.string().optional(),
   }),
-  output: z.object({ calls: z.array(z.looseObject({ phone_number: z.string().optional(), started_at: z.string().optional() })), ...pagedOutput }),
   async handler(input, ctx) {
-    const tz = ctx.config.timezone;
-    const known = remembered(ctx.messaging);
-    const id = input.subscription_id ?? known.get(input.page_id);
-    if (!id && !input.cursor) throw new InputError("subscription_id", `is needed for page ${input.page_id} and not known yet`, LOOK_UP);
-    try {
-      const { rows, ...page } = await readPaged(
-        NAME,
-        input,
-        () => ({ id: id!, ...spanQuery(input, tz) }),
-        (query) => ctx.messaging.listCallLogs(input.page_id, query).then((calls) => ({ rows: calls })),
-        (c) => callRow(c, tz),
-        PAGE_SIZE,
-      );
-      if (id) known.set(input.page_id, id);
-      return { calls: rows, ...page };
-    } catch (error) {
-      // A refusal of the id itself (the upstream answers success:false) says what to look up.
-      if (error instanceof UpstreamError && error.status === undefined && error.code !== 102 && id) {
-        if (known.get(input.page_id) === id) known.delete(input.page_id);
-        const { op, api, code, upstreamMessage } = error;
-        throw new UpstreamError({ op, api, code, upstreamMessage, hint: `Check subscription_id ${id}. ${LOOK_UP}` });
-      }
-      throw error;
+    const ids = new Map(input.page_ids.map((pageId) => [pageId, packageOf(input, ctx, pageId)]));
+    const continued = input.cursor === undefined ? undefined : cursorPage(NAME, input.cursor);
+    if (continued !== undefined && !input.page_ids.includes(continued)) {
+      throw new InputError("cursor", `belongs to page ${continued}, not to page_ids`, "Pass the same page_ids as the call that returned it, or omit page_ids.");
     }
+    const one = continued ?? (input.page_ids.length === 1 ? input.page_ids[0] : undefined);
+    if (one !== undefined) {
+      if (!ids.get(one) && !input.cursor) throw new InputError("subscription_id", `no call-centre package id is known for page ${one}`, SETTING);
+      const { rows, ...page } = await pageCalls(input, ctx, one, ids.get(one), input.cursor);
+      return { calls: rows, ...page, note: input.missed && page.next_cursor ? "more missed calls may follow: pass next_cursor" : undefined };
+    }
+    if (input.subscription_id) throw new InputError("subscription_id", "belongs to one page", "Name that page alone in page_ids.");
+    const withIds = input.page_ids.filter((pageId) => ids.get(pageId));
+    const without = input.page_ids.filter((pageId) => !ids.get(pageId)).map((pageId) => ctx.messaging.pageName(pageId) ?? pageId);
+    if (withIds.length === 0) throw new InputError("page_ids", "no call-centre package id is known for any of these pages", SETTING);
+    const perPage = await eachPage(ctx, withIds, "call logs", async (pageId) => ({ pageId, ...(await pageCalls(input, ctx, pageId, ids.get(pageId), undefined)) }));
+    const all = perPage.flatMap((p) => p.rows.map((row): CallRow => ({ ...row, page_id: p.pageId })));
+    all.sort((a, b) => Date.parse(b.started_at ?? "") - Date.parse(a.started_at ?? ""));
+    const truncated = all.length > input.limit || perPage.some((p) => p.next_cursor !== undefined);
+    return {
+      calls: all.slice(0, input.limit),
+      truncated: truncated || undefined,
+      pages_without_call_center: without.length ? without : undefined,
+      note: truncated ? "more calls than shown: narrow since/until, or name one page for a cursor" : undefined,
+    };
   },
 });

@@ -39,7 +39,7 @@ export const listPosts = defineTool({
       () => ({ ...spanQuery(input, tz, 30), type: input.type }),
       (query) => ctx.messaging.listPosts(input.page_id, query).then((r) => ({ rows: r.posts, total: r.total })),
       (p) => postRow(p, tz),
-      PAGE_SIZE,
+      { pageSize: PAGE_SIZE },
     );
     return { posts: rows, ...page };
   },

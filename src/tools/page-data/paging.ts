@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { InputError } from "../../clients/errors.js";
 import type { TimeSpan } from "../../clients/messaging.js";
 import { parseRange, toUnix } from "../../format/time.js";
-import { decodeCursor, encodeCursor } from "../cursor.js";
+import { type CursorCall, decodeCursor, encodeCursor } from "../cursor.js";
 import { MAX_PAGE_SIZE } from "../pos/paging.js";
 import { cursorInput, limitInput, pageIdInput, sinceInput, untilInput } from "../inputs.js";
 
@@ -31,32 +30,52 @@ export const PAGE_SIZE = 30;
 /** A limit of at most two pages of the fixed size never needs more calls than this. */
 const MAX_CALLS = 3;
 
+export interface ReadOptions<T> {
+  /** The list's fixed page size (else the limit). */
+  pageSize?: number;
+  /** Keeps only the records it accepts (a filter the upstream lacks); pages are read on until `limit` are kept. */
+  keep?: (record: T) => boolean;
+  /** Upstream pages read at most in one call (default: what `limit` rows need unfiltered). */
+  maxCalls?: number;
+  /** The arguments the cursor is bound to (default the input, whose page_id it names). */
+  bound?: CursorCall;
+}
+
+/** The page a cursor of readPaged continues, for a tool whose cursor is bound to no page (it takes several). */
+export function cursorPage(tool: string, cursor: string): string {
+  return decodeCursor(tool, { cursor }, stateSchema).p;
+}
+
 export async function readPaged<Q extends object, T, R>(
   tool: string,
-  input: { page_id: string; cursor?: string; limit: number },
+  input: { page_id: string; cursor?: string | undefined; limit: number },
   first: () => Q,
   fetch: (query: Q & PagedQuery) => Promise<{ rows: T[]; total?: number }>,
   row: (record: T) => R,
-  pageSize?: number,
+  options: ReadOptions<T> = {},
 ) {
   const pageId = input.page_id;
   const state: State = input.cursor
-    ? decodeCursor(tool, input, stateSchema)
-    : { p: pageId, n: 1, size: pageSize ?? input.limit, skip: 0, q: first() as Record<string, unknown> };
-  if (state.p !== pageId) throw new InputError("cursor", `belongs to page ${state.p}, not ${pageId}`, "Pass the same page_id as the call that returned it.");
+    ? decodeCursor(tool, { ...(options.bound ?? input), cursor: input.cursor }, stateSchema)
+    : { p: pageId, n: 1, size: options.pageSize ?? input.limit, skip: 0, q: first() as Record<string, unknown> };
   const out: T[] = [];
   let total: number | undefined;
   let at: State | undefined = state;
-  for (let call = 0; at && out.length < input.limit && call < MAX_CALLS; call++) {
+  for (let call = 0; at && out.length < input.limit && call < (options.maxCalls ?? MAX_CALLS); call++) {
     const page = await fetch({ ...(at.q as Q), page_number: at.n, page_size: at.size });
     total ??= page.total;
     const fresh = page.rows.slice(at.skip);
-    const room = input.limit - out.length;
-    out.push(...fresh.slice(0, room));
-    if (fresh.length > room) at = { ...at, skip: at.skip + room };
+    // Rows of this page passed (kept or not) before the limit filled: a cursor resumes after them.
+    let used = 0;
+    for (const record of fresh) {
+      if (out.length >= input.limit) break;
+      used++;
+      if (!options.keep || options.keep(record)) out.push(record);
+    }
+    if (used < fresh.length) at = { ...at, skip: at.skip + used };
     else at = page.rows.length >= at.size && (total === undefined || at.n * at.size < total) ? { ...at, n: at.n + 1, skip: 0 } : undefined;
   }
-  return { rows: out.map(row), total, next_cursor: at ? encodeCursor(tool, input, at) : undefined };
+  return { rows: out.map(row), total, next_cursor: at ? encodeCursor(tool, options.bound ?? input, at) : undefined };
 }
 
 /** The parameters every page-number list shares. */

@@ -23,16 +23,15 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
 }
 
 /**
- * One call per page, a few pages at a time, with progress after each page. A page id the account
- * does not have is named as the `page_ids` entry it came from.
+ * One call per page, a few pages at a time, with progress after each page. A page the account
+ * turns out not to have is an error of `page_ids` naming that page (its reason does): the ids
+ * here are resolved and de-duplicated, so their positions are not those of the caller's list.
  */
 export function eachPage<R>(ctx: Pick<ToolContext, "progress">, pageIds: readonly string[], what: string, fn: (pageId: string) => Promise<R>) {
   let done = 0;
   return mapLimit(pageIds, FAN_OUT, async (pageId) => {
     const result = await fn(pageId).catch((error: unknown) => {
-      if (error instanceof InputError && error.field === "page_id") {
-        throw new InputError(`page_ids[${pageIds.indexOf(pageId)}]`, error.reason, error.hint);
-      }
+      if (error instanceof InputError && error.field === "page_id") throw new InputError("page_ids", error.reason, error.hint);
       throw error;
     });
     await ctx.progress(++done, pageIds.length, `${what}: page ${pageId}`);

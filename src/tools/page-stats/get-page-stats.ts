@@ -1,12 +1,14 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
+import { numericFields } from "../../format/fields.js";
 import { defineTool, READ } from "../define.js";
 import { dateInput, jsonish } from "../inputs.js";
 import { rankRows, sortByInput } from "../rank.js";
+import { resolveStaffIds } from "../inbox/page-lookups.js";
 import { pageIdsInput } from "../pages/page-refs.js";
 import { eachStatsPage, statsPages } from "./fan-out.js";
-import { BYS, METRIC_SPECS, METRICS, mergeTimeRows, totalsOf } from "./page-metrics.js";
-import { DEFAULT_DAYS, rangeOut, rangeSchema, statsRange } from "./range.js";
+import { BYS, checkHourly, METRIC_SPECS, METRICS, mergeTimeRows, readMetric, tagsAcrossPages, totalsOf } from "./page-metrics.js";
+import { DEFAULT_DAYS, MAX_WINDOWED_DAYS, rangeOut, rangeSchema, statsRange, windows } from "./range.js";
 import { type Row, rowsSchema, totalsSchema } from "./rows.js";
 
 const KEY_OF = { day: "date", hour: "hour", hour_of_day: "hour_of_day" } as const;
@@ -22,9 +24,9 @@ export const getPageStats = defineTool({
     metric: z.enum(METRICS).default("messages").describe("What to count"),
     page_ids: pageIdsInput,
     since: dateInput.optional().describe(`From date; default last ${DEFAULT_DAYS} days`),
-    until: dateInput.optional().describe("To date, inclusive; span ≤31 days for messages, else 92"),
+    until: dateInput.optional().describe("To date, inclusive; span ≤1 year"),
     by: z.enum(BYS).default("day").describe("Rows per day, hour (≤7 days), hour_of_day (engagement) or page"),
-    user_ids: jsonish(z.array(z.string().max(64)).max(50)).optional().describe("engagement: only conversations assigned to these staff"),
+    user_ids: jsonish(z.array(z.string().max(100)).max(50)).optional().describe("engagement: only conversations assigned to these staff (ids or names)"),
     sort_by: sortByInput.describe("A row figure, largest first"),
     limit: z.number().int().min(1).max(500).default(100).describe("Max rows"),
   }),
@@ -49,32 +51,45 @@ export const getPageStats = defineTool({
       throw new InputError("user_ids", "filters only metric engagement", 'Drop user_ids, or use metric "engagement".');
     }
     const tz = ctx.config.timezone;
-    const asked = statsRange(input, tz, spec.maxDays);
+    const asked = statsRange(input, tz, MAX_WINDOWED_DAYS);
     const range = spec.covers ? spec.covers(asked, tz) : asked;
+    checkHourly(by, range);
     const pages = statsPages(ctx, input.page_ids);
+    // Staff by name as assign_conversation takes them; someone who has left still has a past.
+    const userIds = input.user_ids?.length
+      ? (await resolveStaffIds(ctx.messaging, pages.ids, "user_ids", input.user_ids, { formerToo: true })).map((u) => String(u.id))
+      : undefined;
     const { results, failed } = await eachStatsPage(ctx, pages, `${input.metric} statistics`, (pageId) =>
-      spec.read(ctx, pageId, { range, by, timeZone: tz, userIds: input.user_ids }),
+      readMetric(spec, ctx, pageId, { range, by, timeZone: tz, userIds }),
     );
+    const parts = windows(range, tz, spec.maxDays).length;
     const several = results.length > 1;
-    const perPage = results.map(({ pageId, value }) => ({ page_id: pageId, name: pages.name(pageId), ...totalsOf(value) }));
+    const skip = spec.perRowOnly?.(by) ?? [];
+    const perPage = results.map(({ pageId, value }) => ({ page_id: pageId, name: pages.name(pageId), ...totalsOf(value, skip) }));
     let rows: Row[];
-    if (input.metric === "tags") rows = results.flatMap(({ pageId, value }) => value.map((r) => (several ? { page_id: pageId, ...r } : r)));
+    if (input.metric === "tags") rows = several ? tagsAcrossPages(results) : (results[0]?.value ?? []);
     else if (by === "page") rows = perPage;
     else rows = mergeTimeRows(results.map((r) => r.value), KEY_OF[by]);
     const tagsRanked = input.metric === "tags" && input.sort_by === undefined;
     if (tagsRanked) rows.sort((a, b) => Math.abs(Number(b.net)) - Math.abs(Number(a.net)));
-    const valid = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => typeof r[k] === "number")))];
-    const ranked = rankRows(rows, { sortBy: input.sort_by, valid, limit: input.limit });
+    const ranked = rankRows(rows, { sortBy: input.sort_by, valid: numericFields(rows), limit: input.limit });
     return {
       metric: input.metric,
       range: rangeOut(range, tz),
-      totals: input.metric === "tags" ? undefined : totalsOf(results.flatMap((r) => r.value)),
+      totals: input.metric === "tags" ? undefined : totalsOf(results.flatMap((r) => r.value), skip),
       pages: several && by !== "page" && input.metric !== "tags" ? perPage : undefined,
       rows: ranked.rows,
       total_rows: ranked.truncated ? ranked.total : undefined,
       truncated: ranked.truncated,
       failed_pages: failed.length ? failed : undefined,
-      note: `${spec.note(tz)}${failed.length ? "; failed_pages are not counted" : ""}`,
+      note: [
+        spec.note(tz, by),
+        input.metric === "tags" && several ? "one row per tag name, added up over the pages; pages gives each page's tag_id and net" : "",
+        parts > 1 ? `read in ${parts} windows of at most ${spec.maxDays} days (the most one call takes) and added up` : "",
+        failed.length ? "failed_pages are not counted" : "",
+      ]
+        .filter(Boolean)
+        .join("; "),
     };
   },
 });

@@ -5,7 +5,8 @@ import { sanitizeName } from "../../format/text.js";
 import { defineTool, READ } from "../define.js";
 import { rankRows, sortByInput } from "../rank.js";
 import { pageIdsInput } from "../pages/page-refs.js";
-import { eachStatsPage, statsPages } from "./fan-out.js";
+import { cachedUsers } from "../inbox/page-lookups.js";
+import { eachPage, eachStatsPage, statsPages } from "./fan-out.js";
 import { dateTimeRange, rangeInputs, rangeOut, rangeSchema, statsRange } from "./range.js";
 import { counts, type Row, sumRows, totalsSchema } from "./rows.js";
 
@@ -19,6 +20,10 @@ const FIELDS = [
   "phone_number_count",
   "order_count",
 ] as const;
+
+/** What the inbox counts as a staff member's order (its own definition, not the POS's orders). */
+const ORDER_COUNT =
+  'order_count = times the staff member put the "Đã chốt đơn" (order closed) tag on a conversation, as the inbox counts orders; not POS orders (search_orders has those)';
 
 interface Named extends Row {
   user_id: string;
@@ -60,7 +65,7 @@ export const getStaffStats = defineTool({
   name: "get_staff_stats",
   title: "Staff statistics",
   description:
-    "Work per staff member over pages (default all): messages sent, conversations handled, phones, response time, orders; ranked by sort_by (avg_response_seconds: fastest first).",
+    "Work per staff member over pages: messages sent, conversations handled, phones, response time, order tags added; ranked by sort_by (avg_response_seconds: fastest first).",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
@@ -99,10 +104,10 @@ export const getStaffStats = defineTool({
       staff = mergeStaff(perPage.results.map((r) => r.value));
     }
     if (staff.some((s) => !s.name)) {
+      // The pages' staff lists, read at once and cached (page-lookups.ts), former staff included.
       const names = new Map<string, string | undefined>();
-      for (const pageId of pageIds) {
-        for (const u of (await ctx.messaging.listUsers(pageId)).users ?? []) names.set(String(u.id), sanitizeName(u.name));
-      }
+      const lists = await eachPage(ctx, pageIds, "staff names", (pageId) => cachedUsers(ctx.messaging, pageId));
+      for (const { active, disabled } of lists) for (const u of [...active, ...disabled]) names.set(String(u.id), sanitizeName(u.name));
       for (const s of staff) s.name ??= names.get(s.user_id);
     }
     staff.sort((a, b) => a.user_id.localeCompare(b.user_id));
@@ -120,7 +125,7 @@ export const getStaffStats = defineTool({
       truncated: ranked.truncated,
       failed_pages: failed.length ? failed : undefined,
       note: withUser
-        ? undefined
+        ? ORDER_COUNT
         : `${pageIds.length > 1 ? "summed page by page: avg_response_seconds weighted by messages answered; " : ""}order_count needs PANCAKE_ACCESS_TOKEN`,
     };
   },

@@ -14,7 +14,7 @@ export const DEFAULT_DAYS = 7;
 export function rangeInputs(maxDays: number) {
   return {
     since: dateInput.optional().describe(`From date; default last ${DEFAULT_DAYS} days`),
-    until: dateInput.optional().describe(`To date, inclusive; ≤${maxDays} days after since`),
+    until: dateInput.optional().describe(`To date, inclusive; span ≤${maxDays} days`),
   };
 }
 
@@ -25,6 +25,31 @@ export interface RangeInput {
 
 export function statsRange(input: RangeInput, timeZone: string, maxDays: number, now?: Date): DateRange {
   return parseRange(input.since, input.until, timeZone, { defaultDays: DEFAULT_DAYS, maxDays, ...(now ? { now } : {}) });
+}
+
+/**
+ * Longest range of a statistic read window by window (a year): each window is one call per page,
+ * so this bounds the calls (12 for a 31-day endpoint).
+ */
+export const MAX_WINDOWED_DAYS = 366;
+
+/**
+ * The range cut into consecutive windows an endpoint takes in one call (each at most `maxDays`
+ * long), every window after the first starting at midnight in the zone, so that day rows of
+ * different windows never share a day.
+ */
+export function windows(range: DateRange, timeZone: string, maxDays: number): DateRange[] {
+  const out: DateRange[] = [];
+  let since = range.since;
+  while (since.getTime() <= range.until.getTime()) {
+    // A day longer than 24 hours (a clock turned back) must not stretch a window past maxDays.
+    const end = new Date(
+      Math.min(startOfDay(since, timeZone, maxDays).getTime() - 1000, since.getTime() + maxDays * 86_400_000 - 1000, range.until.getTime()),
+    );
+    out.push({ since, until: end });
+    since = new Date(end.getTime() + 1000);
+  }
+  return out;
 }
 
 /** For `since`/`until` endpoints. */

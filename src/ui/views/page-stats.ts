@@ -1,3 +1,4 @@
+import { numericFields } from "../../format/fields.js";
 import { COLORS, cards, legend, rankBars, type Series, timeChart } from "../app/chart.js";
 import { el } from "../app/dom.js";
 import { fmtDay, fmtInt, fmtPeriod, num } from "../app/format.js";
@@ -8,16 +9,14 @@ const TITLES: Record<string, string> = { messages: "Tin nháº¯n", engagement: "Há
 /** The figures a seller looks at first, per metric; others follow when these are missing. */
 const FIRST: Record<string, string[]> = {
   messages: ["customer_inbox_count", "customer_comment_count", "new_customer_count", "phone_number_count"],
-  engagement: ["inbox", "comment", "new_customer_replied"],
+  engagement: ["inbox", "comment", "new_customers_answered"],
 };
 const TIME_KEYS = ["date", "hour", "hour_of_day"];
 
 type Row = Record<string, unknown>;
 
-const numericFields = (rows: readonly Row[]) => [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => typeof r[k] === "number" && !TIME_KEYS.includes(k))))];
-
 function chosenSeries(metric: string, rows: readonly Row[]): Series[] {
-  const present = numericFields(rows).filter((f) => rows.some((r) => num(r[f]) !== 0));
+  const present = numericFields(rows, TIME_KEYS).filter((f) => rows.some((r) => num(r[f]) !== 0));
   const first = (FIRST[metric] ?? []).filter((f) => present.includes(f));
   return [...first, ...present.filter((f) => !first.includes(f))].slice(0, 4).map((field, i) => ({ field, label: label(field), color: COLORS[i]! }));
 }

@@ -128,7 +128,7 @@ describe("record_ad_cost", () => {
       [{ ...base, transaction: { name: "QC", status: "paid" } }, /transaction\.status: unknown/],
       [{ ...base, items: [] }, /items/],
       [{ ...base, items: [{ tax: 5 }] }, /items\[0\]\.cost/],
-      [{ ...base, cost_date: "last week" }, /cost_date: cannot read/],
+      [{ ...base, cost_date: "next week" }, /cost_date: cannot read/],
     ];
     for (const [args, message] of cases) {
       const r = await h.call("record_ad_cost", args);

@@ -27,6 +27,13 @@ function awaiting(state: MessagingState): { c: ConversationRecord; at: number }[
   });
 }
 
+/** Start of the shop's day six days back: awaiting_reply without since looks at the last 7 days. */
+const weekStart = () => {
+  const vn = new Date(Date.now() + 7 * 3_600_000);
+  return Date.UTC(vn.getUTCFullYear(), vn.getUTCMonth(), vn.getUTCDate() - 6) - 7 * 3_600_000;
+};
+const thisWeek = (a: { c: ConversationRecord }) => ms(a.c.updated_at) >= weekStart();
+
 describe("list_conversations: customers by name or phone, awaiting reply, all pages", () => {
   const h = useHarness();
   let s: MessagingState;
@@ -39,9 +46,9 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     const given = words(s.conversations[7]!.customers[0]!.name).at(-1)!;
     const expected = s.conversations.filter((c) => words(c.customers[0]!.name).includes(given)).sort(byUpdated);
     expect(new Set(expected.map((c) => c.page_id)).size).toBeGreaterThan(1);
-    const r = await h.call("list_conversations", { customer: given.toUpperCase(), limit: 100 });
+    const r = await h.call("list_conversations", { customer: given.toUpperCase(), limit: 50 });
     expect(r.isError, r.text).toBe(false);
-    expect(ids(r.data.conversations)).toEqual(ids(expected).slice(0, 100));
+    expect(ids(r.data.conversations)).toEqual(ids(expected).slice(0, 50));
     expect(r.data.total).toBe(expected.length);
     for (const row of r.data.conversations) expect(row.page_id).toBe(expected.find((c) => c.id === row.id)!.page_id);
     for (const page of s.pages) {
@@ -56,7 +63,7 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     const c = s.conversations.find((x) => x.type === "INBOX" && x.page_id === s.pages[1]!.id)!;
     const name = c.customers[0]!.name;
     const expected = s.conversations.filter((x) => words(x.customers[0]!.name).join(" ").includes(words(name).join(" "))).sort(byUpdated);
-    const r = await h.call("list_conversations", { customer: `chị ${words(name).join(" ")}`, limit: 100 });
+    const r = await h.call("list_conversations", { customer: `chị ${words(name).join(" ")}`, limit: 50 });
     expect(r.isError, r.text).toBe(false);
     expect(ids(r.data.conversations)).toEqual(ids(expected));
   });
@@ -81,6 +88,7 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
 
   it("lists who awaits a reply on every page, with totals per page and an explicit cut", async () => {
     const expected = awaiting(s)
+      .filter(thisWeek)
       .map((a) => a.c)
       .sort(byUpdated);
     const r = await h.call("list_conversations", { awaiting_reply: true, limit: 10 });
@@ -96,7 +104,7 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
   });
 
   it("keeps only those waiting at least waiting_minutes, and says for how long", async () => {
-    const all = awaiting(s);
+    const all = awaiting(s).filter(thisWeek);
     const now = Date.now();
     // A threshold with no conversation within five minutes of it, so the clock moving cannot flip one.
     const waits = all.map((a) => (now - a.at) / 60_000).sort((a, b) => a - b);
@@ -104,14 +112,31 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     const minutes = Math.floor(waits[gap - 1]! + 5);
     const expected = all.filter((a) => now - a.at >= minutes * 60_000).map((a) => a.c).sort(byUpdated);
     expect(expected.length).toBeLessThan(all.length);
-    const r = await h.call("list_conversations", { waiting_minutes: minutes, limit: 100 });
+    const r = await h.call("list_conversations", { waiting_minutes: minutes, limit: 50 });
     expect(r.isError, r.text).toBe(false);
-    expect(ids(r.data.conversations)).toEqual(ids(expected).slice(0, 100));
+    expect(ids(r.data.conversations)).toEqual(ids(expected).slice(0, 50));
     expect(r.data.total).toBe(expected.length);
     for (const row of r.data.conversations) {
       const at = all.find((a) => a.c.id === row.id)!.at;
       expect(Math.abs(row.waiting_minutes - (Date.now() - at) / 60_000)).toBeLessThan(2);
     }
+  });
+
+  it("looks at the last 7 days unless told otherwise, says so, and counts who can still be messaged", async () => {
+    const r = await h.call("list_conversations", { waiting_minutes: 60, limit: 5 });
+    expect(r.isError, r.text).toBe(false);
+    expect(Date.parse(r.data.range.since)).toBe(weekStart());
+    expect(r.data.note).toMatch(/last 7 days/);
+    const now = Date.now();
+    const waiting = awaiting(s).filter((a) => thisWeek(a) && now - a.at >= 60 * 60_000);
+    // The seed holds older ones too: those are what used to bury today's.
+    expect(awaiting(s).filter((a) => now - a.at >= 60 * 60_000).length).toBeGreaterThan(waiting.length);
+    expect(r.data.total).toBe(waiting.length);
+    const open = waiting.filter((a) => a.c.type === "INBOX" && now - a.at < 24 * 3_600_000);
+    expect(open.length).toBeGreaterThan(0);
+    expect(r.data.within_24h).toBe(open.length);
+    const older = await h.call("list_conversations", { waiting_minutes: 60, since: "2026-01-01", limit: 5 });
+    expect(older.data.total).toBeGreaterThan(waiting.length);
   });
 
   it("answers 'not answered since a time' with since, on one page named by name", async () => {
@@ -121,7 +146,7 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
       .filter((a) => a.c.page_id === page.id && ms(a.c.updated_at) >= Math.floor(since.getTime() / 1000) * 1000)
       .map((a) => a.c)
       .sort(byUpdated);
-    const r = await h.call("list_conversations", { page_ids: "thoi trang may", awaiting_reply: true, since: Math.floor(since.getTime() / 1000), limit: 100 });
+    const r = await h.call("list_conversations", { page_ids: "thoi trang may", awaiting_reply: true, since: Math.floor(since.getTime() / 1000), limit: 50 });
     expect(r.isError, r.text).toBe(false);
     expect(ids(r.data.conversations)).toEqual(ids(expected));
     expect(r.data.conversations[0].page_id).toBeUndefined();
@@ -131,7 +156,7 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
 
   it("drops a conversation from the awaiting list once the page replies", async () => {
     // Inside the 24-hour window, where the platform accepts a reply.
-    const window = { awaiting_reply: true, type: ["INBOX"], since: Math.floor(Date.now() / 1000) - 23 * 3600, limit: 100 };
+    const window = { awaiting_reply: true, type: ["INBOX"], since: Math.floor(Date.now() / 1000) - 23 * 3600, limit: 50 };
     const first = await h.call("list_conversations", window);
     expect(first.data.truncated).toBeUndefined();
     const target = first.data.conversations[0];
@@ -153,6 +178,12 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     expect(r.data.total).toBeUndefined();
   });
 
+  it("says in the listing which options take one page only", async () => {
+    const tool = (await h.client.listTools()).tools.find((t) => t.name === "list_conversations")!;
+    const props = tool.inputSchema.properties as Record<string, { description?: string }>;
+    for (const key of ["with_total", "order_by"]) expect(props[key]!.description, key).toMatch(/one page/i);
+  });
+
   it("refuses one-page options with a search before calling upstream", async () => {
     const listed = await h.call("list_conversations", { page_ids: s.pages[0]!.id, limit: 5 });
     const before = h.sandbox.server.requests.length;
@@ -170,12 +201,12 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     const broken = s.pages[1]!;
     h.sandbox.server.injectFault({ path: `/v2/pages/${broken.id}/conversations`, kind: "status", status: 403, body: { success: false, message: "No permission" }, times: Infinity });
     try {
-      const r = await h.call("list_conversations", { awaiting_reply: true, limit: 100 });
+      const r = await h.call("list_conversations", { awaiting_reply: true, limit: 50 });
       expect(r.isError, r.text).toBe(false);
       const summary = r.data.pages.find((p: { page_id: string }) => p.page_id === broken.id);
       expect(summary).toMatchObject({ matched: 0, complete: false });
       expect(summary.error).toMatch(/403/);
-      const expected = awaiting(s).filter((a) => a.c.page_id !== broken.id);
+      const expected = awaiting(s).filter((a) => a.c.page_id !== broken.id && thisWeek(a));
       expect(r.data.total).toBe(expected.length);
     } finally {
       h.sandbox.server.clearFaults();

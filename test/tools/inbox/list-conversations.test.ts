@@ -6,7 +6,7 @@ const ms = (t: string) => Date.parse(`${t.slice(0, 23)}Z`);
 const byUpdated = (a: ConversationRecord, b: ConversationRecord) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id);
 
 describe("list_conversations", () => {
-  const h = useHarness();
+  const h = useHarness({ sandbox: { hostileRecords: true } });
   let pageId: string;
   let ofPage: () => ConversationRecord[];
   beforeAll(() => {
@@ -30,6 +30,25 @@ describe("list_conversations", () => {
       expect(Date.parse(row.updated_at)).toBe(ms(c.updated_at));
       expect(row.last_from).toBe(c.last_sent_by.admin_id ? "page" : "customer");
     }
+  });
+
+  it("keeps rows lean: no field that only repeats the usual value, at most 50 rows a call", async () => {
+    const r = await h.call("list_conversations", { page_ids: pageId, limit: 50 });
+    expect(r.isError, r.text).toBe(false);
+    const byId = new Map(ofPage().map((c) => [c.id, c]));
+    for (const row of r.data.conversations) {
+      const c = byId.get(row.id)!;
+      expect(row.seen, row.id).toBe(c.seen ? undefined : false);
+      expect(row.unread_count, row.id).toBe(c.unread_count || undefined);
+      expect(row.has_phone, row.id).toBe(c.has_phone || undefined);
+      // The customer's own name is customer_name: last_sender names staff only.
+      expect(row.last_sender, row.id).toBe(row.last_from === "page" ? (c.last_sent_by.admin_name ?? c.last_sent_by.name) : undefined);
+    }
+    // 50 rows in about 19,000 characters (it was 21,000, and 42,000 for the 100 once allowed).
+    expect(r.text.length).toBeLessThan(20_000);
+    const over = await h.call("list_conversations", { page_ids: pageId, limit: 51 });
+    expect(over.isError).toBe(true);
+    expect(over.text).toMatch(/limit/);
   });
 
   it("sanitizes customer-authored names and snippets", async () => {
@@ -72,13 +91,13 @@ describe("list_conversations", () => {
   });
 
   it("filters by type and by tag names, accents optional", async () => {
-    const comments = await h.call("list_conversations", { page_ids: pageId, type: ["COMMENT"], limit: 100 });
+    const comments = await h.call("list_conversations", { page_ids: pageId, type: ["COMMENT"], limit: 50 });
     expect(comments.data.conversations.every((c: { type: string }) => c.type === "COMMENT")).toBe(true);
     expect(comments.data.conversations.length).toBe(Math.min(100, ofPage().filter((c) => c.type === "COMMENT").length));
 
     const tag = h.sandbox.messaging.tags[pageId]!.find((t) => /[^\x00-\x7f]/.test(t.text))!;
     const folded = tag.text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/đ/g, "d").replace(/Đ/g, "D").toUpperCase();
-    const r = await h.call("list_conversations", { page_ids: pageId, tags: JSON.stringify([folded]), limit: 100 });
+    const r = await h.call("list_conversations", { page_ids: pageId, tags: JSON.stringify([folded]), limit: 50 });
     expect(r.isError, r.text).toBe(false);
     const expected = ofPage().filter((c) => c.tags.includes(tag.id));
     expect(r.data.conversations.map((c: { id: string }) => c.id).sort()).toEqual(expected.map((c) => c.id).slice(0, 100).sort());
@@ -143,11 +162,28 @@ describe("list_conversations", () => {
     expect(second.data.conversations.map((c: { id: string }) => c.id)).toEqual(before.slice(5, 10).map((c) => c.id));
   });
 
+  it("states the range a total counts, the default month included", async () => {
+    const r = await h.call("list_conversations", { page_ids: pageId, with_total: true, limit: 1 });
+    expect(r.isError, r.text).toBe(false);
+    // The server's clock runs on from the sandbox's "now" while the tests run.
+    const until = Date.parse(r.data.range.until);
+    expect(Math.abs(until - h.sandbox.now.getTime())).toBeLessThan(120_000);
+    const since = Date.parse(r.data.range.since);
+    expect(r.data.range.since).toMatch(/T00:00:00\+07:00$/);
+    expect(Math.round((until - since) / 86_400_000)).toBe(30);
+    const counted = ofPage().filter((c) => ms(c.updated_at) >= since && ms(c.updated_at) <= until + 999);
+    expect(r.data.total).toBe(counted.length);
+  });
+
   it("checks the one-month span and filter combinations before calling", async () => {
     const before = h.sandbox.server.requests.length;
     const long = await h.call("list_conversations", { page_ids: pageId, with_total: true, since: "2026-01-01", until: "2026-03-01" });
     expect(long.isError).toBe(true);
     expect(long.text).toMatch(/31 days/);
+    // Only since, 40 days back: refused the same way, never a total of its first 31 days.
+    const sinceOnly = await h.call("list_conversations", { page_ids: pageId, with_total: true, since: new Date(h.sandbox.now.getTime() - 40 * 86_400_000).toISOString() });
+    expect(sinceOnly.isError).toBe(true);
+    expect(sinceOnly.text).toMatch(/longer than the 31 days.* to now is 40 days/);
     const clash = await h.call("list_conversations", { page_ids: pageId, tags: ["ALL"], type: ["INBOX"] });
     expect(clash.isError).toBe(true);
     expect(clash.text).toMatch(/type/);

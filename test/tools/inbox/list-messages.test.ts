@@ -8,7 +8,7 @@ describe("list_messages", () => {
   let longest: ConversationRecord;
   const messagesOf = (id: string): MessageRecord[] => h.sandbox.messaging.messages[id]!;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ sandbox: { hostileRecords: true } });
     pageId = h.sandbox.messaging.pages[0]!.id;
     longest = h.sandbox.messaging.conversations
       .filter((c) => c.page_id === pageId && c.type === "INBOX")

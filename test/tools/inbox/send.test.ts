@@ -12,7 +12,7 @@ describe("send_inbox_message, reply_to_comment, send_private_reply", () => {
   const messagesOf = (id: string): MessageRecord[] => h.sandbox.messaging.messages[id]!;
   const sends = () => h.sandbox.server.requests.filter((r) => r.method === "POST" && r.path.endsWith("/messages")).length;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ sandbox: { hostileRecords: true } });
     pageId = h.sandbox.messaging.pages[0]!.id;
     conversations = h.sandbox.messaging.conversations.filter((c) => c.page_id === pageId);
   });
@@ -153,7 +153,7 @@ describe("send_inbox_message, reply_to_comment, send_private_reply", () => {
 
     it("refuses a private reply from an inbox conversation", async () => {
       const inbox = conversations.find((c) => c.type === "INBOX")!;
-      await h.call("list_conversations", { page_ids: pageId, limit: 100 });
+      await h.call("list_conversations", { page_ids: pageId, limit: 50 });
       const r = await h.call("send_private_reply", { page_id: pageId, conversation_id: inbox.id, message: "x" });
       expect(r.isError).toBe(true);
       expect(r.text).toMatch(/INBOX/);

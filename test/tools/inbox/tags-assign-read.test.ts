@@ -28,7 +28,7 @@ describe("update_conversation_tags, assign_conversation, mark_conversation, list
       { id: String(b!.id), name: b!.text },
     ]);
     expect(target.tags).toEqual([a!.id, b!.id]);
-    const rows = await h.call("list_conversations", { page_ids: pageId, tags: [a!.id], limit: 100 });
+    const rows = await h.call("list_conversations", { page_ids: pageId, tags: [a!.id], limit: 50 });
     expect(rows.data.conversations.find((c: { id: string }) => c.id === target.id)?.tags).toEqual([a!.text, b!.text]);
 
     const removed = await h.call("update_conversation_tags", { page_id: pageId, conversation_id: target.id, remove: `["${a!.text}"]` });

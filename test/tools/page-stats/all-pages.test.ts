@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Sandbox } from "../../../src/sandbox/index.js";
 import { type Harness, startHarness } from "../../helpers/harness.js";
-import { adDays, days, localDay, newCustomers, pageActivity, staffTotals, total } from "./expected.js";
+import { adDays, days, localDay, newCustomers, pageActivity, staffTotals, tagNet, total } from "./expected.js";
 
 // "My pages" questions need no list_pages call: statistics default to every page of the account,
 // summed, with a total per page; top-N answers are sorted over every row before the cut.
@@ -60,11 +60,29 @@ describe("get_page_stats over every page", () => {
     expect(r.data.pages).toBeUndefined();
   });
 
-  it("resolves tags of several pages with the page each belongs to", async () => {
-    const r = await h.call("get_page_stats", { metric: "tags", since: SINCE, until: UNTIL });
-    expect(new Set(r.data.rows.map((row: { page_id: string }) => row.page_id))).toEqual(new Set(pages));
+  it("adds up a tag of the same name over the pages, each page's id and net beside", async () => {
+    const r = await h.call("get_page_stats", { metric: "tags", since: SINCE, until: UNTIL, limit: 500 });
+    expect(r.isError, r.text).toBe(false);
+    const s = h.sandbox.messaging;
+    const names = [...new Set(pages.flatMap((p) => s.tags[p]!.map((t) => t.text)))];
+    expect(r.data.rows.map((row: { name: string }) => row.name).sort()).toEqual(names.sort());
+    for (const row of r.data.rows) {
+      const perPage = pages.flatMap((p) => {
+        const tag = s.tags[p]!.find((t) => t.text === row.name);
+        if (!tag) return [];
+        const net = [...(tagNet(s, p, SPAN).get(String(tag.id))?.values() ?? [])].reduce((a, b) => a + b, 0);
+        return [{ page_id: p, tag_id: String(tag.id), net }];
+      });
+      expect(row.pages, row.name).toEqual(perPage);
+      expect(row.net, row.name).toBe(perPage.reduce((t, p) => t + p.net, 0));
+      const byDay = new Map<string, number>();
+      for (const p of perPage) for (const [d, n] of tagNet(s, p.page_id, SPAN).get(p.tag_id) ?? []) byDay.set(d, (byDay.get(d) ?? 0) + n);
+      expect(row.days ?? [], row.name).toEqual([...byDay].filter(([, n]) => n !== 0).sort().map(([date, net]) => ({ date, net })));
+    }
+    expect(r.data.rows.some((row: { pages: unknown[] }) => row.pages.length === 3)).toBe(true);
     const nets = r.data.rows.map((row: { net: number }) => Math.abs(row.net));
     expect(nets).toEqual([...nets].sort((a, b) => b - a));
+    expect(r.data.note).toMatch(/one row per tag name/);
   });
 
   it("refuses a sort_by that is not a figure, naming the figures", async () => {

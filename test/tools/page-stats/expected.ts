@@ -37,7 +37,7 @@ function add(map: Map<string, number>, key: string, by = 1) {
   map.set(key, (map.get(key) ?? 0) + by);
 }
 
-/** Per local day: distinct inbox/comment conversations with a customer message, new inbox ones, new ones answered that day. */
+/** Per local day: distinct inbox/comment conversations with a customer message, new inbox ones, new ones answered that day (named as get_page_stats names them). */
 export function engagementByDay(state: MessagingState, pageId: string, span: Span) {
   const out = new Map<string, { inbox: Set<string>; comment: Set<string>; replied: Set<string>; newInbox: number }>();
   const slot = (d: string) => {
@@ -62,8 +62,8 @@ export function engagementByDay(state: MessagingState, pageId: string, span: Spa
         inbox: v.inbox.size,
         comment: v.comment.size,
         total: v.inbox.size + v.comment.size,
-        new_customer_replied: v.replied.size,
-        customer_engagement_new_inbox: v.newInbox,
+        new_customers_answered: v.replied.size,
+        new_inbox: v.newInbox,
       },
     ]),
   );
@@ -71,7 +71,7 @@ export function engagementByDay(state: MessagingState, pageId: string, span: Spa
 
 /** 24 rows: per local hour of day, summed over the days (distinct conversations per day-hour). */
 export function engagementByHourOfDay(state: MessagingState, pageId: string, span: Span) {
-  const rows = Array.from({ length: 24 }, (_, hour) => ({ hour, inbox: 0, comment: 0, total: 0, new_customer: 0, new_customer_from_inbox: 0 }));
+  const rows = Array.from({ length: 24 }, (_, hour) => ({ hour, inbox: 0, comment: 0, total: 0, new_customers: 0, new_inbox: 0 }));
   const seen = new Set<string>();
   for (const { c, m, t } of pageMessages(state, pageId)) {
     if (staffOf(m) || !inSpan(t, span)) continue;
@@ -85,8 +85,8 @@ export function engagementByHourOfDay(state: MessagingState, pageId: string, spa
   for (const c of pageConversations(state, pageId)) {
     const created = at(c.inserted_at);
     if (!inSpan(created, span)) continue;
-    rows[localHourOfDay(created)]!.new_customer += 1;
-    if (isInbox(c)) rows[localHourOfDay(created)]!.new_customer_from_inbox += 1;
+    rows[localHourOfDay(created)]!.new_customers += 1;
+    if (isInbox(c)) rows[localHourOfDay(created)]!.new_inbox += 1;
   }
   return rows;
 }

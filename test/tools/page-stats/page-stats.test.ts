@@ -58,7 +58,7 @@ describe("get_page_stats, metric engagement", () => {
     for (const row of r.data.rows) {
       const { date, ...values } = row;
       expect(values, date).toEqual(
-        want.get(date) ?? { inbox: 0, comment: 0, total: 0, new_customer_replied: 0, customer_engagement_new_inbox: 0 },
+        want.get(date) ?? { inbox: 0, comment: 0, total: 0, new_customers_answered: 0, new_inbox: 0 },
       );
     }
     const inbox = [...want.values()].reduce((t, v) => t + v.inbox, 0);
@@ -73,10 +73,51 @@ describe("get_page_stats, metric engagement", () => {
     expect(r.data.note).toMatch(/local time/);
   });
 
+  it("names the figures alike per day and per hour, and totals per hour only what adds up", async () => {
+    const byDay = await h.call("get_page_stats", { metric: "engagement", page_ids: pages, since: UNTIL, until: UNTIL });
+    const byHour = await h.call("get_page_stats", { metric: "engagement", page_ids: pages, since: UNTIL, until: UNTIL, by: "hour_of_day" });
+    const day = pages.map((p) => engagementByDay(h.sandbox.messaging, p, days(UNTIL, UNTIL)).get(UNTIL)!);
+    const hours = pages.flatMap((p) => engagementByHourOfDay(h.sandbox.messaging, p, days(UNTIL, UNTIL)));
+    const sum = (rows: Record<string, number>[], k: string) => rows.reduce((t, r) => t + r[k]!, 0);
+    // One day: the day totals are the day's distinct conversations.
+    expect(byDay.data.totals).toEqual({
+      inbox: sum(day, "inbox"),
+      comment: sum(day, "comment"),
+      total: sum(day, "total"),
+      new_inbox: sum(day, "new_inbox"),
+      new_customers_answered: sum(day, "new_customers_answered"),
+    });
+    // Hour rows count a conversation once per active hour: their sum is no count of conversations.
+    expect(sum(hours, "inbox")).toBeGreaterThan(byDay.data.totals.inbox);
+    expect(byHour.data.totals).toEqual({ new_inbox: sum(hours, "new_inbox"), new_customers: sum(hours, "new_customers") });
+    expect(byHour.data.totals.new_inbox).toBe(byDay.data.totals.new_inbox);
+    for (const p of byHour.data.pages) expect(Object.keys(p).sort()).toEqual(["name", "new_customers", "new_inbox", "page_id"]);
+    expect(byHour.data.note).toMatch(/not totalled/);
+    expect(byDay.data.note).toMatch(/totals add the days/);
+  });
+
   it("filters by assigned staff", async () => {
     const staff = h.sandbox.messaging.staff[1]!.id;
     await h.call("get_page_stats", { metric: "engagement", page_ids: [pages[0]], since: SINCE, until: UNTIL, user_ids: JSON.stringify([staff]) });
     expect(lastQuery("/statistics/customer_engagements").user_ids).toBe(staff);
+  });
+
+  it("takes staff by name in user_ids, as assign_conversation does, over every page", async () => {
+    const s = h.sandbox.messaging;
+    const member = s.staff[1]!;
+    const byId = await h.call("get_page_stats", { metric: "engagement", since: SINCE, until: UNTIL, user_ids: [member.id] });
+    // The given name alone, without accents: "Ngọc Ánh" -> "ngoc anh".
+    const given = member.name.normalize("NFD").replace(/[\u0300-\u036f]/g, "").split(" ").slice(-2).join(" ").toLowerCase();
+    const byName = await h.call("get_page_stats", { metric: "engagement", since: SINCE, until: UNTIL, user_ids: [given] });
+    expect(byName.isError, byName.text).toBe(false);
+    expect(lastQuery("/statistics/customer_engagements").user_ids).toBe(member.id);
+    expect(byName.data.totals).toEqual(byId.data.totals);
+    const unknown = await h.call("get_page_stats", { metric: "engagement", since: SINCE, until: UNTIL, user_ids: ["Nobody Here"] });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toMatch(/user_ids: no staff "Nobody Here" on these pages/);
+    // Someone who has left still counts for the days they worked.
+    const former = s.staff.find((u) => u.disabled_page_ids.length > 0)!;
+    expect((await h.call("get_page_stats", { metric: "engagement", page_ids: [pages[0]], since: SINCE, until: UNTIL, user_ids: [former.name] })).isError).toBe(false);
   });
 });
 
@@ -91,6 +132,7 @@ describe("get_page_stats, metric messages", () => {
       for (const row of r.data.rows) expect(row[field], `${row.date} ${field}`).toBe(want.get(row.date)?.get(field) ?? 0);
     }
     expect(r.data.rows).toHaveLength(3);
+    expect(r.data.note).toMatch(/inbox_interactive_count = older inbox conversations \(begun before that hour\) in which the customer wrote again/);
   });
 
   it("gives active hours in the shop zone", async () => {
@@ -110,8 +152,8 @@ describe("get_page_stats, metric messages", () => {
     const reversed = await h.call("get_page_stats", { page_ids: [pages[0]], since: UNTIL, until: SINCE });
     expect(reversed.isError).toBe(true);
     expect(reversed.text).toMatch(/until is before since/);
-    const long = await h.call("get_page_stats", { page_ids: [pages[0]], since: "2025-10-01", until: "2025-12-01" });
-    expect(long.text).toMatch(/31 days/);
+    const long = await h.call("get_page_stats", { page_ids: [pages[0]], since: "2024-10-01", until: "2025-12-01" });
+    expect(long.text).toMatch(/longer than the 366 days/);
     const hourly = await h.call("get_page_stats", { page_ids: [pages[0]], since: "2025-12-01", until: "2025-12-20", by: "hour" });
     expect(hourly.text).toMatch(/by: "hour" rows cover at most 7 days/);
     const badId = await h.call("get_page_stats", { page_ids: ["../pages"] });
@@ -153,6 +195,8 @@ describe("get_staff_stats", () => {
       expect(s.name).toBe(h.sandbox.messaging.staff.find((u) => u.id === s.user_id)!.name);
     }
     expect(r.data.totals.order_count).toBe([...want.values()].reduce((t, v) => t + v.order_count, 0));
+    // The inbox's order_count is a tag count, which the result must say: it is no POS order count.
+    expect(r.data.note).toMatch(/"Đã chốt đơn" .*tag.*not POS orders/);
   });
 
   it("ranks by messages sent, or by conversations handled", async () => {
