@@ -1,5 +1,5 @@
-import { InputError, UpstreamError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
+import { findProduct } from "../catalog/product-ref.js";
 import { orderSources, type Ref, refId, sourcePair, staff, warehouses } from "../pos/shop-refs.js";
 
 export interface AdCostItem {
@@ -28,7 +28,7 @@ export async function adCostItems(pos: PosClient, shopId: string, items: AdCostI
   };
   const products = new Map<string, Promise<string>>();
   const productId = (field: string, value: string) => {
-    if (!products.has(value)) products.set(value, findProduct(pos, shopId, field, value));
+    if (!products.has(value)) products.set(value, findProduct(pos, shopId, field, value).then((ref) => String(ref.product.id)));
     return products.get(value)!;
   };
   return Promise.all(
@@ -44,16 +44,4 @@ export async function adCostItems(pos: PosClient, shopId: string, items: AdCostI
       };
     }),
   );
-}
-
-/** A product's id from its id or SKU (the product endpoint takes either). */
-async function findProduct(pos: PosClient, shopId: string, field: string, value: string): Promise<string> {
-  try {
-    return String((await pos.getProduct(shopId, value)).id);
-  } catch (error) {
-    if (error instanceof UpstreamError && error.status === 404) {
-      throw new InputError(field, `no product ${JSON.stringify(value)}`, "Pass a product id or SKU; search_products shows them.");
-    }
-    throw error;
-  }
 }

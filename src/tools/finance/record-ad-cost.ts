@@ -15,7 +15,7 @@ const item = shaped({
   cost: z.number().int().refine((n) => n >= 0, "must not be negative"),
   tax: z.number().min(0).max(100).optional(),
   warehouse_id: nonEmpty(64).optional(),
-  product: nonEmpty(64).optional(),
+  product: nonEmpty(200).optional(),
   marketer: nonEmpty(120).optional(),
   source: z.object({ key: nonEmpty(32), account: nonEmpty(64).optional() }).optional(),
   post_ids: z.array(nonEmpty(80)).max(50).optional(),
@@ -43,7 +43,7 @@ export const recordAdCost = defineTool({
         is_locked: z.boolean().optional(),
       }),
     ).describe("Expense: name, status (required), note, time_incurred, tags, is_locked"),
-    items: jsonish(someOf(item, 50)).describe("cost (required), tax (%), warehouse_id, product (id/SKU), marketer (staff), source {key: id or name, account: page}, post_ids, is_livestream, is_wholesale"),
+    items: jsonish(someOf(item, 50)).describe("cost (required), tax (%), warehouse_id, product (name/SKU), marketer (staff), source {key: id or name, account: page}, post_ids, is_livestream, is_wholesale"),
   }),
   output: z.object({ recorded: z.boolean(), ad_cost_id: z.string().optional(), transaction_id: z.string().optional(), total_cost: z.number().optional(), currency: z.string().optional() }),
   async confirm(input, ctx) {

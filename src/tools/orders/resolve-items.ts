@@ -42,21 +42,21 @@ export interface ResolvedItem {
 const words = (text: string) => fold(text).split(/[\s,/-]+/).filter(Boolean);
 const label = (v: PosVariation) => `${v.display_id ?? v.id} (${[v.product?.name, variantText(v)].filter(Boolean).join(" ")})`;
 
-/** Whether a variation is the one `product` names exactly: its SKU, barcode or product code. */
-const exact = (v: PosVariation, text: string) =>
+/** Whether a variation is the one `text` names exactly: its id, SKU or barcode. */
+export const namesVariation = (v: PosVariation, text: string) =>
   [v.display_id, v.barcode, String(v.id)].some((k) => k !== null && k !== undefined && fold(String(k)) === fold(text));
+
+/** Whether a variation has every word of `variant` among its attribute values ("xanh navy l" for "Xanh navy - L"). */
+export function hasVariantWords(v: PosVariation, variant: string): boolean {
+  const have = words(variantText(v) ?? "");
+  return words(variant).every((w) => have.includes(w));
+}
 
 /** The one variation a product name, SKU or barcode (and variant words) designate. */
 export function pickVariation(field: string, candidates: PosVariation[], product: string, variant?: string): PosVariation {
-  const exacts = candidates.filter((v) => exact(v, product));
+  const exacts = candidates.filter((v) => namesVariation(v, product));
   let matches = exacts.length ? exacts : candidates;
-  if (variant) {
-    const wanted = words(variant);
-    matches = matches.filter((v) => {
-      const have = words(variantText(v) ?? "");
-      return wanted.every((w) => have.includes(w));
-    });
-  }
+  if (variant) matches = matches.filter((v) => hasVariantWords(v, variant));
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) {
     throw new InputError(field, `no variation matches ${JSON.stringify(product)}${variant ? ` / ${JSON.stringify(variant)}` : ""}`, "Use search_products to find the variation_id.");

@@ -151,7 +151,7 @@ describe("record_ad_cost references", () => {
     const r = await post({
       items: [
         { cost: 100_000, source: { key: "Facebook" } },
-        { cost: 200_000, source: { key: "facebook", account: "may kids" }, warehouse_id: "kho ho chi minh", product: product.display_id, marketer: "Võ Thanh Tâm" },
+        { cost: 200_000, source: { key: "facebook", account: "may kids" }, warehouse_id: "kho ho chi minh", product: product.name.toLowerCase(), marketer: "Võ Thanh Tâm" },
         { cost: 300_000, source: { key: kids.name } },
       ],
     });
@@ -173,7 +173,7 @@ describe("record_ad_cost references", () => {
       [{ warehouse_id: "Kho Cần Thơ" }, [/items\[0\]\.warehouse_id: unknown value/, /Kho Hà Nội/]],
       [{ warehouse_id: "kho" }, [/matches 3 values/]],
       [{ marketer: "mkt@example.com" }, [/items\[0\]\.marketer: unknown value/, /Võ Thanh Tâm/]],
-      [{ product: "NOPE-1" }, [/items\[0\]\.product: no product "NOPE-1"/]],
+      [{ product: "NOPE-1" }, [/items\[0\]\.product: no product has the id, SKU, barcode or name "NOPE-1"/]],
     ];
     for (const [item, messages] of cases) {
       const r = await post({ items: [{ cost: 1000, ...item }] });
