@@ -130,6 +130,33 @@ describe("create_order, get_order, update_order", () => {
     expect(h.sandbox.server.requests.filter((r) => r.method === "PUT").length).toBe(3);
   });
 
+  it("refuses an unknown key in update_order's items or a return's exchange_items, as create_order does, before any write", async () => {
+    const order = pos().orders.find((o) => o.status === 0 && !o.is_removed)!;
+    const lines = JSON.stringify(order.items);
+    const v = pos().variations[3]!;
+    const writes = () => h.sandbox.server.requests.filter((q) => q.method !== "GET").length;
+    const before = writes();
+    const created = await h.call("create_order", { items: [{ variation_id: v.id, quantity: 1, discount: 50_000 }] });
+    const updated = await h.call("update_order", { order_id: order.id, items: [{ variation_id: v.id, quantity: 1, discount: 50_000 }] });
+    const asText = await h.call("update_order", { order_id: order.id, items: JSON.stringify([{ variation_id: v.id, quantity: 1, discount: 50_000 }]) });
+    for (const r of [created, updated, asText]) {
+      expect(r.isError, r.text).toBe(true);
+      expect(r.text).toContain("unknown parameter `discount` in items[0]; did you mean `discount_each`?");
+    }
+    const original = pos().orders.find((o) => o.status === 3 && !o.is_removed && o.items.some((it) => it.quantity > it.returned_count))!;
+    const line = original.items.find((it) => it.quantity > it.returned_count)!;
+    const exchange = await h.call("create_return_order", {
+      order_id: original.id,
+      items: [{ variation_id: line.variation_id, quantity: 1 }],
+      warehouse_id: original.warehouse_id,
+      exchange_items: [{ variation_id: v.id, qty: 1 }],
+    });
+    expect(exchange.isError).toBe(true);
+    expect(exchange.text).toContain("unknown parameter `qty` in exchange_items[0]; did you mean `quantity`?");
+    expect(writes()).toBe(before);
+    expect(JSON.stringify(order.items)).toBe(lines);
+  });
+
   it("keeps the receiver's name and phone when only the shipping address changes", async () => {
     const order = pos().orders.find((o) => o.status === 0 && !o.is_removed && o.shipping_address?.full_name)!;
     const { full_name, phone_number } = order.shipping_address!;
