@@ -3,7 +3,7 @@ import { InputError } from "../../clients/errors.js";
 import { id } from "../../format/compact.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
-import { addressIds } from "../orders/address-names.js";
+import { addressIds, addressMatchSchema } from "../orders/address-names.js";
 import { phoneInput } from "../pos/phone.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { customerLevels, refId } from "../pos/shop-refs.js";
@@ -63,13 +63,19 @@ export const saveCustomer = defineTool({
       .optional()
       .describe("Other fields (gender, is_block, …)"),
   }),
-  output: z.object({ id: z.string().optional(), created: z.boolean(), customer: customerRowSchema.optional() }),
+  output: z.object({
+    id: z.string().optional(),
+    created: z.boolean(),
+    customer: customerRowSchema.optional(),
+    address_matches: z.array(addressMatchSchema.extend({ index: z.number() })).optional(),
+  }),
   async handler(input, ctx) {
     const { shop_id, customer_id, level, addresses, extra, ...fields } = input;
     const body: Record<string, unknown> = { ...extra, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
     if (fields.phone_numbers) body.phone_numbers = fields.phone_numbers.map((p, i) => phoneInput(`phone_numbers[${i}]`, p));
     // Addresses typed as words get their ids from the address data before anything is sent.
-    const named = addresses && (await Promise.all(addresses.map((a, i) => addressIds(ctx.pos, `addresses[${i}]`, a))));
+    const placed = addresses && (await Promise.all(addresses.map((a, i) => addressIds(ctx.pos, `addresses[${i}]`, a))));
+    const named = placed?.map((p) => p.address);
     if (Object.keys(body).length === 0 && level === undefined && !named) {
       throw new InputError("name", "nothing to save", "Pass at least one field, e.g. name or phone_numbers.");
     }
@@ -96,6 +102,12 @@ export const saveCustomer = defineTool({
     const names = new Map(levels.map((l) => [l.id, l.name]));
     // A bare {success: true} answer carries no record: report the id being updated, if any.
     const known = id(saved.id) ?? customer_id;
-    return { id: known, created: !customer_id, customer: customerRow(known === undefined ? saved : { ...saved, id: known }, ctx.config.timezone, names) };
+    const matches = placed?.flatMap((p, index) => (p.match ? [{ index, ...p.match }] : []));
+    return {
+      id: known,
+      created: !customer_id,
+      customer: customerRow(known === undefined ? saved : { ...saved, id: known }, ctx.config.timezone, names),
+      address_matches: matches,
+    };
   },
 });

@@ -4,7 +4,7 @@ import { CREATE, defineTool } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { warehouseId } from "../pos/shop-refs.js";
-import { addressIds } from "./address-names.js";
+import { addressIds, addressMatchSchema } from "./address-names.js";
 import { itemLines, orderBody, orderFields } from "./order-body.js";
 import { itemsInput, resolveItems } from "./resolve-items.js";
 import { formatMoney } from "../../format/money.js";
@@ -24,7 +24,7 @@ export const createOrder = defineTool({
     ...orderFields,
     shop_customer_id: idInput("Shop customer id").optional(),
   }),
-  output: z.object({ id: z.string(), order: orderRowSchema, currency: z.string() }),
+  output: z.object({ id: z.string(), order: orderRowSchema, currency: z.string(), address_match: addressMatchSchema.optional() }),
   async confirm(input, ctx) {
     const { currency } = await shopScope(ctx, input.shop_id);
     const money = (n: number | undefined) => (n === undefined ? undefined : formatMoney(n, currency));
@@ -43,13 +43,14 @@ export const createOrder = defineTool({
   },
   async handler(input, ctx) {
     const { shop_id, items, shop_customer_id, ...fields } = input;
-    const body = orderBody({ ...fields, shipping_address: await addressIds(ctx.pos, "shipping_address", fields.shipping_address) });
+    const placed = await addressIds(ctx.pos, "shipping_address", fields.shipping_address);
+    const body = orderBody({ ...fields, shipping_address: placed.address });
     // The OpenAPI links an order to its customer as customer.id (it has no shop_customer_id).
     if (shop_customer_id) body.customer = { id: shop_customer_id };
     const shopId = await resolveShopId(ctx, shop_id);
     if (fields.warehouse_id !== undefined) body.warehouse_id = await warehouseId(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);
     body.items = itemLines(await resolveItems(ctx.pos, shopId, items));
     const order = await ctx.pos.createOrder(shopId, { ...body, shop_id: Number(shopId) || shopId });
-    return { id: String(order.id), order: orderRow(order, ctx.config.timezone), currency: orderCurrency([order]) };
+    return { id: String(order.id), order: orderRow(order, ctx.config.timezone), currency: orderCurrency([order]), address_match: placed.match };
   },
 });

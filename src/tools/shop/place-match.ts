@@ -33,7 +33,7 @@ export async function matchPlaces(geo: GeoIndex, provinces: PosProvince[], parts
     }
     const districts = await geo.districts(String(p.id));
     const hits = districts.map((d) => ({ d, ...best(rest, d.name ?? "") })).filter((m) => m.score > 0);
-    if (hits.length === 0 && score > 0) {
+    if (hits.length === 0 && (score > 0 || scope)) {
       // A named province but no district: the ward alone ("Phường 1, hcm"), in any of its districts.
       const wards = await communesNamed(geo, p, districts, rest);
       matches.push(...(wards.length ? wards.map((w) => ({ ...w, score: score + (w.score ?? 0) })) : [{ ...placeRow(p), score }]));
