@@ -11,6 +11,8 @@ import { nonEmpty, shaped, someOf } from "../pos/fields.js";
 import { shopScope } from "../pos/shop-scope.js";
 import { FORMULA_PREFIX, salesMetrics } from "./metrics.js";
 import { variationRow } from "../orders/variation-row.js";
+import { variationIds } from "../orders/resolve-items.js";
+import { findProduct } from "../catalog/product-ref.js";
 import { settleAll } from "../settle.js";
 import { rankRows, sortByInput } from "../rank.js";
 
@@ -64,6 +66,26 @@ function totalsOf(rows: Metrics[], countsOrders: boolean): Metrics | undefined {
 
 const metricMap = z.record(z.string(), z.number());
 
+/**
+ * The filter with every value an id: variations also by SKU or barcode, products also by SKU or
+ * name. An id of nothing would filter every order out, and read as "no sales".
+ */
+async function filterIds(
+  ctx: ToolContext,
+  shopId: string,
+  filter: { "Variation.id"?: string[] | undefined; "Variation.product_id"?: string[] | undefined },
+): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  const variations = filter["Variation.id"];
+  const products = filter["Variation.product_id"];
+  if (variations) out["Variation.id"] = await variationIds(ctx.pos, shopId, variations, (i) => `filter["Variation.id"][${i}]`);
+  if (products) {
+    const where = (i: number) => `filter["Variation.product_id"][${i}]`;
+    out["Variation.product_id"] = await Promise.all(products.map(async (p, i) => String((await findProduct(ctx.pos, shopId, where(i), p)).product.id)));
+  }
+  return out;
+}
+
 export const getSalesAnalytics = defineTool({
   name: "get_sales_analytics",
   title: "Get sales analytics",
@@ -109,12 +131,13 @@ export const getSalesAnalytics = defineTool({
     const returnedStatus = optionalCode(ANALYTICS_RETURNED_STATUSES, "returned_status", input.returned_status);
     const split = input.split_by ?? ["Time.day"];
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
+    const filter = input.filter && (await filterIds(ctx, shopId, input.filter));
     const [data, metrics] = await settleAll([
       ctx.pos.getSaleAnalytics(shopId, {
         since: toYmdHms(range.since, tz),
         until: toYmdHms(range.until, tz),
         split_by: input.split_by,
-        filter: input.filter,
+        filter,
         success_status: input.success_status === "confirmed" ? "1" : input.success_status,
         success_record: input.success_record,
         user_type: input.user_type,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CREATE, defineTool } from "../define.js";
-import { idInput, shopIdInput } from "../inputs.js";
+import { shopIdInput } from "../inputs.js";
+import { customerId } from "../pos/customer-ref.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { noteRow } from "./customer-row.js";
 
@@ -12,7 +13,7 @@ export const addCustomerNote = defineTool({
   annotations: CREATE,
   input: z.object({
     shop_id: shopIdInput,
-    customer_id: idInput("Shop customer id"),
+    customer_id: z.string().max(120).describe("Customer id, phone or name"),
     message: z.string().min(1).max(5000).describe("Text"),
     order_id: z.number().int().positive().optional().describe("Related order"),
     conversation_id: z.string().max(128).optional().describe("Related conversation"),
@@ -25,7 +26,7 @@ export const addCustomerNote = defineTool({
     const shopId = await resolveShopId(ctx, shop_id);
     const body: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
     if (image_urls) body.images = image_urls.map((url) => ({ url, preview_url: url }));
-    const note = await ctx.pos.createCustomerNote(shopId, customer_id, body);
+    const note = await ctx.pos.createCustomerNote(shopId, await customerId(ctx.pos, shopId, "customer_id", customer_id), body);
     // A bare {success: true} answer carries no record: show the note as sent.
     const row = noteRow({ ...body, ...note }, ctx.config.timezone);
     return { id: row.id, note: row };

@@ -8,7 +8,7 @@ import { openRange } from "../pos/open-range.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { formatMoney } from "../../format/money.js";
 import { shopScope } from "../pos/shop-scope.js";
-import { requireCustomers } from "./require-customers.js";
+import { customerIds } from "../pos/customer-ref.js";
 
 export const createCustomerPromotions = defineTool({
   name: "create_customer_promotions",
@@ -19,7 +19,7 @@ export const createCustomerPromotions = defineTool({
   annotations: CREATE,
   input: z.object({
     shop_id: shopIdInput,
-    customer_ids: z.array(z.string().min(1).max(64)).min(1).max(500).describe("Shop customer ids"),
+    customer_ids: z.array(z.string().min(1).max(120)).min(1).max(500).describe("Customer ids, phones or names"),
     type: z.string().min(1).max(60).describe("coupon, discount_by_product or discount_by_coupon_id"),
     discount: z.number().int().positive().describe("Amount, or percent when is_percent"),
     is_percent: z.boolean().describe("discount in %"),
@@ -52,7 +52,8 @@ export const createCustomerPromotions = defineTool({
     if (input.is_percent && input.discount > 100) throw new InputError("discount", "a percent discount is at most 100");
     const { since: start, until: end } = openRange(input.since, input.until, ctx.config.timezone);
     const shopId = await resolveShopId(ctx, input.shop_id);
-    await requireCustomers(ctx.pos, shopId, "customer_ids", input.customer_ids);
+    // A promotion given to an id that is no customer of the shop reaches nobody, and says nothing.
+    const customers = [...new Set(await customerIds(ctx.pos, shopId, "customer_ids", input.customer_ids))];
     const created = await ctx.pos.createCustomerPromotions(shopId, {
       promotion_advance: {
         promotion: {
@@ -69,9 +70,9 @@ export const createCustomerPromotions = defineTool({
             order_price_max: input.extra?.order_price_max,
           },
         },
-        shop_customer_ids: input.customer_ids,
+        shop_customer_ids: customers,
       },
     });
-    return { id: id(created.id), name: sanitizeName(created.name), customer_count: input.customer_ids.length };
+    return { id: id(created.id), name: sanitizeName(created.name), customer_count: customers.length };
   },
 });

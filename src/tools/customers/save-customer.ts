@@ -2,7 +2,8 @@ import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import { id } from "../../format/compact.js";
 import { defineTool, OVERWRITE } from "../define.js";
-import { idInput, jsonish, shopIdInput } from "../inputs.js";
+import { jsonish, shopIdInput } from "../inputs.js";
+import { customerId } from "../pos/customer-ref.js";
 import { addressIds, addressMatchSchema } from "../orders/address-names.js";
 import { phoneInput } from "../pos/phone.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
@@ -49,7 +50,7 @@ export const saveCustomer = defineTool({
   annotations: OVERWRITE,
   input: z.object({
     shop_id: shopIdInput,
-    customer_id: idInput("Omit to create").optional(),
+    customer_id: z.string().max(120).optional().describe("To update: id, phone or name"),
     name: z.string().max(120).optional().describe("Name"),
     phone_numbers: z.array(z.string().max(20)).max(10).optional().describe("Replaces the list"),
     emails: z.array(z.string().max(120)).max(10).optional().describe("Replaces the list"),
@@ -94,14 +95,15 @@ export const saveCustomer = defineTool({
         })),
       );
     }
+    const target = customer_id === undefined ? undefined : await customerId(ctx.pos, shopId, "customer_id", customer_id);
     const levels = await customerLevels(ctx.pos, shopId);
     if (level !== undefined) body.level_id = refId("level", levels, level);
-    const saved = customer_id
-      ? await ctx.pos.updateCustomer(shopId, customer_id, body)
+    const saved = target
+      ? await ctx.pos.updateCustomer(shopId, target, body)
       : await ctx.pos.createCustomer(shopId, body);
     const names = new Map(levels.map((l) => [l.id, l.name]));
     // A bare {success: true} answer carries no record: report the id being updated, if any.
-    const known = id(saved.id) ?? customer_id;
+    const known = id(saved.id) ?? target;
     const matches = placed?.flatMap((p, index) => (p.match ? [{ index, ...p.match }] : []));
     return {
       id: known,

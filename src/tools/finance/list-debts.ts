@@ -9,6 +9,7 @@ import { encodeCursor } from "../cursor.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailRowsInput, limitInput, shopIdInput } from "../inputs.js";
 import { codeInput, optionalCode } from "../pos/codes.js";
+import { customerId } from "../pos/customer-ref.js";
 import { pagedList } from "../pos/paging.js";
 import { shopScope } from "../pos/shop-scope.js";
 
@@ -55,7 +56,7 @@ export const listDebts = defineTool({
     shop_id: shopIdInput,
     direction: z.enum(DEBT_TYPES).optional().describe("receivable: owed to the shop; payable: the shop owes"),
     status: codeInput(DEBT_STATUSES, "Debt status"),
-    customer_id: z.string().max(64).optional().describe("Shop customer id"),
+    customer_id: z.string().max(120).optional().describe("Customer id, phone or name"),
     limit: limitInput(100, 30),
     cursor: cursorInput,
     detail: detailRowsInput,
@@ -105,7 +106,8 @@ export const listDebts = defineTool({
     }
 
     // First call: every matching debt is read once, for the totals and the first rows alike.
-    const q: Query = { status, shop_customer_id: input.customer_id, type: input.direction && DEBT_TYPES.indexOf(input.direction) };
+    const customer = input.customer_id === undefined ? undefined : await customerId(ctx.pos, shopId, "customer_id", input.customer_id);
+    const q: Query = { status, shop_customer_id: customer, type: input.direction && DEBT_TYPES.indexOf(input.direction) };
     const read: PosDebt[] = [];
     let complete = false;
     for (let page = 1; page <= TOTAL_PAGES && !complete; page++) {

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { orderCurrency, orderRow, orderRowSchema } from "../../format/orders.js";
 import { CREATE, defineTool } from "../define.js";
-import { idInput, jsonish, shopIdInput } from "../inputs.js";
+import { jsonish, shopIdInput } from "../inputs.js";
+import { customerId } from "../pos/customer-ref.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { warehouseId } from "../pos/shop-refs.js";
 import { addressIds, addressMatchSchema } from "./address-names.js";
@@ -22,7 +23,7 @@ export const createOrder = defineTool({
     shop_id: shopIdInput,
     items: jsonish(itemsInput).describe("Lines: variation_id, or product (name/SKU/barcode) + variant words"),
     ...orderFields,
-    shop_customer_id: idInput("Shop customer id").optional(),
+    customer_id: z.string().max(120).optional().describe("Customer id, phone or name"),
   }),
   output: z.object({ id: z.string(), order: orderRowSchema, currency: z.string(), address_match: addressMatchSchema.optional() }),
   async confirm(input, ctx) {
@@ -42,12 +43,12 @@ export const createOrder = defineTool({
     };
   },
   async handler(input, ctx) {
-    const { shop_id, items, shop_customer_id, ...fields } = input;
+    const { shop_id, items, customer_id, ...fields } = input;
     const placed = await addressIds(ctx.pos, "shipping_address", fields.shipping_address);
     const body = orderBody({ ...fields, shipping_address: placed.address });
-    // The OpenAPI links an order to its customer as customer.id (it has no shop_customer_id).
-    if (shop_customer_id) body.customer = { id: shop_customer_id };
     const shopId = await resolveShopId(ctx, shop_id);
+    // The OpenAPI links an order to its customer as customer.id (it has no shop_customer_id).
+    if (customer_id !== undefined) body.customer = { id: await customerId(ctx.pos, shopId, "customer_id", customer_id) };
     if (fields.warehouse_id !== undefined) body.warehouse_id = await warehouseId(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);
     body.items = itemLines(await resolveItems(ctx.pos, shopId, items));
     const order = await ctx.pos.createOrder(shopId, { ...body, shop_id: Number(shopId) || shopId });

@@ -61,7 +61,7 @@ export const createReturnOrder = defineTool({
   name: "create_return_order",
   title: "Create a return order",
   description:
-    "Return an order's lines into a warehouse, optionally with an exchange order. Example: items [{product: \"AT001-TR-S\", quantity: 1}].",
+    "Return an order's lines into a warehouse, optionally with an exchange order (its lines as in create_order).",
   toolset: "orders",
   annotations: CREATE,
   input: z.object({

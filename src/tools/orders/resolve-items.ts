@@ -115,3 +115,27 @@ export function variationInfo(v: PosVariation, price?: number) {
     fields: v.fields ?? undefined,
   };
 }
+
+/**
+ * The ids of variations given by id, SKU or barcode, in order: a filter holding something else
+ * matches nothing (an empty answer that reads as "none"), and a stock line with it moves nothing.
+ * `where(i)` names the parameter of value i in errors.
+ */
+export async function variationIds(pos: PosClient, shopId: string, values: readonly string[], where: (i: number) => string): Promise<string[]> {
+  const texts = values.map((v) => v.trim());
+  const known = new Set((await pos.variationsByIds(shopId, texts)).map((v) => String(v.id)));
+  const ids: string[] = [];
+  for (const [i, text] of texts.entries()) {
+    if (known.has(text)) {
+      ids.push(text);
+      continue;
+    }
+    const hits = (await pos.listVariations(shopId, { search: text, page_size: 50 })).data.filter((v) => namesVariation(v, text));
+    if (hits.length !== 1) {
+      const problem = hits.length ? `${JSON.stringify(text)} names ${hits.length} variations: ${hits.slice(0, 10).map(label).join("; ")}` : `no variation has the id, SKU or barcode ${JSON.stringify(text)}`;
+      throw new InputError(where(i), problem, "Use search_products to find the variation_id.");
+    }
+    ids.push(String(hits[0]!.id));
+  }
+  return ids;
+}

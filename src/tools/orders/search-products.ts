@@ -6,6 +6,7 @@ import { cursorInput, detailRowsInput, limitInput, shopIdInput } from "../inputs
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { orderNames, refId, warehouses } from "../pos/shop-refs.js";
 import { pagedList } from "../pos/paging.js";
+import { variationIds } from "./resolve-items.js";
 import { variationRow, variationRowSchema } from "./variation-row.js";
 
 /** Upstream pages (of 100 variations) one low-stock call reads before answering with a cursor. */
@@ -27,7 +28,7 @@ export const searchProducts = defineTool({
   input: z.object({
     shop_id: shopIdInput,
     query: z.string().max(200).optional().describe("Name, SKU or barcode"),
-    variation_ids: z.array(z.string().max(64)).max(100).optional().describe("Only these"),
+    variation_ids: z.array(z.string().max(64)).max(100).optional().describe("Only these (ids or SKUs)"),
     max_stock: z.number().int().optional().describe("Stock <= this (in warehouse, else total)"),
     warehouse: z.string().max(120).optional().describe("Warehouse id or name"),
     limit: limitInput(100, 20),
@@ -43,11 +44,12 @@ export const searchProducts = defineTool({
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);
     const warehouseId = input.warehouse === undefined ? undefined : refId("warehouse", await warehouses(ctx.pos, shopId), input.warehouse);
+    const ids = input.cursor || !input.variation_ids ? undefined : await variationIds(ctx.pos, shopId, input.variation_ids, (i) => `variation_ids[${i}]`);
     const page = await pagedList(
       "search_products",
       input,
       // Filters this tool applies itself travel in the cursor beside the upstream ones.
-      () => ({ search: input.query?.trim() || undefined, variation_ids: input.variation_ids, max_stock: input.max_stock, wh: warehouseId }),
+      () => ({ search: input.query?.trim() || undefined, variation_ids: ids, max_stock: input.max_stock, wh: warehouseId }),
       ({ max_stock: _max, wh: _wh, ...q }, page_number, page_size) => ctx.pos.listVariations(shopId, { ...q, page_number, page_size }),
       ctx.progress,
       { active: (q) => q.max_stock !== undefined, keep: (v, q) => stockOf(v, q.wh) <= q.max_stock!, maxPages: STOCK_SCAN_PAGES },
