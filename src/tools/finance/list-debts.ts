@@ -30,9 +30,12 @@ const amounts = (d: PosDebt) => {
   return { due, settled, remaining: due !== undefined && settled !== undefined ? due - settled : undefined };
 };
 
-/** Count and money of each direction; the upstream `sum` adds both directions together. */
-function totalsOf(debts: PosDebt[]) {
-  const totals = Object.fromEntries(DEBT_TYPES.map((t) => [t, { count: 0, due: 0, settled: 0, remaining: 0 }]));
+/**
+ * Count and money of each direction asked for (both when none is): the upstream `sum` adds both
+ * directions together, and a payable figure beside a receivable question reads as part of it.
+ */
+function totalsOf(debts: PosDebt[], direction: (typeof DEBT_TYPES)[number] | undefined) {
+  const totals = Object.fromEntries((direction ? [direction] : DEBT_TYPES).map((t) => [t, { count: 0, due: 0, settled: 0, remaining: 0 }]));
   for (const d of debts) {
     const t = totals[DEBT_TYPES[d.type ?? -1] ?? ""];
     if (!t) continue;
@@ -42,14 +45,14 @@ function totalsOf(debts: PosDebt[]) {
     t.settled += a.settled ?? 0;
     t.remaining += a.remaining ?? 0;
   }
-  return totals as Record<(typeof DEBT_TYPES)[number], z.infer<typeof sums>>;
+  return totals as Partial<Record<(typeof DEBT_TYPES)[number], z.infer<typeof sums>>>;
 }
 
 export const listDebts = defineTool({
   name: "list_debts",
   title: "List debts",
   description:
-    "Debts with amounts due/settled/remaining, and totals per direction over all that match (first call). Example: who owes us: direction receivable, status open.",
+    "Debts with amounts due/settled/remaining, and totals over all that match (first call) per direction asked (default both). Example: who owes us: direction receivable, status open.",
   toolset: "finance",
   annotations: READ,
   input: z.object({
@@ -63,7 +66,7 @@ export const listDebts = defineTool({
   }),
   output: z.object({
     currency: z.string().optional(),
-    totals: z.object({ receivable: sums, payable: sums, partial: z.boolean().optional() }).optional(),
+    totals: z.object({ receivable: sums.optional(), payable: sums.optional(), partial: z.boolean().optional() }).optional(),
     total: z.number().optional(),
     debts: z.array(row),
     next_cursor: z.string().optional(),
@@ -121,7 +124,7 @@ export const listDebts = defineTool({
     const resume = after ? { pg: Math.floor(after.index / PAGE) + 1, off: after.index % PAGE } : complete ? undefined : { pg: TOTAL_PAGES + 1, off: 0 };
     return {
       currency,
-      totals: { ...totalsOf(read), partial: complete ? undefined : true },
+      totals: { ...totalsOf(read, input.direction), partial: complete ? undefined : true },
       total: complete ? matched.length : undefined,
       debts: matched.slice(0, input.limit).map(({ d }) => project(d)),
       next_cursor: resume && encodeCursor("list_debts", input, { q, ...resume, ps: PAGE }),

@@ -249,6 +249,14 @@ describe("list_debts", () => {
     expect(seen.every((d: { type: string }) => d.type === "receivable")).toBe(true);
   });
 
+  it("totals only the direction asked for", async () => {
+    const payable = pos().debts.filter((d) => d.type === 0 && d.status === 0);
+    const r = await h.call("list_debts", { direction: "payable", status: "open" });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.totals).toEqual({ payable: sums(payable) });
+    expect(r.data.total).toBe(payable.length);
+  });
+
   it("lists one customer's debts", async () => {
     const customerId = String(pos().debts[0]!.shop_customer_id);
     const r = await h.call("list_debts", { customer_id: customerId });
