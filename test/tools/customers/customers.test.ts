@@ -19,6 +19,20 @@ describe("search_customers", () => {
     expect(row.level.name).toBe(pos().levels.find((l) => l.id === c.level_id)?.name);
   });
 
+  it("finds a customer and their orders by a phone written with the country code in parentheses, dashes or dots", async () => {
+    const c = withOrders();
+    const national = c.phone_numbers[0]!;
+    const orders = pos().orders.filter((o) => !o.is_removed && o.bill_phone_number === national).length;
+    expect(orders).toBeGreaterThan(0);
+    const [a, b, d] = [national.slice(1, 4), national.slice(4, 7), national.slice(7)];
+    for (const form of [`(+84) ${a}-${b}-${d}`, `(+84)${a}${b}${d}`, `+84 0${a} ${b} ${d}`, `+84.${a}.${b}.${d}`]) {
+      const customers = await h.call("search_customers", { search: form });
+      expect(customers.data.customers.map((x: { id: string }) => x.id), form).toEqual([c.id]);
+      const found = await h.call("search_orders", { search: form, limit: 100 });
+      expect(found.data.total, form).toBe(orders);
+    }
+  });
+
   it("filters by level name and pages without repeats", async () => {
     const level = pos().levels.find((l) => pos().customers.filter((c) => c.level_id === l.id).length > 5)!;
     const expected = newest(pos().customers.filter((c) => c.level_id === level.id)).map((c) => c.id);
