@@ -64,6 +64,18 @@ function totalsOf(rows: Metrics[], countsOrders: boolean): Metrics | undefined {
   return totals;
 }
 
+/**
+ * Success minus returned, metric by metric: the API counts an order as a sale once it reaches
+ * success_status and lists the ones returned since apart, to deduct. avg_price re-derived.
+ */
+function netOf(success: Metrics | undefined, returned: Metrics | undefined): Metrics | undefined {
+  if (!success || !returned) return undefined;
+  const net: Metrics = {};
+  for (const [key, value] of Object.entries(success)) net[key] = value - (returned[key] ?? 0);
+  if ("avg_price" in net) net.avg_price = net.order_count ? Math.round((net.price ?? 0) / net.order_count) : 0;
+  return net;
+}
+
 const metricMap = z.record(z.string(), z.number());
 
 /**
@@ -90,7 +102,7 @@ export const getSalesAnalytics = defineTool({
   name: "get_sales_analytics",
   title: "Get sales analytics",
   description:
-    'Sales of successful orders: totals, then one row per split value (Variation.id rows carry product names), returns under `returned`. Revenue is `price` (goods value); rows by revenue, largest first (Time.day: by day). Example: best sellers this month: split_by ["Variation.id"], since "2026-11-01", limit 10.',
+    'Sales totals, then a row per split value, largest first (Time.day: by day). success counts orders from reaching success_status on, even if returned or canceled since; returned ones also under `returned`; totals.net = success - returned. Revenue: price (goods). E.g. best sellers: split_by ["Variation.id"], limit 10.',
   toolset: "analytics",
   annotations: READ,
   input: z.object({
@@ -104,7 +116,7 @@ export const getSalesAnalytics = defineTool({
     success_status: z
       .enum(["send_to_partner", "confirmed"])
       .optional()
-      .describe("When an order counts as a sale"),
+      .describe("When an order counts as a sale (default confirmed)"),
     success_record: z.enum(["inserted_at", "updated_at"]).optional().describe("Sale date"),
     user_type: z.enum(["create", "update", "assign", "care", "marketer"]).optional().describe("Which staff User.id means"),
     returned_status: codeInput(ANALYTICS_RETURNED_STATUSES, "Orders counted as returned"),
@@ -120,7 +132,7 @@ export const getSalesAnalytics = defineTool({
     until: z.string(),
     currency: z.string().optional(),
     metrics: z.record(z.string(), z.string()).optional().describe("Metric field -> meaning"),
-    totals: z.object({ success: metricMap.optional(), returned: metricMap.optional() }).optional(),
+    totals: z.object({ success: metricMap.optional(), returned: metricMap.optional(), net: metricMap.optional() }).optional(),
     row_count: z.number().describe("Rows before limit"),
     truncated: z.boolean().optional(),
     rows: z.array(z.looseObject({ name: z.string().optional(), returned: metricMap.optional() })),
@@ -180,12 +192,13 @@ export const getSalesAnalytics = defineTool({
       const name = names?.get(variationId(upstream) ?? "");
       return name ? { name, ...row } : row;
     });
+    const [successTotals, returnedTotals] = [totalsOf(success, countsOrders), totalsOf(returned, countsOrders)];
     return {
       since: toIsoInZone(range.since, tz),
       until: toIsoInZone(range.until, tz),
       currency,
       metrics: meaning,
-      totals: { success: totalsOf(success, countsOrders), returned: totalsOf(returned, countsOrders) },
+      totals: { success: successTotals, returned: returnedTotals, net: netOf(successTotals, returnedTotals) },
       row_count: data.length,
       truncated: ranked.truncated,
       rows,

@@ -59,6 +59,25 @@ describe("get_sales_analytics", () => {
     expect(r.data.currency).toBe("VND");
   });
 
+  it("states the net figures: sales from confirmation on, returned ones deducted", async () => {
+    const r = await h.call("get_sales_analytics", { since: "2026-09-01", until: "2026-11-22", split_by: ["Order.source"] });
+    expect(r.isError, r.text).toBe(false);
+    const orders = sales("2026-09-01", "2026-11-22");
+    // Confirmed, then canceled or returned: still counted as sales, as the description says.
+    expect(orders.some((o) => o.status === 6)).toBe(true);
+    const returned = orders.filter((o) => o.status === 5);
+    expect(returned.length).toBeGreaterThan(0);
+    const kept = orders.filter((o) => o.status !== 5);
+    expect(r.data.totals.success).toMatchObject({ order_count: orders.length, price: sum(orders, price) });
+    expect(r.data.totals.returned).toMatchObject({ order_count: returned.length, price: sum(returned, price) });
+    expect(r.data.totals.net).toMatchObject({
+      order_count: kept.length,
+      price: sum(kept, price),
+      cod: sum(kept, (o) => o.cod),
+      avg_price: Math.round(sum(kept, price) / kept.length),
+    });
+  });
+
   it("explains the metrics, custom formulas included", async () => {
     const r = await h.call("get_sales_analytics", { since: "2026-10-01", until: "2026-10-03" });
     const formula = pos().formulas[0]!;
