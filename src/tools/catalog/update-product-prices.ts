@@ -37,13 +37,13 @@ export const updateProductPrices = defineTool({
   name: "update_product_prices",
   title: "Change product prices",
   description:
-    'Set prices of a product\'s variants. A variant\'s SKU or barcode as product changes only that variant. Example: product "AT001", prices [{variant: "Trắng S", price: 199000}].',
+    'Set variant prices. Example: product "AT001", prices [{variant: "Trắng S", price: 199000}].',
   toolset: "catalog",
   annotations: OVERWRITE,
   input: z.object({
     shop_id: shopIdInput,
     product: nonEmpty(200).describe("Name, id, SKU or a variant's SKU/barcode"),
-    prices: jsonish(someOf(change, 100)).describe('variant (words, SKU or "all"; omit: the SKU\'s variant, else all), price, counter_price, cost'),
+    prices: jsonish(someOf(change, 100)).describe('variant (words, SKU or "all"; omit: product\'s variant if a SKU named one, else all), price, counter_price, cost'),
   }),
   output: z.object({
     product_id: z.string(),

@@ -7,6 +7,7 @@ import { dateInput, jsonish, shopIdInput } from "../inputs.js";
 import { nonEmpty, shaped } from "../pos/fields.js";
 import { shopScope } from "../pos/shop-scope.js";
 import { formatMoney } from "../../format/money.js";
+import { orderRefInput, resolveOrder } from "../orders/order-ref.js";
 
 export const createTransaction = defineTool({
   name: "create_transaction",
@@ -22,7 +23,7 @@ export const createTransaction = defineTool({
     note: z.string().max(2000).optional().describe("Note"),
     payments: jsonish(z.array(z.enum(PAYMENT_TYPES)).max(8)).optional().describe("Payment methods"),
     time_incurred: dateInput.optional().describe("Date; default now"),
-    order_id: z.string().max(40).optional().describe("Related order"),
+    order_id: orderRefInput.optional(),
     fields: jsonish(
       shaped({
         tag_ids: z.array(z.string().max(64)).max(20).optional(),
@@ -55,12 +56,15 @@ export const createTransaction = defineTool({
     const { shop_id, order_id, time_incurred, fields: more, ...fields } = input;
     const when = time_incurred === undefined ? undefined : parseDateInput("time_incurred", time_incurred, ctx.config.timezone);
     const { shopId, currency } = await shopScope(ctx, shop_id);
+    // Checked before the write: a transaction tied to an order that does not exist, or to the
+    // wrong one of an id and a number, would be booked against it all the same.
+    const order = order_id === undefined ? undefined : await resolveOrder(ctx.pos, shopId, order_id);
     const created = await ctx.pos.createTransaction(shopId, {
       ...more,
       ...fields,
       // The service reads write times as UTC (its examples end in Z).
       time_incurred: when?.toISOString(),
-      orderId: order_id,
+      orderId: order && String(order.id),
     });
     return {
       id: id(created.id),

@@ -52,7 +52,7 @@ export const listDebts = defineTool({
   name: "list_debts",
   title: "List debts",
   description:
-    "Debts with amounts due/settled/remaining, and totals over all that match (first call) per direction asked (default both). Example: who owes us: direction receivable, status open.",
+    "Debts with amounts due/settled/remaining, and totals over all that match (first call). Example: who owes us: direction receivable, status open.",
   toolset: "finance",
   annotations: READ,
   input: z.object({

@@ -126,12 +126,13 @@ describe("points, notes, levels, promotions", () => {
   it("adds a note and lists it first, as staff text", async () => {
     const c = withOrders();
     const before = (pos().customerNotes[c.id] ?? []).length;
-    const added = await h.call("add_customer_note", { customer_id: c.id, message: "Khách muốn giao sau 18h\u200b", order_id: 58001 });
+    const order = pos().orders.find((o) => o.display_id === 1)!;
+    const added = await h.call("add_customer_note", { customer_id: c.id, message: "Khách muốn giao sau 18h\u200b", order_id: "#1" });
     expect(added.isError, added.text).toBe(false);
     expect(pos().customerNotes[c.id]).toHaveLength(before + 1);
     const r = await h.call("list_customer_notes", { customer_id: c.id });
     expect(r.data.total).toBe(before + 1);
-    expect(r.data.notes[0]).toMatchObject({ id: added.data.id, staff_text: "Khách muốn giao sau 18h", order_id: "58001" });
+    expect(r.data.notes[0]).toMatchObject({ id: added.data.id, staff_text: "Khách muốn giao sau 18h", order_id: String(order.id) });
     expect(r.data.truncated).toBeUndefined();
     const one = await h.call("list_customer_notes", { customer_id: c.id, limit: 1 });
     expect(one.data).toMatchObject({ total: before + 1, truncated: true });

@@ -77,6 +77,18 @@ describe("create_transaction", () => {
     expect(listed.data.transactions[0]).toMatchObject({ id: r.data.id, amount: -1_200_000 });
   });
 
+  it("ties a transaction to an order given by its shop number, refusing one that does not exist", async () => {
+    const order = pos().orders.find((o) => !o.is_removed && o.display_id > 100)!;
+    const r = await h.call("create_transaction", { name: "Thu tiền đơn", amount: 200_000, order_id: `#${order.display_id}` });
+    expect(r.isError, r.text).toBe(false);
+    expect(pos().transactions.find((t) => t.id === r.data.id)).toMatchObject({ orderId: String(order.id) });
+    const before = pos().transactions.length;
+    const none = await h.call("create_transaction", { name: "Thu", amount: 1, order_id: "#99999" });
+    expect(none.isError).toBe(true);
+    expect(none.text).toContain("no order numbered #99999");
+    expect(pos().transactions).toHaveLength(before);
+  });
+
   it("names the missing required field before any call", async () => {
     const before = h.sandbox.server.count("POST", `/pos/api/v1/shops/${pos().shop.id}/transactions`);
     const noName = await h.call("create_transaction", { amount: 1000 });
