@@ -16,8 +16,8 @@ const CANDIDATES = 30;
 
 const label = (c: PosCustomer) => `${sanitizeName(c.name) ?? "?"} (${(c.phone_numbers ?? []).slice(0, 1).join("") || "no phone"}, id ${c.id})`;
 
-/** The customers a phone or name designates: by phone exactly, else the best name matches. */
-async function byPhoneOrName(pos: PosClient, shopId: string, text: string): Promise<PosCustomer[]> {
+/** The customers a phone (any form) or name designates: by phone exactly, else the best name matches. */
+export async function customersByPhoneOrName(pos: PosClient, shopId: string, text: string): Promise<PosCustomer[]> {
   const found = (await pos.listCustomers(shopId, { search: searchText(text), page_size: CANDIDATES })).data;
   const phone = normalizePhone(text);
   if (phone) return found.filter((c) => (c.phone_numbers ?? []).some((p) => normalizePhone(p) === phone));
@@ -42,7 +42,7 @@ async function resolve(pos: PosClient, shopId: string, refs: { field: string; te
     for (const c of page.data) known.add(String(c.id));
   }
   const ids: string[] = [];
-  for (const { field, text } of refs) ids.push(known.has(text) ? text : oneOf(field, text, await byPhoneOrName(pos, shopId, text)));
+  for (const { field, text } of refs) ids.push(known.has(text) ? text : oneOf(field, text, await customersByPhoneOrName(pos, shopId, text)));
   return ids;
 }
 
