@@ -88,3 +88,10 @@ export async function addressIds<A extends Address | undefined>(pos: PosClient, 
     match: found,
   };
 }
+
+/** The address as it will be saved, for a confirmation: the street with the places matched, else as typed. */
+export function addressText(placed: Placed<Address | undefined>): string | undefined {
+  const { address, match } = placed;
+  if (!address?.address) return undefined;
+  return address.commune_id && match?.matched ? `${address.address}, ${match.matched}` : address.address;
+}

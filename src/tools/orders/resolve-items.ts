@@ -2,7 +2,7 @@ import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosVariation } from "../../clients/schemas/pos.js";
-import { fold } from "../../format/text.js";
+import { fold, sanitizeName } from "../../format/text.js";
 import { unknownKeysMessage } from "../input-errors.js";
 import { idInput } from "../inputs.js";
 import { variantText } from "./variation-row.js";
@@ -103,6 +103,10 @@ export async function resolveItems(pos: PosClient, shopId: string, items: ItemIn
   }
   return resolved;
 }
+
+/** Resolved lines as the shop names them ("Áo sơ mi form rộng (Xanh navy - L) × 2" in a confirmation). */
+export const namedLines = (items: ResolvedItem[]) =>
+  items.map(({ input, variation }) => ({ product: sanitizeName(variation.product?.name) ?? String(variation.id), variant: variantText(variation), quantity: input.quantity }));
 
 /** The upstream `variation_info` of a variation: the name and price the order line keeps. */
 export function variationInfo(v: PosVariation, price?: number) {

@@ -43,8 +43,14 @@ export const staff = refs("staff", async (pos, shopId) =>
 );
 
 /** A warehouse given by id or name, checked against the shop's list. */
+export async function warehouseRef(pos: PosClient, shopId: string, field: string, value: string): Promise<Ref> {
+  const list = await warehouses(pos, shopId);
+  const id = refId(field, list, value);
+  return list.find((r) => r.id === id)!;
+}
+
 export async function warehouseId(pos: PosClient, shopId: string, field: string, value: string): Promise<string> {
-  return refId(field, await warehouses(pos, shopId), value);
+  return (await warehouseRef(pos, shopId, field, value)).id;
 }
 
 /** Carrier and warehouse names for order rows; rows fall back to ids when a list cannot be read. */
