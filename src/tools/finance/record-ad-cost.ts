@@ -37,7 +37,7 @@ const input = z.object({
       is_locked: z.boolean().optional(),
     }),
   ).describe("Expense: name, status (required), note, time_incurred, tags, is_locked"),
-  items: jsonish(someOf(item, 50)).describe("cost (required), tax (%), warehouse_id, product (name/SKU), marketer (staff), source {key: id or name, account: page}, post_ids, is_livestream, is_wholesale"),
+  items: jsonish(someOf(item, 50)).describe("cost*, tax %, warehouse_id, product, marketer (staff), source {key, account: page}, post_ids, is_livestream, is_wholesale"),
 });
 
 /** Dates, status and every reference resolved: before the user is asked, and once. */

@@ -12,7 +12,7 @@ import { carriers } from "../pos/shop-refs.js";
 export const trackOrder = defineTool({
   name: "track_order",
   title: "Track an order's parcel",
-  description: "Where an order's parcel is: carrier, tracking code, carrier updates, dates, the customer's order link.",
+  description: "Where an order's parcel is: carrier, tracking code, carrier updates, dates, order link.",
   toolset: "fulfillment",
   annotations: READ,
   input: z.object({ shop_id: shopIdInput, order_id: orderRefInput }),

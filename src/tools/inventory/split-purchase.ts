@@ -38,7 +38,7 @@ export const splitPurchase = defineTool({
     purchase_id: idInput("Purchase id (list_purchases)"),
     keep_items: lines.describe("Kept: variation_id, quantity, imported_price"),
     move_items: lines.describe("Moved, same fields"),
-    original: slip.optional().describe("Kept slip fields: warehouse_id, status, note, received_at (Unix), discount, transport_fee, …"),
+    original: slip.optional().describe("Kept slip's fields: warehouse_id, status, note, discount, …"),
     new_purchase: slip.optional().describe("Same, new slip"),
   }),
   output: z.object({ new_purchase_id: z.string().optional(), new_display_id: z.string().optional(), purchase_id: z.string() }),

@@ -15,9 +15,11 @@ export interface Ref {
   name: string;
   parent_id?: string;
   email?: string;
+  /** A warehouse's province: the one near a delivery. */
+  province_id?: string;
 }
 
-type Named = { id: string | number; name?: string | null; parent_id?: unknown; email?: string | null };
+type Named = { id: string | number; name?: string | null; parent_id?: unknown; email?: string | null; province_id?: unknown };
 
 function refs(kind: string, load: (pos: PosClient, shopId: string) => Promise<Named[]>) {
   return (pos: PosClient, shopId: string): Promise<Ref[]> =>
@@ -27,6 +29,7 @@ function refs(kind: string, load: (pos: PosClient, shopId: string) => Promise<Na
         name: sanitizeName(r.name) ?? String(r.id),
         parent_id: r.parent_id == null ? undefined : String(r.parent_id),
         email: r.email ?? undefined,
+        province_id: r.province_id == null ? undefined : String(r.province_id),
       })),
     );
 }

@@ -76,6 +76,43 @@ describe("create_order, get_order, update_order", () => {
     expect(full.data.order.shipping_address).toMatchObject({ commune_id: commune.id, district_id: "70101", province_id: "701" });
   });
 
+  it("echoes what it resolved (lines, address, warehouse) and states the defaults the POS took", async () => {
+    const v = pos().variations.find((x) => x.product.name === "Áo sơ mi form rộng")!;
+    const hcm = pos().warehouses.find((w) => w.name === "Kho Hồ Chí Minh")!;
+    const fallback = pos().warehouses[0]!;
+    const r = await h.call("create_order", {
+      items: [{ product: v.display_id, quantity: 1 }],
+      customer_name: "Phan Ngọc Vy",
+      phone: "0944189208",
+      shipping_address: { address: "12 Nguyen Hue, ben nghe, q1, tp hcm" },
+    });
+    expect(r.isError, r.text).toBe(false);
+    const stored = pos().orders.find((o) => String(o.id) === r.data.id)!;
+    expect(r.data.order.items).toEqual([expect.objectContaining({ variation_id: v.id, name: v.product.name, sku: v.display_id, quantity: 1 })]);
+    expect(r.data.order.address.full_address).toBe(stored.shipping_address!.full_address);
+    expect(r.data.order.warehouse).toEqual({ id: fallback.id, name: fallback.name });
+    expect(r.data.defaults).toEqual([
+      `warehouse: ${fallback.name}, the POS's default (none given); ${hcm.name} is in the delivery's province: update_order warehouse_id to ship from it`,
+      `source: ${stored.order_sources_name}, the POS's default (none given; pass source, e.g. the page the customer wrote on)`,
+    ]);
+  });
+
+  it("takes the source as a page name, and states no default when warehouse and source are given", async () => {
+    const page = pos().shop.pages.find((p) => p.platform === "facebook")!;
+    const r = await h.call("create_order", {
+      items: [{ variation_id: pos().variations[1]!.id, quantity: 1 }],
+      warehouse_id: "Kho Ha Noi",
+      source: page.name.toLowerCase(),
+    });
+    expect(r.isError, r.text).toBe(false);
+    const stored = pos().orders.find((o) => String(o.id) === r.data.id)!;
+    expect(stored).toMatchObject({ order_sources: "-1", order_sources_name: "Facebook", page_id: page.id });
+    expect(r.data.defaults).toBeUndefined();
+    const unknown = await h.call("create_order", { items: [{ variation_id: pos().variations[1]!.id, quantity: 1 }], source: "Myspace" });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toContain('source: unknown value "Myspace"');
+  });
+
   it("lists candidates when a product name is ambiguous, and narrows with variant", async () => {
     const r = await h.call("create_order", { items: [{ product: "Áo thun cotton", quantity: 1 }] });
     expect(r.isError).toBe(true);
