@@ -10,7 +10,7 @@ import { codeInput, optionalCode } from "../pos/codes.js";
 import { nonEmpty, shaped, someOf } from "../pos/fields.js";
 import { shopScope } from "../pos/shop-scope.js";
 import { FORMULA_PREFIX, salesMetrics } from "./metrics.js";
-import { variationRow } from "../orders/variation-row.js";
+import { splitNames } from "./split-names.js";
 import { variationIds } from "../orders/resolve-items.js";
 import { findProduct } from "../catalog/product-ref.js";
 import { settleAll } from "../settle.js";
@@ -21,19 +21,6 @@ const SPLITS = ["Time.day", "Order.source", "Variation.id", "Variation.product_i
 const NOT_ADDITIVE = new Set(["avg_price"]);
 
 type Metrics = Record<string, number>;
-
-/**
- * Product names for the variation ids of the rows shown: an id alone means nothing to a person,
- * and the analytics rows carry no names. Without the lookup the rows still stand, unnamed.
- */
-async function variationNames(ctx: ToolContext, shopId: string | number, ids: string[]): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  for (const v of await ctx.pos.variationsByIds(shopId, ids).catch(() => [])) {
-    const row = variationRow(v);
-    if (row.name) names.set(row.variation_id, row.variant ? `${row.name} (${row.variant})` : row.name);
-  }
-  return names;
-}
 
 function metricsOf(value: unknown): Metrics | undefined {
   if (typeof value !== "object" || value === null) return undefined;
@@ -102,7 +89,7 @@ export const getSalesAnalytics = defineTool({
   name: "get_sales_analytics",
   title: "Get sales analytics",
   description:
-    'Sales totals, then a row per split value, largest first (Time.day: by day). success counts orders from reaching success_status on, even if returned or canceled since; returned ones also under `returned`; totals.net = success - returned. Revenue: price (goods). E.g. best sellers: split_by ["Variation.id"], limit 10.',
+    'Sales totals, then a row per split value, largest first (Time.day: by day); id splits named. success counts orders from reaching success_status on, even if returned or canceled since; returned ones also under `returned`; totals.net = success - returned. Revenue: price (goods). E.g. best sellers: split_by ["Variation.id"], limit 10.',
   toolset: "analytics",
   annotations: READ,
   input: z.object({
@@ -184,14 +171,8 @@ export const getSalesAnalytics = defineTool({
       valid: [...new Set(success.flatMap((m) => Object.keys(m)))],
       limit: input.limit,
     });
-    const variationId = (r: PosSaleRow) => (r["Variation.id"] == null ? undefined : String(r["Variation.id"]));
-    const names = split.includes("Variation.id")
-      ? await variationNames(ctx, shopId, ranked.rows.flatMap((r) => variationId(r.upstream) ?? []))
-      : undefined;
-    const rows = ranked.rows.map(({ upstream, ...row }) => {
-      const name = names?.get(variationId(upstream) ?? "");
-      return name ? { name, ...row } : row;
-    });
+    const names = await splitNames(ctx, shopId, split, ranked.rows.map((r) => r.upstream));
+    const rows = ranked.rows.map(({ upstream: _upstream, ...row }, i) => (names[i] ? { name: names[i], ...row } : row));
     const [successTotals, returnedTotals] = [totalsOf(success, countsOrders), totalsOf(returned, countsOrders)];
     return {
       since: toIsoInZone(range.since, tz),

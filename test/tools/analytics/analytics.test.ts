@@ -142,6 +142,16 @@ describe("get_sales_analytics", () => {
     }
   });
 
+  it("names products and staff in Variation.product_id and User.id rows", async () => {
+    const byProduct = await h.call("get_sales_analytics", { since: "2026-09-01", until: "2026-11-22", split_by: ["Variation.product_id"] });
+    expect(byProduct.isError, byProduct.text).toBe(false);
+    expect(byProduct.data.rows.length).toBeGreaterThan(5);
+    for (const row of byProduct.data.rows) expect(row.name).toBe(pos().products.find((p) => p.id === row["Variation.product_id"])!.name);
+    const byStaff = await h.call("get_sales_analytics", { since: "2026-09-01", until: "2026-11-22", split_by: ["User.id", "Order.source"], limit: 5 });
+    expect(byStaff.isError, byStaff.text).toBe(false);
+    for (const row of byStaff.data.rows) expect(row.name).toBe(pos().users.find((u) => u.id === row["User.id"])!.name);
+  });
+
   it("gives sanitized split values, \"__proto__\" included", async () => {
     h.sandbox.server.injectFault({
       path: /\/analytics\/sale$/,
