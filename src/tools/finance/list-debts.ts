@@ -91,6 +91,7 @@ export const listDebts = defineTool({
         remaining: a.remaining,
         customer_id: id(d.shop_customer_id),
         customer_name: sanitizeName(customer.name),
+        supplier_id: id((d as Record<string, unknown>).supplier_products_id),
         order_id: id(d.order_id),
         expires_at: recordTime(d.expired_at, tz),
         inserted_at: recordTime(d.inserted_at, tz),

@@ -269,8 +269,18 @@ describe("list_debts", () => {
     expect(r.data.total).toBe(payable.length);
   });
 
+  it("reads the direction plainly: what the shop owes is owed to a supplier or a customer, never \"the customer owes\"", async () => {
+    const r = await h.call("list_debts", { direction: "payable", limit: 100 });
+    const payable = pos().debts.filter((d) => d.type === 0);
+    expect(r.data.debts).toHaveLength(payable.length);
+    for (const row of r.data.debts) expect(row.description).not.toMatch(/còn nợ$/);
+    const toSupplier = r.data.debts.filter((row: { supplier_id?: string }) => row.supplier_id);
+    expect(toSupplier.length).toBeGreaterThan(0);
+    for (const row of toSupplier) expect(row.customer_id).toBeUndefined();
+  });
+
   it("lists one customer's debts", async () => {
-    const customerId = String(pos().debts[0]!.shop_customer_id);
+    const customerId = String(pos().debts.find((d) => d.shop_customer_id)!.shop_customer_id);
     const r = await h.call("list_debts", { customer_id: customerId });
     expect(r.data.total).toBe(pos().debts.filter((d) => String(d.shop_customer_id) === customerId).length);
   });
