@@ -111,7 +111,7 @@ export const richCalls: [string, ToolArgs][] = [
       note: "Đổi size",
     }),
   ],
-  ["search_products", () => ({ query: "áo", limit: 5, detail: "full" })],
+  ["search_products", () => ({ search: "áo", limit: 5, detail: "full" })],
   ["search_products", (s) => ({ variation_ids: [variation(s).id, variation(s, 1).id] })],
 
   // customers

@@ -24,7 +24,7 @@ describe("create_product", () => {
     ]);
     const product = pos().products.find((p) => p.id === r.data.product_id)!;
     expect(product).toMatchObject({ name: "Áo polo basic", weight: 250, category_ids: [101] });
-    const search = await h.call("search_products", { query: "PL001-TR-M" });
+    const search = await h.call("search_products", { search: "PL001-TR-M" });
     expect(search.data.variations[0]).toMatchObject({ sku: "PL001-TR-M", price: 250_000 });
   });
 

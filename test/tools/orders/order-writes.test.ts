@@ -8,7 +8,7 @@ const pos = () => h.sandbox.pos;
 describe("search_products", () => {
   it("finds a variation by SKU with price and stock per warehouse", async () => {
     const v = pos().variations[7]!;
-    const r = await h.call("search_products", { query: v.display_id });
+    const r = await h.call("search_products", { search: v.display_id });
     expect(r.isError, r.text).toBe(false);
     expect(r.data.variations).toHaveLength(1);
     const row = r.data.variations[0];
@@ -19,9 +19,9 @@ describe("search_products", () => {
 
   it("finds variations by name without diacritics, paged", async () => {
     const expected = pos().variations.filter((v) => v.product.name.startsWith("Áo thun"));
-    const first = await h.call("search_products", { query: "ao thun", limit: 5 });
+    const first = await h.call("search_products", { search: "ao thun", limit: 5 });
     expect(first.data.total).toBe(expected.length);
-    const second = await h.call("search_products", { query: "ao thun", limit: 5, cursor: first.data.next_cursor });
+    const second = await h.call("search_products", { search: "ao thun", limit: 5, cursor: first.data.next_cursor });
     const seen = [...first.data.variations, ...second.data.variations].map((v: { variation_id: string }) => v.variation_id);
     expect(seen).toEqual(expected.slice(0, 10).map((v) => v.id));
   });
