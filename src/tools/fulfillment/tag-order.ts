@@ -5,7 +5,7 @@ import { defineTool, OVERWRITE } from "../define.js";
 import { jsonish, shopIdInput } from "../inputs.js";
 import { orderRefInput, resolveOrder } from "../orders/order-ref.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
-import { refId } from "../pos/shop-refs.js";
+import { orderTags, refId } from "../pos/shop-refs.js";
 
 const names = jsonish(z.array(z.union([z.string().max(80), z.number().int()])).max(20)).optional();
 
@@ -31,8 +31,7 @@ export const tagOrder = defineTool({
   async handler(input, ctx) {
     if (!input.add?.length && !input.remove?.length) throw new InputError("add", "nothing to change", "Pass add or remove: tag names or ids.");
     const shopId = await resolveShopId(ctx, input.shop_id);
-    const [tags, order] = await Promise.all([ctx.pos.listOrderTags(shopId), resolveOrder(ctx.pos, shopId, input.order_id)]);
-    const list = tags.map((t) => ({ id: String(t.id), name: sanitizeName(t.name) ?? String(t.id) }));
+    const [list, order] = await Promise.all([orderTags(ctx.pos, shopId), resolveOrder(ctx.pos, shopId, input.order_id)]);
     const known = new Map(list.map((t) => [t.id, t.name]));
     const pick = (field: string, values: (string | number)[] | undefined) => (values ?? []).map((v, i) => Number(refId(`${field}[${i}]`, list, v)));
     const add = pick("add", input.add);

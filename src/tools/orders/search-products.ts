@@ -4,7 +4,7 @@ import { upstreamRecord } from "../../format/orders.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailRowsInput, limitInput, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
-import { orderNames, warehouseId } from "../pos/shop-refs.js";
+import { warehouseId, warehouses } from "../pos/shop-refs.js";
 import { pagedList } from "../pos/paging.js";
 import { variationIds } from "./resolve-items.js";
 import { variationRow, variationRowSchema } from "./variation-row.js";
@@ -54,7 +54,7 @@ export const searchProducts = defineTool({
       ctx.progress,
       { active: (q) => q.max_stock !== undefined, keep: (v, q) => stockOf(v, q.wh) <= q.max_stock!, maxPages: STOCK_SCAN_PAGES },
     );
-    const names = input.detail === "full" ? undefined : (await orderNames(ctx.pos, shopId)).warehouses;
+    const names = input.detail === "full" ? undefined : new Map((await warehouses(ctx.pos, shopId).catch(() => [])).map((w) => [w.id, w.name]));
     const only = page.query.wh;
     return {
       variations: page.rows.map((v) => {

@@ -1,12 +1,14 @@
 import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
+import type { PosCategory } from "../../clients/schemas/pos.js";
 import type { OrderNames } from "../../format/orders.js";
 import { bestMatches } from "../../format/name-match.js";
 import { sanitizeName } from "../../format/text.js";
 import { cachePer } from "./ttl-cache.js";
 
-// Carriers, order sources and warehouses of a shop: small lists that orders only reference by
-// id. Cached briefly so rows can carry names and callers can filter by name.
+// Carriers, order sources, warehouses, staff, levels, order tags and categories of a shop: small
+// lists that records only reference by id. Cached briefly so rows can carry names and callers can
+// filter by name.
 
 const refCache = cachePer<PosClient>(5 * 60_000);
 
@@ -38,6 +40,13 @@ export const carriers = refs("carriers", (pos, shopId) => pos.listPartners(shopI
 export const orderSources = refs("sources", (pos, shopId) => pos.listOrderSources(shopId));
 export const warehouses = refs("warehouses", (pos, shopId) => pos.listWarehouses(shopId));
 export const customerLevels = refs("levels", (pos, shopId) => pos.listCustomerLevels(shopId));
+export const orderTags = refs("order-tags", (pos, shopId) => pos.listOrderTags(shopId));
+/** Every category of the tree, children included. */
+export const categories = refs("categories", async (pos, shopId) => flatten(await pos.listCategories(shopId)));
+
+function flatten(tree: PosCategory[]): Named[] {
+  return tree.flatMap((c) => [{ id: c.id, name: c.text }, ...flatten(Array.isArray(c.nodes) ? (c.nodes as PosCategory[]) : [])]);
+}
 export const staff = refs("staff", async (pos, shopId) =>
   (await pos.listUsers(shopId)).flatMap((u) => {
     const id = u.user?.id ?? u.user_id;
