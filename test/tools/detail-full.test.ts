@@ -16,7 +16,7 @@ describe('detail: "full" on every list tool', () => {
   });
 
   it.each(listTools.map((t) => t.name))("%s gives raw records, at most 10 a call, within its output schema", async (name) => {
-    const r = await h.call(name, { ...argsFor(name, h.sandbox), limit: 100, detail: "full" });
+    const r = await h.call(name, { ...argsFor(name, h.sandbox), limit: 50, detail: "full" });
     expect(r.isError, r.text).toBe(false);
     const rows = Object.values(r.data).find(Array.isArray) as unknown[] | undefined;
     expect(rows, r.text).toBeDefined();

@@ -22,12 +22,17 @@ const NOT_ADDITIVE = new Set(["avg_price"]);
 
 type Metrics = Record<string, number>;
 
-function metricsOf(value: unknown): Metrics | undefined {
+/**
+ * The numbers of a row. Shop formulas come with every row unless select_fields chose the fields,
+ * under a 50-character key each, and mostly restate the other figures (price minus a shipping fee
+ * that a product row does not have): they stay out unless asked for by name.
+ */
+function metricsOf(value: unknown, formulas: boolean): Metrics | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const out: Metrics = {};
   for (const [key, v] of Object.entries(value)) {
     const n = num(v);
-    if (n !== undefined) out[key] = n;
+    if (n !== undefined && (formulas || !key.startsWith(FORMULA_PREFIX))) out[key] = n;
   }
   return out;
 }
@@ -110,7 +115,7 @@ export const getSalesAnalytics = defineTool({
     returned_record: z.enum(["inserted_at", "updated_at", "success_record"]).optional().describe("When returns are deducted"),
     select_fields: jsonish(someOf(z.string().regex(/^[a-z_]+[\w-]*$/).max(80), 30))
       .optional()
-      .describe("list_sales_metrics fields, e.g. price, cod"),
+      .describe("list_sales_metrics fields, e.g. price; shop formulas only if named"),
     sort_by: sortByInput.describe("A metric of the rows, largest first"),
     limit: limitInput(500, 100),
   }),
@@ -150,9 +155,10 @@ export const getSalesAnalytics = defineTool({
     // Split values are shop- and customer-entered text (sources, names): sanitized like any other.
     const splitValues = (row: PosSaleRow) =>
       Object.fromEntries(split.map((s) => [s, sanitizeName(row[s] == null ? undefined : String(row[s])) ?? "(none)"]));
-    const success = data.map((r) => metricsOf(r.success) ?? {});
+    const formulas = input.select_fields !== undefined;
+    const success = data.map((r) => metricsOf(r.success, formulas) ?? {});
     const returned = data.flatMap((r): Metrics[] => {
-      const m = metricsOf(r.returned);
+      const m = metricsOf(r.returned, formulas);
       return m ? [m] : [];
     });
     const seen = new Set([...success, ...returned].flatMap((m) => Object.keys(m)));
@@ -162,7 +168,7 @@ export const getSalesAnalytics = defineTool({
       meaning[m.field] = m.formula ? `${m.name} = ${m.formula}` : m.name;
     }
     const countsOrders = !split.some((s) => s.startsWith("Variation."));
-    const all: (Record<string, unknown> & { upstream: PosSaleRow })[] = data.map((r, i) => ({ ...splitValues(r), ...success[i], returned: metricsOf(r.returned), upstream: r }));
+    const all: (Record<string, unknown> & { upstream: PosSaleRow })[] = data.map((r, i) => ({ ...splitValues(r), ...success[i], returned: metricsOf(r.returned, formulas), upstream: r }));
     const byTime = split.length === 1 && split[0]!.startsWith("Time.");
     if (byTime) all.sort((a, b) => String(a[split[0]!]).localeCompare(String(b[split[0]!])));
     const revenue = ["price", "order_count", "product_count"].find((f) => seen.has(f));

@@ -31,7 +31,8 @@ export const searchProducts = defineTool({
     variation_ids: z.array(z.string().max(64)).max(100).optional().describe("Only these (ids or SKUs)"),
     max_stock: z.number().int().optional().describe("Stock <= this (in warehouse, else total)"),
     warehouse_id: z.string().max(120).optional().describe("Warehouse id or name"),
-    limit: limitInput(100, 20),
+    // Rows of up to a few hundred characters each: 50 keep a page near 5k tokens.
+    limit: limitInput(50, 20),
     cursor: cursorInput,
     detail: detailRowsInput,
   }),
@@ -59,8 +60,7 @@ export const searchProducts = defineTool({
     return {
       variations: page.rows.map((v) => {
         if (!names) return { ...upstreamRecord(v), variation_id: String(v.id) };
-        const row = variationRow(v, names);
-        return only ? { ...row, stock_by_warehouse: row.stock_by_warehouse.filter((s) => s.warehouse_id === only) } : row;
+        return variationRow(v, names, only);
       }),
       total: page.total,
       next_cursor: page.next_cursor,
