@@ -43,7 +43,7 @@ export const updateProductPrices = defineTool({
   input: z.object({
     shop_id: shopIdInput,
     product: nonEmpty(200).describe("Name, id, SKU or a variant's SKU/barcode"),
-    prices: jsonish(someOf(change, 100)).describe('variant (words, SKU or "all"; omit: product\'s variant if a SKU named one, else all), price, counter_price, cost'),
+    prices: jsonish(someOf(change, 100)).describe('variant (words/SKU/"all"; default: the SKU\'s, else all), price, counter_price, cost'),
   }),
   output: z.object({
     product_id: z.string(),

@@ -86,7 +86,7 @@ export const createReturnOrder = defineTool({
   name: "create_return_order",
   title: "Create a return order",
   description:
-    "Return an order's lines into a warehouse, optionally with an exchange order (its lines as in create_order).",
+    "Return an order's lines into a warehouse, optionally with an exchange order.",
   toolset: "orders",
   annotations: CREATE,
   input,
