@@ -4,7 +4,7 @@ import { orderCurrency, orderDetail, orderDetailSchema } from "../../format/orde
 import { defineTool, OVERWRITE } from "../define.js";
 import { jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
-import { warehouseId } from "../pos/shop-refs.js";
+import { orderNames, warehouseId } from "../pos/shop-refs.js";
 import { addressIds, addressMatchSchema } from "./address-names.js";
 import { itemLines, orderBody, orderFields } from "./order-body.js";
 import { orderRefInput, resolveOrder } from "./order-ref.js";
@@ -42,6 +42,6 @@ export const updateOrder = defineTool({
       address.phone_number ??= current.shipping_address?.phone_number ?? current.bill_phone_number ?? undefined;
     }
     const order = await ctx.pos.updateOrder(shopId, String(current.id), body);
-    return { order: orderDetail(order, ctx.config.timezone), currency: orderCurrency([order]), address_match: placed.match };
+    return { order: orderDetail(order, ctx.config.timezone, await orderNames(ctx.pos, shopId)), currency: orderCurrency([order]), address_match: placed.match };
   },
 });
