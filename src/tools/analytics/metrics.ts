@@ -1,6 +1,6 @@
 import type { PosClient } from "../../clients/pos.js";
 import type { ToolContext } from "../define.js";
-import { cachePer } from "../pos/ttl-cache.js";
+import { cachedForShop } from "../pos/shop-refs.js";
 import { sanitizeName, sanitizeText } from "../../format/text.js";
 import { settleAll } from "../settle.js";
 
@@ -14,14 +14,12 @@ export interface SalesMetric {
   unit?: string;
 }
 
-const metricsCache = cachePer<PosClient>(5 * 60_000);
-
 /**
  * The shop's analytics fields and custom formulas, as metrics keyed the way analytics rows are.
  * Kept briefly: every get_sales_analytics call explains its figures with them.
  */
 export function salesMetrics(ctx: Pick<ToolContext, "pos">, shopId: string): Promise<SalesMetric[]> {
-  return metricsCache(ctx.pos).get(`metrics:${shopId}`, (pos) => readMetrics(pos, shopId));
+  return cachedForShop(ctx.pos, `metrics:${shopId}`, (pos) => readMetrics(pos, shopId));
 }
 
 async function readMetrics(pos: PosClient, shopId: string): Promise<SalesMetric[]> {

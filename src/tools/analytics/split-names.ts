@@ -2,8 +2,7 @@ import type { PosClient } from "../../clients/pos.js";
 import { sanitizeName } from "../../format/text.js";
 import type { ToolContext } from "../define.js";
 import { variationRow } from "../orders/variation-row.js";
-import { staff } from "../pos/shop-refs.js";
-import { cachePer } from "../pos/ttl-cache.js";
+import { cachedForShop, staff } from "../pos/shop-refs.js";
 
 // Names for the ids analytics rows are split by: the rows carry ids only, and an id alone means
 // nothing to a person. A lookup that fails leaves the rows standing, unnamed.
@@ -20,10 +19,23 @@ async function variationNames(pos: PosClient, shopId: string, ids: string[]): Pr
   return names;
 }
 
-const catalogCache = cachePer<PosClient>(5 * 60_000);
 /** Pages of 100 variations read for product names; a larger catalog's rest is named one by one. */
 const CATALOG_PAGES = 10;
 const ONE_BY_ONE = 10;
+
+/** [product id, name] of the catalog's first pages. */
+async function catalogNames(pos: PosClient, shopId: string): Promise<[string, string][]> {
+  const pairs: [string, string][] = [];
+  for (let page = 1; page <= CATALOG_PAGES; page++) {
+    const got = await pos.listVariations(shopId, { page_number: page, page_size: 100 });
+    for (const v of got.data) {
+      const name = sanitizeName(v.product?.name);
+      if (name && v.product_id != null) pairs.push([String(v.product_id), name]);
+    }
+    if (got.data.length < 100 || (got.total_entries !== undefined && page * 100 >= got.total_entries)) break;
+  }
+  return pairs;
+}
 
 /**
  * Product names by product id. The API has no product list by ids: the catalog's variations
@@ -31,20 +43,7 @@ const ONE_BY_ONE = 10;
  * read one by one, the first few only.
  */
 async function productNames(pos: PosClient, shopId: string, ids: string[]): Promise<Names> {
-  const catalog = await catalogCache(pos)
-    .get(`products:${shopId}`, async (shared) => {
-      const pairs: [string, string][] = [];
-      for (let page = 1; page <= CATALOG_PAGES; page++) {
-        const got = await shared.listVariations(shopId, { page_number: page, page_size: 100 });
-        for (const v of got.data) {
-          const name = sanitizeName(v.product?.name);
-          if (name && v.product_id != null) pairs.push([String(v.product_id), name]);
-        }
-        if (got.data.length < 100 || (got.total_entries !== undefined && page * 100 >= got.total_entries)) break;
-      }
-      return pairs;
-    })
-    .catch(() => []);
+  const catalog = await cachedForShop(pos, `product-names:${shopId}`, (shared) => catalogNames(shared, shopId)).catch(() => []);
   const names: Names = new Map(catalog);
   const missing = ids.filter((id) => !names.has(id)).slice(0, ONE_BY_ONE);
   const read = await Promise.all(missing.map((id) => pos.getProduct(shopId, id).catch(() => undefined)));

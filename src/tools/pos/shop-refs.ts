@@ -36,6 +36,11 @@ function refs(kind: string, load: (pos: PosClient, shopId: string) => Promise<Na
     );
 }
 
+/** Other small per-shop data kept as briefly as the lists (analytics metrics, product names). */
+export function cachedForShop<T>(pos: PosClient, key: string, load: (shared: PosClient) => Promise<T>): Promise<T> {
+  return refCache(pos).get(key, load);
+}
+
 export const carriers = refs("carriers", (pos, shopId) => pos.listPartners(shopId));
 export const orderSources = refs("sources", (pos, shopId) => pos.listOrderSources(shopId));
 export const warehouses = refs("warehouses", (pos, shopId) => pos.listWarehouses(shopId));
