@@ -387,14 +387,6 @@ export class PosClient {
     return this.array(S.PosOrderTag, "list order tags", pathOf`/shops/${shopId}/orders/tags`, shopId);
   }
 
-  /** The order's confirmation link (the OpenAPI's "Get order confirm link"), by its system_id. */
-  async getTrackingUrl(shopId: Id, systemId: number): Promise<string | undefined> {
-    const path = pathOf`/shops/${shopId}/orders/get_tracking_url`;
-    const json = await this.call("get order link", path, shopId, { method: "POST", body: { system_id: systemId } });
-    const url = isRecord(json) ? (json.url ?? (isRecord(json.data) ? json.data.url : undefined)) : undefined;
-    return typeof url === "string" ? url : undefined;
-  }
-
   listUsers(shopId: Id): Promise<S.PosUser[]> {
     return this.array(S.PosUser, "list staff", pathOf`/shops/${shopId}/users`, shopId);
   }

@@ -104,6 +104,15 @@ export const orderDetailSchema = orderRowSchema.extend({
   status_history: z.array(z.looseObject({ status_name: z.string().optional(), at: z.string().optional() })).optional(),
 });
 
+/**
+ * An address without a full_address (one sent as typed, not yet placed): its street and the place
+ * names it has. The OpenAPI spells the ward's name `commnue_name`; orders read back say `commune_name`.
+ */
+function placeText(a: NonNullable<PosOrder["shipping_address"]>): string {
+  const raw = a as Loose;
+  return [a.address, a.commune_name ?? raw.commnue_name, a.district_name, a.province_name].filter((p) => typeof p === "string" && p.trim()).join(", ");
+}
+
 /** A readable order: lines, address, money, payments by channel and status history with names. */
 export function orderDetail(order: PosOrder, timeZone: string, names: OrderNames = {}) {
   const a = order.shipping_address;
@@ -126,7 +135,7 @@ export function orderDetail(order: PosOrder, timeZone: string, names: OrderNames
           receiver_name: unlessSame(sanitizeName(a.full_name), row.customer_name),
           phone: unlessSame(sanitizeName(a.phone_number), row.phone),
           // Address ids stay in `detail: "full"`; people and models read the address itself.
-          full_address: sanitizeText(a.full_address, { max: 300 }),
+          full_address: sanitizeText(a.full_address || placeText(a), { max: 300 }),
         }
       : undefined,
     warehouse: warehouseId ? { id: warehouseId, name: names.warehouses?.get(warehouseId) } : undefined,

@@ -1,11 +1,11 @@
 /**
- * Phone numbers as people type them: "+84 912 345 678", "84912345678", "0912.345.678" and
- * "(091) 234-5678" are one number. Vietnamese numbers are compared in their national form
- * (0 and nine digits), the form the inbox captures them in.
+ * Phone numbers as people type them: "+84 912 345 678", "(+84) 912-345-678", "84912345678",
+ * "+84 0912 345 678", "0912.345.678" and "(091) 234-5678" are one number. Vietnamese numbers are
+ * compared in their national form (0 and nine digits), the form the inbox captures them in.
  */
 
-/** Only digits and the separators people put between them. */
-const PHONE_LIKE = /^[+(]?[\d\s.()-]+$/;
+/** Digits and the separators people put between them, a country code's "+" first (maybe in parentheses). */
+const PHONE_LIKE = /^\(?\+?[\d\s.()-]+$/;
 
 /** The national form of a phone number, or undefined when the text is not one. */
 export function normalizePhone(text: string): string | undefined {
@@ -13,7 +13,8 @@ export function normalizePhone(text: string): string | undefined {
   if (!PHONE_LIKE.test(trimmed)) return undefined;
   let digits = trimmed.replace(/\D/g, "");
   if (digits.startsWith("00")) digits = digits.slice(2);
-  if (digits.startsWith("84") && digits.length === 11) digits = `0${digits.slice(2)}`;
+  // The country code before a national number, its 0 kept or dropped: "+84 912…", "+84 0912…".
+  if (digits.startsWith("84") && (digits.length === 11 || (digits.length === 12 && digits[2] === "0"))) digits = `0${digits.slice(-9)}`;
   else if (digits.length === 9 && !digits.startsWith("0")) digits = `0${digits}`;
   return digits.length >= 9 && digits.length <= 15 ? digits : undefined;
 }

@@ -4,6 +4,8 @@ import { compact } from "../format/compact.js";
 import { orderCurrency, orderRow } from "../format/orders.js";
 import type { ResourceContext } from "../resources/define.js";
 import { customerRow, noteRow, pointLogRow } from "../tools/customers/customer-row.js";
+import { customersByPhoneOrName } from "../tools/pos/customer-ref.js";
+import { phoneInput } from "../tools/pos/phone.js";
 import { resolveShopId } from "../tools/pos/resolve-shop.js";
 import { customerLevels, orderNames } from "../tools/pos/shop-refs.js";
 import { completeShopId } from "./complete.js";
@@ -11,13 +13,11 @@ import { definePrompt } from "./define.js";
 import { settleAll } from "../tools/settle.js";
 
 const RECENT = 10;
-const digits = (phone: string) => phone.replace(/\D/g, "").replace(/^84/, "0");
 
 async function findCustomer(ctx: ResourceContext, shopId: string, args: { phone?: string; shop_customer_id?: string }) {
   if (args.shop_customer_id) return ctx.pos.getCustomer(shopId, args.shop_customer_id);
-  const phone = digits(args.phone ?? "");
-  const found = await ctx.pos.listCustomers(shopId, { search: phone, page_size: 20 });
-  const customer = found.data.find((c) => (c.phone_numbers ?? []).some((p) => digits(p) === phone));
+  const phone = phoneInput("phone", args.phone ?? "");
+  const [customer] = await customersByPhoneOrName(ctx.pos, shopId, phone);
   if (!customer) throw new NotFoundError(`no customer with phone ${phone}`, "Check the number, or use search_customers.");
   return customer;
 }

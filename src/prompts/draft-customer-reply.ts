@@ -8,7 +8,10 @@ import type { ResourceContext } from "../resources/define.js";
 import { completePageId } from "../resources/pages.js";
 import { findConversation, phonesOf } from "../tools/inbox/conversation-lookup.js";
 import { readMessages } from "../tools/inbox/list-messages.js";
+import { customersByPhoneOrName } from "../tools/pos/customer-ref.js";
+import { searchText } from "../tools/pos/phone.js";
 import { resolveShopId } from "../tools/pos/resolve-shop.js";
+import { orderNames } from "../tools/pos/shop-refs.js";
 import { failureText } from "../clients/errors.js";
 import { completeConversationId } from "./complete.js";
 import { definePrompt } from "./define.js";
@@ -47,19 +50,35 @@ function transcript(rows: ReturnType<typeof messageRow>[]): string {
     .join("\n");
 }
 
-async function recentOrders(ctx: ResourceContext, phones: string[]) {
+/**
+ * The customer's latest orders: by the phones the conversation holds, else by the customer's name
+ * when exactly one POS customer has it (said in `note`, since a name is weaker evidence).
+ */
+async function recentOrders(ctx: ResourceContext, phones: string[], name: string | undefined) {
   if (Object.keys(ctx.config.posApiKeys).length === 0) return { note: "POS is not configured: no order data." };
-  if (phones.length === 0) return { note: "No phone number in the conversation: orders could not be looked up." };
   try {
     const shopId = await resolveShopId(ctx, undefined);
     const found = new Map<string, PosOrder>();
-    for (const phone of phones.slice(0, 2)) {
-      const page = await ctx.pos.listOrders(shopId, { search: phone, page_size: ORDERS });
-      for (const order of page.data) found.set(String(order.id), order);
+    let note: string | undefined;
+    if (phones.length) {
+      for (const phone of phones.slice(0, 2)) {
+        const page = await ctx.pos.listOrders(shopId, { search: searchText(phone), page_size: ORDERS });
+        for (const order of page.data) found.set(String(order.id), order);
+      }
+      if (found.size === 0) return { note: `No POS order found for ${phones.slice(0, 2).join(", ")}.` };
+    } else {
+      const named = name ? await customersByPhoneOrName(ctx.pos, shopId, name) : [];
+      if (named.length !== 1) {
+        const why = named.length ? `${named.length} POS customers are named ${JSON.stringify(name)}` : "no POS customer has the conversation's name";
+        return { note: `No phone number in the conversation and ${why}: orders could not be looked up.` };
+      }
+      const customer = named[0]!;
+      note = `No phone number in the conversation: orders of the POS customer named ${JSON.stringify(sanitizeName(customer.name))} (id ${customer.id}), found by name; make sure it is the same person.`;
+      for (const order of (await ctx.pos.listOrders(shopId, { customer_id: String(customer.id), page_size: ORDERS })).data) found.set(String(order.id), order);
     }
     const orders = [...found.values()].sort((a, b) => String(b.inserted_at ?? "").localeCompare(String(a.inserted_at ?? ""))).slice(0, ORDERS);
-    if (orders.length === 0) return { note: `No POS order found for ${phones.slice(0, 2).join(", ")}.` };
-    return { orders: orders.map((o) => orderRow(o, ctx.config.timezone)), currency: orderCurrency(orders) };
+    const names = await orderNames(ctx.pos, shopId);
+    return { note, orders: orders.map((o) => orderRow(o, ctx.config.timezone, names)), currency: orderCurrency(orders) };
   } catch (error) {
     return { note: `Orders could not be read: ${failureText(error)}` };
   }
@@ -87,7 +106,7 @@ export const draftCustomerReply = definePrompt({
     const context = {
       conversation: { id: args.conversation_id, type: facts.type, post_id: facts.post_id, messages: rows.length },
       customer: { customer_name: sanitizeName(facts.customer_name), customer_id: facts.customer_id, phones },
-      recent_orders: await recentOrders(ctx, phones),
+      recent_orders: await recentOrders(ctx, phones, facts.customer_name ?? undefined),
     };
     const last = rows[rows.length - 1];
     const sendTool = facts.type === "INBOX" ? "send_inbox_message" : "reply_to_comment";

@@ -77,7 +77,7 @@ export const richCalls: [string, ToolArgs][] = [
     "create_order",
     (s) => ({
       ...base("create_order")(s),
-      shop_customer_id: s.pos.customers[0]!.id,
+      customer_id: s.pos.customers[0]!.id,
       shipping_address: address(s),
       status: "confirmed",
       shipping_fee: 30_000,
@@ -111,7 +111,7 @@ export const richCalls: [string, ToolArgs][] = [
       note: "Đổi size",
     }),
   ],
-  ["search_products", () => ({ query: "áo", limit: 5, detail: "full" })],
+  ["search_products", () => ({ search: "áo", limit: 5, detail: "full" })],
   ["search_products", (s) => ({ variation_ids: [variation(s).id, variation(s, 1).id] })],
 
   // customers

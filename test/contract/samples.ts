@@ -53,5 +53,7 @@ export function sampleCall(op: Operation, sandbox: Sandbox): { operation: string
     else if (param.required) params[param.name] = sampleOf(param.schema);
   }
   const body = op.body && !op.body.multipart ? sampleOf(op.body.schema) : undefined;
+  // An order's system id in a body (the order link) must name an order the sandbox has, as path ids do.
+  if (typeof body === "object" && body !== null && "system_id" in body) (body as Record<string, unknown>).system_id = sandbox.pos.orders[0]!.system_id;
   return { operation: op.id, params, ...(body === undefined ? {} : { body }) };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { createClients } from "../../src/clients/index.js";
 import { type Config, makeConfig } from "../../src/config.js";
 import { Logger } from "../../src/log.js";
@@ -41,6 +41,8 @@ export async function startHarness(
     credentials?: boolean;
     /** Configure the sandbox pages' call-centre ids, as the demo does (PANCAKE_CALL_CENTER_IDS). */
     callCenters?: boolean;
+    /** The user's answer to a confirmation: with it, the client declares elicitation and answers so. */
+    elicit?: (message: string) => ElicitResult;
   } = {},
 ): Promise<Harness> {
   const sandbox = new Sandbox(options.sandbox);
@@ -64,7 +66,9 @@ export async function startHarness(
   const server = buildServer({ config, clients, logger, forwardLogs: true });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
-  const client = new Client({ name: "pancake-test", version: "1.0.0" });
+  const client = new Client({ name: "pancake-test", version: "1.0.0" }, options.elicit ? { capabilities: { elicitation: { form: {} } } } : {});
+  const { elicit } = options;
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit((request.params as { message: string }).message));
   await client.connect(clientTransport);
   return {
     sandbox,

@@ -37,6 +37,15 @@ describe("customer_overview prompt", () => {
     expect(text).not.toContain("\u202e");
   });
 
+  it("finds the customer by a phone in any form", async () => {
+    const c = h.sandbox.pos.customers.find((x) => x.order_count > 0)!;
+    const p = c.phone_numbers[0]!;
+    for (const phone of [`(+84) ${p.slice(1, 4)}-${p.slice(4, 7)}-${p.slice(7)}`, `+84 0${p.slice(1)}`]) {
+      const r = await h.client.getPrompt({ name: "customer_overview", arguments: { phone } });
+      expect(dataOf(textOf(r)).customer.id, phone).toBe(c.id);
+    }
+  });
+
   it("accepts a shop customer id and says what is missing", async () => {
     const c = h.sandbox.pos.customers[5]!;
     const r = await h.client.getPrompt({ name: "customer_overview", arguments: { shop_customer_id: c.id } });

@@ -34,6 +34,49 @@ describe("draft_customer_reply prompt", () => {
     for (const o of data.recent_orders.orders) expect(expected.map((e) => String(e.id))).toContain(o.id);
   });
 
+  const contextOf = (r: { messages: { content: { type: string; text?: string } }[] }) =>
+    JSON.parse(texts(r)[1]!.replace(/^<customer_content>\n/, "").replace(/\n<\/customer_content>$/, ""));
+
+  it("names the carriers of the orders, and finds orders by a phone captured in another form", async () => {
+    const pos = h.sandbox.pos;
+    const shipped = pos.orders.filter((o) => !o.is_removed && o.partner);
+    const phones = new Set(shipped.map((o) => o.bill_phone_number));
+    const c = h.sandbox.messaging.conversations.find(
+      (x) => x.page_id === pageId && x.type === "INBOX" && x.recent_phone_numbers.some((p) => phones.has(p.phone_number)),
+    )!;
+    const capture = c.recent_phone_numbers.find((p) => phones.has(p.phone_number))!;
+    const national = capture.phone_number;
+    c.recent_phone_numbers = [{ ...capture, phone_number: `+84 ${national.slice(1, 4)} ${national.slice(4, 7)} ${national.slice(7)}` }];
+    await h.call("list_conversations", { page_ids: pageId, limit: 100 });
+    const r = await h.client.getPrompt({ name: "draft_customer_reply", arguments: { page_id: pageId, conversation_id: c.id } });
+    const data = contextOf(r);
+    const expected = pos.orders.filter((o) => !o.is_removed && o.bill_phone_number.includes(national));
+    expect(data.recent_orders.orders.length).toBe(Math.min(5, expected.length));
+    const withCarrier = data.recent_orders.orders.filter((o: { carrier?: string }) => o.carrier);
+    expect(withCarrier.length).toBeGreaterThan(0);
+    for (const row of withCarrier) {
+      const order = pos.orders.find((o) => String(o.id) === row.id)!;
+      expect(row.carrier).toBe(pos.partners.find((p) => p.id === order.partner!.partner_id)!.name);
+    }
+  });
+
+  it("falls back to the customer's name when the conversation has no phone, and says so", async () => {
+    const pos = h.sandbox.pos;
+    const plain = (t: string) => t.normalize("NFD").replace(/\p{M}/gu, "").replace(/đ/g, "d").toLowerCase();
+    const unique = pos.customers.filter((x) => x.order_count > 0 && pos.customers.filter((y) => plain(y.name) === plain(x.name)).length === 1);
+    const c = h.sandbox.messaging.conversations.find((x) => x.page_id === pageId && x.type === "INBOX" && unique.some((u) => u.name === x.customers[0]?.name))!;
+    const customer = unique.find((u) => u.name === c.customers[0]!.name)!;
+    c.recent_phone_numbers = [];
+    await h.call("list_conversations", { page_ids: pageId, limit: 100 });
+    const r = await h.client.getPrompt({ name: "draft_customer_reply", arguments: { page_id: pageId, conversation_id: c.id } });
+    const data = contextOf(r);
+    expect(data.recent_orders.note).toContain("found by name");
+    expect(data.recent_orders.note).toContain(customer.id);
+    const expected = pos.orders.filter((o) => !o.is_removed && o.shop_customer_id === customer.id);
+    expect(data.recent_orders.orders.length).toBe(Math.min(5, expected.length));
+    for (const o of data.recent_orders.orders) expect(expected.map((e) => String(e.id))).toContain(o.id);
+  });
+
   it("keeps hostile customer text inert inside the marked block", async () => {
     const hostile = h.sandbox.messaging.hostileConversationIds[0]!;
     const r = await h.client.getPrompt({ name: "draft_customer_reply", arguments: { page_id: pageId, conversation_id: hostile } });

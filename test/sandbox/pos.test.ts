@@ -93,6 +93,38 @@ describe("seed", () => {
   });
 });
 
+describe("plausible demo data", () => {
+  const hours = (from: string, to: string) => (Date.parse(`${to}Z`) - Date.parse(`${from}Z`)) / 3_600_000;
+
+  it("moves an order no faster than a shop and a carrier can: received a day after the order at the soonest", async () => {
+    // Hours after the order before a status can be reached.
+    const soonest: Record<number, number> = { 2: 8, 3: 30, 16: 72, 4: 48, 15: 48, 5: 96 };
+    let checked = 0;
+    for (const o of state.orders) {
+      for (const h of o.status_history) {
+        const min = soonest[h.status];
+        if (min === undefined) continue;
+        expect(hours(o.inserted_at, h.updated_at), `order ${o.display_id} ${h.status}`).toBeGreaterThanOrEqual(min);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(200);
+    const today = state.orders.filter((o) => now.getTime() - Date.parse(`${o.inserted_at}Z`) < 8 * 3_600_000);
+    expect(today.length).toBeGreaterThan(0);
+    for (const o of today) expect([0, 1, 6, 7, 11, 12, 13, 17, 20, 8, 9]).toContain(o.status);
+  });
+
+  it("words each debt for its direction: the shop owes a supplier or a customer, or a customer owes the shop", () => {
+    for (const d of state.debts) {
+      const description = String(d.description);
+      if (d.type === 1) expect(description).toMatch(/^Khách .* còn nợ$/);
+      else expect(description).toMatch(/^Shop (còn nợ|nợ khách) /);
+      if (d.supplier_products_id) expect(d.shop_customer_id).toBeNull();
+    }
+    expect(state.debts.some((d) => d.type === 0 && d.supplier_products_id)).toBe(true);
+  });
+});
+
 describe("auth and errors", () => {
   it("answers a missing key with 200 + 101 and a wrong key with 403 + 105", async () => {
     const missing = await call("GET", "/shops", {}, undefined, null);

@@ -50,7 +50,7 @@ export const orderScenarios: Scenario<unknown>[] = [
   {
     question: "What is running low (5 or fewer) in the Ha Noi warehouse?",
     async ask(q) {
-      const r = await q.call("search_products", { max_stock: 5, warehouse: "ha noi", limit: 100 });
+      const r = await q.call("search_products", { max_stock: 5, warehouse_id: "ha noi", limit: 50 });
       return r.data.variations.map((v: { variation_id: string }) => v.variation_id).sort();
     },
     truth: (s) => {

@@ -140,6 +140,8 @@ export function newOrder(state: PosState, d: OrderDraft): OrderRecord {
     id: d.id,
     system_id: d.id,
     display_id: d.displayId,
+    // The customer's link to confirm and follow the order (the OpenAPI's "Link confirm order").
+    tracking_link: `https://pos.pages.fm/sandbox/confirm/${state.shop.id}-${d.id.toString(36)}`,
     shop_id: state.shop.id,
     page_id: d.source.id === "-1" ? d.source.account : null,
     post_id: null,

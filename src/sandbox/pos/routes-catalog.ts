@@ -152,6 +152,6 @@ export function registerCatalogRoutes(api: PosApi): void {
     const systemId = int(bodyOf(req).system_id);
     if (systemId === undefined) throw invalid();
     const order = state.orders.find((o) => o.system_id === systemId) ?? findOrder(state, String(systemId));
-    return { url: `https://pos.pages.fm/sandbox/confirm/${state.shop.id}-${order.id.toString(36)}`, success: true };
+    return { url: order.tracking_link, success: true };
   });
 }

@@ -85,19 +85,31 @@ export function seedBackOffice(state: PosState, rng: Random): void {
     const due = rng.int(2, 50) * 50_000;
     const status = rng.pick([0, 0, 1, 1, 2]);
     const at = day(rng.int(1, 89));
+    const id = rng.uuid();
+    const type = rng.chance(0.7) ? 1 : 0;
+    // Owed to the shop (1): a customer who has not paid. Owed by the shop (0): a supplier's
+    // goods not yet paid for, or a refund due to a customer; taken in turn, not at random, so
+    // the rest of the data set stays as it was.
+    const supplier = type === 0 && i % 2 === 0 ? suppliers[i % suppliers.length]! : undefined;
+    const counterpart = supplier
+      ? { name_debt: "Công nợ nhà cung cấp", description: `Shop còn nợ ${supplier.name} tiền nhập hàng`, supplier_products_id: supplier.id }
+      : type === 0
+        ? { name_debt: "Công nợ khách hàng", description: `Shop nợ khách ${customer.name} tiền hoàn đơn` }
+        : { name_debt: "Công nợ khách hàng", description: `Khách ${customer.name} còn nợ` };
     state.debts.push({
-      id: rng.uuid(),
+      id,
       display_id: 3000 + i,
-      name_debt: "Công nợ khách hàng",
-      description: `Khách ${customer.name} còn nợ`,
-      type: rng.chance(0.7) ? 1 : 0,
+      name_debt: counterpart.name_debt,
+      description: counterpart.description,
+      type,
       status,
       money_must_pay_or_collect: due,
       money_payed_or_collected: status === 1 ? due : status === 0 ? Math.floor(due / 2) : 0,
       currency: "VND",
       shop_id: state.shop.id,
-      shop_customer_id: customer.id,
-      shop_customer: { id: customer.id, name: customer.name, phone_numbers: customer.phone_numbers },
+      shop_customer_id: supplier ? null : customer.id,
+      shop_customer: supplier ? null : { id: customer.id, name: customer.name, phone_numbers: customer.phone_numbers },
+      supplier_products_id: counterpart.supplier_products_id ?? null,
       order_id: null,
       inserted_at: at,
       updated_at: at,

@@ -119,22 +119,37 @@ const CARRIER_UPDATES: Record<number, string> = {
   16: "Đã đối soát tiền thu hộ",
 };
 
-/** Takes an order along the path to `status`, all steps before `now`, and sets carrier times. */
+/**
+ * Hours an order must have existed to have reached a status: a parcel is not received an hour
+ * after the order, nor returned the day it shipped.
+ */
+const MIN_AGE_HOURS: Record<number, number> = { 1: 0.3, 11: 2, 20: 2, 12: 1, 13: 2, 8: 3, 9: 4, 2: 8, 3: 30, 4: 48, 15: 48, 5: 96, 16: 72 };
+
+/**
+ * Takes an order along the path to `status`, all steps before `now` and each no sooner than it
+ * can come, and sets carrier times. A young order stops at the last status its age allows; every
+ * step's random draws are taken all the same, so the rest of the data set stays as it was.
+ */
 function walk(rng: Random, order: OrderRecord, status: number, editor: UserRecord, now: number): void {
   const path = statusPath(status);
   const start = ms(order.inserted_at);
-  const room = (now - start) / path.length;
+  let reach = path.length;
+  while (reach > 1 && (MIN_AGE_HOURS[path[reach - 1]!] ?? 0) * HOUR > now - start) reach -= 1;
+  const room = (now - start) / reach;
   let at = start;
-  for (const step of path.slice(1)) {
-    at += Math.min(rng.int(1, 30) * HOUR, room);
+  for (const [i, step] of path.slice(1).entries()) {
+    const wait = rng.int(1, 30) * HOUR;
+    const carrier = step === 9 ? { partner_id: rng.pick(carriers), extend_code: `S${rng.int(100_000_000, 999_999_999)}` } : undefined;
+    if (i + 1 >= reach) continue;
+    // Never sooner after the order than the status can come, never later than now.
+    at = Math.min(now - 60_000, Math.max(at + Math.min(wait, room), start + (MIN_AGE_HOURS[step] ?? 0) * HOUR));
     moveStatus(order, editor, step, iso(at));
-    if (step === 9) {
+    if (carrier) {
       order.partner_inserted_at = iso(at);
       order.estimate_delivery_date = iso(at + 3 * DAY);
       order.partner = {
-        partner_id: rng.pick(carriers),
+        ...carrier,
         cod: order.cod,
-        extend_code: `S${rng.int(100_000_000, 999_999_999)}`,
         total_fee: order.shipping_fee || 22_000,
         is_returned: false,
         paid_at: null,

@@ -230,6 +230,7 @@ export interface OrderPartner {
 export interface OrderRecord {
   id: number;
   system_id: number;
+  tracking_link: string;
   display_id: number;
   shop_id: number;
   page_id: string | null;

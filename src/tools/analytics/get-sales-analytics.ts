@@ -10,7 +10,9 @@ import { codeInput, optionalCode } from "../pos/codes.js";
 import { nonEmpty, shaped, someOf } from "../pos/fields.js";
 import { shopScope } from "../pos/shop-scope.js";
 import { FORMULA_PREFIX, salesMetrics } from "./metrics.js";
-import { variationRow } from "../orders/variation-row.js";
+import { splitNames } from "./split-names.js";
+import { variationIds } from "../orders/resolve-items.js";
+import { findProduct } from "../catalog/product-ref.js";
 import { settleAll } from "../settle.js";
 import { rankRows, sortByInput } from "../rank.js";
 
@@ -21,24 +23,16 @@ const NOT_ADDITIVE = new Set(["avg_price"]);
 type Metrics = Record<string, number>;
 
 /**
- * Product names for the variation ids of the rows shown: an id alone means nothing to a person,
- * and the analytics rows carry no names. Without the lookup the rows still stand, unnamed.
+ * The numbers of a row. Shop formulas come with every row unless select_fields chose the fields,
+ * under a 50-character key each, and mostly restate the other figures (price minus a shipping fee
+ * that a product row does not have): they stay out unless asked for by name.
  */
-async function variationNames(ctx: ToolContext, shopId: string | number, ids: string[]): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  for (const v of await ctx.pos.variationsByIds(shopId, ids).catch(() => [])) {
-    const row = variationRow(v);
-    if (row.name) names.set(row.variation_id, row.variant ? `${row.name} (${row.variant})` : row.name);
-  }
-  return names;
-}
-
-function metricsOf(value: unknown): Metrics | undefined {
+function metricsOf(value: unknown, formulas: boolean): Metrics | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const out: Metrics = {};
   for (const [key, v] of Object.entries(value)) {
     const n = num(v);
-    if (n !== undefined) out[key] = n;
+    if (n !== undefined && (formulas || !key.startsWith(FORMULA_PREFIX))) out[key] = n;
   }
   return out;
 }
@@ -62,13 +56,45 @@ function totalsOf(rows: Metrics[], countsOrders: boolean): Metrics | undefined {
   return totals;
 }
 
+/**
+ * Success minus returned, metric by metric: the API counts an order as a sale once it reaches
+ * success_status and lists the ones returned since apart, to deduct. avg_price re-derived.
+ */
+function netOf(success: Metrics | undefined, returned: Metrics | undefined): Metrics | undefined {
+  if (!success || !returned) return undefined;
+  const net: Metrics = {};
+  for (const [key, value] of Object.entries(success)) net[key] = value - (returned[key] ?? 0);
+  if ("avg_price" in net) net.avg_price = net.order_count ? Math.round((net.price ?? 0) / net.order_count) : 0;
+  return net;
+}
+
 const metricMap = z.record(z.string(), z.number());
+
+/**
+ * The filter with every value an id: variations also by SKU or barcode, products also by SKU or
+ * name. An id of nothing would filter every order out, and read as "no sales".
+ */
+async function filterIds(
+  ctx: ToolContext,
+  shopId: string,
+  filter: { "Variation.id"?: string[] | undefined; "Variation.product_id"?: string[] | undefined },
+): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  const variations = filter["Variation.id"];
+  const products = filter["Variation.product_id"];
+  if (variations) out["Variation.id"] = await variationIds(ctx.pos, shopId, variations, (i) => `filter["Variation.id"][${i}]`);
+  if (products) {
+    const where = (i: number) => `filter["Variation.product_id"][${i}]`;
+    out["Variation.product_id"] = await Promise.all(products.map(async (p, i) => String((await findProduct(ctx.pos, shopId, where(i), p)).product.id)));
+  }
+  return out;
+}
 
 export const getSalesAnalytics = defineTool({
   name: "get_sales_analytics",
   title: "Get sales analytics",
   description:
-    'Sales of successful orders: totals, then one row per split value (Variation.id rows carry product names), returns under `returned`. Revenue is `price` (goods value); rows by revenue, largest first (Time.day: by day). Example: best sellers this month: split_by ["Variation.id"], since "2026-11-01", limit 10.',
+    'Sales totals, then rows per split value, largest first (Time.day: by day). success: orders from success_status on, even if later returned or canceled; totals.net = success - returned. Revenue: price (goods). E.g. best sellers: split_by ["Variation.id"], limit 10.',
   toolset: "analytics",
   annotations: READ,
   input: z.object({
@@ -82,14 +108,14 @@ export const getSalesAnalytics = defineTool({
     success_status: z
       .enum(["send_to_partner", "confirmed"])
       .optional()
-      .describe("When an order counts as a sale"),
+      .describe("When an order counts as a sale (default confirmed)"),
     success_record: z.enum(["inserted_at", "updated_at"]).optional().describe("Sale date"),
     user_type: z.enum(["create", "update", "assign", "care", "marketer"]).optional().describe("Which staff User.id means"),
     returned_status: codeInput(ANALYTICS_RETURNED_STATUSES, "Orders counted as returned"),
     returned_record: z.enum(["inserted_at", "updated_at", "success_record"]).optional().describe("When returns are deducted"),
     select_fields: jsonish(someOf(z.string().regex(/^[a-z_]+[\w-]*$/).max(80), 30))
       .optional()
-      .describe("list_sales_metrics fields, e.g. price, cod"),
+      .describe("list_sales_metrics fields, e.g. price; shop formulas only if named"),
     sort_by: sortByInput.describe("A metric of the rows, largest first"),
     limit: limitInput(500, 100),
   }),
@@ -98,7 +124,7 @@ export const getSalesAnalytics = defineTool({
     until: z.string(),
     currency: z.string().optional(),
     metrics: z.record(z.string(), z.string()).optional().describe("Metric field -> meaning"),
-    totals: z.object({ success: metricMap.optional(), returned: metricMap.optional() }).optional(),
+    totals: z.object({ success: metricMap.optional(), returned: metricMap.optional(), net: metricMap.optional() }).optional(),
     row_count: z.number().describe("Rows before limit"),
     truncated: z.boolean().optional(),
     rows: z.array(z.looseObject({ name: z.string().optional(), returned: metricMap.optional() })),
@@ -109,12 +135,13 @@ export const getSalesAnalytics = defineTool({
     const returnedStatus = optionalCode(ANALYTICS_RETURNED_STATUSES, "returned_status", input.returned_status);
     const split = input.split_by ?? ["Time.day"];
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
+    const filter = input.filter && (await filterIds(ctx, shopId, input.filter));
     const [data, metrics] = await settleAll([
       ctx.pos.getSaleAnalytics(shopId, {
         since: toYmdHms(range.since, tz),
         until: toYmdHms(range.until, tz),
         split_by: input.split_by,
-        filter: input.filter,
+        filter,
         success_status: input.success_status === "confirmed" ? "1" : input.success_status,
         success_record: input.success_record,
         user_type: input.user_type,
@@ -128,9 +155,10 @@ export const getSalesAnalytics = defineTool({
     // Split values are shop- and customer-entered text (sources, names): sanitized like any other.
     const splitValues = (row: PosSaleRow) =>
       Object.fromEntries(split.map((s) => [s, sanitizeName(row[s] == null ? undefined : String(row[s])) ?? "(none)"]));
-    const success = data.map((r) => metricsOf(r.success) ?? {});
+    const formulas = input.select_fields !== undefined;
+    const success = data.map((r) => metricsOf(r.success, formulas) ?? {});
     const returned = data.flatMap((r): Metrics[] => {
-      const m = metricsOf(r.returned);
+      const m = metricsOf(r.returned, formulas);
       return m ? [m] : [];
     });
     const seen = new Set([...success, ...returned].flatMap((m) => Object.keys(m)));
@@ -140,7 +168,7 @@ export const getSalesAnalytics = defineTool({
       meaning[m.field] = m.formula ? `${m.name} = ${m.formula}` : m.name;
     }
     const countsOrders = !split.some((s) => s.startsWith("Variation."));
-    const all: (Record<string, unknown> & { upstream: PosSaleRow })[] = data.map((r, i) => ({ ...splitValues(r), ...success[i], returned: metricsOf(r.returned), upstream: r }));
+    const all: (Record<string, unknown> & { upstream: PosSaleRow })[] = data.map((r, i) => ({ ...splitValues(r), ...success[i], returned: metricsOf(r.returned, formulas), upstream: r }));
     const byTime = split.length === 1 && split[0]!.startsWith("Time.");
     if (byTime) all.sort((a, b) => String(a[split[0]!]).localeCompare(String(b[split[0]!])));
     const revenue = ["price", "order_count", "product_count"].find((f) => seen.has(f));
@@ -149,20 +177,15 @@ export const getSalesAnalytics = defineTool({
       valid: [...new Set(success.flatMap((m) => Object.keys(m)))],
       limit: input.limit,
     });
-    const variationId = (r: PosSaleRow) => (r["Variation.id"] == null ? undefined : String(r["Variation.id"]));
-    const names = split.includes("Variation.id")
-      ? await variationNames(ctx, shopId, ranked.rows.flatMap((r) => variationId(r.upstream) ?? []))
-      : undefined;
-    const rows = ranked.rows.map(({ upstream, ...row }) => {
-      const name = names?.get(variationId(upstream) ?? "");
-      return name ? { name, ...row } : row;
-    });
+    const names = await splitNames(ctx, shopId, split, ranked.rows.map((r) => r.upstream));
+    const rows = ranked.rows.map(({ upstream: _upstream, ...row }, i) => (names[i] ? { name: names[i], ...row } : row));
+    const [successTotals, returnedTotals] = [totalsOf(success, countsOrders), totalsOf(returned, countsOrders)];
     return {
       since: toIsoInZone(range.since, tz),
       until: toIsoInZone(range.until, tz),
       currency,
       metrics: meaning,
-      totals: { success: totalsOf(success, countsOrders), returned: totalsOf(returned, countsOrders) },
+      totals: { success: successTotals, returned: returnedTotals, net: netOf(successTotals, returnedTotals) },
       row_count: data.length,
       truncated: ranked.truncated,
       rows,

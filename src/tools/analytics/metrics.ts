@@ -1,4 +1,6 @@
+import type { PosClient } from "../../clients/pos.js";
 import type { ToolContext } from "../define.js";
+import { cachedForShop } from "../pos/shop-refs.js";
 import { sanitizeName, sanitizeText } from "../../format/text.js";
 import { settleAll } from "../settle.js";
 
@@ -12,9 +14,16 @@ export interface SalesMetric {
   unit?: string;
 }
 
-/** The shop's analytics fields and custom formulas, as metrics keyed the way analytics rows are. */
-export async function salesMetrics(ctx: Pick<ToolContext, "pos">, shopId: string): Promise<SalesMetric[]> {
-  const [fields, formulas] = await settleAll([ctx.pos.listAnalyticsFields(shopId), ctx.pos.listAnalyticsFormulas(shopId)]);
+/**
+ * The shop's analytics fields and custom formulas, as metrics keyed the way analytics rows are.
+ * Kept briefly: every get_sales_analytics call explains its figures with them.
+ */
+export function salesMetrics(ctx: Pick<ToolContext, "pos">, shopId: string): Promise<SalesMetric[]> {
+  return cachedForShop(ctx.pos, `metrics:${shopId}`, (pos) => readMetrics(pos, shopId));
+}
+
+async function readMetrics(pos: PosClient, shopId: string): Promise<SalesMetric[]> {
+  const [fields, formulas] = await settleAll([pos.listAnalyticsFields(shopId), pos.listAnalyticsFormulas(shopId)]);
   return [
     ...fields.map((f) => ({ field: String(f.id), name: sanitizeName(f.name) })),
     ...formulas.map((f) => ({

@@ -23,7 +23,6 @@ export const CURATED: Record<string, readonly (readonly [tool: string, toolset: 
   "pos POST /shops/{shop_id}/export": [["create_stock_export", "inventory"]],
   "pos POST /shops/{shop_id}/orders": [["create_order", "orders"]],
   "pos POST /shops/{shop_id}/orders_returned": [["create_return_order", "orders"]],
-  "pos POST /shops/{shop_id}/orders/get_tracking_url": [["track_order", "fulfillment"]],
   "pos POST /shops/{shop_id}/products": [["create_product", "catalog"]],
   "pos POST /shops/{shop_id}/promotion_advance": [["save_promotion", "promotions"]],
   "pos POST /shops/{shop_id}/promotion_advance/create_multi": [["create_customer_promotions", "customers"]],

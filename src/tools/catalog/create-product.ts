@@ -1,11 +1,9 @@
 import { z } from "zod";
-import type { PosCategory } from "../../clients/schemas/pos.js";
 import { id, num } from "../../format/compact.js";
-import { sanitizeName } from "../../format/text.js";
 import { CREATE, defineTool } from "../define.js";
 import { jsonish, shopIdInput } from "../inputs.js";
 import { nonEmpty, shaped, someOf } from "../pos/fields.js";
-import { refId } from "../pos/shop-refs.js";
+import { categories, refId } from "../pos/shop-refs.js";
 import { shopScope } from "../pos/shop-scope.js";
 import { variantText } from "../orders/variation-row.js";
 
@@ -16,14 +14,6 @@ const variant = shaped({
   sku: z.string().max(60).optional(),
   barcode: z.string().max(60).optional(),
 });
-
-/** Every category of the tree, children included, as id/name refs. */
-function flatten(tree: PosCategory[]): { id: string; name: string }[] {
-  return tree.flatMap((c) => [
-    { id: String(c.id), name: sanitizeName(c.text) ?? String(c.id) },
-    ...flatten(Array.isArray(c.nodes) ? (c.nodes as PosCategory[]) : []),
-  ]);
-}
 
 export const createProduct = defineTool({
   name: "create_product",
@@ -49,7 +39,7 @@ export const createProduct = defineTool({
   }),
   async handler(input, ctx) {
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
-    const categoryIds = input.category === undefined ? undefined : [Number(refId("category", flatten(await ctx.pos.listCategories(shopId)), input.category))];
+    const categoryIds = input.category === undefined ? undefined : [Number(refId("category", await categories(ctx.pos, shopId), input.category))];
     const created = await ctx.pos.createProduct(shopId, {
       product: {
         name: input.name,

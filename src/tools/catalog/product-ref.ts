@@ -1,40 +1,71 @@
 import { InputError, UpstreamError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosProduct, PosVariation } from "../../clients/schemas/pos.js";
-import { fold } from "../../format/text.js";
+import { bestMatches } from "../../format/name-match.js";
+import { fold, sanitizeName } from "../../format/text.js";
+import { hasVariantWords, namesVariation } from "../orders/resolve-items.js";
+import { variantText } from "../orders/variation-row.js";
 
-/**
- * The product a caller names by its id or SKU, or by the SKU or barcode of one of its variations
- * (what a seller reads off a label). Read with its variations, since a product write sends them.
- */
-export async function findProduct(pos: PosClient, shopId: string, ref: string): Promise<PosProduct> {
-  try {
-    return await pos.getProduct(shopId, ref);
-  } catch (error) {
-    if (!(error instanceof UpstreamError) || error.status !== 404) throw error;
-  }
-  const found = await pos.listVariations(shopId, { search: ref, page_size: 50 });
-  const exact = found.data.filter((v) => [v.display_id, v.barcode].some((k) => k != null && fold(String(k)) === fold(ref)));
-  const productIds = [...new Set(exact.map((v) => String(v.product_id)))];
-  if (productIds.length !== 1) {
-    throw new InputError("product", `no product or variation has the id, SKU or barcode ${JSON.stringify(ref)}`, "Use search_products to find the product's SKU.");
-  }
-  return pos.getProduct(shopId, productIds[0]!);
+/** A product as the caller named it: `variation` is set when the name was one variation's own. */
+export interface ProductRef {
+  product: PosProduct;
+  variation?: PosVariation;
 }
 
-/** The variations of a product a list of words, a variation id, SKU or barcode designate. */
-export function variationsOf(product: PosProduct, field: string, ref: string | undefined): PosVariation[] {
-  const all = product.variations ?? [];
-  if (ref === undefined || fold(ref) === "all") return all;
-  const key = fold(ref);
-  const exact = all.filter((v) => [v.id, v.display_id, v.barcode].some((k) => k != null && fold(String(k)) === key));
-  if (exact.length) return exact;
-  const wanted = key.split(/[\s,/-]+/).filter(Boolean);
-  const matches = all.filter((v) => {
-    const have = (v.fields ?? []).map((f) => fold(String((f as { value?: unknown }).value ?? "")));
-    return wanted.every((w) => have.includes(w));
-  });
+/** What may go into the product path (its id or SKU): anything else is searched for. */
+const PATH_KEY = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+async function productById(pos: PosClient, shopId: string, key: string): Promise<PosProduct | undefined> {
+  if (!PATH_KEY.test(key)) return undefined;
+  try {
+    return await pos.getProduct(shopId, key);
+  } catch (error) {
+    if (error instanceof UpstreamError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The product a caller names: by its id or SKU, by one of its variations' id, SKU or barcode
+ * (what a seller reads off a label: then that variation is the one meant), or by its name as
+ * people type it. Read with its variations, since a product write sends them back. Several
+ * products fitting is an error listing them, never a guess.
+ */
+export async function findProduct(pos: PosClient, shopId: string, field: string, ref: string): Promise<ProductRef> {
+  const key = ref.trim();
+  const direct = await productById(pos, shopId, key);
+  if (direct) return { product: direct };
+  const found = (await pos.listVariations(shopId, { search: key, page_size: 100 })).data;
+  const exact = found.filter((v) => namesVariation(v, key));
+  const byName = exact.length ? [] : bestMatches(found, key, (v) => v.product?.name ?? undefined);
+  const productIds = [...new Set((exact.length ? exact : byName).map((v) => String(v.product_id)))];
+  if (productIds.length === 0) {
+    throw new InputError(field, `no product has the id, SKU, barcode or name ${JSON.stringify(key)}`, "Use search_products to find the product's SKU.");
+  }
+  if (productIds.length > 1) {
+    const listed = productIds.slice(0, 10).map((id) => {
+      const v = (exact.length ? exact : byName).find((x) => String(x.product_id) === id)!;
+      return `${sanitizeName(v.product?.name) ?? id} (${v.product?.display_id ?? id})`;
+    });
+    throw new InputError(field, `${JSON.stringify(key)} matches ${productIds.length} products: ${listed.join("; ")}`, "Pass the product's SKU or id.");
+  }
+  const product = await pos.getProduct(shopId, productIds[0]!);
+  const variation = exact.length === 1 ? (product.variations ?? []).find((v) => String(v.id) === String(exact[0]!.id)) : undefined;
+  return variation ? { product, variation } : { product };
+}
+
+/**
+ * The variations of a product that `variant` designates: "all", its id, SKU or barcode, or words
+ * of its attribute values ("xanh navy L"). No variant: the one the product was named by, if any,
+ * else all of them.
+ */
+export function variationsOf(ref: ProductRef, field: string, variant: string | undefined): PosVariation[] {
+  const all = ref.product.variations ?? [];
+  if (variant === undefined) return ref.variation ? [ref.variation] : all;
+  if (fold(variant) === "all") return all;
+  const exact = all.filter((v) => namesVariation(v, variant));
+  const matches = exact.length ? exact : all.filter((v) => hasVariantWords(v, variant));
   if (matches.length) return matches;
-  const listed = all.map((v) => `${v.display_id ?? v.id} (${(v.fields ?? []).map((f) => (f as { value?: unknown }).value).join(" ")})`).join("; ");
-  throw new InputError(field, `no variation of ${product.name ?? "the product"} matches ${JSON.stringify(ref)}`, `Its variations: ${listed}.`);
+  const listed = all.map((v) => `${v.display_id ?? v.id} (${variantText(v) ?? ""})`).join("; ");
+  throw new InputError(field, `no variation of ${sanitizeName(ref.product.name) ?? "the product"} matches ${JSON.stringify(variant)}`, `Its variations: ${listed}.`);
 }

@@ -37,13 +37,13 @@ export const updateProductPrices = defineTool({
   name: "update_product_prices",
   title: "Change product prices",
   description:
-    'Set prices of a product\'s variants. Example: product "AT001", prices [{variant: "Trắng S", price: 199000}].',
+    'Set variant prices. Example: product "AT001", prices [{variant: "Trắng S", price: 199000}].',
   toolset: "catalog",
   annotations: OVERWRITE,
   input: z.object({
     shop_id: shopIdInput,
-    product: nonEmpty(100).describe("Id, SKU or barcode"),
-    prices: jsonish(someOf(change, 100)).describe("variant (omit: all), price, counter_price, cost"),
+    product: nonEmpty(200).describe("Name, id, SKU or a variant's SKU/barcode"),
+    prices: jsonish(someOf(change, 100)).describe('variant (words/SKU/"all"; default: the SKU\'s, else all), price, counter_price, cost'),
   }),
   output: z.object({
     product_id: z.string(),
@@ -55,10 +55,11 @@ export const updateProductPrices = defineTool({
     const empty = input.prices.findIndex((p) => p.price === undefined && p.counter_price === undefined && p.cost === undefined);
     if (empty >= 0) throw new InputError(`prices[${empty}]`, "sets nothing", "Give price, counter_price or cost.");
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
-    const product = await findProduct(ctx.pos, shopId, input.product.trim());
+    const ref = await findProduct(ctx.pos, shopId, "product", input.product);
+    const { product } = ref;
     const changes = new Map<string, (typeof input.prices)[number]>();
     input.prices.forEach((p, i) => {
-      for (const v of variationsOf(product, `prices[${i}].variant`, p.variant)) changes.set(String(v.id), { ...changes.get(String(v.id)), ...p });
+      for (const v of variationsOf(ref, `prices[${i}].variant`, p.variant)) changes.set(String(v.id), { ...changes.get(String(v.id)), ...p });
     });
     const variations = product.variations ?? [];
     const raw = product as Record<string, unknown>;

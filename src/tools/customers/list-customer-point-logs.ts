@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, idInput, limitInput, shopIdInput } from "../inputs.js";
+import { cursorInput, limitInput, shopIdInput } from "../inputs.js";
+import { customerId } from "../pos/customer-ref.js";
 import { pagedList } from "../pos/paging.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { pointLogRow } from "./customer-row.js";
@@ -13,7 +14,7 @@ export const listCustomerPointLogs = defineTool({
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
-    customer_id: idInput("Shop customer id"),
+    customer_id: z.string().max(120).describe("Customer id, phone or name"),
     limit: limitInput(100, 30),
     cursor: cursorInput,
   }),
@@ -24,10 +25,12 @@ export const listCustomerPointLogs = defineTool({
   }),
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);
+    // Resolved on the first call only: the cursor carries the query.
+    const customer = input.cursor ? undefined : await customerId(ctx.pos, shopId, "customer_id", input.customer_id);
     const page = await pagedList(
       "list_customer_point_logs",
       input,
-      () => ({ shop_customer_id: input.customer_id }),
+      () => ({ shop_customer_id: customer! }),
       (q, page_number, page_size) => ctx.pos.listCustomerPointLogs(shopId, { ...q, page_number, page_size }),
       ctx.progress,
     );

@@ -2,8 +2,9 @@ import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import { id } from "../../format/compact.js";
 import { defineTool, OVERWRITE } from "../define.js";
-import { idInput, jsonish, shopIdInput } from "../inputs.js";
-import { addressIds } from "../orders/address-names.js";
+import { jsonish, shopIdInput } from "../inputs.js";
+import { customerId } from "../pos/customer-ref.js";
+import { addressIds, addressMatchSchema } from "../orders/address-names.js";
 import { phoneInput } from "../pos/phone.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { customerLevels, refId } from "../pos/shop-refs.js";
@@ -49,7 +50,7 @@ export const saveCustomer = defineTool({
   annotations: OVERWRITE,
   input: z.object({
     shop_id: shopIdInput,
-    customer_id: idInput("Omit to create").optional(),
+    customer_id: z.string().max(120).optional().describe("To update: id, phone or name"),
     name: z.string().max(120).optional().describe("Name"),
     phone_numbers: z.array(z.string().max(20)).max(10).optional().describe("Replaces the list"),
     emails: z.array(z.string().max(120)).max(10).optional().describe("Replaces the list"),
@@ -63,13 +64,19 @@ export const saveCustomer = defineTool({
       .optional()
       .describe("Other fields (gender, is_block, …)"),
   }),
-  output: z.object({ id: z.string().optional(), created: z.boolean(), customer: customerRowSchema.optional() }),
+  output: z.object({
+    id: z.string().optional(),
+    created: z.boolean(),
+    customer: customerRowSchema.optional(),
+    address_matches: z.array(addressMatchSchema.extend({ index: z.number() })).optional(),
+  }),
   async handler(input, ctx) {
     const { shop_id, customer_id, level, addresses, extra, ...fields } = input;
     const body: Record<string, unknown> = { ...extra, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
     if (fields.phone_numbers) body.phone_numbers = fields.phone_numbers.map((p, i) => phoneInput(`phone_numbers[${i}]`, p));
     // Addresses typed as words get their ids from the address data before anything is sent.
-    const named = addresses && (await Promise.all(addresses.map((a, i) => addressIds(ctx.pos, `addresses[${i}]`, a))));
+    const placed = addresses && (await Promise.all(addresses.map((a, i) => addressIds(ctx.pos, `addresses[${i}]`, a))));
+    const named = placed?.map((p) => p.address);
     if (Object.keys(body).length === 0 && level === undefined && !named) {
       throw new InputError("name", "nothing to save", "Pass at least one field, e.g. name or phone_numbers.");
     }
@@ -88,14 +95,21 @@ export const saveCustomer = defineTool({
         })),
       );
     }
+    const target = customer_id === undefined ? undefined : await customerId(ctx.pos, shopId, "customer_id", customer_id);
     const levels = await customerLevels(ctx.pos, shopId);
     if (level !== undefined) body.level_id = refId("level", levels, level);
-    const saved = customer_id
-      ? await ctx.pos.updateCustomer(shopId, customer_id, body)
+    const saved = target
+      ? await ctx.pos.updateCustomer(shopId, target, body)
       : await ctx.pos.createCustomer(shopId, body);
     const names = new Map(levels.map((l) => [l.id, l.name]));
     // A bare {success: true} answer carries no record: report the id being updated, if any.
-    const known = id(saved.id) ?? customer_id;
-    return { id: known, created: !customer_id, customer: customerRow(known === undefined ? saved : { ...saved, id: known }, ctx.config.timezone, names) };
+    const known = id(saved.id) ?? target;
+    const matches = placed?.flatMap((p, index) => (p.match ? [{ index, ...p.match }] : []));
+    return {
+      id: known,
+      created: !customer_id,
+      customer: customerRow(known === undefined ? saved : { ...saved, id: known }, ctx.config.timezone, names),
+      address_matches: matches,
+    };
   },
 });

@@ -5,6 +5,7 @@ import { defineTool, READ } from "../define.js";
 import { cursorInput, detailRowsInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { openRange } from "../pos/open-range.js";
 import { pagedList } from "../pos/paging.js";
+import { customerIds } from "../pos/customer-ref.js";
 import { searchText } from "../pos/phone.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { customerLevels, refId } from "../pos/shop-refs.js";
@@ -20,7 +21,7 @@ export const searchCustomers = defineTool({
   input: z.object({
     shop_id: shopIdInput,
     search: z.string().max(200).optional().describe("Name, phone or email"),
-    customer_ids: z.array(z.string().max(64)).max(100).optional().describe("Only these"),
+    customer_ids: z.array(z.string().max(120)).max(100).optional().describe("Only these (ids, phones or names)"),
     levels: z.array(z.string().max(80)).max(20).optional().describe("Level names or ids"),
     time_field: z.enum(["created", "updated"]).default("created").describe("Field of since/until"),
     since: sinceInput,
@@ -38,10 +39,11 @@ export const searchCustomers = defineTool({
     const shopId = await resolveShopId(ctx, input.shop_id);
     const levels = await customerLevels(ctx.pos, shopId);
     const selectedLevel = input.levels?.map((l) => refId("levels", levels, l));
+    const ids = input.cursor || !input.customer_ids ? undefined : await customerIds(ctx.pos, shopId, "customer_ids", input.customer_ids);
     const page = await pagedList(
       "search_customers",
       input,
-      () => ({ search: searchText(input.search), customer_ids: input.customer_ids?.join(","), selectedLevel, ...dates }),
+      () => ({ search: searchText(input.search), customer_ids: ids?.join(","), selectedLevel, ...dates }),
       (q, page_number, page_size) => ctx.pos.listCustomers(shopId, { ...q, page_number, page_size }),
       ctx.progress,
     );

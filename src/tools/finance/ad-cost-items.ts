@@ -1,5 +1,6 @@
-import { InputError, UpstreamError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
+import { findProduct } from "../catalog/product-ref.js";
+import { sanitizeName } from "../../format/text.js";
 import { orderSources, type Ref, refId, sourcePair, staff, warehouses } from "../pos/shop-refs.js";
 
 export interface AdCostItem {
@@ -14,46 +15,45 @@ export interface AdCostItem {
   is_wholesale?: boolean | undefined;
 }
 
+/** The upstream items of an ad cost, and what each is booked against by name (for the confirmation). */
+export interface AdCostLines {
+  items: Record<string, unknown>[];
+  labels: string[];
+}
+
 /**
  * The upstream items of an ad cost, every reference resolved before the write: the service takes
  * any key and books the spend against it, so an unknown source ("Facebook" instead of "-1"),
  * warehouse, product or marketer would attribute it to nothing. Names are resolved to ids and what
  * does not resolve is an error listing the valid values.
  */
-export async function adCostItems(pos: PosClient, shopId: string, items: AdCostItem[]): Promise<Record<string, unknown>[]> {
-  const lists = new Map<string, Promise<Ref[]>>();
-  const list = (kind: string, load: (pos: PosClient, shopId: string) => Promise<Ref[]>) => {
-    if (!lists.has(kind)) lists.set(kind, load(pos, shopId));
-    return lists.get(kind)!;
-  };
-  const products = new Map<string, Promise<string>>();
-  const productId = (field: string, value: string) => {
-    if (!products.has(value)) products.set(value, findProduct(pos, shopId, field, value));
+export async function adCostItems(pos: PosClient, shopId: string, items: AdCostItem[]): Promise<AdCostLines> {
+  const [sources, stores, people] = await Promise.all([
+    items.some((it) => it.source) ? orderSources(pos, shopId) : [],
+    items.some((it) => it.warehouse_id) ? warehouses(pos, shopId) : [],
+    items.some((it) => it.marketer) ? staff(pos, shopId) : [],
+  ]);
+  const products = new Map<string, Promise<{ id: string; name?: string }>>();
+  const productOf = (field: string, value: string) => {
+    if (!products.has(value)) {
+      products.set(value, findProduct(pos, shopId, field, value).then(({ product }) => ({ id: String(product.id), name: sanitizeName(product.name) })));
+    }
     return products.get(value)!;
   };
-  return Promise.all(
+  const nameIn = (list: Ref[], id: string | undefined) => (id === undefined ? undefined : (list.find((r) => r.id === id)?.name ?? id));
+  const resolved = await Promise.all(
     items.map(async ({ marketer, source, warehouse_id, product, ...rest }, i) => {
       const at = `items[${i}]`;
-      const pair = source && sourcePair(`${at}.source`, await list("sources", orderSources), source.key, source.account);
+      const pair = source && sourcePair(`${at}.source`, sources, source.key, source.account);
+      const warehouse = warehouse_id && refId(`${at}.warehouse_id`, stores, warehouse_id);
+      const found = product === undefined ? undefined : await productOf(`${at}.product`, product);
+      const marketerId = marketer && refId(`${at}.marketer`, people, marketer);
+      const label = [pair?.map((id) => nameIn(sources, id)).join("/"), nameIn(stores, warehouse), found?.name, nameIn(people, marketerId)];
       return {
-        ...rest,
-        source: pair && { key: pair[0], account: pair[1] },
-        warehouse_id: warehouse_id && refId(`${at}.warehouse_id`, await list("warehouses", warehouses), warehouse_id),
-        product: product && (await productId(`${at}.product`, product)),
-        pke_mkter: marketer && refId(`${at}.marketer`, await list("staff", staff), marketer),
+        item: { ...rest, source: pair && { key: pair[0], account: pair[1] }, warehouse_id: warehouse, product: found?.id, pke_mkter: marketerId },
+        label: label.filter(Boolean).join(", "),
       };
     }),
   );
-}
-
-/** A product's id from its id or SKU (the product endpoint takes either). */
-async function findProduct(pos: PosClient, shopId: string, field: string, value: string): Promise<string> {
-  try {
-    return String((await pos.getProduct(shopId, value)).id);
-  } catch (error) {
-    if (error instanceof UpstreamError && error.status === 404) {
-      throw new InputError(field, `no product ${JSON.stringify(value)}`, "Pass a product id or SKU; search_products shows them.");
-    }
-    throw error;
-  }
+  return { items: resolved.map((r) => r.item), labels: resolved.map((r) => r.label) };
 }

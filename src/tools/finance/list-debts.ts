@@ -9,6 +9,7 @@ import { encodeCursor } from "../cursor.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailRowsInput, limitInput, shopIdInput } from "../inputs.js";
 import { codeInput, optionalCode } from "../pos/codes.js";
+import { customerId } from "../pos/customer-ref.js";
 import { pagedList } from "../pos/paging.js";
 import { shopScope } from "../pos/shop-scope.js";
 
@@ -29,9 +30,12 @@ const amounts = (d: PosDebt) => {
   return { due, settled, remaining: due !== undefined && settled !== undefined ? due - settled : undefined };
 };
 
-/** Count and money of each direction; the upstream `sum` adds both directions together. */
-function totalsOf(debts: PosDebt[]) {
-  const totals = Object.fromEntries(DEBT_TYPES.map((t) => [t, { count: 0, due: 0, settled: 0, remaining: 0 }]));
+/**
+ * Count and money of each direction asked for (both when none is): the upstream `sum` adds both
+ * directions together, and a payable figure beside a receivable question reads as part of it.
+ */
+function totalsOf(debts: PosDebt[], direction: (typeof DEBT_TYPES)[number] | undefined) {
+  const totals = Object.fromEntries((direction ? [direction] : DEBT_TYPES).map((t) => [t, { count: 0, due: 0, settled: 0, remaining: 0 }]));
   for (const d of debts) {
     const t = totals[DEBT_TYPES[d.type ?? -1] ?? ""];
     if (!t) continue;
@@ -41,28 +45,28 @@ function totalsOf(debts: PosDebt[]) {
     t.settled += a.settled ?? 0;
     t.remaining += a.remaining ?? 0;
   }
-  return totals as Record<(typeof DEBT_TYPES)[number], z.infer<typeof sums>>;
+  return totals as Partial<Record<(typeof DEBT_TYPES)[number], z.infer<typeof sums>>>;
 }
 
 export const listDebts = defineTool({
   name: "list_debts",
   title: "List debts",
   description:
-    "Debts with amounts due/settled/remaining, and totals per direction over all that match (first call). Example: who owes us: direction receivable, status open.",
+    "Debts with amounts due/settled/remaining, and totals over all that match (first call). Example: who owes us: direction receivable, status open.",
   toolset: "finance",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
     direction: z.enum(DEBT_TYPES).optional().describe("receivable: owed to the shop; payable: the shop owes"),
     status: codeInput(DEBT_STATUSES, "Debt status"),
-    customer_id: z.string().max(64).optional().describe("Shop customer id"),
+    customer_id: z.string().max(120).optional().describe("Customer id, phone or name"),
     limit: limitInput(100, 30),
     cursor: cursorInput,
     detail: detailRowsInput,
   }),
   output: z.object({
     currency: z.string().optional(),
-    totals: z.object({ receivable: sums, payable: sums, partial: z.boolean().optional() }).optional(),
+    totals: z.object({ receivable: sums.optional(), payable: sums.optional(), partial: z.boolean().optional() }).optional(),
     total: z.number().optional(),
     debts: z.array(row),
     next_cursor: z.string().optional(),
@@ -87,6 +91,7 @@ export const listDebts = defineTool({
         remaining: a.remaining,
         customer_id: id(d.shop_customer_id),
         customer_name: sanitizeName(customer.name),
+        supplier_id: id((d as Record<string, unknown>).supplier_products_id),
         order_id: id(d.order_id),
         expires_at: recordTime(d.expired_at, tz),
         inserted_at: recordTime(d.inserted_at, tz),
@@ -105,7 +110,8 @@ export const listDebts = defineTool({
     }
 
     // First call: every matching debt is read once, for the totals and the first rows alike.
-    const q: Query = { status, shop_customer_id: input.customer_id, type: input.direction && DEBT_TYPES.indexOf(input.direction) };
+    const customer = input.customer_id === undefined ? undefined : await customerId(ctx.pos, shopId, "customer_id", input.customer_id);
+    const q: Query = { status, shop_customer_id: customer, type: input.direction && DEBT_TYPES.indexOf(input.direction) };
     const read: PosDebt[] = [];
     let complete = false;
     for (let page = 1; page <= TOTAL_PAGES && !complete; page++) {
@@ -119,7 +125,7 @@ export const listDebts = defineTool({
     const resume = after ? { pg: Math.floor(after.index / PAGE) + 1, off: after.index % PAGE } : complete ? undefined : { pg: TOTAL_PAGES + 1, off: 0 };
     return {
       currency,
-      totals: { ...totalsOf(read), partial: complete ? undefined : true },
+      totals: { ...totalsOf(read, input.direction), partial: complete ? undefined : true },
       total: complete ? matched.length : undefined,
       debts: matched.slice(0, input.limit).map(({ d }) => project(d)),
       next_cursor: resume && encodeCursor("list_debts", input, { q, ...resume, ps: PAGE }),

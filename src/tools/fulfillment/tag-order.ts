@@ -2,9 +2,10 @@ import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import { sanitizeName } from "../../format/text.js";
 import { defineTool, OVERWRITE } from "../define.js";
-import { idInput, jsonish, shopIdInput } from "../inputs.js";
+import { jsonish, shopIdInput } from "../inputs.js";
+import { orderRefInput, resolveOrder } from "../orders/order-ref.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
-import { refId } from "../pos/shop-refs.js";
+import { orderTags, refId } from "../pos/shop-refs.js";
 
 const names = jsonish(z.array(z.union([z.string().max(80), z.number().int()])).max(20)).optional();
 
@@ -25,21 +26,20 @@ export const tagOrder = defineTool({
   description: 'Add or remove order tags. Example: add ["Giao gấp"].',
   toolset: "fulfillment",
   annotations: OVERWRITE,
-  input: z.object({ shop_id: shopIdInput, order_id: idInput("Order id"), add: names.describe("Names or ids"), remove: names.describe("Names or ids") }),
+  input: z.object({ shop_id: shopIdInput, order_id: orderRefInput, add: names.describe("Names or ids"), remove: names.describe("Names or ids") }),
   output: z.object({ order_id: z.string(), tags: z.array(z.string()) }),
   async handler(input, ctx) {
     if (!input.add?.length && !input.remove?.length) throw new InputError("add", "nothing to change", "Pass add or remove: tag names or ids.");
     const shopId = await resolveShopId(ctx, input.shop_id);
-    const [tags, order] = await Promise.all([ctx.pos.listOrderTags(shopId), ctx.pos.getOrder(shopId, input.order_id)]);
-    const list = tags.map((t) => ({ id: String(t.id), name: sanitizeName(t.name) ?? String(t.id) }));
+    const [list, order] = await Promise.all([orderTags(ctx.pos, shopId), resolveOrder(ctx.pos, shopId, input.order_id)]);
     const known = new Map(list.map((t) => [t.id, t.name]));
     const pick = (field: string, values: (string | number)[] | undefined) => (values ?? []).map((v, i) => Number(refId(`${field}[${i}]`, list, v)));
     const add = pick("add", input.add);
     const remove = new Set(pick("remove", input.remove));
     const current = tagsOf(order.tags, known).filter((t) => !remove.has(t.id));
     const next = [...current, ...add.filter((tagId) => !current.some((t) => t.id === tagId)).map((tagId) => ({ id: tagId, name: known.get(String(tagId))! }))];
-    const saved = await ctx.pos.updateOrder(shopId, input.order_id, { tags: next });
+    const saved = await ctx.pos.updateOrder(shopId, String(order.id), { tags: next });
     const after = saved.tags === undefined ? next : tagsOf(saved.tags, known);
-    return { order_id: input.order_id, tags: after.map((t) => sanitizeName(t.name) ?? String(t.id)) };
+    return { order_id: String(order.id), tags: after.map((t) => sanitizeName(t.name) ?? String(t.id)) };
   },
 });

@@ -4,7 +4,8 @@ import { orderStatusName } from "../../format/orders.js";
 import { recordTime } from "../../format/time.js";
 import { sanitizeName } from "../../format/text.js";
 import { defineTool, READ } from "../define.js";
-import { idInput, shopIdInput } from "../inputs.js";
+import { shopIdInput } from "../inputs.js";
+import { orderRefInput, resolveOrder } from "../orders/order-ref.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { carriers } from "../pos/shop-refs.js";
 
@@ -14,7 +15,7 @@ export const trackOrder = defineTool({
   description: "Where an order's parcel is: carrier, tracking code, carrier updates, dates, order link.",
   toolset: "fulfillment",
   annotations: READ,
-  input: z.object({ shop_id: shopIdInput, order_id: idInput("Order id") }),
+  input: z.object({ shop_id: shopIdInput, order_id: orderRefInput }),
   output: z.object({
     order_id: z.string(),
     status_name: z.string().optional(),
@@ -26,13 +27,13 @@ export const trackOrder = defineTool({
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
     const shopId = await resolveShopId(ctx, input.shop_id);
-    const order = await ctx.pos.getOrder(shopId, input.order_id);
+    const order = await resolveOrder(ctx.pos, shopId, input.order_id);
     const partner = (order.partner ?? {}) as Record<string, unknown>;
     const carrierId = id(partner.partner_id);
     const names = carrierId ? await carriers(ctx.pos, shopId).catch(() => []) : [];
-    const systemId = Number(order.system_id ?? order.id);
-    // The link is a convenience: an order the service cannot link still gets its tracking.
-    const link = Number.isInteger(systemId) ? await ctx.pos.getTrackingUrl(shopId, systemId).catch(() => undefined) : undefined;
+    // The order's own link (its record carries it). The get_tracking_url operation would make
+    // this a POST, a write a read-only server must not send (call_api_write can, when asked).
+    const link = typeof order.tracking_link === "string" && /^https:\/\//.test(order.tracking_link) ? order.tracking_link : undefined;
     const updates = Array.isArray(partner.extend_update) ? (partner.extend_update as Record<string, unknown>[]) : [];
     return {
       order_id: String(order.id),

@@ -8,7 +8,8 @@ import { optionalCode } from "../pos/codes.js";
 import { nonEmpty, someOf } from "../pos/fields.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { EXPORT_STATUSES, EXPORT_TYPES, settable } from "./codes.js";
-import { pricedLine } from "./stock-lines.js";
+import { pricedLine, stockLines } from "./stock-lines.js";
+import { warehouseId } from "../pos/shop-refs.js";
 
 const STATES = settable(EXPORT_STATUSES);
 
@@ -21,7 +22,7 @@ export const createStockExport = defineTool({
   annotations: CREATE,
   input: z.object({
     shop_id: shopIdInput,
-    warehouse_id: nonEmpty(64).describe("Source warehouse"),
+    warehouse_id: nonEmpty(120).describe("Source warehouse (id or name)"),
     status: z.union([z.string().max(40), z.number().int()]).describe(STATES.map((r) => r.name).join(", ")),
     items: jsonish(someOf(pricedLine, 200)).describe("Lines: variation_id, quantity, imported_price"),
     type: z.union([z.string().max(40), z.number().int()]).optional().describe("normal (default) or defective"),
@@ -35,14 +36,16 @@ export const createStockExport = defineTool({
     const type = optionalCode(EXPORT_TYPES, "type", input.type);
     const at = input.inserted_at === undefined ? undefined : toUnix(parseDateInput("inserted_at", input.inserted_at, ctx.config.timezone));
     const shopId = await resolveShopId(ctx, input.shop_id);
+    const warehouse = await warehouseId(ctx.pos, shopId, "warehouse_id", input.warehouse_id);
+    const items = await stockLines(ctx.pos, shopId, "items", input.items);
     const created = await ctx.pos.createStockExport(shopId, {
       export_list: {
-        warehouse_id: input.warehouse_id,
+        warehouse_id: warehouse,
         status,
         type,
         note: input.note,
         supplier_products_id: input.supplier_products_id,
-        export_items: input.items,
+        export_items: items,
         inserted_at: at,
         change_inserted_at: at === undefined ? undefined : true,
       },

@@ -7,6 +7,8 @@ import { cursorInput, detailRowsInput, jsonish, limitInput, shopIdInput, sinceIn
 import { listPage } from "../pos/list-page.js";
 import { unixRange } from "../pos/open-range.js";
 import { shopScope } from "../pos/shop-scope.js";
+import { warehouseId } from "../pos/shop-refs.js";
+import { variationIds } from "../orders/resolve-items.js";
 
 const row = z.looseObject({ id: z.string(), quantity: z.number().optional(), remain_quantity: z.number().optional() });
 const ref = (value: unknown) => (typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {});
@@ -20,8 +22,8 @@ export const listInventoryHistory = defineTool({
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
-    warehouse_id: z.string().max(64).optional().describe("Only this"),
-    variation_ids: jsonish(z.array(z.string().min(1).max(64)).min(1).max(50)).optional().describe("Only these"),
+    warehouse_id: z.string().max(120).optional().describe("Only this (id or name)"),
+    variation_ids: jsonish(z.array(z.string().min(1).max(64)).min(1).max(50)).optional().describe("Only these (ids or SKUs)"),
     since: sinceInput,
     until: untilInput,
     limit: limitInput(100, 30),
@@ -33,9 +35,13 @@ export const listInventoryHistory = defineTool({
     const range = unixRange(input.since, input.until, ctx.config.timezone);
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
     const tz = ctx.config.timezone;
+    // Resolved on the first call only: the cursor carries the query.
+    const first = !input.cursor;
+    const warehouse = first && input.warehouse_id !== undefined ? await warehouseId(ctx.pos, shopId, "warehouse_id", input.warehouse_id) : undefined;
+    const variations = first && input.variation_ids ? await variationIds(ctx.pos, shopId, input.variation_ids, (i) => `variation_ids[${i}]`) : undefined;
     const page = await listPage(ctx, input, {
       tool: "list_inventory_history",
-      query: { warehouse_id: input.warehouse_id, variation_ids: input.variation_ids, startDate: range.from, endDate: range.to },
+      query: { warehouse_id: warehouse, variation_ids: variations, startDate: range.from, endDate: range.to },
       fetch: (params) => ctx.pos.listInventoryHistories(shopId, params),
       project: (h) => {
         const warehouse = ref(h.warehouse);

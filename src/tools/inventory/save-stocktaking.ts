@@ -9,6 +9,8 @@ import { dateInput, idInput, jsonish, shopIdInput } from "../inputs.js";
 import { nonEmpty, shaped, someOf } from "../pos/fields.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { STOCKTAKING_STATUSES, settable } from "./codes.js";
+import { stockLines } from "./stock-lines.js";
+import { refId, staff, warehouseId } from "../pos/shop-refs.js";
 
 const STATES = settable(STOCKTAKING_STATUSES);
 
@@ -23,20 +25,20 @@ export const saveStocktaking = defineTool({
   name: "save_stocktaking",
   title: "Create or update stocktaking",
   description:
-    'Create a stock count or update one (stocktaking_id). Example: status "counting", items [{variation_id, changed_quantity: -1}].',
+    "Create a stock count, or update one given stocktaking_id.",
   toolset: "inventory",
   annotations: OVERWRITE,
   input: z.object({
     shop_id: shopIdInput,
     stocktaking_id: idInput("Omit to create").optional(),
-    warehouse_id: nonEmpty(64).describe("Warehouse counted"),
+    warehouse_id: nonEmpty(120).describe("Warehouse counted (id or name)"),
     status: z.union([z.string().max(40), z.number().int()]).describe(STATES.map((r) => r.name).join(", ")),
     items: jsonish(someOf(line, 500)).describe("variation_id, changed_quantity (counted minus system), note; id (line id) to update"),
     note: z.string().max(2000).optional().describe("Note"),
     stocktaking_at: dateInput.optional().describe("Count date"),
     stocktaking_by: z.string().max(40).optional().describe("Scope, e.g. category_ids"),
     stocktaking_by_value: jsonish(z.array(z.string().max(64)).max(100)).optional().describe("Scope ids"),
-    creator_id: z.string().max(64).optional().describe("Staff user id"),
+    creator_id: z.string().max(120).optional().describe("Staff id, email or name"),
   }),
   output: z.object({ id: z.string().optional(), display_id: z.string().optional(), status: z.string().optional(), created: z.boolean() }),
   async handler(input, ctx) {
@@ -53,18 +55,21 @@ export const saveStocktaking = defineTool({
       throw new InputError(`items[${noted}].note`, "line notes can be saved only when updating a stocktaking", "Put it in note, or save the line notes with stocktaking_id once the stocktaking exists.");
     }
     const tz = ctx.config.timezone;
-    const { stocktaking_id, shop_id, stocktaking_at, status: _status, items, ...fields } = input;
+    const { stocktaking_id, shop_id, stocktaking_at, status: _status, items: given, warehouse_id, creator_id, ...fields } = input;
+    const shopId = await resolveShopId(ctx, shop_id);
+    const items = await stockLines(ctx.pos, shopId, "items", given);
     const body = {
       stocktaking: {
         ...(updating ? { id: stocktaking_id } : {}),
         ...fields,
+        warehouse_id: await warehouseId(ctx.pos, shopId, "warehouse_id", warehouse_id),
+        creator_id: creator_id === undefined ? undefined : refId("creator_id", await staff(ctx.pos, shopId), creator_id),
         items: items.map(({ id: lineId, note, ...line }) => (updating ? { id: lineId, ...line, note } : line)),
         status,
         // The OpenAPI types it as text and writes it in ISO 8601 (the seed said Unix seconds).
         stocktaking_at: stocktaking_at === undefined ? undefined : parseDateInput("stocktaking_at", stocktaking_at, tz).toISOString(),
       },
     };
-    const shopId = await resolveShopId(ctx, shop_id);
     const saved = stocktaking_id === undefined
       ? await ctx.pos.createStocktaking(shopId, body)
       : await ctx.pos.updateStocktaking(shopId, stocktaking_id, body);

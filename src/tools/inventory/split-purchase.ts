@@ -4,12 +4,13 @@ import { CREATE, defineTool } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
 import { shaped, someOf } from "../pos/fields.js";
 import { shopScope } from "../pos/shop-scope.js";
-import { pricedLine } from "./stock-lines.js";
+import { pricedLine, stockLines } from "./stock-lines.js";
+import { warehouseId } from "../pos/shop-refs.js";
 
 /** The other purchase request fields of one half. */
 const slip = jsonish(
   shaped({
-    warehouse_id: z.string().max(64).optional(),
+    warehouse_id: z.string().max(120).optional(),
     status: z.number().int().optional(),
     note: z.string().max(2000).optional(),
     received_at: z.number().int().optional(),
@@ -29,7 +30,7 @@ export const splitPurchase = defineTool({
   name: "split_purchase",
   title: "Split purchase",
   description:
-    "Split a purchase slip: keep_items stay, move_items go to a new slip. Example: keep_items [{variation_id, quantity: 20, imported_price: 90000}].",
+    "Split a purchase slip in two: keep_items stay on it, move_items go to a new slip.",
   toolset: "inventory",
   annotations: CREATE,
   input: z.object({
@@ -37,16 +38,19 @@ export const splitPurchase = defineTool({
     purchase_id: idInput("Purchase id (list_purchases)"),
     keep_items: lines.describe("Kept: variation_id, quantity, imported_price"),
     move_items: lines.describe("Moved, same fields"),
-    original: slip.optional().describe("Kept slip fields: warehouse_id, status, note, received_at (Unix), discount, transport_fee, …"),
+    original: slip.optional().describe("Kept slip's fields: warehouse_id, status, note, discount, …"),
     new_purchase: slip.optional().describe("Same, new slip"),
   }),
   output: z.object({ new_purchase_id: z.string().optional(), new_display_id: z.string().optional(), purchase_id: z.string() }),
   async handler(input, ctx) {
     const { shopId } = await shopScope(ctx, input.shop_id);
-    const indexed = (items: z.infer<typeof pricedLine>[]) => items.map((it, index) => ({ ...it, index }));
+    const indexed = async (field: string, items: z.infer<typeof pricedLine>[]) =>
+      (await stockLines(ctx.pos, shopId, field, items)).map((it, index) => ({ ...it, index }));
+    const slipFields = async (field: string, fields: z.infer<typeof slip> | undefined) =>
+      fields?.warehouse_id === undefined ? fields : { ...fields, warehouse_id: await warehouseId(ctx.pos, shopId, `${field}.warehouse_id`, fields.warehouse_id) };
     const result = await ctx.pos.splitPurchase(shopId, {
-      oldPurchase: { ...input.original, id: input.purchase_id, items: indexed(input.keep_items) },
-      newPurchase: { ...input.new_purchase, items: indexed(input.move_items) },
+      oldPurchase: { ...(await slipFields("original", input.original)), id: input.purchase_id, items: await indexed("keep_items", input.keep_items) },
+      newPurchase: { ...(await slipFields("new_purchase", input.new_purchase)), items: await indexed("move_items", input.move_items) },
     });
     const created = (result.new_purchase ?? result.newPurchase ?? {}) as { id?: unknown; display_id?: unknown };
     return { purchase_id: input.purchase_id, new_purchase_id: id(created.id), new_display_id: id(created.display_id) };

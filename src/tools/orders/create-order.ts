@@ -1,15 +1,70 @@
 import { z } from "zod";
-import { orderCurrency, orderRow, orderRowSchema } from "../../format/orders.js";
-import { CREATE, defineTool } from "../define.js";
-import { idInput, jsonish, shopIdInput } from "../inputs.js";
-import { resolveShopId } from "../pos/resolve-shop.js";
-import { warehouseId } from "../pos/shop-refs.js";
-import { addressIds } from "./address-names.js";
-import { itemLines, orderBody, orderFields } from "./order-body.js";
-import { itemsInput, resolveItems } from "./resolve-items.js";
+import type { PosClient } from "../../clients/pos.js";
+import type { PosOrder } from "../../clients/schemas/pos.js";
+import { orderCurrency, orderDetail, orderDetailSchema } from "../../format/orders.js";
 import { formatMoney } from "../../format/money.js";
 import { linesText } from "../confirm.js";
+import { CREATE, defineTool } from "../define.js";
+import { jsonish, shopIdInput } from "../inputs.js";
+import { customerId } from "../pos/customer-ref.js";
+import { planned } from "../pos/plan.js";
+import { orderNames, orderSources, type Ref, sourcePair, warehouseRef, warehouses } from "../pos/shop-refs.js";
 import { shopScope } from "../pos/shop-scope.js";
+import { addressIds, addressMatchSchema, addressText } from "./address-names.js";
+import { itemLines, orderBody, orderFields } from "./order-body.js";
+import { itemsInput, namedLines, resolveItems } from "./resolve-items.js";
+
+const input = z.object({
+  shop_id: shopIdInput,
+  items: jsonish(itemsInput).describe("Lines: variation_id, or product (name/SKU/barcode) + variant words"),
+  ...orderFields,
+  customer_id: z.string().max(120).optional().describe("Customer id, phone or name"),
+  source: z.string().max(120).optional().describe("Source or page name/id"),
+});
+
+/** "Facebook/Mây Kids": the names of a source id and its account id. */
+const refNames = (list: Ref[], ...ids: unknown[]) =>
+  ids.flatMap((id) => (id === undefined ? [] : [list.find((r) => r.id === String(id))?.name ?? String(id)])).join("/");
+
+/**
+ * What the POS filled in because the call did not say: the warehouse (with one in the delivery's
+ * province, when that is another) and the source. Said in the result, so a default is not taken
+ * for a choice.
+ */
+async function defaultsTaken(pos: PosClient, shopId: string, args: { warehouse_id?: string | undefined; source?: string | undefined }, order: PosOrder, detail: ReturnType<typeof orderDetail>) {
+  const notes: string[] = [];
+  if (args.warehouse_id === undefined && detail.warehouse) {
+    const province = order.shipping_address?.province_id == null ? undefined : String(order.shipping_address.province_id);
+    const near = province === undefined ? undefined : (await warehouses(pos, shopId).catch(() => [])).find((w) => w.province_id === province && w.id !== detail.warehouse?.id);
+    const name = detail.warehouse.name ?? detail.warehouse.id;
+    notes.push(`warehouse: ${name}, the POS's default (none given)${near ? `; ${near.name} is in the delivery's province: update_order warehouse_id to ship from it` : ""}`);
+  }
+  if (args.source === undefined && detail.source) notes.push(`source: ${detail.source}, the POS's default (none given; pass source, e.g. the page the customer wrote on)`);
+  return notes.length ? notes : undefined;
+}
+
+/** Every name of the order resolved, before the user is asked and before anything is written. */
+const plan = planned(async (args: z.output<typeof input>, ctx) => {
+  const { shop_id, items, customer_id, source, ...fields } = args;
+  const { shopId, currency } = await shopScope(ctx, shop_id);
+  const placed = await addressIds(ctx.pos, "shipping_address", fields.shipping_address);
+  const body = orderBody({ ...fields, shipping_address: placed.address });
+  // The OpenAPI links an order to its customer as customer.id (it has no shop_customer_id).
+  if (customer_id !== undefined) body.customer = { id: await customerId(ctx.pos, shopId, "customer_id", customer_id) };
+  const warehouse = fields.warehouse_id === undefined ? undefined : await warehouseRef(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);
+  if (warehouse) body.warehouse_id = warehouse.id;
+  const sources = source === undefined ? [] : await orderSources(ctx.pos, shopId);
+  if (source !== undefined) {
+    const [key, account] = source.split("/").map((s) => s.trim());
+    const [sourceId, accountId] = sourcePair("source", sources, key!, account || undefined);
+    body.order_sources = sourceId;
+    // An order source's accounts are the shop's pages (and OAs): the order keeps one as page_id.
+    if (accountId) body.page_id = accountId;
+  }
+  const lines = await resolveItems(ctx.pos, shopId, items);
+  body.items = itemLines(lines);
+  return { shopId, currency, body, lines, placed, warehouse, source: source === undefined ? undefined : refNames(sources, body.order_sources, body.page_id) };
+});
 
 export const createOrder = defineTool({
   name: "create_order",
@@ -18,38 +73,43 @@ export const createOrder = defineTool({
     'Create a sales order. Example: items [{product: "AT001-TR-S", quantity: 2}], phone "0912345678", shipping_address {address, commune_id}.',
   toolset: "orders",
   annotations: CREATE,
-  input: z.object({
-    shop_id: shopIdInput,
-    items: jsonish(itemsInput).describe("Lines: variation_id, or product (name/SKU/barcode) + variant words"),
-    ...orderFields,
-    shop_customer_id: idInput("Shop customer id").optional(),
+  input,
+  output: z.object({
+    id: z.string(),
+    order: orderDetailSchema,
+    currency: z.string(),
+    address_match: addressMatchSchema.optional(),
+    defaults: z.array(z.string()).optional().describe("What the POS chose where nothing was given"),
   }),
-  output: z.object({ id: z.string(), order: orderRowSchema, currency: z.string() }),
-  async confirm(input, ctx) {
-    const { currency } = await shopScope(ctx, input.shop_id);
+  async confirm(args, ctx) {
+    const { currency, lines, placed, warehouse, source } = await plan(args, ctx);
     const money = (n: number | undefined) => (n === undefined ? undefined : formatMoney(n, currency));
     return {
       action: "Tạo đơn hàng này?",
       details: [
-        ["Người nhận", input.customer_name],
-        ["Điện thoại", input.phone],
-        ["Địa chỉ", input.shipping_address?.address],
-        ["Sản phẩm", linesText(input.items)],
-        ["Phí vận chuyển", money(input.shipping_fee)],
-        ["Giảm giá", money(input.total_discount)],
-        ["Ghi chú", input.note],
+        ["Người nhận", args.customer_name],
+        ["Điện thoại", args.phone],
+        ["Địa chỉ", addressText(placed)],
+        ["Sản phẩm", linesText(namedLines(lines))],
+        ["Kho", warehouse?.name],
+        ["Nguồn", source],
+        ["Phí vận chuyển", money(args.shipping_fee)],
+        ["Giảm giá", money(args.total_discount)],
+        ["Ghi chú", args.note],
       ],
     };
   },
-  async handler(input, ctx) {
-    const { shop_id, items, shop_customer_id, ...fields } = input;
-    const body = orderBody({ ...fields, shipping_address: await addressIds(ctx.pos, "shipping_address", fields.shipping_address) });
-    // The OpenAPI links an order to its customer as customer.id (it has no shop_customer_id).
-    if (shop_customer_id) body.customer = { id: shop_customer_id };
-    const shopId = await resolveShopId(ctx, shop_id);
-    if (fields.warehouse_id !== undefined) body.warehouse_id = await warehouseId(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);
-    body.items = itemLines(await resolveItems(ctx.pos, shopId, items));
+  async handler(args, ctx) {
+    const { shopId, body, placed } = await plan(args, ctx);
     const order = await ctx.pos.createOrder(shopId, { ...body, shop_id: Number(shopId) || shopId });
-    return { id: String(order.id), order: orderRow(order, ctx.config.timezone), currency: orderCurrency([order]) };
+    const names = await orderNames(ctx.pos, shopId);
+    const detail = orderDetail(order, ctx.config.timezone, names);
+    return {
+      id: String(order.id),
+      order: detail,
+      currency: orderCurrency([order]),
+      address_match: placed.match,
+      defaults: await defaultsTaken(ctx.pos, shopId, args, order, detail),
+    };
   },
 });

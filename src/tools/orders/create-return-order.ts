@@ -4,14 +4,15 @@ import { RETURN_ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js
 import type { PosOrder, PosOrderItem } from "../../clients/schemas/pos.js";
 import { num } from "../../format/compact.js";
 import { returnOrderRow, returnOrderRowSchema } from "../../format/orders.js";
-import { fold } from "../../format/text.js";
+import { fold, sanitizeName } from "../../format/text.js";
 import { CREATE, defineTool } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { linesText } from "../confirm.js";
-import { warehouseId } from "../pos/shop-refs.js";
+import { warehouseRef } from "../pos/shop-refs.js";
+import { planned } from "../pos/plan.js";
 import { orderRefInput, resolveOrder } from "./order-ref.js";
-import { parseItems, quantityInput, resolveItems, variationInfo } from "./resolve-items.js";
+import { namedLines, parseItems, quantityInput, resolveItems, variationInfo } from "./resolve-items.js";
 
 const returnItem = z.object({
   variation_id: idInput("Variation id").optional(),
@@ -57,43 +58,59 @@ function lineInfo(info: Info | undefined, withWeight: boolean) {
   };
 }
 
+const input = z.object({
+  shop_id: shopIdInput,
+  order_id: orderRefInput,
+  items: jsonish(z.array(returnItem).min(1).max(100)).describe("variation_id or product (of an order line), quantity"),
+  warehouse_id: z.string().max(120).describe("Receiving warehouse id or name"),
+  status: z.union([z.string().max(40), z.number().int()]).default("new").describe("new, shipped, completed or cancelled"),
+  exchange_items: jsonish(z.array(z.unknown())).optional().describe("Exchange lines (as create_order)"),
+  discount_from_order_to_returned: z.number().int().min(0).optional().describe("Discount carried over"),
+  received_at_shop: z.boolean().optional().describe("At the counter"),
+  note: z.string().max(2000).optional().describe("Exchange order note"),
+});
+
+/** The order, its lines, the warehouse and the exchange lines resolved before the user is asked. */
+const plan = planned(async (args: z.output<typeof input>, ctx) => {
+  const status = requireStatus("status", RETURN_ORDER_STATUSES, args.status);
+  const exchangeItems = args.exchange_items?.length ? parseItems("exchange_items", args.exchange_items) : [];
+  const shopId = await resolveShopId(ctx, args.shop_id);
+  const warehouse = await warehouseRef(ctx.pos, shopId, "warehouse_id", args.warehouse_id);
+  const original = await resolveOrder(ctx.pos, shopId, args.order_id);
+  const lines = args.items.map((item, i) => ({ item, line: originalLine(original, item, `items[${i}]`) }));
+  const exchange = exchangeItems.length ? await resolveItems(ctx.pos, shopId, exchangeItems, "exchange_items") : [];
+  return { shopId, status, warehouse, original, lines, exchange };
+});
+
 export const createReturnOrder = defineTool({
   name: "create_return_order",
   title: "Create a return order",
   description:
-    "Return an order's lines into a warehouse, optionally with an exchange order. Example: items [{product: \"AT001-TR-S\", quantity: 1}].",
+    "Return an order's lines into a warehouse, optionally with an exchange order.",
   toolset: "orders",
   annotations: CREATE,
-  input: z.object({
-    shop_id: shopIdInput,
-    order_id: orderRefInput,
-    items: jsonish(z.array(returnItem).min(1).max(100)).describe("variation_id or product (of an order line), quantity"),
-    warehouse_id: z.string().max(120).describe("Receiving warehouse id or name"),
-    status: z.union([z.string().max(40), z.number().int()]).default("new").describe("new, shipped, completed or cancelled"),
-    exchange_items: jsonish(z.array(z.unknown())).optional().describe("Exchange lines (as create_order)"),
-    discount_from_order_to_returned: z.number().int().min(0).optional().describe("Discount carried over"),
-    received_at_shop: z.boolean().optional().describe("At the counter"),
-    note: z.string().max(2000).optional().describe("Exchange order note"),
-  }),
+  input,
   output: z.object({ id: z.string().optional(), return_order: returnOrderRowSchema.optional() }),
-  confirm: (input) => ({
-    action: `Tạo đơn trả hàng cho đơn ${input.order_id}?`,
-    details: [
-      ["Trả lại", linesText(input.items)],
-      ["Kho nhận", input.warehouse_id],
-      ["Đổi sang", input.exchange_items?.length ? `${input.exchange_items.length} dòng hàng` : undefined],
-      ["Giảm giá chuyển sang", input.discount_from_order_to_returned],
-      ["Ghi chú", input.note],
-    ],
-  }),
+  async confirm(input, ctx) {
+    const { original, lines, warehouse, exchange } = await plan(input, ctx);
+    const returned = lines.map(({ item, line }) => ({
+      product: sanitizeName(line.variation_info?.name) ?? String(line.variation_id),
+      variant: sanitizeName(line.variation_info?.detail),
+      quantity: item.quantity,
+    }));
+    return {
+      action: `Tạo đơn trả hàng cho đơn #${original.display_id ?? "?"} (id ${original.id})?`,
+      details: [
+        ["Trả lại", linesText(returned)],
+        ["Kho nhận", warehouse.name],
+        ["Đổi sang", exchange.length ? linesText(namedLines(exchange)) : undefined],
+        ["Giảm giá chuyển sang", input.discount_from_order_to_returned],
+        ["Ghi chú", input.note],
+      ],
+    };
+  },
   async handler(input, ctx) {
-    const status = requireStatus("status", RETURN_ORDER_STATUSES, input.status);
-    const exchangeItems = input.exchange_items?.length ? parseItems("exchange_items", input.exchange_items) : [];
-    const shopId = await resolveShopId(ctx, input.shop_id);
-    const warehouse = await warehouseId(ctx.pos, shopId, "warehouse_id", input.warehouse_id);
-    const original = await resolveOrder(ctx.pos, shopId, input.order_id);
-    const lines = input.items.map((item, i) => ({ item, line: originalLine(original, item, `items[${i}]`) }));
-    const exchange = exchangeItems.length ? await resolveItems(ctx.pos, shopId, exchangeItems, "exchange_items") : [];
+    const { shopId, status, original, lines, warehouse: { id: warehouse }, exchange } = await plan(input, ctx);
     const customerId = (original as Record<string, unknown>).shop_customer_id ?? undefined;
     const created = await ctx.pos.createReturnOrder(shopId, {
       order_to_returned: { id: String(original.id) },

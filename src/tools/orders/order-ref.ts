@@ -39,15 +39,21 @@ export function parseOrderRef(field: string, value: string): OrderRef {
   return /^\d+$/.test(text) ? { id, number: id } : { id };
 }
 
-/** Pages of search hits read for one number: phones and notes holding the digits come along. */
-const MAX_PAGES = 5;
+/**
+ * Upstream pages (of SCAN_PAGE_SIZE) one call reads to find orders by something the list cannot
+ * filter on: a shop number among the search hits (phones and notes holding the digits come
+ * along), or search_orders's post and livestream filters. One budget, so get_order "#560" finds
+ * whatever search_orders "#560" finds.
+ */
+export const SCAN_PAGES = 20;
+export const SCAN_PAGE_SIZE = 100;
 
 /** The orders whose shop number is `number`, within `query` (other filters of the list). */
 export async function ordersNumbered(pos: PosClient, shopId: string, number: string, query: OrderListParams = {}): Promise<PosOrder[]> {
-  for (let page = 1; page <= MAX_PAGES; page++) {
-    const hits = await pos.listOrders(shopId, { ...query, search: number, page_number: page, page_size: 100 });
+  for (let page = 1; page <= SCAN_PAGES; page++) {
+    const hits = await pos.listOrders(shopId, { ...query, search: number, page_number: page, page_size: SCAN_PAGE_SIZE });
     const found = hits.data.filter((o) => String(o.display_id) === number);
-    const more = hits.data.length === 100 && (hits.total_entries === undefined || page * 100 < hits.total_entries);
+    const more = hits.data.length === SCAN_PAGE_SIZE && (hits.total_entries === undefined || page * SCAN_PAGE_SIZE < hits.total_entries);
     if (found.length || !more) return found;
   }
   return [];

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosVariation } from "../../clients/schemas/pos.js";
-import { fold } from "../../format/text.js";
+import { fold, sanitizeName } from "../../format/text.js";
+import { unknownKeysMessage } from "../input-errors.js";
 import { idInput } from "../inputs.js";
 import { variantText } from "./variation-row.js";
 
@@ -24,13 +25,21 @@ export const itemInput = z.object({
 });
 export const itemsInput = z.array(itemInput).min(1).max(100);
 
-/** Items given loosely (update_order): checked against itemInput with errors naming the line. */
+const LINE_HINT = "Each line: {variation_id or product, quantity, variant?, price?, discount_each?}.";
+
+/**
+ * Items listed as free JSON (update_order, exchange_items: their full schema would cost every
+ * turn): checked against itemInput as strictly as create_order's, an unknown key included (a
+ * dropped `discount` would be a silent change on a write that replaces the lines).
+ */
 export function parseItems(field: string, value: unknown): ItemInput[] {
+  const unknown = unknownKeysMessage(z.object({ [field]: itemsInput }), { [field]: value });
+  if (unknown) throw new InputError(undefined, unknown, LINE_HINT);
   const parsed = itemsInput.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
-  throw new InputError(`${field}${path}`, issue.message, "Each line: {variation_id or product, quantity, variant?, price?, discount_each?}.");
+  throw new InputError(`${field}${path}`, issue.message, LINE_HINT);
 }
 export type ItemInput = z.infer<typeof itemInput>;
 
@@ -42,21 +51,21 @@ export interface ResolvedItem {
 const words = (text: string) => fold(text).split(/[\s,/-]+/).filter(Boolean);
 const label = (v: PosVariation) => `${v.display_id ?? v.id} (${[v.product?.name, variantText(v)].filter(Boolean).join(" ")})`;
 
-/** Whether a variation is the one `product` names exactly: its SKU, barcode or product code. */
-const exact = (v: PosVariation, text: string) =>
+/** Whether a variation is the one `text` names exactly: its id, SKU or barcode. */
+export const namesVariation = (v: PosVariation, text: string) =>
   [v.display_id, v.barcode, String(v.id)].some((k) => k !== null && k !== undefined && fold(String(k)) === fold(text));
+
+/** Whether a variation has every word of `variant` among its attribute values ("xanh navy l" for "Xanh navy - L"). */
+export function hasVariantWords(v: PosVariation, variant: string): boolean {
+  const have = words(variantText(v) ?? "");
+  return words(variant).every((w) => have.includes(w));
+}
 
 /** The one variation a product name, SKU or barcode (and variant words) designate. */
 export function pickVariation(field: string, candidates: PosVariation[], product: string, variant?: string): PosVariation {
-  const exacts = candidates.filter((v) => exact(v, product));
+  const exacts = candidates.filter((v) => namesVariation(v, product));
   let matches = exacts.length ? exacts : candidates;
-  if (variant) {
-    const wanted = words(variant);
-    matches = matches.filter((v) => {
-      const have = words(variantText(v) ?? "");
-      return wanted.every((w) => have.includes(w));
-    });
-  }
+  if (variant) matches = matches.filter((v) => hasVariantWords(v, variant));
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) {
     throw new InputError(field, `no variation matches ${JSON.stringify(product)}${variant ? ` / ${JSON.stringify(variant)}` : ""}`, "Use search_products to find the variation_id.");
@@ -95,6 +104,10 @@ export async function resolveItems(pos: PosClient, shopId: string, items: ItemIn
   return resolved;
 }
 
+/** Resolved lines as the shop names them ("Áo sơ mi form rộng (Xanh navy - L) × 2" in a confirmation). */
+export const namedLines = (items: ResolvedItem[]) =>
+  items.map(({ input, variation }) => ({ product: sanitizeName(variation.product?.name) ?? String(variation.id), variant: variantText(variation), quantity: input.quantity }));
+
 /** The upstream `variation_info` of a variation: the name and price the order line keeps. */
 export function variationInfo(v: PosVariation, price?: number) {
   return {
@@ -105,4 +118,28 @@ export function variationInfo(v: PosVariation, price?: number) {
     retail_price: price ?? v.retail_price ?? 0,
     fields: v.fields ?? undefined,
   };
+}
+
+/**
+ * The ids of variations given by id, SKU or barcode, in order: a filter holding something else
+ * matches nothing (an empty answer that reads as "none"), and a stock line with it moves nothing.
+ * `where(i)` names the parameter of value i in errors.
+ */
+export async function variationIds(pos: PosClient, shopId: string, values: readonly string[], where: (i: number) => string): Promise<string[]> {
+  const texts = values.map((v) => v.trim());
+  const known = new Set((await pos.variationsByIds(shopId, texts)).map((v) => String(v.id)));
+  const ids: string[] = [];
+  for (const [i, text] of texts.entries()) {
+    if (known.has(text)) {
+      ids.push(text);
+      continue;
+    }
+    const hits = (await pos.listVariations(shopId, { search: text, page_size: 50 })).data.filter((v) => namesVariation(v, text));
+    if (hits.length !== 1) {
+      const problem = hits.length ? `${JSON.stringify(text)} names ${hits.length} variations: ${hits.slice(0, 10).map(label).join("; ")}` : `no variation has the id, SKU or barcode ${JSON.stringify(text)}`;
+      throw new InputError(where(i), problem, "Use search_products to find the variation_id.");
+    }
+    ids.push(String(hits[0]!.id));
+  }
+  return ids;
 }

@@ -10,12 +10,10 @@ import { orderNames } from "../pos/shop-refs.js";
 import { type LocalFilter, localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
 import { orderFilterInput, orderQuery } from "./order-query.js";
 import { pageState, walkPages } from "../pos/paging.js";
+import { SCAN_PAGE_SIZE, SCAN_PAGES } from "./order-ref.js";
 
 /** The live list serves page 100's rows again for every later page. */
 const LAST_DISTINCT_PAGE = 100;
-/** Upstream pages (of SCAN_PAGE_SIZE) one call reads for filters applied here. */
-const SCAN_PAGES = 20;
-const SCAN_PAGE_SIZE = 100;
 
 /** Sorts that follow a time field, so history past page 100 can be reached by moving the window. */
 const SORT_TIME: Record<string, { updateStatus: string | number; field: string }> = {

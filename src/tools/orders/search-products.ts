@@ -4,8 +4,9 @@ import { upstreamRecord } from "../../format/orders.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailRowsInput, limitInput, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
-import { orderNames, refId, warehouses } from "../pos/shop-refs.js";
+import { warehouseId, warehouses } from "../pos/shop-refs.js";
 import { pagedList } from "../pos/paging.js";
+import { variationIds } from "./resolve-items.js";
 import { variationRow, variationRowSchema } from "./variation-row.js";
 
 /** Upstream pages (of 100 variations) one low-stock call reads before answering with a cursor. */
@@ -26,11 +27,12 @@ export const searchProducts = defineTool({
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
-    query: z.string().max(200).optional().describe("Name, SKU or barcode"),
-    variation_ids: z.array(z.string().max(64)).max(100).optional().describe("Only these"),
+    search: z.string().max(200).optional().describe("Name, SKU or barcode"),
+    variation_ids: z.array(z.string().max(64)).max(100).optional().describe("Only these (ids or SKUs)"),
     max_stock: z.number().int().optional().describe("Stock <= this (in warehouse, else total)"),
-    warehouse: z.string().max(120).optional().describe("Warehouse id or name"),
-    limit: limitInput(100, 20),
+    warehouse_id: z.string().max(120).optional().describe("Warehouse id or name"),
+    // Rows of up to a few hundred characters each: 50 keep a page near 5k tokens.
+    limit: limitInput(50, 20),
     cursor: cursorInput,
     detail: detailRowsInput,
   }),
@@ -42,23 +44,23 @@ export const searchProducts = defineTool({
   }),
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);
-    const warehouseId = input.warehouse === undefined ? undefined : refId("warehouse", await warehouses(ctx.pos, shopId), input.warehouse);
+    const warehouse = input.warehouse_id === undefined ? undefined : await warehouseId(ctx.pos, shopId, "warehouse_id", input.warehouse_id);
+    const ids = input.cursor || !input.variation_ids ? undefined : await variationIds(ctx.pos, shopId, input.variation_ids, (i) => `variation_ids[${i}]`);
     const page = await pagedList(
       "search_products",
       input,
       // Filters this tool applies itself travel in the cursor beside the upstream ones.
-      () => ({ search: input.query?.trim() || undefined, variation_ids: input.variation_ids, max_stock: input.max_stock, wh: warehouseId }),
+      () => ({ search: input.search?.trim() || undefined, variation_ids: ids, max_stock: input.max_stock, wh: warehouse }),
       ({ max_stock: _max, wh: _wh, ...q }, page_number, page_size) => ctx.pos.listVariations(shopId, { ...q, page_number, page_size }),
       ctx.progress,
       { active: (q) => q.max_stock !== undefined, keep: (v, q) => stockOf(v, q.wh) <= q.max_stock!, maxPages: STOCK_SCAN_PAGES },
     );
-    const names = input.detail === "full" ? undefined : (await orderNames(ctx.pos, shopId)).warehouses;
+    const names = input.detail === "full" ? undefined : new Map((await warehouses(ctx.pos, shopId).catch(() => [])).map((w) => [w.id, w.name]));
     const only = page.query.wh;
     return {
       variations: page.rows.map((v) => {
         if (!names) return { ...upstreamRecord(v), variation_id: String(v.id) };
-        const row = variationRow(v, names);
-        return only ? { ...row, stock_by_warehouse: row.stock_by_warehouse.filter((s) => s.warehouse_id === only) } : row;
+        return variationRow(v, names, only);
       }),
       total: page.total,
       next_cursor: page.next_cursor,

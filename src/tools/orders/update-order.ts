@@ -4,8 +4,8 @@ import { orderCurrency, orderDetail, orderDetailSchema } from "../../format/orde
 import { defineTool, OVERWRITE } from "../define.js";
 import { jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
-import { warehouseId } from "../pos/shop-refs.js";
-import { addressIds } from "./address-names.js";
+import { orderNames, warehouseId } from "../pos/shop-refs.js";
+import { addressIds, addressMatchSchema } from "./address-names.js";
 import { itemLines, orderBody, orderFields } from "./order-body.js";
 import { orderRefInput, resolveOrder } from "./order-ref.js";
 import { parseItems, resolveItems } from "./resolve-items.js";
@@ -22,13 +22,14 @@ export const updateOrder = defineTool({
     items: jsonish(z.array(z.unknown())).optional().describe("Replace all lines (as create_order)"),
     ...orderFields,
   }),
-  output: z.object({ order: orderDetailSchema, currency: z.string() }),
+  output: z.object({ order: orderDetailSchema, currency: z.string(), address_match: addressMatchSchema.optional() }),
   async handler(input, ctx) {
     const { shop_id, order_id, items, ...fields } = input;
     if (items === undefined && Object.values(fields).every((v) => v === undefined)) {
       throw new InputError(undefined, "nothing to change", "Pass at least one field, e.g. status or note.");
     }
-    const body = orderBody({ ...fields, shipping_address: await addressIds(ctx.pos, "shipping_address", fields.shipping_address) });
+    const placed = await addressIds(ctx.pos, "shipping_address", fields.shipping_address);
+    const body = orderBody({ ...fields, shipping_address: placed.address });
     const lines = items === undefined ? undefined : parseItems("items", items);
     const shopId = await resolveShopId(ctx, shop_id);
     if (fields.warehouse_id !== undefined) body.warehouse_id = await warehouseId(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);
@@ -41,6 +42,6 @@ export const updateOrder = defineTool({
       address.phone_number ??= current.shipping_address?.phone_number ?? current.bill_phone_number ?? undefined;
     }
     const order = await ctx.pos.updateOrder(shopId, String(current.id), body);
-    return { order: orderDetail(order, ctx.config.timezone), currency: orderCurrency([order]) };
+    return { order: orderDetail(order, ctx.config.timezone, await orderNames(ctx.pos, shopId)), currency: orderCurrency([order]), address_match: placed.match };
   },
 });

@@ -1,12 +1,14 @@
 import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
+import type { PosCategory } from "../../clients/schemas/pos.js";
 import type { OrderNames } from "../../format/orders.js";
 import { bestMatches } from "../../format/name-match.js";
 import { sanitizeName } from "../../format/text.js";
 import { cachePer } from "./ttl-cache.js";
 
-// Carriers, order sources and warehouses of a shop: small lists that orders only reference by
-// id. Cached briefly so rows can carry names and callers can filter by name.
+// Carriers, order sources, warehouses, staff, levels, order tags and categories of a shop: small
+// lists that records only reference by id. Cached briefly so rows can carry names and callers can
+// filter by name.
 
 const refCache = cachePer<PosClient>("shop-refs", { ttlMs: 5 * 60_000 });
 
@@ -15,9 +17,11 @@ export interface Ref {
   name: string;
   parent_id?: string;
   email?: string;
+  /** A warehouse's province: the one near a delivery. */
+  province_id?: string;
 }
 
-type Named = { id: string | number; name?: string | null; parent_id?: unknown; email?: string | null };
+type Named = { id: string | number; name?: string | null; parent_id?: unknown; email?: string | null; province_id?: unknown };
 
 function refs(kind: string, load: (pos: PosClient, shopId: string) => Promise<Named[]>) {
   return (pos: PosClient, shopId: string): Promise<Ref[]> =>
@@ -27,14 +31,27 @@ function refs(kind: string, load: (pos: PosClient, shopId: string) => Promise<Na
         name: sanitizeName(r.name) ?? String(r.id),
         parent_id: r.parent_id == null ? undefined : String(r.parent_id),
         email: r.email ?? undefined,
+        province_id: r.province_id == null ? undefined : String(r.province_id),
       })),
     );
+}
+
+/** Other small per-shop data kept as briefly as the lists (analytics metrics, product names). */
+export function cachedForShop<T>(pos: PosClient, key: string, load: (shared: PosClient) => Promise<T>): Promise<T> {
+  return refCache(pos).get(key, load);
 }
 
 export const carriers = refs("carriers", (pos, shopId) => pos.listPartners(shopId));
 export const orderSources = refs("sources", (pos, shopId) => pos.listOrderSources(shopId));
 export const warehouses = refs("warehouses", (pos, shopId) => pos.listWarehouses(shopId));
 export const customerLevels = refs("levels", (pos, shopId) => pos.listCustomerLevels(shopId));
+export const orderTags = refs("order-tags", (pos, shopId) => pos.listOrderTags(shopId));
+/** Every category of the tree, children included. */
+export const categories = refs("categories", async (pos, shopId) => flatten(await pos.listCategories(shopId)));
+
+function flatten(tree: PosCategory[]): Named[] {
+  return tree.flatMap((c) => [{ id: c.id, name: c.text }, ...flatten(Array.isArray(c.nodes) ? (c.nodes as PosCategory[]) : [])]);
+}
 export const staff = refs("staff", async (pos, shopId) =>
   (await pos.listUsers(shopId)).flatMap((u) => {
     const id = u.user?.id ?? u.user_id;
@@ -43,8 +60,14 @@ export const staff = refs("staff", async (pos, shopId) =>
 );
 
 /** A warehouse given by id or name, checked against the shop's list. */
+export async function warehouseRef(pos: PosClient, shopId: string, field: string, value: string): Promise<Ref> {
+  const list = await warehouses(pos, shopId);
+  const id = refId(field, list, value);
+  return list.find((r) => r.id === id)!;
+}
+
 export async function warehouseId(pos: PosClient, shopId: string, field: string, value: string): Promise<string> {
-  return refId(field, await warehouses(pos, shopId), value);
+  return (await warehouseRef(pos, shopId, field, value)).id;
 }
 
 /** Carrier and warehouse names for order rows; rows fall back to ids when a list cannot be read. */

@@ -19,7 +19,7 @@ export const listShops = defineTool({
   name: "list_shops",
   title: "List shops",
   description:
-    "POS shops of the api key, with linked pages. Call first when several shops are configured.",
+    "POS shops of the api key, with their linked pages.",
   toolset: "shop",
   annotations: READ,
   input: z.object({}),

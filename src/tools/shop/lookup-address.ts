@@ -30,7 +30,7 @@ export const lookupAddress = defineTool({
     province_list: z
       .enum(["old", "new", "all"])
       .default("old")
-      .describe("old: 63 provinces with districts; new: post-2025"),
+      .describe("old (with districts) or new (post-2025)"),
     limit: limitInput(50, 10),
   }),
   output,

@@ -24,6 +24,8 @@ export async function matchPlaces(geo: GeoIndex, provinces: PosProvince[], parts
   // No province named: look for the district in every province (cached after the first time).
   const candidates = scored.length > 0 ? scored.filter((m) => m.score === topScore) : provinces.map((p) => ({ p, score: 0, part: -1 }));
 
+  // A cold cache reads every candidate province's districts at once, not one after another.
+  await Promise.all(candidates.map(({ p }) => geo.districts(String(p.id))));
   const matches: PlaceMatch[] = [];
   for (const { p, score, part } of candidates) {
     const rest = parts.filter((_, i) => i !== part);
@@ -33,13 +35,15 @@ export async function matchPlaces(geo: GeoIndex, provinces: PosProvince[], parts
     }
     const districts = await geo.districts(String(p.id));
     const hits = districts.map((d) => ({ d, ...best(rest, d.name ?? "") })).filter((m) => m.score > 0);
-    if (hits.length === 0 && score > 0) {
+    if (hits.length === 0 && (score > 0 || scope)) {
       // A named province but no district: the ward alone ("Phường 1, hcm"), in any of its districts.
       const wards = await communesNamed(geo, p, districts, rest);
       matches.push(...(wards.length ? wards.map((w) => ({ ...w, score: score + (w.score ?? 0) })) : [{ ...placeRow(p), score }]));
     }
     const dTop = Math.max(0, ...hits.map((h) => h.score));
-    for (const hit of hits.filter((h) => h.score === dTop)) {
+    const top = hits.filter((h) => h.score === dTop);
+    await Promise.all(top.map((hit) => geo.communes(String(p.id), String(hit.d.id))));
+    for (const hit of top) {
       const left = rest.filter((_, i) => i !== hit.part);
       if (left.length === 0) {
         matches.push({ ...placeRow(p, hit.d), score: score + hit.score });
@@ -57,8 +61,9 @@ export async function matchPlaces(geo: GeoIndex, provinces: PosProvince[], parts
 /** The communes of a province that the parts name, the best-scored only. */
 async function communesNamed(geo: GeoIndex, p: PosProvince, districts: PosDistrict[], parts: string[]): Promise<PlaceMatch[]> {
   const found: PlaceMatch[] = [];
-  for (const d of districts) {
-    for (const c of await geo.communes(String(p.id), String(d.id))) {
+  const lists = await Promise.all(districts.map((d) => geo.communes(String(p.id), String(d.id))));
+  for (const [i, d] of districts.entries()) {
+    for (const c of lists[i]!) {
       const { score } = best(parts, c.name ?? "");
       if (score > 0) found.push({ ...placeRow(p, d, c), score });
     }

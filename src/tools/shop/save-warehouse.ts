@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { InputError, NotFoundError } from "../../clients/errors.js";
+import { InputError } from "../../clients/errors.js";
+import { sanitizeName } from "../../format/text.js";
+import { refId } from "../pos/shop-refs.js";
 import { defineTool, OVERWRITE } from "../define.js";
-import { idInput, jsonish, shopIdInput } from "../inputs.js";
+import { jsonish, shopIdInput } from "../inputs.js";
 import { phoneInput } from "../pos/phone.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { warehouseRow, warehouseRowSchema } from "./warehouse-row.js";
@@ -17,7 +19,7 @@ export const saveWarehouse = defineTool({
   annotations: OVERWRITE,
   input: z.object({
     shop_id: shopIdInput,
-    warehouse_id: idInput("Omit to create").optional(),
+    warehouse_id: z.string().max(120).optional().describe("To update: id or name"),
     name: z.string().min(1).max(200).optional().describe("Required to create"),
     shelf_config: config.describe("Required, {} for none"),
     phone_number: z.string().max(20).optional().describe("Phone"),
@@ -47,8 +49,9 @@ export const saveWarehouse = defineTool({
     // the current shelf_config when the list shows it. The OpenAPI's list does not, and an
     // invented {} would wipe the shelves, so then it must be given.
     const shopId = await resolveShopId(ctx, shop_id);
-    const current = (await ctx.pos.listWarehouses(shopId)).find((w) => String(w.id) === warehouse_id);
-    if (!current) throw new NotFoundError(`warehouse ${warehouse_id} not found`, "Use list_warehouses to find the id.");
+    const rows = await ctx.pos.listWarehouses(shopId);
+    const targetId = refId("warehouse_id", rows.map((w) => ({ id: String(w.id), name: sanitizeName(w.name) ?? String(w.id) })), warehouse_id);
+    const current = rows.find((w) => String(w.id) === targetId)!;
     const shelves = body.shelf_config ?? (current as Record<string, unknown>).shelf_config;
     if (shelves === undefined || shelves === null) {
       throw new InputError(
@@ -58,8 +61,8 @@ export const saveWarehouse = defineTool({
       );
     }
     const merged = { name: current.name, ...body, shelf_config: shelves };
-    const saved = await ctx.pos.updateWarehouse(shopId, warehouse_id, merged);
+    const saved = await ctx.pos.updateWarehouse(shopId, targetId, merged);
     // A bare {success: true} answer carries no record: keep the id being updated.
-    return { warehouse: warehouseRow({ ...saved, id: saved.id ?? warehouse_id }), created: false };
+    return { warehouse: warehouseRow({ ...saved, id: saved.id ?? targetId }), created: false };
   },
 });

@@ -59,13 +59,36 @@ describe("get_sales_analytics", () => {
     expect(r.data.currency).toBe("VND");
   });
 
-  it("explains the metrics, custom formulas included", async () => {
-    const r = await h.call("get_sales_analytics", { since: "2026-10-01", until: "2026-10-03" });
+  it("states the net figures: sales from confirmation on, returned ones deducted", async () => {
+    const r = await h.call("get_sales_analytics", { since: "2026-09-01", until: "2026-11-22", split_by: ["Order.source"] });
+    expect(r.isError, r.text).toBe(false);
+    const orders = sales("2026-09-01", "2026-11-22");
+    // Confirmed, then canceled or returned: still counted as sales, as the description says.
+    expect(orders.some((o) => o.status === 6)).toBe(true);
+    const returned = orders.filter((o) => o.status === 5);
+    expect(returned.length).toBeGreaterThan(0);
+    const kept = orders.filter((o) => o.status !== 5);
+    expect(r.data.totals.success).toMatchObject({ order_count: orders.length, price: sum(orders, price) });
+    expect(r.data.totals.returned).toMatchObject({ order_count: returned.length, price: sum(returned, price) });
+    expect(r.data.totals.net).toMatchObject({
+      order_count: kept.length,
+      price: sum(kept, price),
+      cod: sum(kept, (o) => o.cod),
+      avg_price: Math.round(sum(kept, price) / kept.length),
+    });
+  });
+
+  it("explains the metrics, and gives the shop's formulas when select_fields names them", async () => {
     const formula = pos().formulas[0]!;
-    expect(r.data.metrics.price).toBe(pos().analyticFields.find((f) => f.id === "price")!.name);
-    expect(r.data.metrics[`custom_formula_${formula.id}`]).toBe(`${formula.name} = ${formula.formula}`);
+    const field = `custom_formula_${formula.id}`;
+    const plain = await h.call("get_sales_analytics", { since: "2026-10-01", until: "2026-10-03" });
+    expect(plain.data.metrics.price).toBe(pos().analyticFields.find((f) => f.id === "price")!.name);
+    // Left out unless asked: a 50-character key on every row, mostly restating the other figures.
+    expect(plain.text).not.toContain("custom_formula_");
+    const r = await h.call("get_sales_analytics", { since: "2026-10-01", until: "2026-10-03", select_fields: ["price", "shipping_fee", field] });
+    expect(r.data.metrics[field]).toBe(`${formula.name} = ${formula.formula}`);
     const day = r.data.rows[0] as Record<string, number>;
-    expect(day[`custom_formula_${formula.id}`]).toBe(day.price! - day.shipping_fee!);
+    expect(day[field]).toBe(day.price! - day.shipping_fee!);
   });
 
   it("splits by source with success_status, select_fields and returned figures", async () => {
@@ -111,16 +134,26 @@ describe("get_sales_analytics", () => {
   });
 
   it("names the variations of a Variation.id split with their product and variant", async () => {
-    const r = await h.call("get_sales_analytics", { since: "2026-11-01", until: "2026-11-22", split_by: ["Variation.id"] });
+    const r = await h.call("get_sales_analytics", { since: "2026-11-01", until: "2026-11-22", split_by: ["Variation.id"], limit: 50 });
     expect(r.isError, r.text).toBe(false);
     const ids: string[] = r.data.rows.map((row: Row) => row["Variation.id"]);
     expect(ids.length).toBeGreaterThan(1);
-    const products = await h.call("search_products", { variation_ids: ids, limit: 100 });
+    const products = await h.call("search_products", { variation_ids: ids, limit: 50 });
     const named = new Map<string, { name: string; variant?: string }>(products.data.variations.map((v: { variation_id: string }) => [v.variation_id, v]));
     for (const id of ids) {
       const v = named.get(id)!;
       expect(r.data.rows.find((row: Row) => row["Variation.id"] === id).name).toBe(v.variant ? `${v.name} (${v.variant})` : v.name);
     }
+  });
+
+  it("names products and staff in Variation.product_id and User.id rows", async () => {
+    const byProduct = await h.call("get_sales_analytics", { since: "2026-09-01", until: "2026-11-22", split_by: ["Variation.product_id"] });
+    expect(byProduct.isError, byProduct.text).toBe(false);
+    expect(byProduct.data.rows.length).toBeGreaterThan(5);
+    for (const row of byProduct.data.rows) expect(row.name).toBe(pos().products.find((p) => p.id === row["Variation.product_id"])!.name);
+    const byStaff = await h.call("get_sales_analytics", { since: "2026-09-01", until: "2026-11-22", split_by: ["User.id", "Order.source"], limit: 5 });
+    expect(byStaff.isError, byStaff.text).toBe(false);
+    for (const row of byStaff.data.rows) expect(row.name).toBe(pos().users.find((u) => u.id === row["User.id"])!.name);
   });
 
   it("gives sanitized split values, \"__proto__\" included", async () => {

@@ -24,7 +24,7 @@ describe("create_product", () => {
     ]);
     const product = pos().products.find((p) => p.id === r.data.product_id)!;
     expect(product).toMatchObject({ name: "Áo polo basic", weight: 250, category_ids: [101] });
-    const search = await h.call("search_products", { query: "PL001-TR-M" });
+    const search = await h.call("search_products", { search: "PL001-TR-M" });
     expect(search.data.variations[0]).toMatchObject({ sku: "PL001-TR-M", price: 250_000 });
   });
 
@@ -55,13 +55,48 @@ describe("update_product_prices", () => {
     expect((put.body as { product: { variations: unknown[] } }).product.variations).toHaveLength(variants.length);
   });
 
-  it("finds the product from a variant's SKU, and sets every variant when none is named", async () => {
+  it("changes only the variant whose SKU names the product, and every variant with variant \"all\"", async () => {
     const variation = pos().variations[20]!;
-    const r = await h.call("update_product_prices", { product: variation.display_id, prices: [{ counter_price: 150_000 }] });
-    expect(r.isError, r.text).toBe(false);
     const siblings = pos().variations.filter((v) => v.product_id === variation.product_id);
-    expect(r.data.changed).toHaveLength(siblings.length);
+    expect(siblings.length).toBeGreaterThan(1);
+    const before = new Map(siblings.map((v) => [v.id, v.retail_price]));
+    const r = await h.call("update_product_prices", { product: variation.display_id, prices: JSON.stringify([{ price: 359_000 }]) });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.changed).toEqual([expect.objectContaining({ variation_id: variation.id, sku: variation.display_id, price: 359_000 })]);
+    expect(variation.retail_price).toBe(359_000);
+    for (const v of siblings.filter((s) => s !== variation)) expect(v.retail_price).toBe(before.get(v.id));
+
+    const all = await h.call("update_product_prices", { product: variation.display_id, prices: [{ variant: "all", counter_price: 150_000 }] });
+    expect(all.isError, all.text).toBe(false);
+    expect(all.data.changed).toHaveLength(siblings.length);
     for (const v of siblings) expect(v.price_at_counter).toBe(150_000);
+  });
+
+  it("finds a product by its barcode's variant and by its name typed without accents", async () => {
+    const product = pos().products[2]!;
+    const variants = pos().variations.filter((v) => v.product_id === product.id);
+    const target = variants.find((v) => v.barcode)!;
+    const byBarcode = await h.call("update_product_prices", { product: target.barcode, prices: [{ cost: 77_000 }] });
+    expect(byBarcode.isError, byBarcode.text).toBe(false);
+    expect(byBarcode.data.changed.map((c: { variation_id: string }) => c.variation_id)).toEqual([target.id]);
+
+    const plain = product.name.normalize("NFD").replace(/\p{M}/gu, "").replace(/đ/g, "d").replace(/Đ/g, "D").toLowerCase();
+    const byName = await h.call("update_product_prices", { product: plain, prices: [{ cost: 78_000 }] });
+    expect(byName.isError, byName.text).toBe(false);
+    expect(byName.data).toMatchObject({ product_id: product.id, name: product.name });
+    expect(byName.data.changed).toHaveLength(variants.length);
+    for (const v of variants) expect(v.last_imported_price).toBe(78_000);
+  });
+
+  it("lists the products when a name fits several, changing nothing", async () => {
+    const [first, second] = pos().products.filter((p) => p.name.startsWith("Áo"));
+    expect(first && second).toBeTruthy();
+    const prices = pos().variations.map((v) => v.retail_price);
+    const r = await h.call("update_product_prices", { product: "Áo", prices: [{ price: 1 }] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("product: \"Áo\" matches");
+    expect(r.text).toContain(first!.name);
+    expect(pos().variations.map((v) => v.retail_price)).toEqual(prices);
   });
 
   it("lists the variants when the words match none", async () => {

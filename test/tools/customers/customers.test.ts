@@ -19,6 +19,20 @@ describe("search_customers", () => {
     expect(row.level.name).toBe(pos().levels.find((l) => l.id === c.level_id)?.name);
   });
 
+  it("finds a customer and their orders by a phone written with the country code in parentheses, dashes or dots", async () => {
+    const c = withOrders();
+    const national = c.phone_numbers[0]!;
+    const orders = pos().orders.filter((o) => !o.is_removed && o.bill_phone_number === national).length;
+    expect(orders).toBeGreaterThan(0);
+    const [a, b, d] = [national.slice(1, 4), national.slice(4, 7), national.slice(7)];
+    for (const form of [`(+84) ${a}-${b}-${d}`, `(+84)${a}${b}${d}`, `+84 0${a} ${b} ${d}`, `+84.${a}.${b}.${d}`]) {
+      const customers = await h.call("search_customers", { search: form });
+      expect(customers.data.customers.map((x: { id: string }) => x.id), form).toEqual([c.id]);
+      const found = await h.call("search_orders", { search: form, limit: 100 });
+      expect(found.data.total, form).toBe(orders);
+    }
+  });
+
   it("filters by level name and pages without repeats", async () => {
     const level = pos().levels.find((l) => pos().customers.filter((c) => c.level_id === l.id).length > 5)!;
     const expected = newest(pos().customers.filter((c) => c.level_id === level.id)).map((c) => c.id);
@@ -112,12 +126,13 @@ describe("points, notes, levels, promotions", () => {
   it("adds a note and lists it first, as staff text", async () => {
     const c = withOrders();
     const before = (pos().customerNotes[c.id] ?? []).length;
-    const added = await h.call("add_customer_note", { customer_id: c.id, message: "Khách muốn giao sau 18h\u200b", order_id: 58001 });
+    const order = pos().orders.find((o) => o.display_id === 1)!;
+    const added = await h.call("add_customer_note", { customer_id: c.id, message: "Khách muốn giao sau 18h\u200b", order_id: "#1" });
     expect(added.isError, added.text).toBe(false);
     expect(pos().customerNotes[c.id]).toHaveLength(before + 1);
     const r = await h.call("list_customer_notes", { customer_id: c.id });
     expect(r.data.total).toBe(before + 1);
-    expect(r.data.notes[0]).toMatchObject({ id: added.data.id, staff_text: "Khách muốn giao sau 18h", order_id: "58001" });
+    expect(r.data.notes[0]).toMatchObject({ id: added.data.id, staff_text: "Khách muốn giao sau 18h", order_id: String(order.id) });
     expect(r.data.truncated).toBeUndefined();
     const one = await h.call("list_customer_notes", { customer_id: c.id, limit: 1 });
     expect(one.data).toMatchObject({ total: before + 1, truncated: true });
@@ -162,7 +177,7 @@ describe("points, notes, levels, promotions", () => {
     const sent = h.sandbox.server.count("POST", path);
     const r = await h.call("create_customer_promotions", { customer_ids: [pos().customers[0]!.id, "not-a-customer"], type: "coupon", discount: 5, is_percent: true });
     expect(r.isError).toBe(true);
-    expect(r.text).toContain("customer_ids: not customers of this shop: not-a-customer");
+    expect(r.text).toContain('customer_ids[1]: no customer has the id, phone or name "not-a-customer"');
     expect(pos().customerPromotions).toHaveLength(before);
     expect(h.sandbox.server.count("POST", path)).toBe(sent);
   });

@@ -77,6 +77,18 @@ describe("create_transaction", () => {
     expect(listed.data.transactions[0]).toMatchObject({ id: r.data.id, amount: -1_200_000 });
   });
 
+  it("ties a transaction to an order given by its shop number, refusing one that does not exist", async () => {
+    const order = pos().orders.find((o) => !o.is_removed && o.display_id > 100)!;
+    const r = await h.call("create_transaction", { name: "Thu tiền đơn", amount: 200_000, order_id: `#${order.display_id}` });
+    expect(r.isError, r.text).toBe(false);
+    expect(pos().transactions.find((t) => t.id === r.data.id)).toMatchObject({ orderId: String(order.id) });
+    const before = pos().transactions.length;
+    const none = await h.call("create_transaction", { name: "Thu", amount: 1, order_id: "#99999" });
+    expect(none.isError).toBe(true);
+    expect(none.text).toContain("no order numbered #99999");
+    expect(pos().transactions).toHaveLength(before);
+  });
+
   it("names the missing required field before any call", async () => {
     const before = h.sandbox.server.count("POST", `/pos/api/v1/shops/${pos().shop.id}/transactions`);
     const noName = await h.call("create_transaction", { amount: 1000 });
@@ -151,7 +163,7 @@ describe("record_ad_cost references", () => {
     const r = await post({
       items: [
         { cost: 100_000, source: { key: "Facebook" } },
-        { cost: 200_000, source: { key: "facebook", account: "may kids" }, warehouse_id: "kho ho chi minh", product: product.display_id, marketer: "Võ Thanh Tâm" },
+        { cost: 200_000, source: { key: "facebook", account: "may kids" }, warehouse_id: "kho ho chi minh", product: product.name.toLowerCase(), marketer: "Võ Thanh Tâm" },
         { cost: 300_000, source: { key: kids.name } },
       ],
     });
@@ -173,7 +185,7 @@ describe("record_ad_cost references", () => {
       [{ warehouse_id: "Kho Cần Thơ" }, [/items\[0\]\.warehouse_id: unknown value/, /Kho Hà Nội/]],
       [{ warehouse_id: "kho" }, [/matches 3 values/]],
       [{ marketer: "mkt@example.com" }, [/items\[0\]\.marketer: unknown value/, /Võ Thanh Tâm/]],
-      [{ product: "NOPE-1" }, [/items\[0\]\.product: no product "NOPE-1"/]],
+      [{ product: "NOPE-1" }, [/items\[0\]\.product: no product has the id, SKU, barcode or name "NOPE-1"/]],
     ];
     for (const [item, messages] of cases) {
       const r = await post({ items: [{ cost: 1000, ...item }] });
@@ -249,8 +261,26 @@ describe("list_debts", () => {
     expect(seen.every((d: { type: string }) => d.type === "receivable")).toBe(true);
   });
 
+  it("totals only the direction asked for", async () => {
+    const payable = pos().debts.filter((d) => d.type === 0 && d.status === 0);
+    const r = await h.call("list_debts", { direction: "payable", status: "open" });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.totals).toEqual({ payable: sums(payable) });
+    expect(r.data.total).toBe(payable.length);
+  });
+
+  it("reads the direction plainly: what the shop owes is owed to a supplier or a customer, never \"the customer owes\"", async () => {
+    const r = await h.call("list_debts", { direction: "payable", limit: 100 });
+    const payable = pos().debts.filter((d) => d.type === 0);
+    expect(r.data.debts).toHaveLength(payable.length);
+    for (const row of r.data.debts) expect(row.description).not.toMatch(/còn nợ$/);
+    const toSupplier = r.data.debts.filter((row: { supplier_id?: string }) => row.supplier_id);
+    expect(toSupplier.length).toBeGreaterThan(0);
+    for (const row of toSupplier) expect(row.customer_id).toBeUndefined();
+  });
+
   it("lists one customer's debts", async () => {
-    const customerId = String(pos().debts[0]!.shop_customer_id);
+    const customerId = String(pos().debts.find((d) => d.shop_customer_id)!.shop_customer_id);
     const r = await h.call("list_debts", { customer_id: customerId });
     expect(r.data.total).toBe(pos().debts.filter((d) => String(d.shop_customer_id) === customerId).length);
   });

@@ -17,6 +17,14 @@ describe("tag_order", () => {
     expect(removed.data.tags).toContain(kept);
   });
 
+  it("takes the shop's order number, as the other order tools do", async () => {
+    const order = pos().orders.find((o) => o.tags.length === 0 && !o.is_removed && o.status === 1)!;
+    const r = await h.call("tag_order", { order_id: `#${order.display_id}`, add: ["Giao gấp"] });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.order_id).toBe(String(order.id));
+    expect(order.tags.map((t) => t.name)).toEqual(["Giao gấp"]);
+  });
+
   it("lists the shop's tags for a name it does not have", async () => {
     const order = pos().orders[0]!;
     const r = await h.call("tag_order", { order_id: order.id, add: ["Hàng dễ vỡ"] });
@@ -36,7 +44,21 @@ describe("track_order", () => {
     expect(r.data.picked_up_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(r.data.updates.map((u: { status: string }) => u.status)).toEqual(["Chờ lấy hàng", "Đã lấy hàng, đang giao", "Giao hàng thành công"]);
     expect(r.data.status_name).toBe("received");
-    expect(r.data.link).toMatch(/^https:\/\/pos\.pages\.fm\/sandbox\/confirm\//);
+    expect(r.data.link).toBe(order.tracking_link);
+  });
+
+  it("finds the order by its shop number (#560 or 560) and reads without writing", async () => {
+    const order = pos().orders.find((o) => o.partner?.extend_code && !o.is_removed)!;
+    const posts = () => h.sandbox.server.requests.filter((q) => q.method !== "GET").length;
+    const before = posts();
+    for (const ref of [`#${order.display_id}`, String(order.display_id), `order ${order.display_id}`]) {
+      const r = await h.call("track_order", { order_id: ref });
+      expect(r.isError, `${ref}: ${r.text}`).toBe(false);
+      expect(r.data).toMatchObject({ order_id: String(order.id), tracking_code: order.partner!.extend_code });
+    }
+    expect(posts()).toBe(before);
+    const tools = await h.client.listTools();
+    expect(tools.tools.find((t) => t.name === "track_order")!.annotations?.readOnlyHint).toBe(true);
   });
 
   it("answers an order not yet handed to a carrier without inventing one", async () => {

@@ -8,7 +8,7 @@ import { useHarness } from "../../helpers/harness.js";
 const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
 const pos = () => h.sandbox.pos;
 
-type Row = { variation_id: string; stock: number; stock_by_warehouse: { warehouse_id: string; warehouse?: string; remain: number }[] };
+type Row = { variation_id: string; stock: number; stock_by_warehouse: Record<string, number>; available_by_warehouse?: Record<string, number> };
 
 const all = async (args: Record<string, unknown>) => ({ rows: (await allPages(h, "search_products", "variations", args)) as Row[] });
 
@@ -33,10 +33,11 @@ describe("search_products by stock level", () => {
     const hcm = pos().warehouses.find((w) => w.name === "Kho Hồ Chí Minh")!;
     const expected = pos().variations.filter((v) => inWarehouse(v, hcm.id) <= 5);
     expect(expected.length).toBeGreaterThan(0);
-    const { rows } = await all({ max_stock: 5, warehouse: "kho ho chi minh", limit: 100 });
+    const { rows } = await all({ max_stock: 5, warehouse_id: "kho ho chi minh", limit: 50 });
     expect(rows.map((r) => r.variation_id)).toEqual(expected.map((v) => v.id));
     for (const [i, r] of rows.entries()) {
-      expect(r.stock_by_warehouse).toEqual([{ warehouse_id: hcm.id, warehouse: hcm.name, remain: inWarehouse(expected[i]!, hcm.id), available: inWarehouse(expected[i]!, hcm.id) }]);
+      expect(r.stock_by_warehouse).toEqual({ [hcm.name]: inWarehouse(expected[i]!, hcm.id) });
+      expect(r.available_by_warehouse).toBeUndefined();
     }
   });
 
@@ -44,14 +45,23 @@ describe("search_products by stock level", () => {
     const first = pos().warehouses[0]!.id;
     const expected = pos().variations.filter((v) => v.product.name.startsWith("Đầm") && inWarehouse(v, first) <= 10);
     expect(expected.length).toBeGreaterThan(0);
-    const { rows } = await all({ query: "dam", max_stock: 10, warehouse: first, limit: 50 });
+    const { rows } = await all({ search: "dam", max_stock: 10, warehouse_id: first, limit: 50 });
     expect(rows.map((r) => r.variation_id)).toEqual(expected.map((v) => v.id));
   });
 
   it("rejects an unknown warehouse with the shop's list", async () => {
-    const r = await h.call("search_products", { max_stock: 3, warehouse: "Kho Cần Thơ" });
+    const r = await h.call("search_products", { max_stock: 3, warehouse_id: "Kho Cần Thơ" });
     expect(r.isError).toBe(true);
-    expect(r.text).toContain("warehouse: unknown value");
+    expect(r.text).toContain("warehouse_id: unknown value");
     expect(r.text).toContain("Kho Hà Nội");
+  });
+
+  it("names the new parameter when called with the old one (warehouse, query)", async () => {
+    const old = await h.call("search_products", { max_stock: 3, warehouse: "Kho Hà Nội" });
+    expect(old.isError).toBe(true);
+    expect(old.text).toContain("unknown parameter `warehouse`; did you mean `warehouse_id`?");
+    const query = await h.call("search_products", { query: "dam" });
+    expect(query.isError).toBe(true);
+    expect(query.text).toMatch(/unknown parameter `query`.*valid: shop_id, search,/);
   });
 });

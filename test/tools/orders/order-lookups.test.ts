@@ -202,6 +202,7 @@ describe("warehouses by name in order writes", () => {
     const updated = await h.call("update_order", { order_id: `#${order.display_id}`, warehouse_id: "Kho Ha Noi" });
     expect(updated.isError, updated.text).toBe(false);
     expect(order.warehouse_id).toBe(hanoi.id);
+    expect(updated.data.order.warehouse).toEqual({ id: hanoi.id, name: hanoi.name });
     const returned = await h.call("create_return_order", { order_id: created.data.id, items: [{ variation_id: v.id, quantity: 1 }], warehouse_id: "kho hà nội" });
     expect(returned.isError, returned.text).toBe(false);
     expect(pos().returnOrders.at(-1)!.warehouse_id).toBe(hanoi.id);
@@ -250,6 +251,46 @@ describe("addresses in words", () => {
     expect(r.text).toContain("Quận Bình Thạnh");
     expect(r.text).toContain("Quận Gò Vấp");
     expect(pos().orders).toHaveLength(before);
+  });
+
+  it("never drops words no place matched: a post-2025 ward goes as typed, and the result says what matched", async () => {
+    const typed = "88 Le Loi, phuong Sai Gon, TP Ho Chi Minh";
+    const r = await h.call("create_order", { items: [{ variation_id: pos().variations[2]!.id, quantity: 1 }], shipping_address: { address: typed } });
+    expect(r.isError, r.text).toBe(false);
+    const stored = pos().orders.find((o) => String(o.id) === r.data.id)!;
+    expect(stored.shipping_address).toMatchObject({ address: typed });
+    expect(stored.shipping_address?.province_id).toBeUndefined();
+    expect(r.data.address_match).toMatchObject({ matched: "Hồ Chí Minh", unmatched: ["phuong Sai Gon"] });
+    expect(r.data.address_match.note).toContain("sent as typed");
+    const read = await h.call("get_order", { order_id: r.data.id });
+    expect(read.data.order.address.full_address).toBe(typed);
+  });
+
+  it("keeps an unmatched part in the street when the ward matches", async () => {
+    const r = await h.call("create_order", {
+      items: [{ variation_id: pos().variations[2]!.id, quantity: 1 }],
+      shipping_address: { address: "Số 5, ngõ 12, Hang Bac, Ha Noi" },
+    });
+    expect(r.isError, r.text).toBe(false);
+    const hangBac = pos().geo.communes.find((c) => c.name === "Phường Hàng Bạc")!;
+    expect(pos().orders.find((o) => String(o.id) === r.data.id)!.shipping_address).toMatchObject({ address: "Số 5, ngõ 12", commune_id: hangBac.id });
+    expect(r.data.address_match).toEqual({ matched: "Phường Hàng Bạc, Quận Hoàn Kiếm, Hà Nội", unmatched: ["ngõ 12"] });
+  });
+
+  it("reads a province by its post-2025 name: TP HCM also covers old Bình Dương", async () => {
+    const phuCuong = pos().geo.communes.find((c) => c.name === "Phường Phú Cường")!;
+    const merged = pos().geo.provinces.find((p) => p.id === phuCuong.province_id)!;
+    expect(merged.new_id).toBe(pos().geo.provinces.find((p) => p.name === "Hồ Chí Minh")!.new_id);
+    const r = await h.call("update_order", {
+      order_id: pos().orders.find((o) => o.status === 0 && !o.is_removed)!.id,
+      shipping_address: { address: "12 Ba Mươi Tháng Tư, phường Phú Cường, TP HCM" },
+    });
+    expect(r.isError, r.text).toBe(false);
+    const put = h.sandbox.server.requests.filter((q) => q.method === "PUT").at(-1)!;
+    expect(put.body).toMatchObject({
+      shipping_address: { address: "12 Ba Mươi Tháng Tư", commune_id: phuCuong.id, district_id: phuCuong.district_id, province_id: merged.id },
+    });
+    expect(r.data.address_match.matched).toContain("Phường Phú Cường");
   });
 
   it("leaves a street without a province as typed", async () => {

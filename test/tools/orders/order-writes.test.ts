@@ -8,20 +8,20 @@ const pos = () => h.sandbox.pos;
 describe("search_products", () => {
   it("finds a variation by SKU with price and stock per warehouse", async () => {
     const v = pos().variations[7]!;
-    const r = await h.call("search_products", { query: v.display_id });
+    const r = await h.call("search_products", { search: v.display_id });
     expect(r.isError, r.text).toBe(false);
     expect(r.data.variations).toHaveLength(1);
     const row = r.data.variations[0];
     expect(row).toMatchObject({ variation_id: v.id, sku: v.display_id, price: v.retail_price, stock: v.remain_quantity });
-    expect(row.stock_by_warehouse.map((s: { remain: number }) => s.remain)).toEqual(v.variations_warehouses.map((s) => s.remain_quantity));
-    expect(row.stock_by_warehouse[0].warehouse).toBe(pos().warehouses[0]!.name);
+    const names = new Map(pos().warehouses.map((w) => [w.id, w.name]));
+    expect(row.stock_by_warehouse).toEqual(Object.fromEntries(v.variations_warehouses.map((s) => [names.get(s.warehouse_id), s.remain_quantity])));
   });
 
   it("finds variations by name without diacritics, paged", async () => {
     const expected = pos().variations.filter((v) => v.product.name.startsWith("Áo thun"));
-    const first = await h.call("search_products", { query: "ao thun", limit: 5 });
+    const first = await h.call("search_products", { search: "ao thun", limit: 5 });
     expect(first.data.total).toBe(expected.length);
-    const second = await h.call("search_products", { query: "ao thun", limit: 5, cursor: first.data.next_cursor });
+    const second = await h.call("search_products", { search: "ao thun", limit: 5, cursor: first.data.next_cursor });
     const seen = [...first.data.variations, ...second.data.variations].map((v: { variation_id: string }) => v.variation_id);
     expect(seen).toEqual(expected.slice(0, 10).map((v) => v.id));
   });
@@ -76,6 +76,43 @@ describe("create_order, get_order, update_order", () => {
     expect(full.data.order.shipping_address).toMatchObject({ commune_id: commune.id, district_id: "70101", province_id: "701" });
   });
 
+  it("echoes what it resolved (lines, address, warehouse) and states the defaults the POS took", async () => {
+    const v = pos().variations.find((x) => x.product.name === "Áo sơ mi form rộng")!;
+    const hcm = pos().warehouses.find((w) => w.name === "Kho Hồ Chí Minh")!;
+    const fallback = pos().warehouses[0]!;
+    const r = await h.call("create_order", {
+      items: [{ product: v.display_id, quantity: 1 }],
+      customer_name: "Phan Ngọc Vy",
+      phone: "0944189208",
+      shipping_address: { address: "12 Nguyen Hue, ben nghe, q1, tp hcm" },
+    });
+    expect(r.isError, r.text).toBe(false);
+    const stored = pos().orders.find((o) => String(o.id) === r.data.id)!;
+    expect(r.data.order.items).toEqual([expect.objectContaining({ variation_id: v.id, name: v.product.name, sku: v.display_id, quantity: 1 })]);
+    expect(r.data.order.address.full_address).toBe(stored.shipping_address!.full_address);
+    expect(r.data.order.warehouse).toEqual({ id: fallback.id, name: fallback.name });
+    expect(r.data.defaults).toEqual([
+      `warehouse: ${fallback.name}, the POS's default (none given); ${hcm.name} is in the delivery's province: update_order warehouse_id to ship from it`,
+      `source: ${stored.order_sources_name}, the POS's default (none given; pass source, e.g. the page the customer wrote on)`,
+    ]);
+  });
+
+  it("takes the source as a page name, and states no default when warehouse and source are given", async () => {
+    const page = pos().shop.pages.find((p) => p.platform === "facebook")!;
+    const r = await h.call("create_order", {
+      items: [{ variation_id: pos().variations[1]!.id, quantity: 1 }],
+      warehouse_id: "Kho Ha Noi",
+      source: page.name.toLowerCase(),
+    });
+    expect(r.isError, r.text).toBe(false);
+    const stored = pos().orders.find((o) => String(o.id) === r.data.id)!;
+    expect(stored).toMatchObject({ order_sources: "-1", order_sources_name: "Facebook", page_id: page.id });
+    expect(r.data.defaults).toBeUndefined();
+    const unknown = await h.call("create_order", { items: [{ variation_id: pos().variations[1]!.id, quantity: 1 }], source: "Myspace" });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toContain('source: unknown value "Myspace"');
+  });
+
   it("lists candidates when a product name is ambiguous, and narrows with variant", async () => {
     const r = await h.call("create_order", { items: [{ product: "Áo thun cotton", quantity: 1 }] });
     expect(r.isError).toBe(true);
@@ -128,6 +165,33 @@ describe("create_order, get_order, update_order", () => {
     const nothing = await h.call("update_order", { order_id: order.id });
     expect(nothing.isError).toBe(true);
     expect(h.sandbox.server.requests.filter((r) => r.method === "PUT").length).toBe(3);
+  });
+
+  it("refuses an unknown key in update_order's items or a return's exchange_items, as create_order does, before any write", async () => {
+    const order = pos().orders.find((o) => o.status === 0 && !o.is_removed)!;
+    const lines = JSON.stringify(order.items);
+    const v = pos().variations[3]!;
+    const writes = () => h.sandbox.server.requests.filter((q) => q.method !== "GET").length;
+    const before = writes();
+    const created = await h.call("create_order", { items: [{ variation_id: v.id, quantity: 1, discount: 50_000 }] });
+    const updated = await h.call("update_order", { order_id: order.id, items: [{ variation_id: v.id, quantity: 1, discount: 50_000 }] });
+    const asText = await h.call("update_order", { order_id: order.id, items: JSON.stringify([{ variation_id: v.id, quantity: 1, discount: 50_000 }]) });
+    for (const r of [created, updated, asText]) {
+      expect(r.isError, r.text).toBe(true);
+      expect(r.text).toContain("unknown parameter `discount` in items[0]; did you mean `discount_each`?");
+    }
+    const original = pos().orders.find((o) => o.status === 3 && !o.is_removed && o.items.some((it) => it.quantity > it.returned_count))!;
+    const line = original.items.find((it) => it.quantity > it.returned_count)!;
+    const exchange = await h.call("create_return_order", {
+      order_id: original.id,
+      items: [{ variation_id: line.variation_id, quantity: 1 }],
+      warehouse_id: original.warehouse_id,
+      exchange_items: [{ variation_id: v.id, qty: 1 }],
+    });
+    expect(exchange.isError).toBe(true);
+    expect(exchange.text).toContain("unknown parameter `qty` in exchange_items[0]; did you mean `quantity`?");
+    expect(writes()).toBe(before);
+    expect(JSON.stringify(order.items)).toBe(lines);
   });
 
   it("keeps the receiver's name and phone when only the shipping address changes", async () => {

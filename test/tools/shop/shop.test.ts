@@ -130,6 +130,7 @@ describe("warehouses", () => {
 
     const missing = await h.call("save_warehouse", { warehouse_id: "no-such-warehouse", name: "x" });
     expect(missing.isError).toBe(true);
-    expect(missing.text).toContain("list_warehouses");
+    expect(missing.text).toContain('warehouse_id: unknown value "no-such-warehouse"');
+    expect(missing.text).toContain(pos().warehouses[0]!.name);
   });
 });

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { useHarness } from "../../helpers/harness.js";
+
+// Reference data read once and in parallel: a cold cache costs one round of requests, not one
+// request after another, and a second call reads none of it again.
+
+const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
+const gets = (path: RegExp) => h.sandbox.server.requests.filter((q) => q.method === "GET" && path.test(q.path));
+
+describe("reference data on a cold cache", () => {
+  it("reads a province's wards district by district at once, each answered after all were asked", async () => {
+    const delayMs = 500;
+    h.sandbox.server.injectFault({ path: "/geo/communes", kind: "latency", delayMs, times: Number.POSITIVE_INFINITY });
+    const r = await h.call("lookup_address", { query: "Phường 1, hcm" });
+    h.sandbox.server.clearFaults();
+    expect(r.isError, r.text).toBe(false);
+    const reads = gets(/\/geo\/communes$/);
+    const hcm = h.sandbox.pos.geo.districts.filter((d) => d.province_id === "701");
+    expect(reads).toHaveLength(hcm.length);
+    const times = reads.map((q) => q.at);
+    // One after another, each would arrive a delay after the last; at once, all arrive before any answer.
+    expect(Math.max(...times) - Math.min(...times)).toBeLessThan(delayMs);
+  });
+
+  it("reads analytics metrics, order tags and categories once for repeated calls, and no carriers for products", async () => {
+    const before = { metrics: gets(/\/analytics\/(get_list_formula|get_analytic_fields)$/).length, tags: gets(/\/orders\/tags$/).length, categories: gets(/\/categories$/).length };
+    for (let i = 0; i < 2; i++) await h.call("get_sales_analytics", { since: "2026-11-01", until: "2026-11-22" });
+    const orders = h.sandbox.pos.orders.filter((o) => !o.is_removed && o.status === 1).slice(0, 2);
+    for (const o of orders) await h.call("tag_order", { order_id: o.id, add: ["Giao gấp"] });
+    for (const name of ["Áo A", "Áo B"]) await h.call("create_product", { name, weight: 100, category: "ao thun", variants: [{ price: 1000 }] });
+    const partners = gets(/\/partners$/).length;
+    await h.call("search_products", { search: "ao", limit: 5 });
+    expect(gets(/\/analytics\/(get_list_formula|get_analytic_fields)$/).length - before.metrics).toBe(2);
+    expect(gets(/\/orders\/tags$/).length - before.tags).toBe(1);
+    expect(gets(/\/categories$/).length - before.categories).toBe(1);
+    expect(gets(/\/partners$/).length).toBe(partners);
+  });
+});
