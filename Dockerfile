@@ -13,7 +13,7 @@
 # Build: the one-file bundle, from a clean install of the locked dependencies.
 FROM node:24-slim AS build
 WORKDIR /src
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json LICENSE ./
 # The prepare script would build before the sources are here; the build step below does it.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY scripts ./scripts

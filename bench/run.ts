@@ -397,7 +397,7 @@ async function contextCost() {
   const pat = page.settings.page_access_token;
   const cases: [string, string, Record<string, unknown>, string, number][] = [
     ["search_orders (30 rows)", "search_orders", { limit: 30 }, `${urls.posBaseUrl}/shops/${shopId}/orders?page_size=30&api_key=${sandbox.credentials.posApiKey}`, 0.2],
-    ["list_conversations (60 rows)", "list_conversations", { page_ids: page.id, limit: 60 }, `${urls.messagingBaseUrl}/public_api/v2/pages/${page.id}/conversations?page_access_token=${pat}`, 0.25],
+    ["list_conversations (50 rows)", "list_conversations", { page_ids: page.id, limit: 50 }, `${urls.messagingBaseUrl}/public_api/v2/pages/${page.id}/conversations?page_access_token=${pat}`, 0.25],
     [
       "list_messages (30 rows)",
       "list_messages",

@@ -7,7 +7,7 @@ import { registerSecret } from "./redact.js";
 import { MemoryScope } from "../state/memory.js";
 import type { SharedCache, StateScope } from "../state/scope.js";
 import { setOwn } from "../format/compact.js";
-import { bestMatches } from "../format/name-match.js";
+import { bestMatches, nearestName } from "../format/name-match.js";
 import { sanitizeName } from "../format/text.js";
 import {
   type AdRecord,
@@ -716,7 +716,9 @@ export class MessagingClient {
     const quoted = PAGE_ID.test(ref) ? ref : JSON.stringify(ref.slice(0, 60));
     if (ambiguous.length > 1) return new InputError(field, `${quoted} matches several pages: ${shown(ambiguous)}`, "Use the page id or more of the name.");
     const all = [...this.pageNames.keys()];
-    return new InputError(field, `${quoted} is not a page of this account`, `Use a page id or name: ${shown(all) || "the account has no pages"}.`);
+    const near = nearestName(all, ref, (id) => this.pageNames.get(id)?.name);
+    const hint = near ? `Did you mean ${shown([near])}? ` : "";
+    return new InputError(field, `${quoted} is not a page of this account`, `${hint}Use a page id or name: ${shown(all) || "the account has no pages"}.`);
   }
 
   private async fetchDirectory(): Promise<PageDirectory> {

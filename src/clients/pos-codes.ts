@@ -31,7 +31,8 @@ export const ORDER_STATUSES = table([
   [8, "packing", "packing", "packaging"],
   [9, "waiting_to_ship", "waiting to ship", "waiting_for_pick_up"],
   [2, "shipped", "shipped"],
-  [3, "received", "received"],
+  // "Delivered" is how sellers and models say it in English; the POS calls it received.
+  [3, "received", "received", "delivered"],
   [16, "money_collected", "money collected", "collected_money"],
   [4, "returning", "returning"],
   [15, "partly_returned", "partly returned", "partial_return"],

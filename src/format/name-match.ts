@@ -1,3 +1,4 @@
+import { editDistance } from "./edit-distance.js";
 import { fold } from "./text.js";
 
 /**
@@ -64,4 +65,25 @@ const ADDRESS = new Set(["anh", "chi", "em", "co", "chu", "bac", "ban", "ong", "
 export function withoutAddress(typed: string): string | undefined {
   const words = nameWords(typed);
   return words.length > 1 && ADDRESS.has(words[0]!) ? words.slice(1).join(" ") : undefined;
+}
+
+/**
+ * The one item whose name is a typo away from what was typed ("Tran Minh Khao" for "Trần Minh
+ * Khoa"): a few letters off, about one in five, accents and spacing aside. For an error's "did you
+ * mean"; never used to resolve a value by itself.
+ */
+export function nearestName<T>(items: readonly T[], typed: string, nameOf: (item: T) => string | undefined): T | undefined {
+  const want = nameWords(typed).join(" ");
+  if (want.length < 3) return undefined;
+  let best: { item: T; d: number } | undefined;
+  let tie = false;
+  for (const item of items) {
+    const name = nameOf(item);
+    if (!name) continue;
+    const d = editDistance(want, nameWords(name).join(" "));
+    if (d > Math.max(1, Math.floor(want.length / 5))) continue;
+    if (!best || d < best.d) [best, tie] = [{ item, d }, false];
+    else if (d === best.d) tie = true;
+  }
+  return tie ? undefined : best?.item;
 }

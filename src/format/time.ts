@@ -254,9 +254,30 @@ export interface RangeRules {
   now?: Date;
 }
 
+/** Periods over before today: as a lone `since` they would also take in everything after them. */
+const CLOSED_PERIODS = new Set(["yesterday", "last week", "last month"]);
+
+/**
+ * Refuses a lone `since` that names a finished period. "Shipped yesterday" and "orders since
+ * yesterday" both reach a model as since "yesterday"; read either way, one of them gets a
+ * plausible wrong count, so the caller says which (one extra call instead of a wrong answer).
+ */
+export function requireEndOfPeriod(since: string | number | undefined, until: string | number | undefined, fields: [string, string] = ["since", "until"]): void {
+  if (until !== undefined || typeof since !== "string") return;
+  const word = since.trim().toLowerCase().replace(/\s+/g, " ");
+  if (!CLOSED_PERIODS.has(word)) return;
+  const [sinceField, untilField] = fields;
+  throw new InputError(
+    untilField,
+    `${sinceField} "${word}" without ${untilField} would run from ${word} to now`,
+    `Pass ${untilField} "${word}" for ${word} alone, or ${untilField} "now" for ${word} until now.`,
+  );
+}
+
 /**
  * A caller's since/until into instants. A date-only `until` means the end of that day. With only
- * `since`, the range runs to now ("since Monday"); with only `until`, it covers the default span
+ * `since`, the range runs to now ("since Monday"; a finished period alone is refused, see
+ * requireEndOfPeriod); with only `until`, it covers the default span
  * before it; with neither, the last N days. A range longer than `maxDays` is refused, whichever
  * ends were given: never cut short without a word.
  */
@@ -267,6 +288,7 @@ export function parseRange(
   rules: RangeRules = {},
 ): DateRange {
   const [sinceField, untilField] = rules.fields ?? ["since", "until"];
+  requireEndOfPeriod(since, until, [sinceField, untilField]);
   const days = rules.defaultDays ?? 7;
   const now = rules.now ?? new Date();
   const end = until === undefined ? undefined : parseDateInput(untilField, until, timeZone, true, now);

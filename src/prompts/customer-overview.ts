@@ -14,8 +14,8 @@ import { settleAll } from "../tools/settle.js";
 
 const RECENT = 10;
 
-async function findCustomer(ctx: ResourceContext, shopId: string, args: { phone?: string; shop_customer_id?: string }) {
-  if (args.shop_customer_id) return ctx.pos.getCustomer(shopId, args.shop_customer_id);
+async function findCustomer(ctx: ResourceContext, shopId: string, args: { phone?: string; customer_id?: string }) {
+  if (args.customer_id) return ctx.pos.getCustomer(shopId, args.customer_id);
   const phone = phoneInput("phone", args.phone ?? "");
   const [customer] = await customersByPhoneOrName(ctx.pos, shopId, phone);
   if (!customer) throw new NotFoundError(`no customer with phone ${phone}`, "Check the number, or use search_customers.");
@@ -28,13 +28,13 @@ export const customerOverview = definePrompt({
   description: "Gathers a POS customer's record, recent orders, reward points and staff notes for a summary.",
   args: {
     phone: z.string().max(20).optional().describe("Customer phone number"),
-    shop_customer_id: z.string().max(64).optional().describe("Shop customer id (instead of phone)"),
+    customer_id: z.string().max(64).optional().describe("POS customer id (instead of phone), as the tools name it"),
     shop_id: z.string().max(64).optional().describe("Shop id when several shops are configured"),
   },
   complete: { shop_id: completeShopId },
   async build(args, ctx) {
-    if (!args.phone?.trim() && !args.shop_customer_id?.trim()) {
-      throw new InputError("phone", "give phone or shop_customer_id", "Pass the customer's phone number or shop customer id.");
+    if (!args.phone?.trim() && !args.customer_id?.trim()) {
+      throw new InputError("phone", "give phone or customer_id", "Pass the customer's phone number or POS customer id.");
     }
     const tz = ctx.config.timezone;
     const shopId = await resolveShopId(ctx, args.shop_id);

@@ -8,6 +8,7 @@ import type { ResourceContext } from "../resources/define.js";
 import { completePageId } from "../resources/pages.js";
 import { findConversation, phonesOf } from "../tools/inbox/conversation-lookup.js";
 import { readMessages } from "../tools/inbox/list-messages.js";
+import { pageIdInput } from "../tools/inputs.js";
 import { customersByPhoneOrName } from "../tools/pos/customer-ref.js";
 import { searchText } from "../tools/pos/phone.js";
 import { resolveShopId } from "../tools/pos/resolve-shop.js";
@@ -90,13 +91,15 @@ export const draftCustomerReply = definePrompt({
   description:
     "Loads a conversation's recent messages, the customer's details and (with POS) their recent orders, and asks for a reply draft. Nothing is sent.",
   args: {
-    page_id: pathId("Page id (from list_pages)"),
+    // A name as the tools take it ("Mây Kids"), resolved before anything is read.
+    page_id: pageIdInput,
     conversation_id: pathId("Conversation id (from list_conversations)"),
     tone: z.string().max(100).optional().describe("Tone of the reply, e.g. warm, formal, brief"),
     language: z.string().max(50).optional().describe("Language of the reply; default the customer's"),
   },
   complete: { page_id: completePageId, conversation_id: completeConversationId },
-  async build(args, ctx) {
+  async build(input, ctx) {
+    const args = { ...input, page_id: await ctx.messaging.resolvePage(input.page_id) };
     const facts = await findConversation(ctx.messaging, args.page_id, args.conversation_id);
     const { messages } = facts.customer_id
       ? await readMessages(ctx.messaging, args.page_id, args.conversation_id, facts.customer_id, 0, HISTORY)

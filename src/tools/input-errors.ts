@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { editDistance as distance } from "../format/edit-distance.js";
 
 /**
  * What a model reads when its arguments do not fit. zod's own words ("Invalid input") do not tell
@@ -17,17 +18,6 @@ const norm = (key: string) =>
     .replace(/[^a-z0-9]+/g, "_")
     .replace(/^_|_$/g, "");
 
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
-}
 
 /** `qty` for `quantity`: the same first letter, then the others in order. */
 function abbreviates(short: string, long: string): boolean {
@@ -73,6 +63,7 @@ const SYNONYMS: Record<string, readonly string[]> = {
   max: ["limit"],
   status: ["statuses"],
   type: ["metric", "view", "kind"],
+  query: ["search"],
 };
 
 /**
@@ -87,6 +78,9 @@ export function closestKey(key: string, valid: readonly string[]): string | unde
   if (!valid.some((name) => norm(name) === k)) {
     const synonym = SYNONYMS[k]?.find((name) => valid.includes(name));
     if (synonym) return synonym;
+    // A bare `id` means the tool's subject (get_order's order_id), not the shop_id nearly every tool has.
+    const subjects = k === "id" ? valid.filter((name) => /_ids?$/.test(name) && name !== "shop_id") : [];
+    if (subjects.length === 1) return subjects[0];
   }
   let best: { name: string; score: number } | undefined;
   for (const name of valid) {

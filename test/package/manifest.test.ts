@@ -7,7 +7,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseCli, toolsetList } from "../../src/config.js";
 import { Sandbox } from "../../src/sandbox/index.js";
+import { CONFIRM_MODES } from "../../src/tools/confirm.js";
+import { TOOLSETS } from "../../src/tools/toolsets.js";
 import { CLI, cleanEnv, requireBuild } from "../helpers/spawn.js";
 
 const read = (file: string) => JSON.parse(readFileSync(new URL(`../../${file}`, import.meta.url), "utf8"));
@@ -37,6 +40,27 @@ describe("the MCP Bundle manifest (manifest.json)", () => {
     }
     // An option the user leaves empty must arrive as "", not as the unreplaced ${...} text.
     for (const option of Object.values(manifest.user_config) as { default?: unknown }[]) expect(option.default).toBeDefined();
+  });
+
+  it("offers the server's own defaults and names, and hands every option to the server", () => {
+    const env = manifest.server.mcp_config.env as Record<string, string>;
+    const options = manifest.user_config as Record<string, { default: unknown; description: string }>;
+    // Every option reaches the server, and nothing else is passed.
+    expect(Object.values(env).sort()).toEqual(Object.keys(options).map((key) => `\${user_config.${key}}`).sort());
+    expect(options.toolsets!.default).toBe("default");
+    expect(toolsetList.parse(options.toolsets!.default)).toEqual(["default"]);
+    const named = /any of (.+)\.$/.exec(options.toolsets!.description)?.[1]?.split(", ");
+    expect(named).toEqual([...TOOLSETS]);
+    expect(CONFIRM_MODES).toContain(options.confirm_writes!.default);
+    for (const mode of CONFIRM_MODES) expect(options.confirm_writes!.description).toContain(mode);
+    expect(env.PANCAKE_CALL_CENTER_IDS).toBe(`\${user_config.call_center_ids}`);
+    expect(env.PANCAKE_CONFIRM_WRITES).toBe(`\${user_config.confirm_writes}`);
+    // The defaults, as the server reads them, start it: an empty call-centre list is none.
+    const defaults = Object.fromEntries(
+      Object.entries(env).map(([variable, ref]) => [variable, String(options[ref.slice("${user_config.".length, -1)]!.default)]),
+    );
+    const command = parseCli([], { ...defaults, PANCAKE_ACCESS_TOKEN: "t".repeat(20) });
+    expect(command).toMatchObject({ kind: "serve", config: { toolsets: ["default"], confirmWrites: "auto", callCenterIds: {} } });
   });
 
   describe("started the way Claude Desktop starts it, with only the user token given", () => {

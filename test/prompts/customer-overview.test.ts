@@ -48,7 +48,7 @@ describe("customer_overview prompt", () => {
 
   it("accepts a shop customer id and says what is missing", async () => {
     const c = h.sandbox.pos.customers[5]!;
-    const r = await h.client.getPrompt({ name: "customer_overview", arguments: { shop_customer_id: c.id } });
+    const r = await h.client.getPrompt({ name: "customer_overview", arguments: { customer_id: c.id } });
     expect(dataOf(textOf(r)).customer.id).toBe(c.id);
     await expect(h.client.getPrompt({ name: "customer_overview", arguments: {} })).rejects.toThrow(/phone/);
     await expect(h.client.getPrompt({ name: "customer_overview", arguments: { phone: "0100000000" } })).rejects.toThrow(/no customer/);

@@ -34,6 +34,16 @@ describe("draft_customer_reply prompt", () => {
     for (const o of data.recent_orders.orders) expect(expected.map((e) => String(e.id))).toContain(o.id);
   });
 
+  it("takes the page by its name, as the tools do, and refuses an unknown one listing the pages", async () => {
+    const page = h.sandbox.messaging.pages[0]!;
+    const c = h.sandbox.messaging.conversations.find((x) => x.page_id === page.id && x.type === "INBOX")!;
+    const byName = await h.client.getPrompt({ name: "draft_customer_reply", arguments: { page_id: page.name.toUpperCase(), conversation_id: c.id } });
+    expect(texts(byName)[0]).toContain(`of page ${page.id}.`);
+    await expect(h.client.getPrompt({ name: "draft_customer_reply", arguments: { page_id: "Không Có Trang", conversation_id: c.id } })).rejects.toThrow(
+      new RegExp(page.name),
+    );
+  });
+
   const contextOf = (r: { messages: { content: { type: string; text?: string } }[] }) =>
     JSON.parse(texts(r)[1]!.replace(/^<customer_content>\n/, "").replace(/\n<\/customer_content>$/, ""));
 
@@ -47,7 +57,7 @@ describe("draft_customer_reply prompt", () => {
     const capture = c.recent_phone_numbers.find((p) => phones.has(p.phone_number))!;
     const national = capture.phone_number;
     c.recent_phone_numbers = [{ ...capture, phone_number: `+84 ${national.slice(1, 4)} ${national.slice(4, 7)} ${national.slice(7)}` }];
-    await h.call("list_conversations", { page_ids: pageId, limit: 100 });
+    await h.call("list_conversations", { page_ids: pageId, limit: 50 });
     const r = await h.client.getPrompt({ name: "draft_customer_reply", arguments: { page_id: pageId, conversation_id: c.id } });
     const data = contextOf(r);
     const expected = pos.orders.filter((o) => !o.is_removed && o.bill_phone_number.includes(national));
@@ -67,7 +77,7 @@ describe("draft_customer_reply prompt", () => {
     const c = h.sandbox.messaging.conversations.find((x) => x.page_id === pageId && x.type === "INBOX" && unique.some((u) => u.name === x.customers[0]?.name))!;
     const customer = unique.find((u) => u.name === c.customers[0]!.name)!;
     c.recent_phone_numbers = [];
-    await h.call("list_conversations", { page_ids: pageId, limit: 100 });
+    await h.call("list_conversations", { page_ids: pageId, limit: 50 });
     const r = await h.client.getPrompt({ name: "draft_customer_reply", arguments: { page_id: pageId, conversation_id: c.id } });
     const data = contextOf(r);
     expect(data.recent_orders.note).toContain("found by name");

@@ -50,6 +50,23 @@ export const inboxScenarios: Scenario<unknown>[] = [
       }).length,
   },
   {
+    question: "Who has been waiting longest for a reply this week, and for how long?",
+    async ask(q) {
+      const r = await q.call("list_conversations", { awaiting_reply: true, limit: 1 });
+      const [first] = r.data.conversations;
+      return `${first.id} ${Math.round(first.waiting_minutes / 60)}h`;
+    },
+    // Waiting since the customer's last message; conversations active this past week, as above.
+    truth: (s) => {
+      const waiting = live(s).flatMap((c) => {
+        const last = lastMessage(s, c);
+        return last && !last.from.admin_id && localDay(at(c.updated_at)) >= shopDay(s, 6) ? [{ c, since: at(last.inserted_at) }] : [];
+      });
+      const first = waiting.sort((a, b) => a.since - b.since)[0]!;
+      return `${first.c.id} ${Math.round((Date.now() - first.since) / 3_600_000)}h`;
+    },
+  },
+  {
     question: "Show me my conversations with this customer (by her full name).",
     async ask(q) {
       const name = loneCustomer(q.sandbox).customers[0]!.name;

@@ -62,6 +62,23 @@ export const orderScenarios: Scenario<unknown>[] = [
     },
   },
   {
+    question: "What is running low (5 or fewer), and in which warehouse?",
+    async ask(q) {
+      const r = await q.call("search_products", { max_stock: 5, limit: 50 });
+      if (r.data.next_cursor) throw new Error("more low rows than one call holds");
+      return r.data.variations.map((v: { variation_id: string; low_in: string[] }) => `${v.variation_id}@${v.low_in.join("+")}`).sort();
+    },
+    truth: (s) => {
+      const names = new Map(s.pos.warehouses.map((w) => [w.id, w.name]));
+      const low = s.pos.variations.flatMap((v) => {
+        const where = v.variations_warehouses.filter((w) => w.remain_quantity <= 5).map((w) => names.get(w.warehouse_id));
+        return !v.is_hidden && where.length ? [`${v.id}@${where.join("+")}`] : [];
+      });
+      if (low.length === 0) throw new Error("the demo shop has no low stock to find");
+      return low.sort();
+    },
+  },
+  {
     question: "How much do customers still owe us?",
     async ask(q) {
       const r = await q.call("list_debts", { direction: "receivable", status: "open" });

@@ -55,6 +55,38 @@ export const salesScenarios: Scenario<unknown>[] = [
     },
   },
   {
+    question: "How much did we sell last month?",
+    async ask(q) {
+      // The call a model writes first: "last month" as since alone used to run to today.
+      const guess = await q.call("get_sales_analytics", { since: "last month" });
+      if (!guess.isError || !/until "last month"/.test(guess.text)) throw new Error(`expected the two readings, got ${guess.text.slice(0, 200)}`);
+      const r = await q.call("get_sales_analytics", { since: "last month", until: "last month" });
+      return { revenue: r.data.totals?.success?.price ?? 0, orders: r.data.totals?.success?.order_count ?? 0 };
+    },
+    truth: (s) => {
+      const [year, month] = shopDay(s).split("-").map(Number) as [number, number];
+      const first = new Date(Date.UTC(year, month - 2, 1)).toISOString().slice(0, 10);
+      const last = new Date(Date.UTC(year, month - 1, 0)).toISOString().slice(0, 10);
+      const orders = sales(s, first, last);
+      if (orders.length === 0) throw new Error("the demo shop sold nothing last month");
+      return { revenue: orders.reduce((t, o) => t + revenueOf(o), 0), orders: orders.length };
+    },
+  },
+  {
+    question: "Which 5 products sold the most units over the last 30 days?",
+    async ask(q) {
+      const r = await q.call("get_sales_analytics", { split_by: ["Variation.id"], sort_by: "product_count", limit: 5 });
+      return r.data.rows.map((row: { product_count: number }) => row.product_count);
+    },
+    truth: (s) => {
+      const units = new Map<number | string, number>();
+      for (const o of sales(s, shopDay(s, 29), shopDay(s))) {
+        for (const it of o.items) units.set(it.variation_id, (units.get(it.variation_id) ?? 0) + it.quantity);
+      }
+      return [...units.values()].sort((a, b) => b - a).slice(0, 5);
+    },
+  },
+  {
     question: "What was our revenue each day this week?",
     async ask(q) {
       const r = await q.call("get_sales_analytics", { since: shopDay(q.sandbox, 6) });

@@ -24,6 +24,9 @@ describe("unknown parameters", () => {
     ["search_orders", { status: "shipped" }, "statuses"],
     ["search_orders", { timeField: "shipped" }, "time_field"],
     ["list_debts", { Status: "open" }, "status"],
+    // A bare id is the tool's subject, not the shop_id every POS tool also takes.
+    ["get_order", { id: "#560" }, "order_id"],
+    ["search_products", { query: "dam" }, "search"],
   ] as const)("%s %j suggests %s", async (name, extra, near) => {
     const r = await h.call(name, { ...argsFor(name, h.sandbox), ...extra });
     expect(r.isError).toBe(true);

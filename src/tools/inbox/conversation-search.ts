@@ -84,7 +84,10 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
 
   const several = input.page_ids.length > 1;
   const matches = results.flatMap((r) => (r.scan?.rows ?? []).map((c) => ({ c, r })));
-  matches.sort((a, b) => (ms(b.c.updated_at) ?? 0) - (ms(a.c.updated_at) ?? 0) || String(b.c.id).localeCompare(String(a.c.id)));
+  // Those awaiting a reply are a queue: the longest wait first, so a cut leaves out the newest.
+  const newest = (a: { c: Conversation }, b: { c: Conversation }) => (ms(b.c.updated_at) ?? 0) - (ms(a.c.updated_at) ?? 0);
+  const longestWait = (a: { c: Conversation }, b: { c: Conversation }) => (waitingSince(a.c) ?? 0) - (waitingSince(b.c) ?? 0);
+  matches.sort((a, b) => (awaiting ? longestWait : newest)(a, b) || String(b.c.id).localeCompare(String(a.c.id)));
   const shown = matches.slice(0, input.limit);
   const complete = results.every((r) => r.scan?.complete);
   const cut = results.some((r) => r.scan && !r.scan.complete);

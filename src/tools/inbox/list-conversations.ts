@@ -107,7 +107,7 @@ export const listConversations = defineTool({
   name: NAME,
   title: "List conversations",
   description:
-    "Conversations, latest activity first. customer and awaiting_reply search each page's 600 latest. Example: awaiting_reply true, since \"today\".",
+    "Conversations, latest activity first (awaiting_reply: longest wait first). customer and awaiting_reply search each page's 600 latest. Example: awaiting_reply true, since \"today\".",
   toolset: "inbox",
   annotations: READ,
   input,

@@ -1,7 +1,7 @@
 import { InputError } from "../../clients/errors.js";
 import type { MessagingClient } from "../../clients/messaging.js";
 import type { PageUser, Tag } from "../../clients/schemas/messaging.js";
-import { bestMatches, nameScore } from "../../format/name-match.js";
+import { bestMatches, nameScore, nearestName } from "../../format/name-match.js";
 import { fold, sanitizeName } from "../../format/text.js";
 import { cachePer } from "../pos/ttl-cache.js";
 
@@ -87,7 +87,8 @@ export async function resolveStaffIds(
     const byKey = pool.filter((u) => exact(u, text));
     const found = byKey.length > 0 ? byKey : bestMatches(pool, text, (u) => u.name ?? undefined);
     if (found.length === 1) return found[0]!;
-    const valid = `Active staff: ${active.map(label).join(", ")}.`;
+    const near = found.length === 0 ? nearestName(active, text, (u) => u.name ?? undefined) : undefined;
+    const valid = `${near ? `Did you mean ${label(near)}? ` : ""}Active staff: ${active.map(label).join(", ")}.`;
     if (found.length > 1) {
       throw new InputError(at, `${JSON.stringify(text)} matches several staff: ${found.map(label).join(", ")}`, "Use more of the name, the email or the id.");
     }

@@ -12,11 +12,24 @@ import { variationRow, variationRowSchema } from "./variation-row.js";
 /** Upstream pages (of 100 variations) one low-stock call reads before answering with a cursor. */
 const STOCK_SCAN_PAGES = 30;
 
-/** Units of a variation: in one warehouse, or in all. */
-function stockOf(v: PosVariation, warehouseId: string | undefined): number {
-  if (warehouseId === undefined) return v.remain_quantity ?? 0;
+/** Units of a variation in one warehouse. */
+function stockIn(v: PosVariation, warehouseId: string): number {
   return v.variations_warehouses?.find((s) => String(s.warehouse_id) === warehouseId)?.remain_quantity ?? 0;
 }
+
+/**
+ * The warehouses where a variation is at or below `max`. Low stock is a warehouse's question (the
+ * shop ships from each): compared on the total, 0 units in one warehouse hid behind 19 in all.
+ * A variation no warehouse stocks is compared on its total.
+ */
+function lowIn(v: PosVariation, max: number): string[] {
+  const rows = v.variations_warehouses ?? [];
+  if (rows.length === 0) return (v.remain_quantity ?? 0) <= max ? [""] : [];
+  return rows.filter((s) => (s.remain_quantity ?? 0) <= max).map((s) => String(s.warehouse_id));
+}
+
+const isLow = (v: PosVariation, max: number, warehouseId: string | undefined) =>
+  warehouseId === undefined ? lowIn(v, max).length > 0 : stockIn(v, warehouseId) <= max;
 
 export const searchProducts = defineTool({
   name: "search_products",
@@ -29,7 +42,7 @@ export const searchProducts = defineTool({
     shop_id: shopIdInput,
     search: z.string().max(200).optional().describe("Name, SKU or barcode"),
     variation_ids: z.array(z.string().max(64)).max(100).optional().describe("Only these (ids or SKUs)"),
-    max_stock: z.number().int().optional().describe("Stock <= this (in warehouse, else total)"),
+    max_stock: z.number().int().optional().describe("Stock <= this in warehouse_id, else in any warehouse (low_in)"),
     warehouse_id: z.string().max(120).optional().describe("Warehouse id or name"),
     // Rows of up to a few hundred characters each: 50 keep a page near 5k tokens.
     limit: limitInput(50, 20),
@@ -53,14 +66,18 @@ export const searchProducts = defineTool({
       () => ({ search: input.search?.trim() || undefined, variation_ids: ids, max_stock: input.max_stock, wh: warehouse }),
       ({ max_stock: _max, wh: _wh, ...q }, page_number, page_size) => ctx.pos.listVariations(shopId, { ...q, page_number, page_size }),
       ctx.progress,
-      { active: (q) => q.max_stock !== undefined, keep: (v, q) => stockOf(v, q.wh) <= q.max_stock!, maxPages: STOCK_SCAN_PAGES },
+      { active: (q) => q.max_stock !== undefined, keep: (v, q) => isLow(v, q.max_stock!, q.wh), maxPages: STOCK_SCAN_PAGES },
     );
     const names = input.detail === "full" ? undefined : new Map((await warehouses(ctx.pos, shopId).catch(() => [])).map((w) => [w.id, w.name]));
     const only = page.query.wh;
     return {
       variations: page.rows.map((v) => {
         if (!names) return { ...upstreamRecord(v), variation_id: String(v.id) };
-        return variationRow(v, names, only);
+        const row = variationRow(v, names, only);
+        const max = page.query.max_stock;
+        if (max === undefined || only !== undefined) return row;
+        const low = lowIn(v, max).filter(Boolean).map((w) => names.get(w) ?? w);
+        return low.length ? { ...row, low_in: low } : row;
       }),
       total: page.total,
       next_cursor: page.next_cursor,

@@ -1,5 +1,5 @@
 import { InputError } from "../../clients/errors.js";
-import { parseDateInput, toUnix } from "../../format/time.js";
+import { parseDateInput, requireEndOfPeriod, toUnix } from "../../format/time.js";
 
 /** A range either end of which may be left open (lists without a required span). */
 export function openRange(
@@ -7,6 +7,7 @@ export function openRange(
   until: string | number | undefined,
   timeZone: string,
 ): { since?: Date; until?: Date } {
+  requireEndOfPeriod(since, until);
   const start = since === undefined ? undefined : parseDateInput("since", since, timeZone);
   const end = until === undefined ? undefined : parseDateInput("until", until, timeZone, true);
   if (start && end && end < start) throw new InputError("until", "is before since", "Swap since and until.");

@@ -2,7 +2,7 @@ import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosCategory } from "../../clients/schemas/pos.js";
 import type { OrderNames } from "../../format/orders.js";
-import { bestMatches } from "../../format/name-match.js";
+import { bestMatches, nearestName } from "../../format/name-match.js";
 import { sanitizeName } from "../../format/text.js";
 import { cachePer } from "./ttl-cache.js";
 
@@ -88,7 +88,8 @@ export function refId(field: string, list: Ref[], value: string | number): strin
   if (candidates.length === 1) return candidates[0]!.id;
   const listed = (refs: Ref[]) => refs.map((r) => `${r.name} (${r.id})`).join(", ");
   if (candidates.length > 1) throw new InputError(field, `${JSON.stringify(text)} matches ${candidates.length} values`, `Use one of: ${listed(candidates)}.`);
-  throw new InputError(field, `unknown value ${JSON.stringify(text)}`, `Use one of: ${listed(list)}.`);
+  const near = nearestName(list, text, (r) => r.name);
+  throw new InputError(field, `unknown value ${JSON.stringify(text)}`, `${near ? `Did you mean ${listed([near])}? ` : ""}Use one of: ${listed(list)}.`);
 }
 
 /**

@@ -7,6 +7,9 @@ import { useHarness } from "../../helpers/harness.js";
 
 const ms = (t: string) => Date.parse(`${t.slice(0, 23)}Z`);
 const byUpdated = (a: ConversationRecord, b: ConversationRecord) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id);
+/** Those awaiting a reply come as a queue: the customer's last word longest ago first. */
+const waitedSince = (c: ConversationRecord) => ms(c.last_customer_interactive_at ?? c.updated_at);
+const byLongestWait = (a: ConversationRecord, b: ConversationRecord) => waitedSince(a) - waitedSince(b) || b.id.localeCompare(a.id);
 const words = (s: string) =>
   s
     .normalize("NFD")
@@ -90,7 +93,7 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     const expected = awaiting(s)
       .filter(thisWeek)
       .map((a) => a.c)
-      .sort(byUpdated);
+      .sort(byLongestWait);
     const r = await h.call("list_conversations", { awaiting_reply: true, limit: 10 });
     expect(r.isError, r.text).toBe(false);
     expect(ids(r.data.conversations)).toEqual(ids(expected).slice(0, 10));
@@ -110,7 +113,7 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     const waits = all.map((a) => (now - a.at) / 60_000).sort((a, b) => a - b);
     const gap = waits.findIndex((w, i) => i > 0 && w - waits[i - 1]! > 10 && waits[i - 1]! > 30);
     const minutes = Math.floor(waits[gap - 1]! + 5);
-    const expected = all.filter((a) => now - a.at >= minutes * 60_000).map((a) => a.c).sort(byUpdated);
+    const expected = all.filter((a) => now - a.at >= minutes * 60_000).map((a) => a.c).sort(byLongestWait);
     expect(expected.length).toBeLessThan(all.length);
     const r = await h.call("list_conversations", { waiting_minutes: minutes, limit: 50 });
     expect(r.isError, r.text).toBe(false);
@@ -145,7 +148,7 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     const expected = awaiting(s)
       .filter((a) => a.c.page_id === page.id && ms(a.c.updated_at) >= Math.floor(since.getTime() / 1000) * 1000)
       .map((a) => a.c)
-      .sort(byUpdated);
+      .sort(byLongestWait);
     const r = await h.call("list_conversations", { page_ids: "thoi trang may", awaiting_reply: true, since: Math.floor(since.getTime() / 1000), limit: 50 });
     expect(r.isError, r.text).toBe(false);
     expect(ids(r.data.conversations)).toEqual(ids(expected));

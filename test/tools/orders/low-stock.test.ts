@@ -15,18 +15,25 @@ const all = async (args: Record<string, unknown>) => ({ rows: (await allPages(h,
 const inWarehouse = (v: VariationRecord, id: string) => v.variations_warehouses.find((s) => s.warehouse_id === id)?.remain_quantity ?? 0;
 
 describe("search_products by stock level", () => {
-  it("lists variations whose total stock is at or below N", async () => {
-    const n = 60;
-    const expected = pos().variations.filter((v) => v.remain_quantity <= n).map((v) => v.id);
+  it("without a warehouse, lists variations at or below N in any warehouse and names those warehouses", async () => {
+    const n = 5;
+    const low = (v: VariationRecord) => v.variations_warehouses.filter((s) => s.remain_quantity <= n).map((s) => s.warehouse_id);
+    const expected = pos().variations.filter((v) => low(v).length > 0);
     expect(expected.length).toBeGreaterThan(3);
-    expect(expected.length).toBeLessThan(pos().variations.length);
+    // The case the total hid: low in one warehouse while the total is well above N.
+    expect(expected.some((v) => v.remain_quantity > n)).toBe(true);
     const first = await h.call("search_products", { max_stock: n, limit: 3 });
     expect(first.data.variations).toHaveLength(3);
     expect(first.data.total).toBeUndefined();
     expect(first.data.next_cursor).toBeDefined();
     const { rows } = await all({ max_stock: n, limit: 3 });
-    expect(rows.map((r) => r.variation_id)).toEqual(expected);
-    for (const r of rows) expect(r.stock).toBeLessThanOrEqual(n);
+    expect(rows.map((r) => r.variation_id)).toEqual(expected.map((v) => v.id));
+    const names = new Map(pos().warehouses.map((w) => [w.id, w.name]));
+    for (const [i, r] of rows.entries()) {
+      const where = low(expected[i]!).map((id) => names.get(id));
+      expect((r as Row & { low_in: string[] }).low_in).toEqual(where);
+      for (const name of where) expect(r.stock_by_warehouse[name!]).toBeLessThanOrEqual(n);
+    }
   });
 
   it("reads one warehouse given by name, and shows only its stock, named", async () => {
@@ -62,6 +69,6 @@ describe("search_products by stock level", () => {
     expect(old.text).toContain("unknown parameter `warehouse`; did you mean `warehouse_id`?");
     const query = await h.call("search_products", { query: "dam" });
     expect(query.isError).toBe(true);
-    expect(query.text).toMatch(/unknown parameter `query`.*valid: shop_id, search,/);
+    expect(query.text).toMatch(/unknown parameter `query`; did you mean `search`\?.*valid: shop_id, search,/);
   });
 });

@@ -42,3 +42,24 @@ describe("search_orders with relative days", () => {
     expect(spelled.data).toEqual(dated.data);
   });
 });
+
+describe("a finished period given as since alone", () => {
+  it("is refused naming both readings, where it used to count today's orders into yesterday's", async () => {
+    for (const word of ["yesterday", "last week", "last month"]) {
+      const r = await h.call("search_orders", { time_field: "shipped", since: word });
+      expect(r.isError, r.text).toBe(true);
+      expect(r.text).toContain(`until "${word}" for ${word} alone`);
+      expect(r.text).toContain('until "now"');
+    }
+    const analytics = await h.call("get_sales_analytics", { since: "last month" });
+    expect(analytics.isError, analytics.text).toBe(true);
+    expect(analytics.text).toContain('until "last month"');
+  });
+
+  it("keeps since alone running to now for a date, today and this week", async () => {
+    for (const since of ["today", "this week", toDateInZone(startOfDay(new Date(), h.config.timezone, -3), h.config.timezone)]) {
+      const r = await h.call("search_orders", { since, limit: 1 });
+      expect(r.isError, r.text).toBe(false);
+    }
+  });
+});

@@ -57,6 +57,13 @@ describe("search_orders", () => {
     expect(ids(byCode.rows)).toEqual(ids(expected));
   });
 
+  it("reads delivered, the word sellers use, as the POS's received", async () => {
+    const expected = newest(visible().filter((o) => o.status === 3));
+    expect(expected.length).toBeGreaterThan(0);
+    const delivered = await all({ statuses: ["delivered"], limit: 100 });
+    expect(ids(delivered.rows)).toEqual(ids(expected));
+  });
+
   it("rejects an unknown status name and lists the valid ones", async () => {
     const r = await h.call("search_orders", { statuses: ["lost"] });
     expect(r.isError).toBe(true);

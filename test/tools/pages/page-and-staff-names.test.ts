@@ -131,3 +131,32 @@ describe("staff by given name or part of a name", () => {
     expect(r.text).toMatch(/is disabled on this page/);
   });
 });
+
+describe("a name a typo away", () => {
+  const h = useHarness();
+  // Swaps the last two letters: "Trần Minh Khoa" -> "Tran Minh Khao".
+  const typo = (name: string) => {
+    const plain = fold(name);
+    return `${plain.slice(0, -2)}${plain.at(-1)}${plain.at(-2)}`;
+  };
+
+  it("is refused with a did-you-mean for staff, pages and warehouses, never resolved by itself", async () => {
+    const s = h.sandbox.messaging;
+    const page = s.pages[0]!;
+    const staff = s.staff.find((x) => x.page_ids.includes(page.id) && !x.disabled_page_ids.includes(page.id))!;
+    const target = s.conversations.find((c) => c.page_id === page.id && c.type === "INBOX")!;
+    const stats = await h.call("assign_conversation", { page_id: page.id, conversation_id: target.id, assignees: [typo(staff.name)] });
+    expect(stats.isError).toBe(true);
+    expect(stats.text).toContain(`Did you mean ${staff.name} <${staff.email}>?`);
+    expect(target.assignee_ids).not.toContain(staff.id);
+
+    const pageTypo = await h.call("list_page_tags", { page_id: typo(page.name) });
+    expect(pageTypo.isError).toBe(true);
+    expect(pageTypo.text).toContain(`Did you mean ${page.id} (${page.name})?`);
+
+    const warehouse = h.sandbox.pos.warehouses[0]!;
+    const low = await h.call("search_products", { max_stock: 3, warehouse_id: typo(warehouse.name) });
+    expect(low.isError).toBe(true);
+    expect(low.text).toContain(`Did you mean ${warehouse.name} (${warehouse.id})?`);
+  });
+});
