@@ -56,7 +56,7 @@ describe("protocol: prompt errors, client log level, completion", () => {
 
     const neither = await promptError("customer_overview", {});
     expect(neither.code).toBe(-32602);
-    expect(neither.message).toMatch(/phone or shop_customer_id/);
+    expect(neither.message).toMatch(/phone or customer_id/);
 
     const [pageId] = await complete("draft_customer_reply", "page_id", "");
     const unknown = await promptError("draft_customer_reply", { page_id: pageId!, conversation_id: "no_such_conversation" });
