@@ -1,3 +1,4 @@
+import { nearestName } from "../format/name-match.js";
 import { InputError } from "./errors.js";
 
 // Status code tables of the POS API. Each is the seed's table ("States" of spec/pos-api.md) with
@@ -122,5 +123,7 @@ export function requireStatus(field: string, rows: readonly StatusCode[], value:
   const row = findStatus(rows, value);
   if (row) return row.code;
   const valid = rows.map((r) => `${r.name} (${r.code})`).join(", ");
-  throw new InputError(field, `unknown status ${JSON.stringify(String(value))}`, `Use one of: ${valid}.`);
+  const names = rows.flatMap((row) => [row.name, ...(row.aliases ?? [])].map((name) => ({ row, name })));
+  const near = nearestName(names, String(value), (n) => n.name)?.row;
+  throw new InputError(field, `unknown status ${JSON.stringify(String(value))}`, `${near ? `Did you mean ${near.name}? ` : ""}Use one of: ${valid}.`);
 }

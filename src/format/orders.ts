@@ -53,6 +53,8 @@ export function orderRow(order: PosOrder, timeZone: string, names: OrderNames = 
     display_id: id(order.display_id),
     status: num(order.status),
     status_name: orderStatusName(order.status),
+    // A deleted order keeps its last status; without this it read as a live, paid order.
+    deleted: (order as Loose).is_removed === true || undefined,
     customer_name: sanitizeName(order.bill_full_name ?? order.customer?.name),
     phone: sanitizeName(order.bill_phone_number),
     item_count: num(order.total_quantity) ?? order.items?.reduce((sum, it) => sum + (it.quantity ?? 0), 0),

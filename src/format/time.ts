@@ -134,13 +134,24 @@ const RELATIVE_DAYS = new Map([
   ["yesterday", -1],
 ]);
 
+type Unit = "week" | "month" | "year";
+
 /** Calendar periods by name: a week starts on Monday. `shift` 0 is the current one, -1 the one before. */
-const PERIODS = new Map<string, { unit: "week" | "month"; shift: number }>([
+const PERIODS = new Map<string, { unit: Unit; shift: number }>([
   ["this week", { unit: "week", shift: 0 }],
   ["last week", { unit: "week", shift: -1 }],
   ["this month", { unit: "month", shift: 0 }],
   ["last month", { unit: "month", shift: -1 }],
+  ["this year", { unit: "year", shift: 0 }],
+  ["last year", { unit: "year", shift: -1 }],
 ]);
+
+/** "last 3 days", "past 7 days": today and the days before it. */
+const LAST_DAYS = /^(?:last|past) (\d{1,3}) days?$/;
+/** "3 days ago": that one day. */
+const DAYS_AGO = /^(\d{1,3}) days? ago$/;
+/** "2026-10": a calendar month. */
+const YEAR_MONTH = /^(\d{4})-(\d{2})$/;
 
 const TIME_OF_DAY = /^(\d{1,2}):(\d{2})$/;
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
@@ -149,14 +160,15 @@ const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Frida
 const weekday = (w: Pick<WallTime, "year" | "month" | "day">) => new Date(Date.UTC(w.year, w.month - 1, w.day)).getUTCDay();
 
 /** First day of the period holding `now` (shifted), and the first day of the period after it. */
-function periodBounds(now: Date, timeZone: string, unit: "week" | "month", shift: number): [WallTime, WallTime] {
+function periodBounds(now: Date, timeZone: string, unit: Unit, shift: number): [WallTime, WallTime] {
   const today = { ...wallTime(now, timeZone), hour: 0, minute: 0, second: 0 };
   if (unit === "week") {
     const monday = addDays(today, -((weekday(today) + 6) % 7) + 7 * shift);
     return [monday, addDays(monday, 7)];
   }
+  const months = unit === "year" ? 12 : 1;
   const first = (offset: number) => {
-    const d = new Date(Date.UTC(today.year, today.month - 1 + shift + offset, 1));
+    const d = new Date(Date.UTC(today.year, (unit === "year" ? 0 : today.month - 1) + (shift + offset) * months, 1));
     return { ...today, year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: 1 };
   };
   return [first(0), first(1)];
@@ -164,8 +176,8 @@ function periodBounds(now: Date, timeZone: string, unit: "week" | "month", shift
 
 /**
  * Reads a caller's date: YYYY-MM-DD, `today` or `yesterday` (start of that day, or its end with
- * `endOfDay`), `this week`, `last week`, `this month`, `last month` (likewise the period's first
- * or last day), `now`, a time of today (`12:00`, `noon`), ISO 8601 with or without offset
+ * `endOfDay`), `this`/`last` `week`/`month`/`year` and YYYY-MM (likewise the period's first or
+ * last day), `last N days` (from the first of them; as until, today's end), `N days ago`, `now`, a time of today (`12:00`, `noon`), ISO 8601 with or without offset
  * (without: in the zone), or Unix seconds.
  */
 export function parseDateInput(field: string, input: string | number, timeZone: string, endOfDay = false, now = new Date()): Date {
@@ -174,7 +186,7 @@ export function parseDateInput(field: string, input: string | number, timeZone: 
     new InputError(
       field,
       `cannot read ${JSON.stringify(String(input).slice(0, 40))} as a date`,
-      `Use YYYY-MM-DD (today is ${WEEKDAYS[weekday(today)]} ${toDateInZone(now, timeZone)} in ${timeZone}), today, yesterday, this week, last week, this month, last month (a week starts on Monday; as until they mean the period's end), now, a time of today such as 12:00 or noon, an ISO 8601 date-time such as 2026-11-20T14:00:00 (shop time) or 2026-11-20T07:00:00Z, or Unix seconds.`,
+      `Use YYYY-MM-DD (today is ${WEEKDAYS[weekday(today)]} ${toDateInZone(now, timeZone)} in ${timeZone}), today, yesterday, this/last week, this/last month, this/last year, YYYY-MM (a week starts on Monday; as until they mean the period's end), last 7 days, 3 days ago, now, a time of today such as 12:00 or noon, an ISO 8601 date-time such as 2026-11-20T14:00:00 (shop time) or 2026-11-20T07:00:00Z, or Unix seconds.`,
     );
   if (typeof input === "number" || /^\d{9,11}$/.test(input)) {
     const seconds = Number(input);
@@ -192,6 +204,20 @@ export function parseDateInput(field: string, input: string | number, timeZone: 
   const period = PERIODS.get(word);
   if (period) {
     const [first, next] = periodBounds(now, timeZone, period.unit, period.shift);
+    return endOfDay ? new Date(fromWallTime(next, timeZone).getTime() - 1000) : fromWallTime(first, timeZone);
+  }
+  const lastDays = LAST_DAYS.exec(word);
+  const ago = DAYS_AGO.exec(word);
+  if ((lastDays && Number(lastDays[1]) > 0) || ago) {
+    const day = lastDays ? (endOfDay ? 0 : 1 - Number(lastDays[1])) : -Number(ago![1]);
+    return endOfDay ? new Date(startOfDay(now, timeZone, day + 1).getTime() - 1000) : startOfDay(now, timeZone, day);
+  }
+  const month = YEAR_MONTH.exec(text);
+  if (month) {
+    const [year, m] = [Number(month[1]), Number(month[2])];
+    if (m < 1 || m > 12) throw bad();
+    const first = { year, month: m, day: 1, hour: 0, minute: 0, second: 0 };
+    const next = m === 12 ? { ...first, year: year + 1, month: 1 } : { ...first, month: m + 1 };
     return endOfDay ? new Date(fromWallTime(next, timeZone).getTime() - 1000) : fromWallTime(first, timeZone);
   }
   const clock = word === "noon" ? ["", "12", "00"] : TIME_OF_DAY.exec(word);
@@ -255,7 +281,7 @@ export interface RangeRules {
 }
 
 /** Periods over before today: as a lone `since` they would also take in everything after them. */
-const CLOSED_PERIODS = new Set(["yesterday", "last week", "last month"]);
+const CLOSED_PERIODS = new Set(["yesterday", "last week", "last month", "last year"]);
 
 /**
  * Refuses a lone `since` that names a finished period. "Shipped yesterday" and "orders since
@@ -265,7 +291,7 @@ const CLOSED_PERIODS = new Set(["yesterday", "last week", "last month"]);
 export function requireEndOfPeriod(since: string | number | undefined, until: string | number | undefined, fields: [string, string] = ["since", "until"]): void {
   if (until !== undefined || typeof since !== "string") return;
   const word = since.trim().toLowerCase().replace(/\s+/g, " ");
-  if (!CLOSED_PERIODS.has(word)) return;
+  if (!CLOSED_PERIODS.has(word) && !YEAR_MONTH.test(word)) return;
   const [sinceField, untilField] = fields;
   throw new InputError(
     untilField,

@@ -77,6 +77,33 @@ describe("parseDateInput", () => {
     expect(parseDateInput("until", "last month", VN, true, monday).toISOString()).toBe("2025-12-31T16:59:59.000Z");
   });
 
+  it("reads this/last year, a month as YYYY-MM, the last N days and N days ago", () => {
+    const now = new Date("2026-11-22T05:00:00Z"); // Sunday 22 November 2026, 12:00 in VN
+    const read = (text: string, end = false) => parseDateInput(end ? "until" : "since", text, VN, end, now).toISOString();
+    expect(read("this year")).toBe("2025-12-31T17:00:00.000Z");
+    expect(read("this year", true)).toBe("2026-12-31T16:59:59.000Z");
+    expect(read("last year")).toBe("2024-12-31T17:00:00.000Z");
+    expect(read("last year", true)).toBe("2025-12-31T16:59:59.000Z");
+    expect(read("2026-10")).toBe("2026-09-30T17:00:00.000Z");
+    expect(read("2026-10", true)).toBe("2026-10-31T16:59:59.000Z");
+    expect(read("2025-12", true)).toBe("2025-12-31T16:59:59.000Z");
+    expect(() => read("2026-13")).toThrow(/cannot read/);
+    expect(read("last 3 days")).toBe("2026-11-19T17:00:00.000Z"); // 20, 21 and 22 November
+    expect(read("Past 7 Days")).toBe("2026-11-15T17:00:00.000Z");
+    expect(read("last 3 days", true)).toBe("2026-11-22T16:59:59.000Z");
+    expect(read("3 days ago")).toBe("2026-11-18T17:00:00.000Z");
+    expect(read("3 days ago", true)).toBe("2026-11-19T16:59:59.000Z");
+    expect(() => read("last 0 days")).toThrow(/cannot read/);
+  });
+
+  it("refuses a finished period or a month as since alone, naming both readings", () => {
+    for (const word of ["yesterday", "last week", "last month", "last year", "2026-10"]) {
+      expect(() => parseRange(word, undefined, VN)).toThrow(`since "${word}" without until would run from ${word} to now`);
+      expect(() => parseRange(word, word, VN)).not.toThrow();
+    }
+    for (const word of ["today", "this month", "this year", "last 7 days", "3 days ago", "2026-11-01"]) expect(() => parseRange(word, undefined, VN)).not.toThrow();
+  });
+
   it("reads a time of today: 12:00, 9:30, noon", () => {
     const now = new Date("2026-11-22T08:00:00Z"); // 15:00 in Vietnam
     expect(parseDateInput("since", "12:00", VN, false, now).toISOString()).toBe("2026-11-22T05:00:00.000Z");

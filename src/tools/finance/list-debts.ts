@@ -21,6 +21,7 @@ const PAGE = 100;
 
 const row = z.looseObject({ id: z.string(), amount_due: z.number().optional(), amount_settled: z.number().optional(), remaining: z.number().optional() });
 const sums = z.object({ count: z.number(), due: z.number(), settled: z.number(), remaining: z.number() });
+const payableSums = sums.extend({ to_suppliers: sums.optional(), to_customers: sums.optional() });
 
 type Query = { status?: number; shop_customer_id?: string; type?: number };
 
@@ -34,18 +35,37 @@ const amounts = (d: PosDebt) => {
  * Count and money of each direction asked for (both when none is): the upstream `sum` adds both
  * directions together, and a payable figure beside a receivable question reads as part of it.
  */
+type Sums = z.infer<typeof sums>;
+const zero = (): Sums => ({ count: 0, due: 0, settled: 0, remaining: 0 });
+
+function add(t: Sums, d: PosDebt) {
+  const a = amounts(d);
+  t.count += 1;
+  t.due += a.due ?? 0;
+  t.settled += a.settled ?? 0;
+  t.remaining += a.remaining ?? 0;
+}
+
+/** Who a debt is with: a supplier (supplier_products_id) or a customer. */
+const partyOf = (d: PosDebt) => ((d as Record<string, unknown>).supplier_products_id == null ? "customers" : "suppliers");
+
+/**
+ * Count and money of each direction asked for (both when none is): the upstream `sum` adds both
+ * directions together, and a payable figure beside a receivable question reads as part of it.
+ * What the shop owes is split by party: refunds due to customers are not debts to suppliers.
+ */
 function totalsOf(debts: PosDebt[], direction: (typeof DEBT_TYPES)[number] | undefined) {
-  const totals = Object.fromEntries((direction ? [direction] : DEBT_TYPES).map((t) => [t, { count: 0, due: 0, settled: 0, remaining: 0 }]));
+  const totals: Partial<Record<(typeof DEBT_TYPES)[number], Sums & { to_suppliers?: Sums; to_customers?: Sums }>> = Object.fromEntries(
+    (direction ? [direction] : DEBT_TYPES).map((t) => [t, t === "payable" ? { ...zero(), to_suppliers: zero(), to_customers: zero() } : zero()]),
+  );
   for (const d of debts) {
-    const t = totals[DEBT_TYPES[d.type ?? -1] ?? ""];
-    if (!t) continue;
-    const a = amounts(d);
-    t.count += 1;
-    t.due += a.due ?? 0;
-    t.settled += a.settled ?? 0;
-    t.remaining += a.remaining ?? 0;
+    const t = totals[DEBT_TYPES[d.type ?? -1] ?? "receivable"];
+    if (!t || DEBT_TYPES[d.type ?? -1] === undefined) continue;
+    add(t, d);
+    const party = partyOf(d) === "suppliers" ? t.to_suppliers : t.to_customers;
+    if (party) add(party, d);
   }
-  return totals as Partial<Record<(typeof DEBT_TYPES)[number], z.infer<typeof sums>>>;
+  return totals;
 }
 
 export const listDebts = defineTool({
@@ -66,7 +86,7 @@ export const listDebts = defineTool({
   }),
   output: z.object({
     currency: z.string().optional(),
-    totals: z.object({ receivable: sums.optional(), payable: sums.optional(), partial: z.boolean().optional() }).optional(),
+    totals: z.object({ receivable: sums.optional(), payable: payableSums.optional(), partial: z.boolean().optional() }).optional(),
     total: z.number().optional(),
     debts: z.array(row),
     next_cursor: z.string().optional(),
@@ -89,6 +109,7 @@ export const listDebts = defineTool({
         amount_due: a.due,
         amount_settled: a.settled,
         remaining: a.remaining,
+        party: partyOf(d) === "suppliers" ? "supplier" : "customer",
         customer_id: id(d.shop_customer_id),
         customer_name: sanitizeName(customer.name),
         supplier_id: id((d as Record<string, unknown>).supplier_products_id),

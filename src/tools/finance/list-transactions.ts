@@ -12,25 +12,41 @@ import { shopScope } from "../pos/shop-scope.js";
 
 const row = z.looseObject({ id: z.string(), name: z.string().optional(), amount: z.number().optional() });
 
+/** Income, expense (as a positive sum) and net of rows that are the whole answer. */
+function totalsOf(rows: readonly Record<string, unknown>[]) {
+  const amounts = rows.map((r) => num(r.amount) ?? 0);
+  const income = amounts.filter((a) => a > 0).reduce((t, a) => t + a, 0);
+  const expense = -amounts.filter((a) => a < 0).reduce((t, a) => t + a, 0);
+  return { income, expense, net: income - expense };
+}
+
 export const listTransactions = defineTool({
   name: "list_transactions",
   title: "List income/expense transactions",
   description:
-    "Cash-book transactions, newest first: amount > 0 income, < 0 expense; ad costs carry ad_cost_id.",
+    "Cash-book transactions, newest first: amount > 0 income, < 0 expense; ad costs carry ad_cost_id. totals when all rows fit.",
   toolset: "finance",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
-    status: codeInput(TRANSACTION_STATUSES, "Transaction status"),
+    status: codeInput(TRANSACTION_STATUSES, "Default in_effect"),
     since: sinceInput,
     until: untilInput,
     limit: limitInput(100, 30),
     cursor: cursorInput,
     detail: detailRowsInput,
   }),
-  output: z.object({ currency: z.string().optional(), total: z.number().optional(), transactions: z.array(row), next_cursor: z.string().optional() }),
+  output: z.object({
+    currency: z.string().optional(),
+    total: z.number().optional(),
+    totals: z.object({ income: z.number(), expense: z.number(), net: z.number() }).optional(),
+    transactions: z.array(row),
+    next_cursor: z.string().optional(),
+  }),
   async handler(input, ctx) {
-    const status = optionalCode(TRANSACTION_STATUSES, "status", input.status);
+    // The cash book's money is what is in effect: new, cancelled and deleted entries summed in
+    // flipped a month's net from -170,000 to +660,000. "all" lists every entry.
+    const status = optionalCode(TRANSACTION_STATUSES, "status", input.status ?? "in_effect");
     const range = unixRange(input.since, input.until, ctx.config.timezone);
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
     const tz = ctx.config.timezone;
@@ -51,6 +67,6 @@ export const listTransactions = defineTool({
         inserted_at: recordTime(t.inserted_at, tz),
       }),
     });
-    return { currency, total: page.total, transactions: page.rows, next_cursor: page.next_cursor };
+    return { currency, total: page.total, totals: page.next_cursor ? undefined : totalsOf(page.rows), transactions: page.rows, next_cursor: page.next_cursor };
   },
 });

@@ -26,7 +26,7 @@ export interface Placed<A> {
 }
 
 const AS_TYPED =
-  "No ward matched here, so the address was sent as typed for the POS to place (it parses free text): check it with get_order, or pass commune_id from lookup_address.";
+  "No province or ward matched here, so the address was sent as typed for the POS to place (it parses free text): check it with get_order, or pass commune_id from lookup_address.";
 
 /**
  * The old provinces an address's last part names: by their own name, or by the post-2025 province
@@ -53,11 +53,13 @@ function provincesNamed(typed: string, old: PosProvince[], merged: PosProvince[]
 export async function addressIds<A extends Address | undefined>(pos: PosClient, field: string, given: A): Promise<Placed<A>> {
   if (!given?.address || given.commune_id || given.district_id || given.province_id) return { address: given };
   const parts = given.address.split(",").map((s) => s.trim()).filter(Boolean);
-  if (parts.length < 2) return { address: given };
+  // Nothing to place it by: it goes as typed, and the result says so (a silent pass read as placed).
+  const typedOnly = { address: given, match: { unmatched: parts.slice(1), note: AS_TYPED } };
+  if (parts.length < 2) return { ...typedOnly, match: { note: AS_TYPED } };
   const geo = geoIndex(pos);
   const [old, merged] = await Promise.all([geo.provinces("old"), geo.provinces("new")]);
   const { scope, label } = provincesNamed(parts.at(-1)!, old, merged);
-  if (scope.length === 0) return { address: given };
+  if (scope.length === 0) return typedOnly;
   const street = parts.slice(0, Math.max(1, parts.length - 3));
   const places = parts.slice(street.length, -1);
   const scored = await Promise.all(

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import type { PosClient } from "../../clients/pos.js";
-import type { PosOrder } from "../../clients/schemas/pos.js";
+import type { PosCustomer, PosOrder } from "../../clients/schemas/pos.js";
 import { orderCurrency, orderDetail, orderDetailSchema } from "../../format/orders.js";
 import { formatMoney } from "../../format/money.js";
 import { linesText } from "../confirm.js";
-import { CREATE, defineTool } from "../define.js";
+import { CREATE, defineTool, type ToolContext } from "../define.js";
 import { jsonish, shopIdInput } from "../inputs.js";
-import { customerId } from "../pos/customer-ref.js";
+import { customerId, customersByPhoneOrName } from "../pos/customer-ref.js";
 import { planned } from "../pos/plan.js";
 import { orderNames, orderSources, type Ref, sourcePair, warehouseRef, warehouses } from "../pos/shop-refs.js";
 import { shopScope } from "../pos/shop-scope.js";
@@ -43,14 +43,47 @@ async function defaultsTaken(pos: PosClient, shopId: string, args: { warehouse_i
   return notes.length ? notes : undefined;
 }
 
+type Fields = Omit<z.output<typeof input>, "shop_id" | "items" | "customer_id" | "source">;
+
+/**
+ * The receiver's name, phone and address the call left out, from the customer's record: an order
+ * for "the customer with phone 09…" otherwise went out with no name, no phone and the POS's
+ * placeholder address. Says which it took.
+ */
+function fromCustomer(fields: Fields, customer: PosCustomer | undefined): { fields: Fields; filled: string[] } {
+  if (!customer) return { fields, filled: [] };
+  const out = { ...fields };
+  const filled: string[] = [];
+  if (out.customer_name === undefined && customer.name) [out.customer_name, filled[filled.length]] = [customer.name, "name"];
+  const phone = customer.phone_numbers?.find(Boolean);
+  if (out.phone === undefined && phone) [out.phone, filled[filled.length]] = [phone, "phone"];
+  const saved = customer.shop_customer_address?.find((a) => a.address || a.commune_id != null);
+  if (out.shipping_address === undefined && saved) {
+    const idOf = (v: unknown) => (v == null ? undefined : String(v));
+    out.shipping_address = { address: saved.address ?? "", commune_id: idOf(saved.commune_id), district_id: idOf(saved.district_id), province_id: idOf(saved.province_id) };
+    filled.push("address");
+  }
+  return { fields: out, filled };
+}
+
+/** The customer an order is for: the one named, or the only one with the receiver's phone. */
+async function customerOf(ctx: ToolContext, shopId: string, customer_id: string | undefined, phone: string | undefined) {
+  if (customer_id !== undefined) return ctx.pos.getCustomer(shopId, await customerId(ctx.pos, shopId, "customer_id", customer_id));
+  if (phone === undefined) return undefined;
+  const found = await customersByPhoneOrName(ctx.pos, shopId, phone);
+  return found.length === 1 ? found[0] : undefined;
+}
+
 /** Every name of the order resolved, before the user is asked and before anything is written. */
 const plan = planned(async (args: z.output<typeof input>, ctx) => {
-  const { shop_id, items, customer_id, source, ...fields } = args;
+  const { shop_id, items, customer_id, source, ...given } = args;
   const { shopId, currency } = await shopScope(ctx, shop_id);
+  const customer = await customerOf(ctx, shopId, customer_id, given.phone);
+  const { fields, filled } = fromCustomer(given, customer);
   const placed = await addressIds(ctx.pos, "shipping_address", fields.shipping_address);
   const body = orderBody({ ...fields, shipping_address: placed.address });
   // The OpenAPI links an order to its customer as customer.id (it has no shop_customer_id).
-  if (customer_id !== undefined) body.customer = { id: await customerId(ctx.pos, shopId, "customer_id", customer_id) };
+  if (customer) body.customer = { id: String(customer.id) };
   const warehouse = fields.warehouse_id === undefined ? undefined : await warehouseRef(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);
   if (warehouse) body.warehouse_id = warehouse.id;
   const sources = source === undefined ? [] : await orderSources(ctx.pos, shopId);
@@ -63,7 +96,8 @@ const plan = planned(async (args: z.output<typeof input>, ctx) => {
   }
   const lines = await resolveItems(ctx.pos, shopId, items);
   body.items = itemLines(lines);
-  return { shopId, currency, body, lines, placed, warehouse, source: source === undefined ? undefined : refNames(sources, body.order_sources, body.page_id) };
+  const fromRecord = filled.length ? `${filled.join(", ")} from the customer's record (${customer?.name ?? customer?.id})` : undefined;
+  return { shopId, currency, body, fields, fromRecord, lines, placed, warehouse, source: source === undefined ? undefined : refNames(sources, body.order_sources, body.page_id) };
 });
 
 export const createOrder = defineTool({
@@ -82,13 +116,13 @@ export const createOrder = defineTool({
     defaults: z.array(z.string()).optional().describe("What the POS chose where nothing was given"),
   }),
   async confirm(args, ctx) {
-    const { currency, lines, placed, warehouse, source } = await plan(args, ctx);
+    const { currency, lines, placed, warehouse, source, fields } = await plan(args, ctx);
     const money = (n: number | undefined) => (n === undefined ? undefined : formatMoney(n, currency));
     return {
       action: "Tạo đơn hàng này?",
       details: [
-        ["Người nhận", args.customer_name],
-        ["Điện thoại", args.phone],
+        ["Người nhận", fields.customer_name],
+        ["Điện thoại", fields.phone],
         ["Địa chỉ", addressText(placed)],
         ["Sản phẩm", linesText(namedLines(lines))],
         ["Kho", warehouse?.name],
@@ -100,16 +134,22 @@ export const createOrder = defineTool({
     };
   },
   async handler(args, ctx) {
-    const { shopId, body, placed } = await plan(args, ctx);
+    const { shopId, body, placed, fields, fromRecord } = await plan(args, ctx);
     const order = await ctx.pos.createOrder(shopId, { ...body, shop_id: Number(shopId) || shopId });
     const names = await orderNames(ctx.pos, shopId);
     const detail = orderDetail(order, ctx.config.timezone, names);
+    const missing = [fields.phone === undefined && "phone", fields.shipping_address === undefined && "address"].filter(Boolean);
+    const notes = [
+      ...(fromRecord ? [`receiver's ${fromRecord}`] : []),
+      ...(missing.length ? [`no receiver ${missing.join(" or ")} given or on record: set it with update_order before the order ships`] : []),
+      ...((await defaultsTaken(ctx.pos, shopId, args, order, detail)) ?? []),
+    ];
     return {
       id: String(order.id),
       order: detail,
       currency: orderCurrency([order]),
       address_match: placed.match,
-      defaults: await defaultsTaken(ctx.pos, shopId, args, order, detail),
+      defaults: notes.length ? notes : undefined,
     };
   },
 });

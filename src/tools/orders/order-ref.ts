@@ -77,7 +77,8 @@ export async function resolveOrder(pos: PosClient, shopId: string, value: string
   const ref = parseOrderRef(field, value);
   const [byId, numbered] = await Promise.all([
     ref.id === undefined ? undefined : orderById(pos, shopId, ref.id),
-    ref.number === undefined ? [] : ordersNumbered(pos, shopId, ref.number),
+    // Deleted orders too: "#4" of a deleted order is "deleted", never "no such order".
+    ref.number === undefined ? [] : ordersNumbered(pos, shopId, ref.number, { include_removed: 1 }),
   ]);
   const other = numbered.find((o) => String(o.id) !== String(byId?.id));
   if (byId && other) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { sanitizeText } from "../../format/text.js";
 import { InputError } from "../../clients/errors.js";
 import { orderCurrency, orderDetail, orderDetailSchema } from "../../format/orders.js";
 import { defineTool, OVERWRITE } from "../define.js";
@@ -22,7 +23,12 @@ export const updateOrder = defineTool({
     items: jsonish(z.array(z.unknown())).optional().describe("Replace all lines (as create_order)"),
     ...orderFields,
   }),
-  output: z.object({ order: orderDetailSchema, currency: z.string(), address_match: addressMatchSchema.optional() }),
+  output: z.object({
+    order: orderDetailSchema,
+    currency: z.string(),
+    address_match: addressMatchSchema.optional(),
+    replaced_note: z.string().optional().describe("The staff note the new one replaced"),
+  }),
   async handler(input, ctx) {
     const { shop_id, order_id, items, ...fields } = input;
     if (items === undefined && Object.values(fields).every((v) => v === undefined)) {
@@ -42,6 +48,14 @@ export const updateOrder = defineTool({
       address.phone_number ??= current.shipping_address?.phone_number ?? current.bill_phone_number ?? undefined;
     }
     const order = await ctx.pos.updateOrder(shopId, String(current.id), body);
-    return { order: orderDetail(order, ctx.config.timezone, await orderNames(ctx.pos, shopId)), currency: orderCurrency([order]), address_match: placed.match };
+    // `note` replaces the staff note (the POS keeps one): the old text is given back so nothing
+    // the staff wrote is lost unseen; add_customer_note adds a note beside it instead.
+    const before = current.note?.trim();
+    return {
+      order: orderDetail(order, ctx.config.timezone, await orderNames(ctx.pos, shopId)),
+      currency: orderCurrency([order]),
+      address_match: placed.match,
+      replaced_note: fields.note !== undefined && before && before !== fields.note.trim() ? sanitizeText(before, { max: 500 }) : undefined,
+    };
   },
 });

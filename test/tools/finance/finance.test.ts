@@ -30,11 +30,24 @@ describe("list_transactions", () => {
     expect(seen[0].inserted_at).toMatch(/\+07:00$/);
   });
 
-  it("applies since/until in shop time", async () => {
+  it("applies since/until in shop time, lists what is in effect unless told, and totals a whole answer", async () => {
     const r = await h.call("list_transactions", { since: "2026-10-01", until: "2026-10-31", limit: 100 });
     const [from, to] = [shopUnix("2026-10-01T00:00:00"), shopUnix("2026-10-31T23:59:59")];
-    const expected = pos().transactions.filter((t) => unixOf(t.inserted_at) >= from && unixOf(t.inserted_at) <= to);
+    const inMonth = pos().transactions.filter((t) => unixOf(t.inserted_at) >= from && unixOf(t.inserted_at) <= to);
+    const expected = inMonth.filter((t) => t.status === 1);
+    // The month holds entries not in effect: summed in, they changed the net.
+    expect(expected.length).toBeLessThan(inMonth.length);
     expect(r.data.total).toBe(expected.length);
+    expect(r.data.next_cursor).toBeUndefined();
+    const amounts = expected.map((t) => Number(t.amount));
+    const income = amounts.filter((a) => a > 0).reduce((a, b) => a + b, 0);
+    const expense = -amounts.filter((a) => a < 0).reduce((a, b) => a + b, 0);
+    expect(r.data.totals).toEqual({ income, expense, net: income - expense });
+    const all = await h.call("list_transactions", { status: "all", since: "2026-10-01", until: "2026-10-31", limit: 100 });
+    expect(all.data.total).toBe(inMonth.length);
+    const paged = await h.call("list_transactions", { limit: 2 });
+    expect(paged.data.next_cursor).toBeDefined();
+    expect(paged.data.totals).toBeUndefined();
   });
 
   it("rejects an unknown status name, listing the valid ones", async () => {
@@ -219,6 +232,11 @@ describe("list_debts", () => {
     settled: debts.reduce((s, d) => s + money(d).settled, 0),
     remaining: debts.reduce((s, d) => s + money(d).due - money(d).settled, 0),
   });
+  /** What the shop owes, split as the tool splits it: to suppliers and to customers (refunds). */
+  const payableSums = (debts: Debt[]) => {
+    const toSupplier = (d: Debt) => (d as { supplier_products_id?: unknown }).supplier_products_id != null;
+    return { ...sums(debts), to_suppliers: sums(debts.filter(toSupplier)), to_customers: sums(debts.filter((d) => !toSupplier(d))) };
+  };
   const newest = (debts: Debt[]) =>
     [...debts].sort((a, b) => (a.inserted_at < b.inserted_at ? 1 : a.inserted_at > b.inserted_at ? -1 : String(a.id) < String(b.id) ? -1 : 1));
 
@@ -239,7 +257,7 @@ describe("list_debts", () => {
     const open = pos().debts.filter((d) => d.status === 0);
     const r = await h.call("list_debts", { status: "open", limit: 2 });
     expect(r.data.debts).toHaveLength(2);
-    expect(r.data.totals).toEqual({ receivable: sums(open.filter((d) => d.type === 1)), payable: sums(open.filter((d) => d.type === 0)) });
+    expect(r.data.totals).toEqual({ receivable: sums(open.filter((d) => d.type === 1)), payable: payableSums(open.filter((d) => d.type === 0)) });
     expect(r.data.totals.receivable.count).toBeGreaterThan(0);
     expect(r.data.totals.payable.count).toBeGreaterThan(0);
   });
@@ -265,7 +283,10 @@ describe("list_debts", () => {
     const payable = pos().debts.filter((d) => d.type === 0 && d.status === 0);
     const r = await h.call("list_debts", { direction: "payable", status: "open" });
     expect(r.isError, r.text).toBe(false);
-    expect(r.data.totals).toEqual({ payable: sums(payable) });
+    expect(r.data.totals).toEqual({ payable: payableSums(payable) });
+    // Open payables here are refunds due to customers; none is a debt to a supplier.
+    expect(r.data.totals.payable.to_suppliers.count).toBe(payable.filter((d) => (d as { supplier_products_id?: unknown }).supplier_products_id != null).length);
+    for (const row of r.data.debts) expect(row.party).toBe(row.supplier_id ? "supplier" : "customer");
     expect(r.data.total).toBe(payable.length);
   });
 

@@ -17,6 +17,21 @@ const byNumber = (n: number) => pos().orders.find((o) => o.display_id === n)!;
 const all = (args: Record<string, unknown>) => allPages(h, "search_orders", "orders", args);
 
 describe("orders by the shop's number", () => {
+  it("says a deleted order is deleted, by number and by id, and marks it in search rows", async () => {
+    const removed = pos().orders.find((o) => o.is_removed)!;
+    for (const ref of [`#${removed.display_id}`, `id:${removed.id}`]) {
+      const r = await h.call("get_order", { order_id: ref });
+      expect(r.isError, `${ref}: ${r.text}`).toBe(false);
+      expect(r.data.order.id).toBe(String(removed.id));
+      expect(r.data.order.deleted).toBe(true);
+    }
+    const live = await h.call("get_order", { order_id: `#${visible()[0]!.display_id}` });
+    expect(live.data.order.deleted).toBeUndefined();
+    const rows = await all({ include_removed: true, limit: 100 });
+    const flagged = rows.filter((o: { deleted?: boolean }) => o.deleted).map((o: { id: string }) => o.id);
+    expect(flagged.sort()).toEqual(ids(pos().orders.filter((o) => o.is_removed)).sort());
+  });
+
   it('get_order reads "#560", "order 560", "đơn 560" and bare 560 as display_id 560', async () => {
     const order = byNumber(560);
     expect(order.id).not.toBe(560);
@@ -297,5 +312,14 @@ describe("addresses in words", () => {
     const r = await h.call("create_order", { items: [{ variation_id: pos().variations[2]!.id, quantity: 1 }], shipping_address: { address: "Số 5, ngõ 12" } });
     expect(r.isError, r.text).toBe(false);
     expect(pos().orders.find((o) => String(o.id) === r.data.id)!.shipping_address).toMatchObject({ address: "Số 5, ngõ 12" });
+    expect(r.data.address_match).toEqual({ unmatched: ["ngõ 12"], note: expect.stringContaining("sent as typed") });
+  });
+
+  it("says an address whose province matches nothing went as typed", async () => {
+    const typed = "12 Lê Lợi, Phường Xyz, Quận 99, Tỉnh Abc";
+    const r = await h.call("create_order", { items: [{ variation_id: pos().variations[2]!.id, quantity: 1 }], shipping_address: { address: typed } });
+    expect(r.isError, r.text).toBe(false);
+    expect(pos().orders.find((o) => String(o.id) === r.data.id)!.shipping_address?.province_id).toBeUndefined();
+    expect(r.data.address_match).toEqual({ unmatched: ["Phường Xyz", "Quận 99", "Tỉnh Abc"], note: expect.stringContaining("sent as typed") });
   });
 });

@@ -107,10 +107,29 @@ describe("create_order, get_order, update_order", () => {
     expect(r.isError, r.text).toBe(false);
     const stored = pos().orders.find((o) => String(o.id) === r.data.id)!;
     expect(stored).toMatchObject({ order_sources: "-1", order_sources_name: "Facebook", page_id: page.id });
-    expect(r.data.defaults).toBeUndefined();
+    expect(r.data.defaults).toEqual(["no receiver phone or address given or on record: set it with update_order before the order ships"]);
     const unknown = await h.call("create_order", { items: [{ variation_id: pos().variations[1]!.id, quantity: 1 }], source: "Myspace" });
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toContain('source: unknown value "Myspace"');
+  });
+
+  it("for a customer given by phone, takes the receiver's name, phone and address from the record and says so", async () => {
+    const customer = pos().customers.find((c) => c.phone_numbers.length > 0 && c.shop_customer_address.some((a) => a.commune_id))!;
+    const saved = customer.shop_customer_address.find((a) => a.commune_id)!;
+    const phone = customer.phone_numbers[0]!;
+    const spaced = `${phone.slice(0, 4)} ${phone.slice(4, 7)} ${phone.slice(7)}`;
+    const r = await h.call("create_order", { customer_id: spaced, items: [{ variation_id: pos().variations[1]!.id, quantity: 1 }] });
+    expect(r.isError, r.text).toBe(false);
+    const stored = pos().orders.find((o) => String(o.id) === r.data.id)!;
+    expect(stored).toMatchObject({ bill_full_name: customer.name, bill_phone_number: phone, shop_customer_id: customer.id });
+    expect(stored.shipping_address).toMatchObject({ commune_id: saved.commune_id, full_name: customer.name, phone_number: phone });
+    expect(r.data.order).toMatchObject({ customer_name: customer.name, phone });
+    expect(r.data.defaults[0]).toBe(`receiver's name, phone, address from the customer's record (${customer.name})`);
+    // The phone alone finds the same customer; what the call gives wins over the record.
+    const byPhone = await h.call("create_order", { phone, customer_name: "Người nhận khác", items: [{ variation_id: pos().variations[1]!.id, quantity: 1 }] });
+    const other = pos().orders.find((o) => String(o.id) === byPhone.data.id)!;
+    expect(other).toMatchObject({ bill_full_name: "Người nhận khác", shop_customer_id: customer.id });
+    expect(byPhone.data.defaults[0]).toBe(`receiver's address from the customer's record (${customer.name})`);
   });
 
   it("lists candidates when a product name is ambiguous, and narrows with variant", async () => {
@@ -149,10 +168,12 @@ describe("create_order, get_order, update_order", () => {
 
   it("updates with PUT: status by name or code, note, items", async () => {
     const order = pos().orders.find((o) => o.status === 0 && !o.is_removed)!;
+    const noteBefore = order.note || undefined;
     const byName = await h.call("update_order", { order_id: order.id, status: "confirmed", note: "Đã gọi xác nhận" });
     expect(byName.isError, byName.text).toBe(false);
     expect(order.status).toBe(1);
     expect(order.note).toBe("Đã gọi xác nhận");
+    expect(byName.data.replaced_note).toBe(noteBefore);
     expect(byName.data.order.status_history.slice(-2).map((e: { status_name: string }) => e.status_name)).toEqual(["new", "confirmed"]);
     const byCode = await h.call("update_order", { order_id: String(order.id), status: 12 });
     expect(byCode.data.order.status_name).toBe("waiting_to_print");
@@ -165,6 +186,15 @@ describe("create_order, get_order, update_order", () => {
     const nothing = await h.call("update_order", { order_id: order.id });
     expect(nothing.isError).toBe(true);
     expect(h.sandbox.server.requests.filter((r) => r.method === "PUT").length).toBe(3);
+  });
+
+  it("gives back the staff note a new note replaced", async () => {
+    const order = pos().orders.find((o) => !o.is_removed && o.note)!;
+    const old = order.note;
+    const r = await h.call("update_order", { order_id: `#${order.display_id}`, note: "Khách hẹn giao sau 17h" });
+    expect(r.isError, r.text).toBe(false);
+    expect(order.note).toBe("Khách hẹn giao sau 17h");
+    expect(r.data.replaced_note).toBe(old);
   });
 
   it("refuses an unknown key in update_order's items or a return's exchange_items, as create_order does, before any write", async () => {

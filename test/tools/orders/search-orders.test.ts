@@ -69,6 +69,8 @@ describe("search_orders", () => {
     expect(r.isError).toBe(true);
     expect(r.text).toContain("statuses");
     expect(r.text).toContain("waiting_to_ship");
+    const typo = await h.call("search_orders", { statuses: ["shiped"] });
+    expect(typo.text).toContain("Did you mean shipped?");
   });
 
   it("searches phone text", async () => {
