@@ -23,7 +23,7 @@ export type ToolsetChoice = ToolsetName | "default";
 
 /**
  * The default tools: every kind of question a seller asks (inbox load and who awaits a reply,
- * a customer's history, staff work, revenue and best sellers, stock, money owed, ad return,
+ * a customer's history, staff work, revenue and best sellers, stock, money owed, cash flow, ad return,
  * missed calls, tag usage, an order by its number) answered in a list small enough for good tool
  * choice. Rare writes and back-office tools stay one `enable_toolset` (or --toolsets) away.
  */
@@ -52,6 +52,7 @@ export const DEFAULT_TOOLS: readonly string[] = [
   "search_customers",
   "add_customer_note",
   "list_debts",
+  "list_transactions",
   "get_sales_analytics",
 ];
 

@@ -79,6 +79,33 @@ export const orderScenarios: Scenario<unknown>[] = [
     },
   },
   {
+    question: "Which 3 customers have the most reward points?",
+    async ask(q) {
+      const r = await q.call("search_customers", { sort_by: "reward_point", limit: 3 });
+      return r.data.customers.map((c: { customer_name: string; reward_point: number }) => `${c.customer_name}: ${c.reward_point}`);
+    },
+    truth: (s) =>
+      [...s.pos.customers]
+        .sort((a, b) => (b.reward_point ?? 0) - (a.reward_point ?? 0))
+        .slice(0, 3)
+        .map((c) => `${c.name}: ${c.reward_point ?? 0}`),
+  },
+  {
+    question: "What is our cash flow this month (income, expenses, net)?",
+    async ask(q) {
+      const r = await q.call("list_transactions", { since: "this month", limit: 100 });
+      if (!r.data.totals) throw new Error("the month's transactions did not fit one call");
+      return r.data.totals;
+    },
+    truth: (s) => {
+      const first = Date.parse(`${shopDay(s).slice(0, 7)}-01T00:00:00+07:00`);
+      const amounts = s.pos.transactions.filter((t) => t.status === 1 && Date.parse(`${t.inserted_at}Z`) >= first).map((t) => Number(t.amount));
+      const income = amounts.filter((a) => a > 0).reduce((a, b) => a + b, 0);
+      const expense = -amounts.filter((a) => a < 0).reduce((a, b) => a + b, 0);
+      return { income, expense, net: income - expense };
+    },
+  },
+  {
     question: "How much do customers still owe us?",
     async ask(q) {
       const r = await q.call("list_debts", { direction: "receivable", status: "open" });

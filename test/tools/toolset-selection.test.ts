@@ -54,32 +54,32 @@ describe("a session that starts with the default toolsets", () => {
   it("lists enable_toolset beside the default tools", async () => {
     const names = await listed();
     expect(names[0]).toBe("enable_toolset");
-    expect(names).not.toContain("list_transactions");
+    expect(names).not.toContain("list_payment_histories");
   });
 
   it("answers a call to a tool outside its toolsets with the toolset that has it and how to add it", async () => {
-    const r = await h.call("list_transactions", {});
+    const r = await h.call("list_payment_histories", {});
     expect(r.isError).toBe(true);
-    expect(r.text).toContain("list_transactions: it is in the finance toolset, which this session has not enabled");
+    expect(r.text).toContain("list_payment_histories: it is in the finance toolset, which this session has not enabled");
     expect(r.text).toContain('call enable_toolset {"toolset": "finance"} first');
   });
 
   it("lists the toolsets, then adds one: the client hears that the list changed and can call its tools", async () => {
     const overview = await h.call("enable_toolset", {});
     const of = (name: string) => overview.data.toolsets.find((t: { name: string }) => t.name === name);
-    // The default tools hold list_debts of finance: the toolset is partly on, and says with which tool.
-    expect(of("finance")).toMatchObject({ enabled: "partly", active: ["list_debts"], tools: expect.arrayContaining(["list_transactions", "list_debts"]) });
+    // The default tools hold list_debts and list_transactions of finance: the toolset is partly on, and says with which.
+    expect(of("finance")).toMatchObject({ enabled: "partly", active: ["list_transactions", "list_debts"], tools: expect.arrayContaining(["list_payment_histories", "list_debts"]) });
     expect(of("inbox").enabled).toBe(true);
     expect(of("inbox").active).toBeUndefined();
     expect(of("promotions")).toMatchObject({ enabled: false });
     for (const name of ["pages", "orders", "customers", "shop", "analytics"]) expect(of(name).enabled, name).toBe("partly");
 
     const r = await h.call("enable_toolset", { toolset: "finance" });
-    expect(r.data).toMatchObject({ enabled: "finance", added: expect.arrayContaining(["list_transactions"]) });
+    expect(r.data).toMatchObject({ enabled: "finance", added: expect.arrayContaining(["list_payment_histories"]) });
     expect((await h.call("enable_toolset", {})).data.toolsets.find((t: { name: string }) => t.name === "finance").enabled).toBe(true);
     await expect.poll(() => changed).toBe(1);
-    expect(await listed()).toContain("list_transactions");
-    const tx = await h.call("list_transactions", {});
+    expect(await listed()).toContain("list_payment_histories");
+    const tx = await h.call("list_payment_histories", {});
     expect(tx.isError, tx.text).toBe(false);
 
     const again = await h.call("enable_toolset", { toolset: "finance" });

@@ -94,7 +94,7 @@ export const getSalesAnalytics = defineTool({
   name: "get_sales_analytics",
   title: "Get sales analytics",
   description:
-    'Sales totals, then rows per split value, by revenue (price, goods) unless sort_by (Time.day: by day). success: orders from success_status on, even if later returned or canceled; totals.net = success - returned. E.g. best sellers by units: split_by ["Variation.id"], sort_by "product_count", limit 10.',
+    'Sales totals, then rows per split value, by revenue (price, goods) unless sort_by. success: orders from success_status on, even if later returned or canceled; totals.net = success - returned. E.g. best sellers by units: split_by ["Variation.id"], sort_by "product_count", limit 10.',
   toolset: "analytics",
   annotations: READ,
   input: z.object({

@@ -1,7 +1,11 @@
 import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
+import type { CustomerListParams } from "../../clients/pos.js";
+import type { PosCustomer } from "../../clients/schemas/pos.js";
+import { num } from "../../format/compact.js";
 import { upstreamRecord } from "../../format/orders.js";
 import { toUnix } from "../../format/time.js";
-import { defineTool, READ } from "../define.js";
+import { defineTool, READ, type ToolContext } from "../define.js";
 import { cursorInput, detailRowsInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { openRange } from "../pos/open-range.js";
 import { pagedList } from "../pos/paging.js";
@@ -10,6 +14,11 @@ import { searchText } from "../pos/phone.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { customerLevels, refId } from "../pos/shop-refs.js";
 import { customerRow, customerRowSchema } from "./customer-row.js";
+
+/** Upstream pages (of 100) a ranked answer reads: the list has no sort of its own. */
+const RANK_PAGES = 30;
+const RANK_PAGE_SIZE = 100;
+const RANKS = ["reward_point", "order_count", "purchased_amount"] as const;
 
 export const searchCustomers = defineTool({
   name: "search_customers",
@@ -26,11 +35,17 @@ export const searchCustomers = defineTool({
     time_field: z.enum(["created", "updated"]).default("created").describe("Field of since/until"),
     since: sinceInput,
     until: untilInput,
+    sort_by: z.enum(RANKS).optional().describe("Largest first"),
     limit: limitInput(100, 20),
     cursor: cursorInput,
     detail: detailRowsInput,
   }),
-  output: z.object({ customers: z.array(customerRowSchema), total: z.number().optional(), next_cursor: z.string().optional() }),
+  output: z.object({
+    customers: z.array(customerRowSchema),
+    total: z.number().optional(),
+    next_cursor: z.string().optional(),
+    note: z.string().optional(),
+  }),
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
     const range = openRange(input.since, input.until, tz);
@@ -40,18 +55,42 @@ export const searchCustomers = defineTool({
     const levels = await customerLevels(ctx.pos, shopId);
     const selectedLevel = input.levels?.map((l) => refId("levels", levels, l));
     const ids = input.cursor || !input.customer_ids ? undefined : await customerIds(ctx.pos, shopId, "customer_ids", input.customer_ids);
+    const query = { search: searchText(input.search), customer_ids: ids?.join(","), selectedLevel, ...dates };
+    const names = new Map(levels.map((l) => [l.id, l.name]));
+    const rows = (list: PosCustomer[]) => list.map((c) => (input.detail === "full" ? upstreamRecord(c) : customerRow(c, tz, names)));
+    if (input.sort_by) {
+      if (input.cursor) throw new InputError("cursor", "a ranked answer has no cursor", "Drop cursor, or raise limit (up to 100).");
+      const ranked = await rankCustomers(ctx, shopId, query, input.sort_by);
+      return { customers: rows(ranked.list.slice(0, input.limit)), total: ranked.total, note: ranked.note };
+    }
     const page = await pagedList(
       "search_customers",
       input,
-      () => ({ search: searchText(input.search), customer_ids: ids?.join(","), selectedLevel, ...dates }),
+      () => query,
       (q, page_number, page_size) => ctx.pos.listCustomers(shopId, { ...q, page_number, page_size }),
       ctx.progress,
     );
-    const names = new Map(levels.map((l) => [l.id, l.name]));
-    return {
-      customers: page.rows.map((c) => (input.detail === "full" ? upstreamRecord(c) : customerRow(c, tz, names))),
-      total: page.total,
-      next_cursor: page.next_cursor,
-    };
+    return { customers: rows(page.rows), total: page.total, next_cursor: page.next_cursor };
   },
 });
+
+/**
+ * The customers that match, largest `field` first. The list cannot sort, so up to RANK_PAGES are
+ * read; past them the answer says it ranks only the customers read.
+ */
+async function rankCustomers(ctx: ToolContext, shopId: string, query: CustomerListParams, field: (typeof RANKS)[number]) {
+  const read: PosCustomer[] = [];
+  let total: number | undefined;
+  for (let page = 1; page <= RANK_PAGES; page++) {
+    const got = await ctx.pos.listCustomers(shopId, { ...query, page_number: page, page_size: RANK_PAGE_SIZE });
+    read.push(...got.data);
+    total = got.total_entries;
+    if (got.data.length < RANK_PAGE_SIZE || (total !== undefined && read.length >= total)) break;
+    await ctx.progress(read.length, total, `page ${page}`);
+  }
+  const value = (c: PosCustomer) => num(c[field]) ?? 0;
+  const list = [...read].sort((a, b) => value(b) - value(a));
+  const complete = total === undefined ? read.length % RANK_PAGE_SIZE !== 0 || read.length === 0 : read.length >= total;
+  const note = complete ? undefined : `Ranked among the ${read.length} customers read${total ? ` of ${total}` : ""}: narrow with search, levels or since/until for a complete ranking.`;
+  return { list, total: complete ? read.length : total, note };
+}

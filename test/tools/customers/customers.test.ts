@@ -72,6 +72,23 @@ describe("search_customers", () => {
   });
 });
 
+describe("search_customers ranked", () => {
+  it("ranks every matching customer by points, orders or spend, over upstream pages", async () => {
+    for (const field of ["reward_point", "order_count", "purchased_amount"] as const) {
+      const top = [...pos().customers].sort((a, b) => Number(b[field] ?? 0) - Number(a[field] ?? 0)).slice(0, 5);
+      const r = await h.call("search_customers", { sort_by: field, limit: 5 });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.data.customers.map((c: Record<string, number>) => c[field])).toEqual(top.map((c) => Number(c[field] ?? 0)));
+      expect(r.data.total).toBe(pos().customers.length);
+      expect(r.data.note).toBeUndefined();
+    }
+    // More customers than one upstream page: the ranking is over all of them.
+    expect(pos().customers.length).toBeGreaterThan(100);
+    const cursor = await h.call("search_customers", { sort_by: "reward_point", cursor: "x" });
+    expect(cursor.isError).toBe(true);
+  });
+});
+
 describe("save_customer", () => {
   it("creates a customer, then adds and updates addresses", async () => {
     const created = await h.call("save_customer", { name: "Trần Thị Mai", phone_numbers: ["0977000333"], date_of_birth: "1995-04-12", level: "Bạc" });
