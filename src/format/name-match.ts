@@ -35,7 +35,7 @@ function containsGluedRun(whole: readonly string[], glued: string): boolean {
 /**
  * How well a name matches what was typed: 3 the same words ("thoi trang may"), 2 the typed words
  * in a row inside it ("kids", "may kids"), 1 whole words of it written together or apart
- * ("maykids", "thoitrangmay"), 0 not at all. Never part of a word: "Hân" is not "Hằng".
+ * ("maykids", "thoitrangmay") or its initials ("ghtk"), 0 not at all. Never part of a word: "Hân" is not "Hằng".
  */
 export function nameScore(name: string | undefined, typed: string): number {
   const want = nameWords(typed);
@@ -43,7 +43,9 @@ export function nameScore(name: string | undefined, typed: string): number {
   const have = nameWords(name);
   if (have.join(" ") === want.join(" ")) return 3;
   if (containsRun(have, want)) return 2;
-  return containsGluedRun(have, want.join("")) ? 1 : 0;
+  if (containsGluedRun(have, want.join(""))) return 1;
+  // Initials, as carriers are called: "GHTK" for Giao Hàng Tiết Kiệm, "GHN" for Giao Hàng Nhanh.
+  return want.length === 1 && want[0]!.length >= 3 && have.length === want[0]!.length && have.map((w) => w[0]).join("") === want[0] ? 1 : 0;
 }
 
 /** The items whose name matches best (all of them when several tie); none when nothing matches. */

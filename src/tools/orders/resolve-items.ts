@@ -68,7 +68,9 @@ export function pickVariation(field: string, candidates: PosVariation[], product
   if (variant) matches = matches.filter((v) => hasVariantWords(v, variant));
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) {
-    throw new InputError(field, `no variation matches ${JSON.stringify(product)}${variant ? ` / ${JSON.stringify(variant)}` : ""}`, "Use search_products to find the variation_id.");
+    // The product was found but not that variant: its variants are the choice to offer.
+    const offered = variant && candidates.length ? `Its variants: ${candidates.slice(0, 15).map(label).join("; ")}.` : "Use search_products to find the variation_id.";
+    throw new InputError(field, `no variation matches ${JSON.stringify(product)}${variant ? ` / ${JSON.stringify(variant)}` : ""}`, offered);
   }
   const listed = matches.slice(0, 10).map(label).join("; ");
   throw new InputError(

@@ -144,6 +144,14 @@ describe("create_order, get_order, update_order", () => {
     const ok = await h.call("create_order", { items: [{ product: "ao thun cotton", variant, quantity: 1 }], phone: "0987000222" });
     expect(ok.isError, ok.text).toBe(false);
     expect(pos().orders.find((o) => String(o.id) === ok.data.id)!.items[0]!.variation_id).toBe(target.id);
+
+    // A variant the product does not have: its variants are offered, nothing is written.
+    const before = pos().orders.length;
+    const none = await h.call("create_order", { items: [{ product: "ao thun cotton", variant: "tím XXXL", quantity: 1 }] });
+    expect(none.isError).toBe(true);
+    expect(none.text).toContain("Its variants:");
+    for (const sku of skus) expect(none.text).toContain(sku);
+    expect(pos().orders.length).toBe(before);
   });
 
   it("names the missing or invalid field before any write", async () => {

@@ -115,6 +115,10 @@ describe("search_orders", () => {
     const jt = newest(visible().filter((o) => o.partner?.partner_id === 15));
     expect(ids((await all({ carriers: [15], limit: 100 })).rows)).toEqual(ids(jt));
     expect(ids((await all({ carriers: ["J&T"], limit: 100 })).rows)).toEqual(ids(jt));
+    // Carriers as sellers call them: by their initials.
+    const ghtk = newest(visible().filter((o) => o.partner?.partner_id === 1));
+    expect(ghtk.length).toBeGreaterThan(0);
+    expect(ids((await all({ carriers: ["GHTK"], limit: 100 })).rows)).toEqual(ids(ghtk));
 
     const customerId = visible()[10]!.shop_customer_id!;
     const mine = newest(visible().filter((o) => o.shop_customer_id === customerId));
