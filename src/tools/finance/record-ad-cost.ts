@@ -62,7 +62,15 @@ export const recordAdCost = defineTool({
   toolset: "finance",
   annotations: CREATE,
   input,
-  output: z.object({ recorded: z.boolean(), ad_cost_id: z.string().optional(), transaction_id: z.string().optional(), total_cost: z.number().optional(), currency: z.string().optional() }),
+  output: z.object({
+    recorded: z.boolean(),
+    ad_cost_id: z.string().optional(),
+    transaction_id: z.string().optional(),
+    cost_date: z.string(),
+    total_cost: z.number().optional(),
+    items: z.array(z.string()).describe("Each cost with what it was resolved to (source, page, product, staff)"),
+    currency: z.string().optional(),
+  }),
   async confirm(args, ctx) {
     const { currency, labels } = await plan(args, ctx);
     const money = (n: number) => formatMoney(n, currency);
@@ -78,7 +86,7 @@ export const recordAdCost = defineTool({
     };
   },
   async handler(args, ctx) {
-    const { shopId, currency, params } = await plan(args, ctx);
+    const { shopId, currency, params, labels } = await plan(args, ctx);
     const created = await ctx.pos.createAdvCost(shopId, { params });
     const tx = created.transaction as { id?: unknown } | undefined;
     // The live service answers only {success}; ids come back where it sends them.
@@ -86,7 +94,10 @@ export const recordAdCost = defineTool({
       recorded: true,
       ad_cost_id: id(created.id),
       transaction_id: id(tx?.id),
-      total_cost: num(created.total_cost),
+      // What was recorded, as resolved: the live service answers only {success}.
+      cost_date: params.cost_date,
+      total_cost: num(created.total_cost) ?? args.items.reduce((sum, it) => sum + it.cost, 0),
+      items: args.items.map((it, i) => [formatMoney(it.cost, currency), labels[i]].filter(Boolean).join(": ")),
       currency,
     };
   },

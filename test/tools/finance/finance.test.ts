@@ -132,6 +132,11 @@ describe("record_ad_cost", () => {
     expect(r.isError, r.text).toBe(false);
     const total = items.reduce((sum, it) => sum + Math.round(it.cost * (1 + (it.tax ?? 0) / 100)), 0);
     expect(r.data.total_cost).toBe(total);
+    // The result says what was recorded and what each cost was resolved to.
+    expect(r.data.cost_date).toBe("2026-11-20 00:00:00");
+    expect(r.data.items).toHaveLength(2);
+    expect(r.data.items[0]).toContain(marketer.name);
+    expect(r.data.items[1]).toContain(page.name);
     const sent = pos().adCosts.at(-1)!;
     expect(sent.cost_date).toBe("2026-11-20 00:00:00");
     const request = h.sandbox.server.requests.filter((q) => q.method === "POST" && q.path.endsWith("/adv_costs")).at(-1);
