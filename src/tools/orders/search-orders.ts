@@ -3,7 +3,7 @@ import type { OrderListParams } from "../../clients/pos.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
 import { orderCurrency, orderRow, orderRowSchema, upstreamRecord } from "../../format/orders.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
-import { defineTool, READ } from "../define.js";
+import { defineTool, READ, type ToolContext } from "../define.js";
 import { cursorInput, limitInput, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { orderNames } from "../pos/shop-refs.js";
@@ -14,6 +14,21 @@ import { SCAN_PAGE_SIZE, SCAN_PAGES } from "./order-ref.js";
 
 /** The live list serves page 100's rows again for every later page. */
 const LAST_DISTINCT_PAGE = 100;
+/** Most matches summed into `totals` when the answer shows only some of them (pages of 100 read). */
+const TOTALS_MAX = 300;
+
+/** Every order the query matches, read in pages of SCAN_PAGE_SIZE (the caller checked there are few). */
+async function everyMatch(ctx: ToolContext, shopId: string, q: OrderListParams, total: number): Promise<PosOrder[]> {
+  const pages = Math.ceil(total / SCAN_PAGE_SIZE);
+  const read = await Promise.all(Array.from({ length: pages }, (_, i) => ctx.pos.listOrders(shopId, { ...q, page_number: i + 1, page_size: SCAN_PAGE_SIZE })));
+  return [...new Map(read.flatMap((p) => p.data).map((o) => [String(o.id), o])).values()];
+}
+
+/** What the orders come to: goods after discounts, and cash to collect on delivery. */
+function totalsOf(orders: readonly PosOrder[]) {
+  const rows = orders.map((o) => orderRow(o, "UTC"));
+  return { orders: rows.length, total: rows.reduce((t, o) => t + (o.total ?? 0), 0), cod: rows.reduce((t, o) => t + (o.cod ?? 0), 0) };
+}
 
 /** Sorts that follow a time field, so history past page 100 can be reached by moving the window. */
 const SORT_TIME: Record<string, { updateStatus: string | number; field: string }> = {
@@ -104,6 +119,7 @@ export const searchOrders = defineTool({
     total: z.number().optional(),
     next_cursor: z.string().optional(),
     currency: z.string().optional(),
+    totals: z.object({ orders: z.number(), total: z.number(), cod: z.number() }).optional().describe("Sums over every match (up to 300)"),
     note: z.string().optional(),
   }),
   async handler(input, ctx) {
@@ -157,11 +173,16 @@ export const searchOrders = defineTool({
       state = next;
     }
     const names = input.fields || (state.q as OrderListParams).fields ? undefined : await orderNames(ctx.pos, shopId);
+    const first = !input.cursor && !note && names !== undefined;
+    // "How much COD is out there?": every match summed here (reading the rest of a few hundred when
+    // this answer shows fewer), so no model adds up fifty numbers or pages for them.
+    const all = !first ? undefined : !next ? rows : !state.lf && total !== undefined && total <= TOTALS_MAX ? await everyMatch(ctx, shopId, state.q as OrderListParams, total) : undefined;
     return {
-      orders: rows.map((o) => (names ? orderRow(o, ctx.config.timezone, names) : upstreamRecord(o))),
+      orders: names ? rows.map((o) => orderRow(o, ctx.config.timezone, names)) : rows.map(upstreamRecord),
       total,
       next_cursor: next ? encodeCursor("search_orders", input, next) : undefined,
       currency: names ? orderCurrency(rows) : undefined,
+      totals: all?.length ? totalsOf(all) : undefined,
       note,
     };
   },

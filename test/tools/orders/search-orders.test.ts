@@ -57,6 +57,23 @@ describe("search_orders", () => {
     expect(ids(byCode.rows)).toEqual(ids(expected));
   });
 
+  it("sums every match (goods and COD) even when it shows only some, up to 300", async () => {
+    const shipped = visible().filter((o) => o.status === 2);
+    expect(shipped.length).toBeGreaterThan(20);
+    expect(shipped.length).toBeLessThanOrEqual(300);
+    const r = await h.call("search_orders", { statuses: ["shipped"], limit: 1 });
+    expect(r.data.orders).toHaveLength(1);
+    expect(r.data.next_cursor).toBeDefined();
+    expect(r.data.totals).toEqual({
+      orders: shipped.length,
+      total: shipped.reduce((t, o) => t + o.total_price_after_sub_discount, 0),
+      cod: shipped.reduce((t, o) => t + o.cod, 0),
+    });
+    // Past 300 matches there is no sum, and a page read on with the cursor has none either.
+    expect((await h.call("search_orders", { limit: 1 })).data.totals).toBeUndefined();
+    expect((await h.call("search_orders", { cursor: r.data.next_cursor, limit: 1 })).data.totals).toBeUndefined();
+  });
+
   it("reads delivered, the word sellers use, as the POS's received", async () => {
     const expected = newest(visible().filter((o) => o.status === 3));
     expect(expected.length).toBeGreaterThan(0);
