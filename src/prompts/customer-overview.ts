@@ -4,7 +4,7 @@ import { compact } from "../format/compact.js";
 import { orderCurrency, orderRow } from "../format/orders.js";
 import type { ResourceContext } from "../resources/define.js";
 import { customerRow, noteRow, pointLogRow } from "../tools/customers/customer-row.js";
-import { customersByPhoneOrName } from "../tools/pos/customer-ref.js";
+import { customerId, customersByPhoneOrName } from "../tools/pos/customer-ref.js";
 import { phoneInput } from "../tools/pos/phone.js";
 import { resolveShopId } from "../tools/pos/resolve-shop.js";
 import { customerLevels, orderNames } from "../tools/pos/shop-refs.js";
@@ -15,7 +15,8 @@ import { settleAll } from "../tools/settle.js";
 const RECENT = 10;
 
 async function findCustomer(ctx: ResourceContext, shopId: string, args: { phone?: string; customer_id?: string }) {
-  if (args.customer_id) return ctx.pos.getCustomer(shopId, args.customer_id);
+  // An id, a phone or a name, as the tools take customer_id.
+  if (args.customer_id) return ctx.pos.getCustomer(shopId, await customerId(ctx.pos, shopId, "customer_id", args.customer_id));
   const phone = phoneInput("phone", args.phone ?? "");
   const [customer] = await customersByPhoneOrName(ctx.pos, shopId, phone);
   if (!customer) throw new NotFoundError(`no customer with phone ${phone}`, "Check the number, or use search_customers.");
@@ -28,7 +29,7 @@ export const customerOverview = definePrompt({
   description: "Gathers a POS customer's record, recent orders, reward points and staff notes for a summary.",
   args: {
     phone: z.string().max(20).optional().describe("Customer phone number"),
-    customer_id: z.string().max(64).optional().describe("POS customer id (instead of phone), as the tools name it"),
+    customer_id: z.string().max(120).optional().describe("POS customer id, phone or name (instead of phone)"),
     shop_id: z.string().max(64).optional().describe("Shop id when several shops are configured"),
   },
   complete: { shop_id: completeShopId },

@@ -20,14 +20,6 @@ import { definePrompt } from "./define.js";
 const HISTORY = 20;
 const ORDERS = 5;
 
-const pathId = (what: string) =>
-  z
-    .string()
-    .min(1)
-    .max(128)
-    .regex(/^[A-Za-z0-9_.:-]+$/, `${what} may hold only letters, digits and _ . : -`)
-    .describe(what);
-
 /** JSON that cannot close the surrounding marker, whatever the customer wrote. */
 const inert = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
 
@@ -93,7 +85,12 @@ export const draftCustomerReply = definePrompt({
   args: {
     // A name as the tools take it ("Mây Kids"), resolved before anything is read.
     page_id: pageIdInput,
-    conversation_id: pathId("Conversation id (from list_conversations)"),
+    conversation_id: z
+      .string()
+      .min(1)
+      .max(128)
+      .regex(/^[A-Za-z0-9_.:-]+$/, 'is an id, not a name: find it with list_conversations {"customer": "<name or phone>"}')
+      .describe("Conversation id (from list_conversations)"),
     tone: z.string().max(100).optional().describe("Tone of the reply, e.g. warm, formal, brief"),
     language: z.string().max(50).optional().describe("Language of the reply; default the customer's"),
   },

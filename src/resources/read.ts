@@ -32,7 +32,15 @@ export async function readResource(uri: string, ctx: ResourceContext) {
     if (!matched) continue;
     const params: Record<string, string> = {};
     for (const [name, value] of Object.entries(matched)) {
-      const text = Array.isArray(value) ? (value[0] ?? "") : value;
+      const raw = Array.isArray(value) ? (value[0] ?? "") : value;
+      // Clients expand templates with percent-encoding ("Mây Kids" -> M%C3%A2y%20Kids): read it back
+      // before the value is checked like any other.
+      let text: string;
+      try {
+        text = decodeURIComponent(raw);
+      } catch {
+        throw notFound(uri, `${name} is not valid percent-encoding`);
+      }
       const checked = variableOf(name).safeParse(text);
       if (!checked.success) throw notFound(uri, `${name} ${checked.error.issues[0]?.message ?? "is not a valid id"}`);
       params[name] = checked.data;

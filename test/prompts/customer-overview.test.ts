@@ -50,6 +50,10 @@ describe("customer_overview prompt", () => {
     const c = h.sandbox.pos.customers[5]!;
     const r = await h.client.getPrompt({ name: "customer_overview", arguments: { customer_id: c.id } });
     expect(dataOf(textOf(r)).customer.id).toBe(c.id);
+    // Or the customer's name, as the tools take customer_id.
+    const unique = h.sandbox.pos.customers.find((x) => h.sandbox.pos.customers.filter((y) => y.name === x.name).length === 1)!;
+    const byName = await h.client.getPrompt({ name: "customer_overview", arguments: { customer_id: unique.name } });
+    expect(dataOf(textOf(byName)).customer.id).toBe(unique.id);
     await expect(h.client.getPrompt({ name: "customer_overview", arguments: {} })).rejects.toThrow(/phone/);
     await expect(h.client.getPrompt({ name: "customer_overview", arguments: { phone: "0100000000" } })).rejects.toThrow(/no customer/);
   });

@@ -42,6 +42,10 @@ describe("draft_customer_reply prompt", () => {
     await expect(h.client.getPrompt({ name: "draft_customer_reply", arguments: { page_id: "Không Có Trang", conversation_id: c.id } })).rejects.toThrow(
       new RegExp(page.name),
     );
+    // A customer's name where the conversation id goes says how to find the id.
+    await expect(
+      h.client.getPrompt({ name: "draft_customer_reply", arguments: { page_id: page.id, conversation_id: "Huỳnh Kim Linh" } }),
+    ).rejects.toThrow(/list_conversations \{"customer"/);
   });
 
   const contextOf = (r: { messages: { content: { type: string; text?: string } }[] }) =>

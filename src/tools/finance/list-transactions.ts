@@ -24,7 +24,7 @@ export const listTransactions = defineTool({
   name: "list_transactions",
   title: "List income/expense transactions",
   description:
-    "Cash-book transactions, newest first: amount > 0 income, < 0 expense; ad costs carry ad_cost_id. totals when all rows fit.",
+    "Cash-book transactions, newest first: amount > 0 income, < 0 expense; ad costs carry ad_cost_id.",
   toolset: "finance",
   annotations: READ,
   input: z.object({

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { sanitizeName } from "../../format/text.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { jsonish, pageIdInput } from "../inputs.js";
-import { conversationIdInput } from "./send-shared.js";
 import { resolveStaffIds } from "./page-lookups.js";
+import { conversationIdInput } from "./send-shared.js";
 
 export const assignConversation = defineTool({
   name: "assign_conversation",

@@ -1,5 +1,5 @@
-import { NotFoundError } from "../../clients/errors.js";
 import { original } from "../../clients/call-signal.js";
+import { InputError, NotFoundError } from "../../clients/errors.js";
 import type { MessagingClient } from "../../clients/messaging.js";
 import type { Conversation } from "../../clients/schemas/messaging.js";
 
@@ -73,6 +73,20 @@ export function recentConversationIds(client: MessagingClient, typed: string, ma
     if (ids.length >= max) break;
   }
   return ids;
+}
+
+/** What a list already told about a conversation, without reading anything. */
+export function knownConversation(client: MessagingClient, pageId: string, conversationId: string): ConversationFacts | undefined {
+  return store(client).get(key(pageId, conversationId));
+}
+
+/**
+ * Refuses a send to the wrong kind of thread when its type is known (the upstream's own refusal
+ * names its internal actions, not the tool to use). `kinds` are the types the tool sends to.
+ */
+export function requireKind(client: MessagingClient, pageId: string, conversationId: string, kinds: readonly string[], instead: string): void {
+  const type = knownConversation(client, pageId, conversationId)?.type;
+  if (type && !kinds.includes(type)) throw new InputError("conversation_id", `is a conversation of type ${type}`, instead);
 }
 
 export async function findConversation(client: MessagingClient, pageId: string, conversationId: string): Promise<ConversationFacts> {

@@ -11,7 +11,7 @@ import { conversationRow, fullRecord } from "../../format/conversations.js";
 import { parseRange, toIsoInZone, toUnix } from "../../format/time.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import { defineTool, READ, type ToolContext } from "../define.js";
-import { cursorInput, detailRowsInput, jsonish, limitInput, sinceInput, untilInput } from "../inputs.js";
+import { cursorInput, detailRowsInput, idInput, jsonish, limitInput, sinceInput, untilInput } from "../inputs.js";
 import { pageIdsInput } from "../pages/page-refs.js";
 import { rememberConversations } from "./conversation-lookup.js";
 import { searchConversations, searchedPageSchema } from "./conversation-search.js";
@@ -91,6 +91,7 @@ const input = z.object({
     .optional()
     .describe("Only these"),
   tags: tagsInput,
+  post_id: idInput("Only comments on this post (list_posts)").optional(),
   unread_first: z.boolean().optional().describe("Unread first"),
   since: sinceInput.describe("Last activity from (creation with order_by inserted_at)"),
   until: untilInput,
@@ -128,8 +129,9 @@ export const listConversations = defineTool({
     }
     const searching = input.customer !== undefined || input.awaiting_reply === true || input.waiting_minutes !== undefined;
     if (state && searching) throw new InputError("cursor", "continues a plain list; customer/awaiting_reply searches have none", "Drop cursor, or the search filters.");
-    if (state || (!searching && input.page_ids.length === 1)) {
-      const pageId = state?.p ?? input.page_ids[0]!;
+    const postPage = input.post_id === undefined || state ? undefined : pageOfPost(input, searching);
+    if (state || postPage || (!searching && input.page_ids.length === 1)) {
+      const pageId = state?.p ?? postPage ?? input.page_ids[0]!;
       return listPage(input, ctx, pageId, state ?? (await firstState(input, pageId, ctx.messaging, ctx.config.timezone)));
     }
     return searchConversations(input, ctx);
@@ -177,16 +179,29 @@ async function listPage(input: ListConversationsInput, ctx: ToolContext, pageId:
   };
 }
 
+/**
+ * The page a post_id belongs to: post ids are "<page id>_<n>", so the post names its page among
+ * page_ids (every page by default). A post's comments are one page's plain list.
+ */
+function pageOfPost(input: ListConversationsInput, searching: boolean): string {
+  if (searching) throw new InputError("post_id", "lists one post's comments; it does not combine with customer/awaiting_reply", "Drop one of them: each row's last_from says who wrote last.");
+  const postId = input.post_id!;
+  const page = input.page_ids.length === 1 ? input.page_ids[0] : input.page_ids.find((id) => postId.startsWith(`${id}_`));
+  if (!page) throw new InputError("post_id", `${postId} is not a post of the pages listed`, "Pass page_ids with the post's page, or a post id from list_posts.");
+  return page;
+}
+
 async function firstState(input: ListConversationsInput, pageId: string, client: MessagingClient, tz: string): Promise<State> {
   const all = input.tags?.length === 1 && String(input.tags[0]).toUpperCase() === "ALL";
   const paged = input.with_total === true || input.order_by !== undefined;
   const clash = (field: string, why: string) => new InputError(field, why, "Drop one of the two, or make two calls.");
   if (all) {
-    const other = (["type", "unread_first", "since", "until", "with_total", "order_by"] as const).find((k) => input[k] !== undefined);
+    const other = (["type", "post_id", "unread_first", "since", "until", "with_total", "order_by"] as const).find((k) => input[k] !== undefined);
     if (other) throw clash(other, 'cannot be combined with tags ["ALL"] (that list takes no other filter)');
     return { p: pageId, v: "count", skip: 0, q: { tags: "ALL" } };
   }
   if (paged && input.type) throw clash("type", "cannot be combined with with_total/order_by (the counted list has no type filter)");
+  if (paged && input.post_id) throw clash("post_id", "cannot be combined with with_total/order_by (the counted list has no post filter)");
   if (paged && input.unread_first) throw clash("unread_first", "cannot be combined with with_total/order_by");
   const hasRange = input.since !== undefined || input.until !== undefined;
   const range =
@@ -197,5 +212,6 @@ async function firstState(input: ListConversationsInput, pageId: string, client:
   const span = range ? { since: toUnix(range.since), until: toUnix(range.until) } : {};
   // "Latest activity first", as the description says, unless asked otherwise.
   if (paged) return { p: pageId, v: "paged", skip: 0, q: { ...span, tags, order_by: input.order_by ?? "updated_at" } };
-  return { p: pageId, v: "v2", skip: 0, q: { ...span, tags, type: input.type, unread_first: input.unread_first } };
+  const posts = input.post_id === undefined ? undefined : [input.post_id];
+  return { p: pageId, v: "v2", skip: 0, q: { ...span, tags, type: input.type, post_ids: posts, unread_first: input.unread_first } };
 }

@@ -6,8 +6,8 @@ import { messageRow } from "../../format/conversations.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, idInput, limitInput, pageIdInput } from "../inputs.js";
-import { conversationIdInput } from "./send-shared.js";
 import { findConversation } from "./conversation-lookup.js";
+import { conversationIdInput } from "./send-shared.js";
 
 const NAME = "list_messages";
 /** Without a position the list holds the 20 newest; later steps hold 25 or 30 (by variant). */

@@ -4,9 +4,9 @@ import type { Message } from "../../clients/schemas/messaging.js";
 import { CREATE, defineTool, type ToolContext } from "../define.js";
 import { jsonish } from "../inputs.js";
 import { type CommentTarget, commentIdOf, findComment } from "./comment-target.js";
-import { findConversation } from "./conversation-lookup.js";
-import { commentTarget, messageInput, sentOutput, urlInput } from "./send-shared.js";
 import { confirmSend } from "./confirm-send.js";
+import { findConversation, requireKind } from "./conversation-lookup.js";
+import { commentTarget, messageInput, sentOutput, urlInput } from "./send-shared.js";
 
 export const replyToComment = defineTool({
   name: "reply_to_comment",
@@ -32,6 +32,7 @@ export const replyToComment = defineTool({
     if (input.content_url && input.image_data === undefined) {
       throw new InputError("image_data", "is required with content_url", 'Pass the image size, e.g. {"width":800,"height":600}.');
     }
+    requireKind(ctx.messaging, input.page_id, input.conversation_id, ["COMMENT", "COMMENT_LIVESTREAM"], "Message an inbox thread with send_inbox_message.");
     const imageData = typeof input.image_data === "object" ? JSON.stringify(input.image_data) : input.image_data;
     const comment = input.comment_id ? undefined : await defaultComment(ctx, input);
     const sent = await ctx.messaging.replyToComment(input.page_id, input.conversation_id, {

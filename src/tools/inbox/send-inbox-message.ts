@@ -3,8 +3,9 @@ import { InputError } from "../../clients/errors.js";
 import type { InboxMessage } from "../../clients/messaging.js";
 import { CREATE, defineTool } from "../define.js";
 import { idInput, pageIdInput } from "../inputs.js";
-import { messageInput, sentOutput, urlInput } from "./send-shared.js";
 import { confirmSend } from "./confirm-send.js";
+import { requireKind } from "./conversation-lookup.js";
+import { messageInput, sentOutput, urlInput } from "./send-shared.js";
 
 const DOCUMENT_TYPES: Record<string, string> = {
   pdf: "application/pdf",
@@ -43,6 +44,7 @@ export const sendInboxMessage = defineTool({
     if (!input.message?.trim() && !input.content_url) {
       throw new InputError("message", "give a message or a content_url", "Pass the text to send, or the URL of an image or file.");
     }
+    requireKind(ctx.messaging, input.page_id, input.conversation_id, ["INBOX"], "Answer a comment with reply_to_comment (public) or send_private_reply (to the commenter's inbox).");
     const sent = await ctx.messaging.sendInboxMessage(input.page_id, input.conversation_id, {
       message: input.message,
       ...(input.content_url ? attachmentOf(input.content_url) : {}),

@@ -5,10 +5,10 @@ import { sideOf } from "../../format/conversations.js";
 import { recordTime } from "../../format/time.js";
 import { CREATE, defineTool, type ToolContext } from "../define.js";
 import { idInput } from "../inputs.js";
-import { findConversation } from "./conversation-lookup.js";
 import { commentIdOf, findComment } from "./comment-target.js";
-import { commentTarget, messageInput, sentOutput } from "./send-shared.js";
 import { confirmSend } from "./confirm-send.js";
+import { findConversation } from "./conversation-lookup.js";
+import { commentTarget, messageInput, sentOutput } from "./send-shared.js";
 
 const MAX_AGE_MS = 7 * 86_400_000;
 
@@ -24,7 +24,10 @@ export const sendPrivateReply = defineTool({
     message: messageInput.min(1).describe("Text"),
     post_id: idInput("Post of the comment").optional(),
   }),
-  output: sentOutput,
+  output: sentOutput.extend({
+    conversation_id: z.string().optional().describe("The customer's inbox thread the message went to, when the page lists it"),
+    comment_conversation_id: z.string(),
+  }),
   confirm: (input, ctx) => confirmSend("Nhắn riêng cho người đã bình luận?", input, ctx),
   async handler(input, ctx) {
     if (!input.message.trim()) throw new InputError("message", "is empty", "Pass the text to send.");
@@ -43,7 +46,11 @@ export const sendPrivateReply = defineTool({
       ...(fromId != null ? { from_id: String(fromId) } : {}),
       message: input.message,
     });
-    return { message_id: sent.id ?? undefined, conversation_id: input.conversation_id };
+    // The message lands in the customer's inbox thread, which the answer does not name: the
+    // comment records it once sent. Without it, no id is given rather than the comment thread's.
+    const after = facts.customer_id ? await findComment(ctx, input, facts.customer_id) : undefined;
+    const inbox = after?.private_reply_conversation;
+    return { message_id: sent.id ?? undefined, conversation_id: inbox ? String(inbox) : undefined, comment_conversation_id: input.conversation_id };
   },
 });
 
@@ -54,7 +61,12 @@ function checkComment(ctx: ToolContext, input: { page_id: string; comment_id?: s
     throw new InputError(field, "names a comment written by the page", "Pick the customer's comment id from list_messages.");
   }
   if (comment.private_reply_conversation) {
-    throw new InputError(field, "this comment already had its private reply (one per comment)", "Continue in the customer's inbox thread with send_inbox_message.");
+    const thread = comment.private_reply_conversation;
+    throw new InputError(
+      field,
+      "this comment already had its private reply (one per comment)",
+      `Continue in the customer's inbox thread${thread == null ? "" : ` ${thread}`} with send_inbox_message.`,
+    );
   }
   const written = recordTime(comment.inserted_at, ctx.config.timezone);
   if (written && Date.now() - Date.parse(written) > MAX_AGE_MS) {

@@ -3,8 +3,8 @@ import { InputError, PancakeError, UpstreamError } from "../../clients/errors.js
 import { tagLabels } from "../../format/conversations.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { jsonish, pageIdInput } from "../inputs.js";
-import { conversationIdInput } from "./send-shared.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
+import { conversationIdInput } from "./send-shared.js";
 
 const tagList = () =>
   jsonish(z.array(z.union([z.string().min(1).max(100), z.number()])).max(20))

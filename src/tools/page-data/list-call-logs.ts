@@ -128,7 +128,7 @@ export const listCallLogs = defineTool({
   name: NAME,
   title: "List call logs",
   description:
-    "Call-centre calls, newest first, of pages with a call centre: phone, staff, answered, duration, recording. Missed today: since \"today\", missed true.",
+    "Call-centre calls, newest first: phone, staff, answered, duration, recording. Missed today: since \"today\", missed true.",
   toolset: "page_data",
   annotations: READ,
   input,

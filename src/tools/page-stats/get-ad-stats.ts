@@ -83,7 +83,7 @@ export const getAdStats = defineTool({
   name: "get_ad_stats",
   title: "Ad statistics",
   description:
-    "Ad results of pages per campaign, ad or day: spend, clicks, CPC/CPM/CTR, conversations, purchases, purchase value, ROAS. Rows by spend unless sort_by.",
+    "Ad results per campaign, ad or day: spend, clicks, CPC/CPM/CTR, conversations, purchases, value, ROAS; by spend unless sort_by.",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({

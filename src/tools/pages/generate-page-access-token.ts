@@ -7,7 +7,7 @@ export const generatePageAccessToken = defineTool({
   name: "generate_page_access_token",
   title: "Regenerate page access token",
   description:
-    "Regenerate the page access token. Destructive: invalidates the previous token, breaking integrations using it. Only on explicit request.",
+    "Regenerate the page access token; the old one stops working (integrations using it break). Only on explicit request.",
   toolset: "pages",
   annotations: OVERWRITE,
   input: z.object({

@@ -14,6 +14,23 @@ describe("list_conversations", () => {
     ofPage = () => h.sandbox.messaging.conversations.filter((c) => c.page_id === pageId);
   });
 
+  it("lists the comment threads of one post, its page found from the post id, and says who wrote last", async () => {
+    const withComments = h.sandbox.messaging.conversations.filter((c) => c.post_id && c.type === "COMMENT");
+    const postId = withComments[0]!.post_id!;
+    const expected = withComments.filter((c) => c.post_id === postId).sort(byUpdated);
+    const r = await h.call("list_conversations", { post_id: postId, limit: 50 });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.conversations.map((c: { id: string }) => c.id)).toEqual(expected.map((c) => c.id));
+    for (const row of r.data.conversations) expect(["customer", "page"]).toContain(row.last_from);
+    const clash = await h.call("list_conversations", { post_id: postId, awaiting_reply: true });
+    expect(clash.isError).toBe(true);
+    expect(clash.text).toContain("last_from");
+    const other = h.sandbox.messaging.pages.find((p) => !postId.startsWith(`${p.id}_`))!;
+    const wrong = await h.call("list_conversations", { post_id: postId, page_ids: [other.id, h.sandbox.messaging.pages.find((p) => p.id !== other.id && !postId.startsWith(`${p.id}_`))?.id ?? other.id] });
+    expect(wrong.isError).toBe(true);
+    expect(wrong.text).toContain("is not a post of the pages listed");
+  });
+
   it("returns the most recently updated conversations as compact rows with tag and staff names", async () => {
     const r = await h.call("list_conversations", { page_ids: pageId, limit: 30 });
     expect(r.isError, r.text).toBe(false);

@@ -133,10 +133,15 @@ describe("send_inbox_message, reply_to_comment, send_private_reply", () => {
       const body = h.sandbox.server.requests.filter((q) => q.method === "POST").at(-1)!.body as Record<string, unknown>;
       // The seed's user-token form has no from_id (the OpenAPI's page-token form requires it).
       expect(body).toEqual({ action: "private_replies", post_id: fresh.post_id, message_id: rootOf(fresh).id, message: "Giá 250k ạ" });
-      expect(rootOf(fresh).private_reply_conversation).toBeTruthy();
+      const inbox = rootOf(fresh).private_reply_conversation;
+      expect(inbox).toBeTruthy();
+      // The answer names the inbox thread the message went to, not the comment thread.
+      expect(r.data).toMatchObject({ conversation_id: inbox, comment_conversation_id: fresh.id });
+      expect(messagesOf(inbox!).at(-1)!.message).toContain("Giá 250k ạ");
       const again = await h.call("send_private_reply", { page_id: pageId, conversation_id: fresh.id, message: "Giá 250k ạ" });
       expect(again.isError).toBe(true);
       expect(again.text).toMatch(/one per comment/);
+      expect(again.text).toContain(`inbox thread ${inbox} with send_inbox_message`);
     });
 
     it("returns the upstream refusal when the comment could not be checked first", async () => {
@@ -157,6 +162,23 @@ describe("send_inbox_message, reply_to_comment, send_private_reply", () => {
       const r = await h.call("send_private_reply", { page_id: pageId, conversation_id: inbox.id, message: "x" });
       expect(r.isError).toBe(true);
       expect(r.text).toMatch(/INBOX/);
+    });
+
+    it("refuses an inbox message to a comment thread and a comment reply to an inbox thread, naming the tool to use", async () => {
+      const inbox = conversations.find((c) => c.type === "INBOX")!;
+      const comment = conversations.find((c) => c.type === "COMMENT")!;
+      await h.call("list_conversations", { page_ids: pageId, limit: 50 });
+      await h.call("list_conversations", { page_ids: pageId, type: ["COMMENT"], limit: 50 });
+      const before = sends();
+      const toComment = await h.call("send_inbox_message", { page_id: pageId, conversation_id: comment.id, message: "x" });
+      expect(toComment.isError).toBe(true);
+      expect(toComment.text).toContain("is a conversation of type COMMENT");
+      expect(toComment.text).toContain("reply_to_comment");
+      const toInbox = await h.call("reply_to_comment", { page_id: pageId, conversation_id: inbox.id, message: "x" });
+      expect(toInbox.isError).toBe(true);
+      expect(toInbox.text).toContain("is a conversation of type INBOX");
+      expect(toInbox.text).toContain("send_inbox_message");
+      expect(sends()).toBe(before);
     });
   });
 });

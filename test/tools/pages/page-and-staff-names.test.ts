@@ -1,3 +1,4 @@
+import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import { describe, expect, it } from "vitest";
 import { Sandbox } from "../../../src/sandbox/index.js";
 import { startHarness, useHarness } from "../../helpers/harness.js";
@@ -63,6 +64,13 @@ describe("pages by name", () => {
     const data = JSON.parse((r.contents[0] as { text: string }).text);
     expect(data.page_id).toBe(page.id);
     expect(data.tags.map((t: { name: string }) => t.name)).toEqual(h.sandbox.messaging.tags[page.id]!.map((t) => t.text));
+    // As a client's URI template expands it: percent-encoded.
+    const kids = h.sandbox.messaging.pages.find((p) => p.name.startsWith("Mây Kids"))!;
+    const uri = new UriTemplate("pancake://pages/{page_id}/tags").expand({ page_id: "Mây Kids" });
+    expect(uri).toBe("pancake://pages/M%C3%A2y%20Kids/tags");
+    const encoded = JSON.parse(((await h.client.readResource({ uri })).contents[0] as { text: string }).text);
+    expect(encoded.page_id).toBe(kids.id);
+    await expect(h.client.readResource({ uri: "pancake://pages/%E0%A4%A/tags" })).rejects.toThrow(/percent-encoding/);
   });
 
   it("without the user token takes page ids only, and says why a name cannot be read", async () => {
