@@ -55,7 +55,7 @@ describe("pages toolset", () => {
     const token = tools.find((t) => t.name === "generate_page_access_token")!;
     // readOnlyHint and idempotentHint are left out at their defaults (false).
     expect(token.annotations).toEqual({ destructiveHint: true });
-    expect(token.description).toMatch(/invalidates the previous token/);
+    expect(token.description).toMatch(/the old one stops working/);
     for (const name of WRITES) expect(tools.find((t) => t.name === name)?.annotations?.idempotentHint ?? false, name).toBe(false);
   });
 
