@@ -8,6 +8,7 @@ import type { StateScope } from "./state/scope.js";
 import { openRedis } from "./state/open.js";
 import { namespaceOf, redisStates, type StateSource } from "./tenants/index.js";
 import { serveApp } from "./http-app.js";
+import { isWildcard } from "./transports/wildcard.js";
 import { VERSION } from "./version.js";
 
 async function main(): Promise<void> {
@@ -27,7 +28,12 @@ async function main(): Promise<void> {
     config = demo.config;
     cleanups.push(demo.close);
     logger.info(`demo: sandbox shop at ${demo.sandbox.started.origin}`);
-    banner = async (url) => clientSnippets(url, config.mcpToken);
+    banner = async (url) => {
+      const others = isWildcard(config.host)
+        ? `\nOther machines: http://<this machine's name or address>:${new URL(url).port}/mcp, once that name is in PANCAKE_MCP_ALLOWED_HOSTS (add --allow-http to mcp-remote's args for plain http).`
+        : "";
+      return clientSnippets(url, config.mcpToken) + others;
+    };
   }
   // Shared state (PANCAKE_REDIS_URL) loads only when configured; memory otherwise.
   let shared: { redis: RedisState; states: StateSource; scope: StateScope } | undefined;

@@ -55,7 +55,8 @@ export function clientSnippets(url: string, bearer?: string): string {
     "VS Code (.vscode/mcp.json):",
     json({ servers: { pancake: { type: "http", url, ...(headers ? { headers } : {}) } } }),
     "",
-    "MCP Inspector:",
+    "MCP Inspector (the web UI needs Node 22.7.5 or newer; the second line works on any Node):",
     `  npx @modelcontextprotocol/inspector --transport http --server-url ${url}${headerFlag}`,
+    `  npx @modelcontextprotocol/inspector --cli ${url} --transport http${headerFlag} --method tools/list`,
   ].join("\n");
 }

@@ -650,6 +650,15 @@ export class MessagingClient {
     await this.freshPageList();
     const found = this.tokens.get(pageId);
     if (!found && !this.pageNames.has(pageId)) throw this.unknownPage("page_id", pageId, []);
+    if (!found && this.pageNames.get(pageId)?.activated === false) {
+      // Listed (pages read by name are offered among the account's), but Pancake serves no inbox for it.
+      const active = [...this.pageNames].filter(([, p]) => p.activated).map(([id, p]) => `${id} (${p.name ?? "?"})`);
+      throw new InputError(
+        "page_id",
+        `page ${pageId} (${this.pageNames.get(pageId)?.name ?? "?"}) is deactivated in Pancake: its inbox and statistics cannot be read`,
+        `Activate it in Pancake's page settings, or use an activated page: ${active.join(", ") || "none"}.`,
+      );
+    }
     if (!found) {
       throw new ConfigError(
         `${op}: page ${pageId} is not an activated page of the account behind PANCAKE_ACCESS_TOKEN, or it has no page access token. Check the page id, or set its token in PANCAKE_PAGE_ACCESS_TOKENS.`,

@@ -75,14 +75,17 @@ export function withoutAddress(typed: string): string | undefined {
  * mean"; never used to resolve a value by itself.
  */
 export function nearestName<T>(items: readonly T[], typed: string, nameOf: (item: T) => string | undefined): T | undefined {
-  const want = nameWords(typed).join(" ");
+  const typedWords = nameWords(typed);
+  const want = typedWords.join(" ");
   if (want.length < 3) return undefined;
   let best: { item: T; d: number } | undefined;
   let tie = false;
   for (const item of items) {
     const name = nameOf(item);
     if (!name) continue;
-    const d = editDistance(want, nameWords(name).join(" "));
+    // The whole name, or its first words as many as typed ("Mây Kidz" for "Mây Kids - Đồ trẻ em").
+    const words = nameWords(name);
+    const d = Math.min(editDistance(want, words.join(" ")), editDistance(want, words.slice(0, typedWords.length).join(" ")));
     if (d > Math.max(1, Math.floor(want.length / 5))) continue;
     if (!best || d < best.d) [best, tie] = [{ item, d }, false];
     else if (d === best.d) tie = true;

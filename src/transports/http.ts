@@ -5,6 +5,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Logger } from "../log.js";
 import { deliverAnswers, routeAnswers } from "./answers.js";
+import { isWildcard } from "./wildcard.js";
 
 export interface HttpOptions {
   host: string;
@@ -105,7 +106,18 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
     if (!host || (host.port ?? 80) !== hostPort()) return false;
     if (extra.includes(host.name)) return true;
     const bound = options.host.includes(":") && !options.host.startsWith("[") ? `[${options.host}]` : options.host;
-    return host.name === bound.toLowerCase() || (isLoopback(options.host) && LOOPBACK_NAMES.has(host.name));
+    // Bound to every address (0.0.0.0, ::), the machine's own loopback names reach it too; other
+    // names (its LAN address, a public name) only when allowed, as DNS rebinding needs a name.
+    return host.name === bound.toLowerCase() || ((isLoopback(options.host) || isWildcard(options.host)) && LOOPBACK_NAMES.has(host.name));
+  };
+  // A refused Host is said once per name: a client that cannot connect otherwise learns nothing.
+  const refusedHosts = new Set<string>();
+  const refuseHost = (header: string | undefined) => {
+    const name = (header ?? "").slice(0, 100);
+    if (refusedHosts.size < 20 && !refusedHosts.has(name)) {
+      refusedHosts.add(name);
+      logger.warn(`http: refused Host ${JSON.stringify(name)}: add it to PANCAKE_MCP_ALLOWED_HOSTS if clients use that name`);
+    }
   };
   // A browser page on this machine (an inspector on another local port) may call a loopback server;
   // a page from any other site may not, whatever name it resolves to.
@@ -126,7 +138,10 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
     if (req.method === "GET" && (path === "/healthz" || path === "/readyz" || (path === "/metrics" && options.metrics))) {
       return probe(path, res);
     }
-    if (!allowedHost(req.headers.host)) return jsonRpcError(res, 421, -32000, "Host header not allowed");
+    if (!allowedHost(req.headers.host)) {
+      refuseHost(req.headers.host);
+      return jsonRpcError(res, 421, -32000, "Host header not allowed: add it to PANCAKE_MCP_ALLOWED_HOSTS");
+    }
     if (!allowedOrigin(req.headers.origin)) return jsonRpcError(res, 403, -32000, "Origin not allowed");
     if (path !== "/mcp") return jsonRpcError(res, 404, -32000, "Not found: the MCP endpoint is /mcp");
     const given = req.headers["x-request-id"];
@@ -181,7 +196,8 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
     httpServer.once("error", reject);
     httpServer.listen(options.port, options.host, () => resolve());
   });
-  const shownHost = options.host.includes(":") ? `[${options.host}]` : options.host;
+  // A wildcard address is no place to connect to: this machine reaches it by loopback.
+  const shownHost = isWildcard(options.host) ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
   const url = `http://${shownHost}:${hostPort()}/mcp`;
 
   return {

@@ -50,3 +50,35 @@ describe("DNS rebinding: the built server on loopback without a token", () => {
     expect(rpcMessage(res.body).result.structuredContent.pages.length).toBeGreaterThan(0);
   });
 });
+
+// The README's team setup: every address, a token, and the name clients use allowed.
+describe("Host names on a server bound to every address", () => {
+  let server: HttpServerProcess;
+  let port: string;
+  const token = "team-token-0123456789";
+
+  beforeAll(async () => {
+    server = await spawnHttp(["--demo", "--host", "0.0.0.0", "--log-level", "warning"], { PANCAKE_MCP_TOKEN: token, PANCAKE_MCP_ALLOWED_HOSTS: "shop-server.lan" });
+    port = new URL(server.url).port;
+  });
+  afterAll(async () => {
+    if (server) await server.stop();
+  });
+
+  const post = (host: string) => raw(server.url, { headers: { host, authorization: `Bearer ${token}` }, body: INITIALIZE });
+
+  it("announces a URL this machine can use, and serves its loopback names and the allowed one", async () => {
+    expect(new URL(server.url).hostname).toBe("127.0.0.1");
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `shop-server.lan:${port}`]) expect((await post(host)).status, host).toBe(200);
+  });
+
+  it("refuses any other name, and says once in its log which name to allow", async () => {
+    for (const host of [`192.168.1.20:${port}`, `192.168.1.20:${port}`, `rebind.attacker.example:${port}`]) {
+      const res = await post(host);
+      expect(res.status, host).toBe(421);
+      expect(res.body).toContain("PANCAKE_MCP_ALLOWED_HOSTS");
+    }
+    await expect.poll(() => server.stderr()).toContain('refused Host "rebind.attacker.example');
+    expect(server.stderr().split(`refused Host "192.168.1.20:${port}"`).length - 1).toBe(1);
+  });
+});

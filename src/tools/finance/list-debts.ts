@@ -36,6 +36,7 @@ const amounts = (d: PosDebt) => {
  * directions together, and a payable figure beside a receivable question reads as part of it.
  */
 type Sums = z.infer<typeof sums>;
+const CANCELLED = 2;
 const zero = (): Sums => ({ count: 0, due: 0, settled: 0, remaining: 0 });
 
 function add(t: Sums, d: PosDebt) {
@@ -53,12 +54,15 @@ const partyOf = (d: PosDebt) => ((d as Record<string, unknown>).supplier_product
  * Count and money of each direction asked for (both when none is): the upstream `sum` adds both
  * directions together, and a payable figure beside a receivable question reads as part of it.
  * What the shop owes is split by party: refunds due to customers are not debts to suppliers.
+ * Cancelled debts are left out unless they are what was asked for.
  */
-function totalsOf(debts: PosDebt[], direction: (typeof DEBT_TYPES)[number] | undefined) {
+function totalsOf(debts: PosDebt[], direction: (typeof DEBT_TYPES)[number] | undefined, status: number | undefined) {
   const totals: Partial<Record<(typeof DEBT_TYPES)[number], Sums & { to_suppliers?: Sums; to_customers?: Sums }>> = Object.fromEntries(
     (direction ? [direction] : DEBT_TYPES).map((t) => [t, t === "payable" ? { ...zero(), to_suppliers: zero(), to_customers: zero() } : zero()]),
   );
   for (const d of debts) {
+    // A cancelled debt is owed by nobody: summed in, it read as money still due.
+    if (d.status === CANCELLED && status !== CANCELLED) continue;
     const t = totals[DEBT_TYPES[d.type ?? -1] ?? "receivable"];
     if (!t || DEBT_TYPES[d.type ?? -1] === undefined) continue;
     add(t, d);
@@ -72,7 +76,7 @@ export const listDebts = defineTool({
   name: "list_debts",
   title: "List debts",
   description:
-    "Debts with amounts due/settled/remaining, and totals over all that match (first call). Example: who owes us: direction receivable, status open.",
+    "Debts with amounts due/settled/remaining; totals over all that match but cancelled (first call). Example: who owes us: direction receivable, status open.",
   toolset: "finance",
   annotations: READ,
   input: z.object({
@@ -146,7 +150,7 @@ export const listDebts = defineTool({
     const resume = after ? { pg: Math.floor(after.index / PAGE) + 1, off: after.index % PAGE } : complete ? undefined : { pg: TOTAL_PAGES + 1, off: 0 };
     return {
       currency,
-      totals: { ...totalsOf(read, input.direction), partial: complete ? undefined : true },
+      totals: { ...totalsOf(read, input.direction, status), partial: complete ? undefined : true },
       total: complete ? matched.length : undefined,
       debts: matched.slice(0, input.limit).map(({ d }) => project(d)),
       next_cursor: resume && encodeCursor("list_debts", input, { q, ...resume, ps: PAGE }),

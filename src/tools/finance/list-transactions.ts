@@ -12,7 +12,11 @@ import { shopScope } from "../pos/shop-scope.js";
 
 const row = z.looseObject({ id: z.string(), name: z.string().optional(), amount: z.number().optional() });
 
-/** Income, expense (as a positive sum) and net of rows that are the whole answer. */
+/** Most matches summed into `totals` when the answer shows fewer (read in pages of TOTALS_PAGE). */
+const TOTALS_MAX = 300;
+const TOTALS_PAGE = 100;
+
+/** Income, expense (as a positive sum) and net of every matching row. */
 function totalsOf(rows: readonly Record<string, unknown>[]) {
   const amounts = rows.map((r) => num(r.amount) ?? 0);
   const income = amounts.filter((a) => a > 0).reduce((t, a) => t + a, 0);
@@ -42,6 +46,7 @@ export const listTransactions = defineTool({
     totals: z.object({ income: z.number(), expense: z.number(), net: z.number() }).optional(),
     transactions: z.array(row),
     next_cursor: z.string().optional(),
+    note: z.string().optional(),
   }),
   async handler(input, ctx) {
     // The cash book's money is what is in effect: new, cancelled and deleted entries summed in
@@ -67,6 +72,19 @@ export const listTransactions = defineTool({
         inserted_at: recordTime(t.inserted_at, tz),
       }),
     });
-    return { currency, total: page.total, totals: page.next_cursor ? undefined : totalsOf(page.rows), transactions: page.rows, next_cursor: page.next_cursor };
+    // Summed over every match (reading them when this answer shows fewer), so "spent this year"
+    // is never the sum of the first page; a first call only, a cursor's page is part of one.
+    let totals: ReturnType<typeof totalsOf> | undefined;
+    let note: string | undefined;
+    if (!input.cursor && !page.next_cursor) totals = totalsOf(page.rows);
+    else if (!input.cursor && page.total !== undefined && page.total <= TOTALS_MAX) {
+      const query = { status, startDateTime: range.from, endDateTime: range.to };
+      const pages = await Promise.all(
+        Array.from({ length: Math.ceil(page.total / TOTALS_PAGE) }, (_, i) => ctx.pos.listTransactions(shopId, { ...query, page: i + 1, page_size: TOTALS_PAGE })),
+      );
+      const all = [...new Map(pages.flatMap((p) => p.data).map((t) => [String(t.id), t])).values()];
+      totals = totalsOf(all.map((t) => ({ amount: t.amount })));
+    } else if (!input.cursor) note = `No totals over ${TOTALS_MAX} matches: narrow since/until to have them summed.`;
+    return { currency, total: page.total, totals, transactions: page.rows, next_cursor: page.next_cursor, note };
   },
 });

@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
-import type { Message } from "../../clients/schemas/messaging.js";
-import { CREATE, defineTool, type ToolContext } from "../define.js";
+import { CREATE, defineTool } from "../define.js";
 import { jsonish } from "../inputs.js";
-import { type CommentTarget, commentIdOf, findComment } from "./comment-target.js";
+import { commentIdOf, findComment } from "./comment-target.js";
 import { confirmSend } from "./confirm-send.js";
 import { findConversation, requireKind } from "./conversation-lookup.js";
 import { commentTarget, messageInput, sentOutput, urlInput } from "./send-shared.js";
@@ -32,9 +31,11 @@ export const replyToComment = defineTool({
     if (input.content_url && input.image_data === undefined) {
       throw new InputError("image_data", "is required with content_url", 'Pass the image size, e.g. {"width":800,"height":600}.');
     }
-    requireKind(ctx.messaging, input.page_id, input.conversation_id, ["COMMENT", "COMMENT_LIVESTREAM"], "Message an inbox thread with send_inbox_message.");
     const imageData = typeof input.image_data === "object" ? JSON.stringify(input.image_data) : input.image_data;
-    const comment = input.comment_id ? undefined : await defaultComment(ctx, input);
+    // Without comment_id the thread is looked up anyway (for its first comment), so its kind is known.
+    const facts = input.comment_id ? undefined : await findConversation(ctx.messaging, input.page_id, input.conversation_id).catch(() => undefined);
+    requireKind(ctx.messaging, input.page_id, input.conversation_id, ["COMMENT", "COMMENT_LIVESTREAM"], "Message an inbox thread with send_inbox_message.");
+    const comment = facts?.customer_id ? await findComment(ctx, input, facts.customer_id) : undefined;
     const sent = await ctx.messaging.replyToComment(input.page_id, input.conversation_id, {
       message: input.message,
       message_id: commentIdOf(input, comment),
@@ -43,9 +44,3 @@ export const replyToComment = defineTool({
     return { message_id: sent.id ?? undefined, conversation_id: input.conversation_id };
   },
 });
-
-/** The thread's first customer comment; unknown threads fall back to the thread's own id. */
-async function defaultComment(ctx: ToolContext, target: CommentTarget): Promise<Message | undefined> {
-  const facts = await findConversation(ctx.messaging, target.page_id, target.conversation_id).catch(() => undefined);
-  return facts?.customer_id ? findComment(ctx, target, facts.customer_id) : undefined;
-}

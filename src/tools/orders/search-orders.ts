@@ -10,7 +10,7 @@ import { orderNames } from "../pos/shop-refs.js";
 import { type LocalFilter, localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
 import { orderFilterInput, orderQuery } from "./order-query.js";
 import { pageState, walkPages } from "../pos/paging.js";
-import { SCAN_PAGE_SIZE, SCAN_PAGES } from "./order-ref.js";
+import { ordersNumbered, SCAN_PAGE_SIZE, SCAN_PAGES } from "./order-ref.js";
 
 /** The live list serves page 100's rows again for every later page. */
 const LAST_DISTINCT_PAGE = 100;
@@ -172,11 +172,17 @@ export const searchOrders = defineTool({
       if (rows.length >= input.limit) break;
       state = next;
     }
+    // "#51" of a deleted order: an empty answer would read as "no such order".
+    if (rows.length === 0 && !input.cursor && !input.include_removed && state.lf?.n) {
+      const removed = await ordersNumbered(ctx.pos, shopId, state.lf.n, { include_removed: 1 });
+      if (removed.some((o) => (o as { is_removed?: unknown }).is_removed === true)) note = `Order #${state.lf.n} was deleted: pass include_removed true to list it.`;
+    }
     const names = input.fields || (state.q as OrderListParams).fields ? undefined : await orderNames(ctx.pos, shopId);
     const first = !input.cursor && !note && names !== undefined;
     // "How much COD is out there?": every match summed here (reading the rest of a few hundred when
     // this answer shows fewer), so no model adds up fifty numbers or pages for them.
     const all = !first ? undefined : !next ? rows : !state.lf && total !== undefined && total <= TOTALS_MAX ? await everyMatch(ctx, shopId, state.q as OrderListParams, total) : undefined;
+    if (first && !all && total !== undefined) note = `No totals over ${TOTALS_MAX} matches: narrow the filters (since/until, statuses) to have goods and COD summed.`;
     return {
       orders: names ? rows.map((o) => orderRow(o, ctx.config.timezone, names)) : rows.map(upstreamRecord),
       total,

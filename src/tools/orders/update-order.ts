@@ -41,6 +41,10 @@ export const updateOrder = defineTool({
     if (fields.warehouse_id !== undefined) body.warehouse_id = await warehouseId(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);
     if (lines) body.items = itemLines(await resolveItems(ctx.pos, shopId, lines));
     const current = await resolveOrder(ctx.pos, shopId, order_id);
+    // A number can name a deleted order (get_order shows it): changing it is never what was meant.
+    if ((current as { is_removed?: unknown }).is_removed === true) {
+      throw new InputError("order_id", `order #${current.display_id ?? current.id} was deleted`, "Restore it in the POS first, or pick another order with search_orders.");
+    }
     // A new address replaces the old one whole: keep the receiver unless a new one is given.
     const address = body.shipping_address as Record<string, unknown> | undefined;
     if (address) {

@@ -176,6 +176,17 @@ describe("send_inbox_message, reply_to_comment, send_private_reply", () => {
       expect(toComment.text).toContain("reply_to_comment");
       const toInbox = await h.call("reply_to_comment", { page_id: pageId, conversation_id: inbox.id, message: "x" });
       expect(toInbox.isError).toBe(true);
+      // Also when no list has shown the thread yet: the reply looks it up for its first comment.
+      const fresh = await startHarness({ sandbox: { hostileRecords: true } });
+      try {
+        const unseen = fresh.sandbox.messaging.conversations.find((c) => c.page_id === pageId && c.type === "INBOX")!;
+        const r = await fresh.call("reply_to_comment", { page_id: pageId, conversation_id: unseen.id, message: "x" });
+        expect(r.isError).toBe(true);
+        expect(r.text).toContain("send_inbox_message");
+        expect(fresh.sandbox.server.requests.filter((q) => q.method === "POST").length).toBe(0);
+      } finally {
+        await fresh.close();
+      }
       expect(toInbox.text).toContain("is a conversation of type INBOX");
       expect(toInbox.text).toContain("send_inbox_message");
       expect(sends()).toBe(before);

@@ -25,6 +25,15 @@ describe("orders by the shop's number", () => {
       expect(r.data.order.id).toBe(String(removed.id));
       expect(r.data.order.deleted).toBe(true);
     }
+    const puts = h.sandbox.server.requests.filter((q) => q.method === "PUT").length;
+    const edit = await h.call("update_order", { order_id: `#${removed.display_id}`, note: "x" });
+    expect(edit.isError).toBe(true);
+    expect(edit.text).toContain(`order #${removed.display_id} was deleted`);
+    expect(h.sandbox.server.requests.filter((q) => q.method === "PUT").length).toBe(puts);
+    // A search for its number says it was deleted, rather than an empty answer.
+    const searched = await h.call("search_orders", { search: `#${removed.display_id}` });
+    expect(searched.data.orders).toEqual([]);
+    expect(searched.data.note).toBe(`Order #${removed.display_id} was deleted: pass include_removed true to list it.`);
     const live = await h.call("get_order", { order_id: `#${visible()[0]!.display_id}` });
     expect(live.data.order.deleted).toBeUndefined();
     const rows = await all({ include_removed: true, limit: 100 });

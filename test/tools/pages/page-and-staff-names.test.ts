@@ -161,10 +161,28 @@ describe("a name a typo away", () => {
     const pageTypo = await h.call("list_page_tags", { page_id: typo(page.name) });
     expect(pageTypo.isError).toBe(true);
     expect(pageTypo.text).toContain(`Did you mean ${page.id} (${page.name})?`);
+    // The start of a longer name, misspelt.
+    const kids = s.pages.find((p) => p.name.startsWith("Mây Kids"))!;
+    const partial = await h.call("list_page_tags", { page_id: "Mây Kidz" });
+    expect(partial.text).toContain(`Did you mean ${kids.id} (${kids.name})?`);
 
     const warehouse = h.sandbox.pos.warehouses[0]!;
     const low = await h.call("search_products", { max_stock: 3, warehouse_id: typo(warehouse.name) });
     expect(low.isError).toBe(true);
     expect(low.text).toContain(`Did you mean ${warehouse.name} (${warehouse.id})?`);
+  });
+});
+
+describe("a deactivated page", () => {
+  const h = useHarness();
+
+  it("is refused as deactivated, naming the activated pages, in tools and resources alike", async () => {
+    const outlet = h.sandbox.messaging.inactivePages[0]!;
+    const r = await h.call("list_conversations", { page_ids: [outlet.name] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain(`page ${outlet.id} (${outlet.name}) is deactivated in Pancake`);
+    expect(r.text).toContain(h.sandbox.messaging.pages[0]!.name);
+    expect(r.text).not.toContain("PANCAKE_PAGE_ACCESS_TOKENS");
+    await expect(h.client.readResource({ uri: `pancake://pages/${outlet.id}/tags` })).rejects.toThrow(/-32002[\s\S]*deactivated/);
   });
 });
