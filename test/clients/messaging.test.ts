@@ -111,8 +111,8 @@ describe("pages and page tokens", () => {
     await expect(bare.listTags(pageId)).rejects.toThrow(/PANCAKE_PAGE_ACCESS_TOKENS.*PANCAKE_ACCESS_TOKEN/);
     await expect(bare.listPages()).rejects.toThrow(/PANCAKE_ACCESS_TOKEN/);
     await expect(bare.sendInboxMessage(pageId, "x", { message: "hi" })).rejects.toThrow(/PANCAKE_ACCESS_TOKEN/);
-    // A page of the account that is not activated has no token: a setting to fix.
-    await expect(client.listTags("109876543210987")).rejects.toThrow(ConfigError);
+    // A page of the account that is not activated: Pancake serves no inbox for it, whatever the settings.
+    await expect(client.listTags("109876543210987")).rejects.toThrow(/is deactivated in Pancake/);
     // A page that is not the account's at all: the caller's input, answered with the valid ids.
     const unknown = await client.listTags("999000999").catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(InputError);
