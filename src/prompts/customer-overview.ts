@@ -4,7 +4,7 @@ import { compact } from "../format/compact.js";
 import { orderCurrency, orderRow } from "../format/orders.js";
 import type { ResourceContext } from "../resources/define.js";
 import { customerRow, noteRow, pointLogRow } from "../tools/customers/customer-row.js";
-import { customerId, customersByPhoneOrName } from "../tools/pos/customer-ref.js";
+import { customerRecord, customersByPhoneOrName } from "../tools/pos/customer-ref.js";
 import { phoneInput } from "../tools/pos/phone.js";
 import { resolveShopId } from "../tools/pos/resolve-shop.js";
 import { customerLevels, orderNames } from "../tools/pos/shop-refs.js";
@@ -16,7 +16,7 @@ const RECENT = 10;
 
 async function findCustomer(ctx: ResourceContext, shopId: string, args: { phone?: string; customer_id?: string }) {
   // An id, a phone or a name, as the tools take customer_id.
-  if (args.customer_id) return ctx.pos.getCustomer(shopId, await customerId(ctx.pos, shopId, "customer_id", args.customer_id));
+  if (args.customer_id) return customerRecord(ctx.pos, shopId, "customer_id", args.customer_id);
   const phone = phoneInput("phone", args.phone ?? "");
   const [customer] = await customersByPhoneOrName(ctx.pos, shopId, phone);
   if (!customer) throw new NotFoundError(`no customer with phone ${phone}`, "Check the number, or use search_customers.");

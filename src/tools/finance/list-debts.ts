@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEBT_STATUSES, statusName } from "../../clients/pos-codes.js";
+import { DEBT_STATUSES, findStatus, statusName } from "../../clients/pos-codes.js";
 import type { PosDebt } from "../../clients/schemas/pos.js";
 import { id, num } from "../../format/compact.js";
 import { upstreamRecord } from "../../format/orders.js";
@@ -36,7 +36,7 @@ const amounts = (d: PosDebt) => {
  * directions together, and a payable figure beside a receivable question reads as part of it.
  */
 type Sums = z.infer<typeof sums>;
-const CANCELLED = 2;
+const CANCELLED = findStatus(DEBT_STATUSES, "cancelled")!.code;
 const zero = (): Sums => ({ count: 0, due: 0, settled: 0, remaining: 0 });
 
 function add(t: Sums, d: PosDebt) {

@@ -7,14 +7,11 @@ import { defineTool, READ } from "../define.js";
 import { cursorInput, detailRowsInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { codeInput, optionalCode } from "../pos/codes.js";
 import { listPage } from "../pos/list-page.js";
+import { everyRow, SUM_MAX } from "../pos/paging.js";
 import { unixRange } from "../pos/open-range.js";
 import { shopScope } from "../pos/shop-scope.js";
 
 const row = z.looseObject({ id: z.string(), name: z.string().optional(), amount: z.number().optional() });
-
-/** Most matches summed into `totals` when the answer shows fewer (read in pages of TOTALS_PAGE). */
-const TOTALS_MAX = 300;
-const TOTALS_PAGE = 100;
 
 /** Income, expense (as a positive sum) and net of every matching row. */
 function totalsOf(rows: readonly Record<string, unknown>[]) {
@@ -55,9 +52,10 @@ export const listTransactions = defineTool({
     const range = unixRange(input.since, input.until, ctx.config.timezone);
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
     const tz = ctx.config.timezone;
+    const query = { status, startDateTime: range.from, endDateTime: range.to };
     const page = await listPage(ctx, input, {
       tool: "list_transactions",
-      query: { status, startDateTime: range.from, endDateTime: range.to },
+      query,
       fetch: (params) => ctx.pos.listTransactions(shopId, params),
       project: (t) => ({
         id: String(t.id),
@@ -77,14 +75,10 @@ export const listTransactions = defineTool({
     let totals: ReturnType<typeof totalsOf> | undefined;
     let note: string | undefined;
     if (!input.cursor && !page.next_cursor) totals = totalsOf(page.rows);
-    else if (!input.cursor && page.total !== undefined && page.total <= TOTALS_MAX) {
-      const query = { status, startDateTime: range.from, endDateTime: range.to };
-      const pages = await Promise.all(
-        Array.from({ length: Math.ceil(page.total / TOTALS_PAGE) }, (_, i) => ctx.pos.listTransactions(shopId, { ...query, page: i + 1, page_size: TOTALS_PAGE })),
-      );
-      const all = [...new Map(pages.flatMap((p) => p.data).map((t) => [String(t.id), t])).values()];
+    else if (!input.cursor && page.total !== undefined && page.total <= SUM_MAX) {
+      const all = await everyRow(page.total, (p, page_size) => ctx.pos.listTransactions(shopId, { ...query, page: p, page_size }));
       totals = totalsOf(all.map((t) => ({ amount: t.amount })));
-    } else if (!input.cursor) note = `No totals over ${TOTALS_MAX} matches: narrow since/until to have them summed.`;
+    } else if (!input.cursor) note = `No totals over ${SUM_MAX} matches: narrow since/until to have them summed.`;
     return { currency, total: page.total, totals, transactions: page.rows, next_cursor: page.next_cursor, note };
   },
 });

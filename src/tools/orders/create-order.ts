@@ -6,7 +6,7 @@ import { formatMoney } from "../../format/money.js";
 import { linesText } from "../confirm.js";
 import { CREATE, defineTool, type ToolContext } from "../define.js";
 import { jsonish, shopIdInput } from "../inputs.js";
-import { customerId, customersByPhoneOrName } from "../pos/customer-ref.js";
+import { customerRecord, customersByPhoneOrName } from "../pos/customer-ref.js";
 import { planned } from "../pos/plan.js";
 import { orderNames, orderSources, type Ref, sourcePair, warehouseRef, warehouses } from "../pos/shop-refs.js";
 import { shopScope } from "../pos/shop-scope.js";
@@ -68,7 +68,7 @@ function fromCustomer(fields: Fields, customer: PosCustomer | undefined): { fiel
 
 /** The customer an order is for: the one named, or the only one with the receiver's phone. */
 async function customerOf(ctx: ToolContext, shopId: string, customer_id: string | undefined, phone: string | undefined) {
-  if (customer_id !== undefined) return ctx.pos.getCustomer(shopId, await customerId(ctx.pos, shopId, "customer_id", customer_id));
+  if (customer_id !== undefined) return customerRecord(ctx.pos, shopId, "customer_id", customer_id);
   if (phone === undefined) return undefined;
   const found = await customersByPhoneOrName(ctx.pos, shopId, phone);
   return found.length === 1 ? found[0] : undefined;

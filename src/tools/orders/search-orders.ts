@@ -3,27 +3,17 @@ import type { OrderListParams } from "../../clients/pos.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
 import { orderCurrency, orderRow, orderRowSchema, upstreamRecord } from "../../format/orders.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
-import { defineTool, READ, type ToolContext } from "../define.js";
+import { defineTool, READ } from "../define.js";
 import { cursorInput, limitInput, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { orderNames } from "../pos/shop-refs.js";
 import { type LocalFilter, localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
 import { orderFilterInput, orderQuery } from "./order-query.js";
-import { pageState, walkPages } from "../pos/paging.js";
+import { everyRow, pageState, SUM_MAX, walkPages } from "../pos/paging.js";
 import { ordersNumbered, SCAN_PAGE_SIZE, SCAN_PAGES } from "./order-ref.js";
 
 /** The live list serves page 100's rows again for every later page. */
 const LAST_DISTINCT_PAGE = 100;
-/** Most matches summed into `totals` when the answer shows only some of them (pages of 100 read). */
-const TOTALS_MAX = 300;
-
-/** Every order the query matches, read in pages of SCAN_PAGE_SIZE (the caller checked there are few). */
-async function everyMatch(ctx: ToolContext, shopId: string, q: OrderListParams, total: number): Promise<PosOrder[]> {
-  const pages = Math.ceil(total / SCAN_PAGE_SIZE);
-  const read = await Promise.all(Array.from({ length: pages }, (_, i) => ctx.pos.listOrders(shopId, { ...q, page_number: i + 1, page_size: SCAN_PAGE_SIZE })));
-  return [...new Map(read.flatMap((p) => p.data).map((o) => [String(o.id), o])).values()];
-}
-
 /** What the orders come to: goods after discounts, and cash to collect on delivery. */
 function totalsOf(orders: readonly PosOrder[]) {
   const rows = orders.map((o) => orderRow(o, "UTC"));
@@ -181,8 +171,10 @@ export const searchOrders = defineTool({
     const first = !input.cursor && !note && names !== undefined;
     // "How much COD is out there?": every match summed here (reading the rest of a few hundred when
     // this answer shows fewer), so no model adds up fifty numbers or pages for them.
-    const all = !first ? undefined : !next ? rows : !state.lf && total !== undefined && total <= TOTALS_MAX ? await everyMatch(ctx, shopId, state.q as OrderListParams, total) : undefined;
-    if (first && !all && total !== undefined) note = `No totals over ${TOTALS_MAX} matches: narrow the filters (since/until, statuses) to have goods and COD summed.`;
+    const all = !first ? undefined : !next ? rows : !state.lf && total !== undefined && total <= SUM_MAX
+          ? await everyRow(total, (page_number, page_size) => ctx.pos.listOrders(shopId, { ...(state.q as OrderListParams), page_number, page_size }))
+          : undefined;
+    if (first && !all && total !== undefined) note = `No totals over ${SUM_MAX} matches: narrow the filters (since/until, statuses) to have goods and COD summed.`;
     return {
       orders: names ? rows.map((o) => orderRow(o, ctx.config.timezone, names)) : rows.map(upstreamRecord),
       total,

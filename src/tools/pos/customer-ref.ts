@@ -24,34 +24,40 @@ export async function customersByPhoneOrName(pos: PosClient, shopId: string, tex
   return bestMatches(found, text, (c) => c.name ?? undefined);
 }
 
-function oneOf(field: string, text: string, found: PosCustomer[]): string {
-  if (found.length === 1) return String(found[0]!.id);
+function oneOf(field: string, text: string, found: PosCustomer[]): PosCustomer {
+  if (found.length === 1) return found[0]!;
   if (found.length > 1) {
     throw new InputError(field, `${JSON.stringify(text)} matches ${found.length} customers: ${found.slice(0, 8).map(label).join("; ")}`, "Pass the customer's id or phone.");
   }
   throw new InputError(field, `no customer has the id, phone or name ${JSON.stringify(text)}`, "Find the customer with search_customers.");
 }
 
-/** Ids of customers given by id, phone or name: ids checked in one read, the rest searched one by one. */
-async function resolve(pos: PosClient, shopId: string, refs: { field: string; text: string }[]): Promise<string[]> {
+/** Customers given by id, phone or name: ids checked in one read, the rest searched one by one. */
+async function resolve(pos: PosClient, shopId: string, refs: { field: string; text: string }[]): Promise<PosCustomer[]> {
   const idLike = [...new Set(refs.map((r) => r.text).filter((t) => ID.test(t)))];
-  const known = new Set<string>();
+  const known = new Map<string, PosCustomer>();
   for (let i = 0; i < idLike.length; i += 100) {
     const chunk = idLike.slice(i, i + 100);
     const page = await pos.listCustomers(shopId, { customer_ids: chunk.join(","), page_size: chunk.length });
-    for (const c of page.data) known.add(String(c.id));
+    for (const c of page.data) known.set(String(c.id), c);
   }
-  const ids: string[] = [];
-  for (const { field, text } of refs) ids.push(known.has(text) ? text : oneOf(field, text, await customersByPhoneOrName(pos, shopId, text)));
-  return ids;
+  const found: PosCustomer[] = [];
+  for (const { field, text } of refs) found.push(known.get(text) ?? oneOf(field, text, await customersByPhoneOrName(pos, shopId, text)));
+  return found;
 }
 
 /** The ids of customers given by id, phone or name, in order; one naming no customer, or several, is an error. */
-export function customerIds(pos: PosClient, shopId: string, field: string, values: readonly string[]): Promise<string[]> {
-  return resolve(pos, shopId, values.map((v, i) => ({ field: `${field}[${i}]`, text: v.trim() })));
+export async function customerIds(pos: PosClient, shopId: string, field: string, values: readonly string[]): Promise<string[]> {
+  const found = await resolve(pos, shopId, values.map((v, i) => ({ field: `${field}[${i}]`, text: v.trim() })));
+  return found.map((c) => String(c.id));
+}
+
+/** One customer's record, given by id, phone or name (the record the lookup read: no second call). */
+export async function customerRecord(pos: PosClient, shopId: string, field: string, value: string): Promise<PosCustomer> {
+  return (await resolve(pos, shopId, [{ field, text: value.trim() }]))[0]!;
 }
 
 /** The id of one customer given by id, phone or name. */
 export async function customerId(pos: PosClient, shopId: string, field: string, value: string): Promise<string> {
-  return (await resolve(pos, shopId, [{ field, text: value.trim() }]))[0]!;
+  return String((await customerRecord(pos, shopId, field, value)).id);
 }

@@ -18,6 +18,18 @@ export interface UpstreamPage<T> {
   total_entries?: number | undefined;
 }
 
+/** Most matches a tool reads in full to sum them when its answer shows fewer (pages of MAX_PAGE_SIZE). */
+export const SUM_MAX = 300;
+
+/**
+ * Every row of a list whose `total` the caller knows to be at most SUM_MAX, read in parallel
+ * pages of MAX_PAGE_SIZE, each once (a row that moved between pages is kept once).
+ */
+export async function everyRow<T extends { id: string | number }>(total: number, fetch: (page: number, size: number) => Promise<UpstreamPage<T>>): Promise<T[]> {
+  const pages = await Promise.all(Array.from({ length: Math.ceil(total / MAX_PAGE_SIZE) }, (_, i) => fetch(i + 1, MAX_PAGE_SIZE)));
+  return [...new Map(pages.flatMap((p) => p.data).map((row) => [String(row.id), row])).values()];
+}
+
 export interface Walk<T> {
   rows: T[];
   /** Where the next rows start; undefined at the end of the list. */
