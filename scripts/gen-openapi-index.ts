@@ -3,7 +3,8 @@
 // most of a second; the index loads in milliseconds), and src/sandbox/openapi-examples.json, the
 // documented answers the sandbox serves where it keeps no state. `--check` fails when either is stale.
 //   npx tsx scripts/gen-openapi-index.ts [--check]
-// The vendor files are read from ../shared/reference (PANCAKE_OPENAPI_DIR overrides it).
+// The vendor files are read from vendor/openapi, copies kept in the repository so any clone can
+// check the index (PANCAKE_OPENAPI_DIR reads another folder, e.g. a newer download).
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -16,7 +17,7 @@ import { SEED_ENDPOINTS } from "./openapi/seed-operations.js";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const INDEX_FILE = join(root, "src/clients/openapi/operations.json");
 export const EXAMPLES_FILE = join(root, "src/sandbox/openapi-examples.json");
-export const referenceDir = () => resolve(root, process.env.PANCAKE_OPENAPI_DIR ?? "../shared/reference");
+export const referenceDir = () => resolve(root, process.env.PANCAKE_OPENAPI_DIR ?? "vendor/openapi");
 
 const SOURCES = {
   messaging: "messaging-openapi.yaml",
