@@ -27,8 +27,8 @@ export const untilInput = dateInput.optional().describe("To date, inclusive");
  * An id that is put into a URL path: plain characters only, so it cannot steer the path. `what`
  * is the listed description (short, maybe not a noun); errors name the parameter by its path.
  */
-export const idInput = (what: string) =>
-  z
+export const idInput = (what?: string) => {
+  const id = z
     .union([z.string(), z.number().int()])
     .transform(String)
     .pipe(
@@ -38,8 +38,9 @@ export const idInput = (what: string) =>
         .max(128)
         .regex(/^[A-Za-z0-9_.:-]+$/, "an id may hold only letters, digits and _ . : -")
         .refine((s) => s !== "." && s !== "..", "not a valid id"),
-    )
-    .describe(what);
+    );
+  return what === undefined ? id : id.describe(what);
+};
 
 /**
  * A page by id or by name ("Mây Kids"). It never reaches a URL as typed: runTool resolves it to
@@ -48,7 +49,9 @@ export const idInput = (what: string) =>
 export const pageRef = z.union([z.string(), z.number().int()]).transform(String).pipe(z.string().trim().min(1).max(120));
 
 export const pageIdInput = pageRef.describe("Page id or name");
-export const shopIdInput = idInput("Default: only shop").optional();
+// Undescribed: optional, and a call without it on a several-shop key is refused naming the shops
+// (pos/resolve-shop.ts). Its description cost 287 tokens of tools/list over some 40 POS tools.
+export const shopIdInput = idInput().optional();
 
 export const limitInput = (max: number, fallback: number) =>
   z.number().int().min(1).max(max).default(fallback).describe("Max rows");

@@ -7,7 +7,6 @@ export interface ListedTool {
   title: string;
   description: string;
   inputSchema: Record<string, unknown>;
-  outputSchema: Record<string, unknown>;
   annotations: Record<string, unknown>;
   /** `ui.resourceUri`: the tool's chart view for hosts with MCP Apps (src/ui/views.ts). */
   _meta?: Record<string, unknown>;
@@ -117,14 +116,6 @@ function asJsonText(s: Schema): Schema {
   return { type: "string", description: [s.description, `(${kind})`].filter(Boolean).join(" ") };
 }
 
-/**
- * The listed output schema only says that the tool answers with a structured result (an object).
- * Results are self-describing JSON the model reads anyway, and listing their fields cost about a
- * sixth of the whole tools/list. Each tool's full zod schema is checked against its results by the
- * test suite (test/helpers/output-contract.ts).
- */
-const OUTPUT_SCHEMA: Schema = { type: "object" };
-
 /** The hints' values when left out (MCP specification, ToolAnnotations). */
 export const HINT_DEFAULTS: Readonly<ToolAnnotations> = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 
@@ -143,7 +134,14 @@ export function listedHints(hints: ToolAnnotations): Partial<ToolAnnotations> {
 
 const cache = new WeakMap<AnyTool, ListedTool>();
 
-/** The tools/list entry of a tool, computed once per process (schemas never change at run time). */
+/**
+ * The tools/list entry of a tool, computed once per process (schemas never change at run time).
+ * No output schema is listed. Every result is structured (structuredContent, with the same JSON as
+ * text), but its fields are self-describing JSON the model reads anyway: listing them cost about a
+ * sixth of tools/list, and the `{type: "object"}` that later stood in their place told a model
+ * nothing for 512 tokens. Each tool's full zod output schema is checked against its results by
+ * the test suite (test/helpers/output-contract.ts).
+ */
 export function listedTool(tool: AnyTool): ListedTool {
   let entry = cache.get(tool);
   if (!entry) {
@@ -152,7 +150,6 @@ export function listedTool(tool: AnyTool): ListedTool {
       title: tool.title,
       description: tool.description,
       inputSchema: inputSchema(tool.input),
-      outputSchema: { ...OUTPUT_SCHEMA },
       annotations: listedHints(tool.annotations),
       ...viewMeta(tool.name),
     };
