@@ -227,6 +227,7 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   const voidSum = voided.reduce((sum, o) => sum + figuresOf(o).total, 0);
   const notes = [
     partialNote(read, tz),
+    voided.length && `${voided.length} canceled orders are left out of the groups (canceled): pass statuses or group by status to count them.`,
     names.provinces?.note(),
     other && `${other.groups} more groups are summed in the "other" row: raise limit (up to 100) to list them.`,
   ].filter(Boolean);

@@ -68,6 +68,7 @@ describe("search_orders group_by", () => {
     expect(answered(r.groups, "carrier")).toEqual(truth(orders.filter((o) => !isVoid(o)), partnerName));
     expect(r.total).toBe(orders.filter((o) => !isVoid(o)).length);
     expect(r.canceled).toEqual({ orders: orders.filter(isVoid).length, total: figures(orders.filter(isVoid)).total });
+    expect(r.note).toContain(`${orders.filter(isVoid).length} canceled orders are left out of the groups`);
     expect(r.complete).toBe(true);
     const reads = h.sandbox.server.requests.filter((q) => q.path.endsWith("/orders"));
     expect(reads.map((q) => Number(q.query.page_number?.[0])).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
