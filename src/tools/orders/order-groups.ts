@@ -215,7 +215,7 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   ]);
   const matched = read.rows.filter(keep);
   // Canceled orders are no sale: left out and counted apart, unless asked for by status.
-  const voided = input.statuses === undefined && !keys.includes("status") ? matched.filter((o) => VOID_STATUSES.has(o.status ?? -1)) : [];
+  const voided = !input.statuses?.length && !keys.includes("status") ? matched.filter((o) => VOID_STATUSES.has(o.status ?? -1)) : [];
   const counted = voided.length ? matched.filter((o) => !VOID_STATUSES.has(o.status ?? -1)) : matched;
   const label = keys.map((key) => labeller(key, names, time, tz));
   const groups: Group[] = tally(counted, (o) => label.map((f) => f(o)), figuresOf, "orders");

@@ -232,7 +232,7 @@ describe("search_orders group_by", () => {
 describe("search_orders status_older_than", () => {
   it("finds orders in their status longer than the span, to the minute, with how long", async () => {
     const news = visible().filter((o) => o.status === 0);
-    expect(news.length).toBeGreaterThan(3);
+    expect(news.length).toBeGreaterThanOrEqual(2);
     const [justOver, justUnder] = news;
     const saved = news.map((o) => o.last_update_status_at);
     const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19);
