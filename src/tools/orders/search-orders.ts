@@ -132,6 +132,8 @@ export const searchOrders = defineTool({
       state = { q, lf, pg: 1, off: 0, ps: lf ? SCAN_PAGE_SIZE : limit, seen: [], li: [] };
     }
     const keep = localMatch(state.lf);
+    // Filtered on the last status change (status_older_than, time_field last_status): rows say how long, on every page.
+    const aged = String((state.q as OrderListParams).updateStatus) === "-1" || state.lf?.stale !== undefined;
     const rows: PosOrder[] = [];
     // The list's total counts the rows it serves, not those a local filter keeps.
     let total = state.lf ? undefined : state.tot;
@@ -185,7 +187,7 @@ export const searchOrders = defineTool({
           : undefined;
     if (first && !all && total !== undefined) note = `No totals over ${SUM_MAX} matches: narrow the filters (since/until, statuses) to have goods and COD summed.`;
     return {
-      orders: names ? rows.map((o) => ({ ...orderRow(o, ctx.config.timezone, names), in_status_for: input.status_older_than && inStatusFor(o) })) : rows.map(upstreamRecord),
+      orders: names ? rows.map((o) => ({ ...orderRow(o, ctx.config.timezone, names), in_status_for: aged ? inStatusFor(o) : undefined })) : rows.map(upstreamRecord),
       total,
       next_cursor: next ? encodeCursor("search_orders", input, next) : undefined,
       currency: names ? orderCurrency(rows) : undefined,

@@ -246,6 +246,10 @@ describe("search_orders status_older_than", () => {
       expect(r.isError, r.text).toBe(false);
       expect(r.data.orders.map((o: { id: string }) => o.id).sort()).toEqual(expected.sort());
       expect(r.data.orders.find((o: { id: string }) => o.id === String(justOver!.id)).in_status_for).toBe("2d");
+      // Every page says how long, the ones read on with the cursor too.
+      const first = await h.call("search_orders", { statuses: ["new"], status_older_than: "2 days", limit: 1 });
+      const next = await h.call("search_orders", { cursor: first.data.next_cursor, limit: 1 });
+      for (const page of [first, next]) expect(page.data.orders[0].in_status_for).toMatch(/^\d+d/);
       // The same in hours, and with since/until on another field (then filtered here, not upstream).
       const hours = await h.call("search_orders", { statuses: ["new"], status_older_than: "48h", limit: 100 });
       expect(hours.data.orders.map((o: { id: string }) => o.id).sort()).toEqual(expected.sort());
