@@ -3,7 +3,7 @@ import { wallTime } from "../format/time.js";
 // Counting and summing rows per group on the server, so a model reads one line per group instead
 // of the rows: shared by the list tools that take `group_by`.
 
-export const PERIODS = ["day", "week", "month"] as const;
+const PERIODS = ["day", "week", "month"] as const;
 export type Period = (typeof PERIODS)[number];
 
 export const isPeriod = (key: string): key is Period => (PERIODS as readonly string[]).includes(key);

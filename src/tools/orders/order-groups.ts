@@ -19,7 +19,7 @@ import { LAST_DISTINCT_PAGE } from "./order-ref.js";
 // search_orders with group_by: one row per group, counted and summed over every order that
 // matches the filters (read in parallel pages, bounded), instead of rows for the model to add up.
 
-export const GROUP_KEYS = ["status", "source", "page", "province", "carrier", "creator", "seller", "warehouse", "day", "week", "month"] as const;
+const GROUP_KEYS = ["status", "source", "page", "province", "carrier", "creator", "seller", "warehouse", "day", "week", "month"] as const;
 type GroupKey = (typeof GROUP_KEYS)[number];
 const FIGURES = ["orders", "total", "cod", "shipping_fee"] as const;
 
