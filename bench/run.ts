@@ -427,6 +427,65 @@ async function contextCost() {
   await c.close();
 }
 
+// ---- 5b. grouping on the server ----
+// "Orders by province this month": the one group_by answer against the rows it summarises (every
+// search_orders page of the same filter, 100 rows a call, as a model would page them), and its
+// time against one plain page of that search.
+async function groupBy() {
+  const c = await stdioClient(CLI);
+  const month = { since: "last 30 days" };
+  const grouped = { ...month, group_by: ["province"] };
+  const text = (result: CallToolResult) => result.content.map((x) => (x.type === "text" ? x.text : "")).join("");
+  const time = async (args: Record<string, unknown>) => {
+    const t0 = performance.now();
+    await callTool(c.client, "search_orders", args);
+    return performance.now() - t0;
+  };
+  try {
+    const answer = text(await callTool(c.client, "search_orders", grouped));
+    let rowTokens = 0;
+    let rows = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await callTool(c.client, "search_orders", { ...month, limit: 100, ...(cursor ? { cursor } : {}) });
+      const data = page.structuredContent as { orders: unknown[]; next_cursor?: string };
+      rowTokens += countTokens(text(page));
+      rows += data.orders.length;
+      cursor = data.next_cursor;
+    } while (cursor);
+    const share = countTokens(answer) / rowTokens;
+    row({
+      figure: "group_by answer size: orders by province over 30 days vs the rows it summarises",
+      value: round(share * 100, 1),
+      unit: "% of the rows' tokens",
+      target: `<= 5% (${countTokens(answer)} vs ${rowTokens} tokens for ${rows} orders)`,
+      pass: share <= 0.05,
+    });
+    await time(month);
+    await time({});
+    const grouping: number[] = [];
+    const page: number[] = [];
+    // A page of the same search also reads every match for its totals (up to 300); one of all
+    // orders (more than 300) reads only its page.
+    const bare: number[] = [];
+    for (let i = 0; i < n(15, 3); i++) {
+      grouping.push(await time(grouped));
+      page.push(await time(month));
+      bare.push(await time({}));
+    }
+    const ratio = median(grouping) / median(page);
+    row({
+      figure: `group_by time: orders by province over 30 days (${rows} orders) vs one plain search_orders page of them, median`,
+      value: round(median(grouping), 1),
+      unit: "ms",
+      target: `<= 3x one page (${round(median(page), 1)} ms; a page of all orders ${round(median(bare), 1)} ms); ratio ${round(ratio)}`,
+      pass: ratio <= 3,
+    });
+  } finally {
+    await c.close();
+  }
+}
+
 // ---- 6. memory ----
 function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
@@ -532,6 +591,7 @@ const figures: [string, () => Promise<void>][] = [
   ["replicas with Redis", replicasWithRedis],
   ["fan-out", fanOut],
   ["context cost", contextCost],
+  ["group_by", groupBy],
   ["memory", memory],
   ["live heap", liveHeap],
 ];

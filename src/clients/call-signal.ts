@@ -51,6 +51,16 @@ export function callSignal(client: object): AbortSignal | undefined {
   return (Reflect.get(client, "core") as { signal?: AbortSignal } | undefined)?.signal;
 }
 
+/**
+ * A view of a call's client whose requests also end when `signal` aborts: a bound of the call's
+ * own (a deadline) on top of the client's cancellation, with the same request id and logger.
+ */
+export function bounded<C extends object>(view: C, signal: AbortSignal): C {
+  const core = Reflect.get(view, "core") as { signal?: AbortSignal; requestId?: string; logger?: Logger } | undefined;
+  const own = core?.signal;
+  return signalled(original(view), { signal: own ? AbortSignal.any([own, signal]) : signal, requestId: core?.requestId, logger: core?.logger });
+}
+
 interface Joint {
   controller: AbortController;
   waiters: number;

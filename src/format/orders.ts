@@ -3,7 +3,8 @@ import { ORDER_STATUSES, PAYMENT_TYPES, RETURN_ORDER_STATUSES, statusName } from
 import type { PosOrder, PosOrderItem, PosReturnOrder } from "../clients/schemas/pos.js";
 import { id, num } from "./compact.js";
 import { sanitizeDeep, sanitizeName, sanitizeText } from "./text.js";
-import { recordTime } from "./time.js";
+import { shortDuration } from "./duration.js";
+import { recordDate, recordTime } from "./time.js";
 
 // Projections of POS orders and return orders, shared by the order tools and the prompts.
 // Money stays in integers of the shop currency; results carry `currency` once at the top.
@@ -66,6 +67,12 @@ export function orderRow(order: PosOrder, timeZone: string, names: OrderNames = 
     created_at: recordTime(order.inserted_at, timeZone),
     updated_at: recordTime(order.updated_at, timeZone),
   };
+}
+
+/** How long an order has been in its status ("3d 4h"), from its last status change. */
+export function inStatusFor(order: PosOrder, now = Date.now()): string | undefined {
+  const since = recordDate((order as Loose).last_update_status_at);
+  return since && shortDuration(now - since.getTime());
 }
 
 /** An order line: what was sold, how many, at what unit price. */

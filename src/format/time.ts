@@ -111,10 +111,10 @@ export function toYmdHms(date: Date, timeZone: string): string {
 }
 
 /**
- * An upstream record time to ISO in the zone. Record times are UTC without a suffix
+ * An upstream record time as an instant. Record times are UTC without a suffix
  * (`2026-11-20T07:15:02` or with fractions); text that carries its own offset is honoured.
  */
-export function recordTime(value: unknown, timeZone: string): string | undefined {
+export function recordDate(value: unknown): Date | undefined {
   if (value === null || value === undefined || value === "") return undefined;
   let date: Date;
   if (typeof value === "number") date = new Date(value < 1e12 ? value * 1000 : value);
@@ -122,7 +122,13 @@ export function recordTime(value: unknown, timeZone: string): string | undefined
     const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/.test(value);
     date = new Date(hasZone ? value : `${value.replace(" ", "T")}Z`);
   } else return undefined;
-  return Number.isNaN(date.getTime()) ? undefined : toIsoInZone(date, timeZone);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** An upstream record time to ISO in the zone. */
+export function recordTime(value: unknown, timeZone: string): string | undefined {
+  const date = recordDate(value);
+  return date && toIsoInZone(date, timeZone);
 }
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -72,6 +72,8 @@ export const richCalls: [string, ToolArgs][] = [
     }),
   ],
   ["search_orders", (s) => ({ customer_id: s.pos.customers[0]!.id, time_field: "shipped", since: "2026-11-01", limit: 5 })],
+  ["search_orders", () => ({ statuses: ["shipped"], status_older_than: "1 week", limit: 5 })],
+  ["search_orders", () => ({ group_by: ["province", "week"], time_field: "shipped", since: "2026-11-01", status_older_than: "2 days", group_sort: "cod" })],
   ["get_order", (s) => ({ order_id: liveOrder(s).id, detail: "full" })],
   [
     "create_order",

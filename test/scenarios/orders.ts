@@ -82,7 +82,7 @@ export const orderScenarios: Scenario<unknown>[] = [
     question: "How much COD is out with the carriers (orders shipped, not yet delivered)?",
     async ask(q) {
       const r = await q.call("search_orders", { statuses: ["shipped"], limit: 1 });
-      return r.data.totals.cod;
+      return r.data.totals.shipped.cod;
     },
     truth: (s) => s.pos.orders.filter((o) => !o.is_removed && o.status === 2).reduce((t, o) => t + o.cod, 0),
   },

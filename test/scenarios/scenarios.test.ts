@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { afterAll, describe } from "vitest";
 import { MAX_CALLS, MAX_TOKENS, measured, runScenarios } from "./framework.js";
 import { inboxScenarios } from "./inbox.js";
+import { orderGroupScenarios } from "./order-groups.js";
 import { orderScenarios } from "./orders.js";
 import { salesScenarios } from "./sales.js";
 import { statsScenarios } from "./stats.js";
@@ -11,6 +12,7 @@ describe("shop-owner questions, default tools", () => {
   runScenarios("sales", salesScenarios);
   runScenarios("inbox", inboxScenarios);
   runScenarios("orders", orderScenarios);
+  runScenarios("order groups", orderGroupScenarios);
 });
 
 // The distribution the issue asks for: calls and result tokens per question, written where people

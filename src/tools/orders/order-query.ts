@@ -2,6 +2,7 @@ import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import { ORDER_STATUSES, ORDER_TIME_STATUSES, requireStatus } from "../../clients/pos-codes.js";
 import type { OrderListParams, OrderSort, PosClient } from "../../clients/pos.js";
+import { parseDuration } from "../../format/duration.js";
 import { toUnix } from "../../format/time.js";
 import { sinceInput, untilInput } from "../inputs.js";
 import { carriers, orderSources, refId, sourcePair } from "../pos/shop-refs.js";
@@ -66,12 +67,14 @@ export const orderFilterInput = {
   post_ids: z.array(z.string().max(80)).max(50).optional().describe("Post ids"),
   livestream: z.boolean().optional().describe("Livestream orders (false: others)"),
   include_removed: z.boolean().optional().describe("Include deleted"),
+  status_older_than: z.string().max(40).optional().describe('In its status longer than, e.g. "2 days"'),
 };
 
 const filterObject = z.object(orderFilterInput);
-type FilterInput = z.output<typeof filterObject>;
+export type FilterInput = z.output<typeof filterObject>;
 
-function timeField(value: string | number): string | number {
+/** The list's `updateStatus` for a time_field: a field name, -1 (the last status change) or a status code. */
+export function timeField(value: string | number): string | number {
   const text = String(value).trim();
   if ((TIME_FIELDS as readonly string[]).includes(text)) return text;
   if (text === "last_status" || text === "-1") return -1;
@@ -86,6 +89,19 @@ function timeField(value: string | number): string | number {
   }
 }
 
+/**
+ * status_older_than as a bound on the last status change (Unix seconds). The list filters on that
+ * time itself (updateStatus -1, "Last status update" in the OpenAPI's enum), but takes one time
+ * field per query: when since/until already filter another field, the bound is applied here to
+ * the rows it returns (`upstream` false).
+ */
+export function statusClock(input: Pick<FilterInput, "status_older_than" | "since" | "until" | "time_field">, now = Date.now()) {
+  if (input.status_older_than === undefined) return undefined;
+  const before = Math.floor((now - parseDuration("status_older_than", input.status_older_than)) / 1000);
+  const ranged = input.since !== undefined || input.until !== undefined;
+  return { before, upstream: !ranged || (input.time_field !== undefined && timeField(input.time_field) === -1) };
+}
+
 async function sourcePairs(pos: PosClient, shopId: string, values: string[]): Promise<string[][]> {
   const list = await orderSources(pos, shopId);
   return values.map((value) => {
@@ -97,13 +113,15 @@ async function sourcePairs(pos: PosClient, shopId: string, values: string[]): Pr
 /** The upstream query of a search: every name resolved, every date converted, all checked locally. */
 export async function orderQuery(pos: PosClient, shopId: string, input: FilterInput, timeZone: string): Promise<OrderListParams> {
   const { since, until } = openRange(input.since, input.until, timeZone);
+  const clock = statusClock(input);
+  const end = until && toUnix(until);
   const carrierList = input.carriers?.some((c) => !/^\d+$/.test(String(c))) ? await carriers(pos, shopId) : [];
   return {
     search: orderNumberOf(input.search) ?? searchText(input.search),
     filter_status: input.statuses?.map((s) => requireStatus("statuses", ORDER_STATUSES, s)),
-    updateStatus: input.time_field === undefined ? undefined : timeField(input.time_field),
+    updateStatus: clock?.upstream ? -1 : input.time_field === undefined ? undefined : timeField(input.time_field),
     startDateTime: since && toUnix(since),
-    endDateTime: until && toUnix(until),
+    endDateTime: clock?.upstream ? Math.min(end ?? clock.before, clock.before) : end,
     option_sort: `${input.sort}_${input.ascending ? "asc" : "desc"}` as OrderSort,
     partner_id: input.carriers?.map((c) => Number(/^\d+$/.test(String(c)) ? c : refId("carriers", carrierList, c))),
     customer_id: input.customer_id === undefined ? undefined : await customerId(pos, shopId, "customer_id", input.customer_id),

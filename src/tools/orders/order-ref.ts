@@ -48,6 +48,9 @@ export function parseOrderRef(field: string, value: string): OrderRef {
 export const SCAN_PAGES = 20;
 export const SCAN_PAGE_SIZE = 100;
 
+/** The live list serves page 100's rows again for every later page (reference README). */
+export const LAST_DISTINCT_PAGE = 100;
+
 /** The orders whose shop number is `number`, within `query` (other filters of the list). */
 export async function ordersNumbered(pos: PosClient, shopId: string, number: string, query: OrderListParams = {}): Promise<PosOrder[]> {
   for (let page = 1; page <= SCAN_PAGES; page++) {

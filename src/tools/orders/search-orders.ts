@@ -1,23 +1,26 @@
 import { z } from "zod";
 import type { OrderListParams } from "../../clients/pos.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
-import { orderCurrency, orderRow, orderRowSchema, upstreamRecord } from "../../format/orders.js";
+import { inStatusFor, orderCurrency, orderRow, orderRowSchema, upstreamRecord } from "../../format/orders.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, limitInput, shopIdInput } from "../inputs.js";
+import { cursorInput, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { orderNames } from "../pos/shop-refs.js";
 import { type LocalFilter, localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
 import { orderFilterInput, orderQuery } from "./order-query.js";
 import { everyRow, pageState, SUM_MAX, walkPages } from "../pos/paging.js";
-import { ordersNumbered, SCAN_PAGE_SIZE, SCAN_PAGES } from "./order-ref.js";
+import { LAST_DISTINCT_PAGE, ordersNumbered, SCAN_PAGE_SIZE, SCAN_PAGES } from "./order-ref.js";
+import { groupInput, groupRowSchema, orderGroups } from "./order-groups.js";
+import { tally } from "../group-rows.js";
 
-/** The live list serves page 100's rows again for every later page. */
-const LAST_DISTINCT_PAGE = 100;
-/** What the orders come to: goods after discounts, and cash to collect on delivery. */
+/** Rows listed when the call names no limit. */
+const ROW_LIMIT = 20;
+
+/** What the orders come to per status (a sum over canceled and live orders means nothing): goods after discounts, cash to collect on delivery. */
 function totalsOf(orders: readonly PosOrder[]) {
-  const rows = orders.map((o) => orderRow(o, "UTC"));
-  return { orders: rows.length, total: rows.reduce((t, o) => t + (o.total ?? 0), 0), cod: rows.reduce((t, o) => t + (o.cod ?? 0), 0) };
+  const groups = tally(orders.map((o) => orderRow(o, "UTC")), (o) => [o.status_name ?? String(o.status)], (o) => ({ total: o.total ?? 0, cod: o.cod ?? 0 }), "orders");
+  return Object.fromEntries(groups.map((g) => [g.labels[0], g.figures]));
 }
 
 /** Sorts that follow a time field, so history past page 100 can be reached by moving the window. */
@@ -94,35 +97,43 @@ export const searchOrders = defineTool({
   name: "search_orders",
   title: "Search orders",
   description:
-    'Orders, newest first, all time unless since/until. total = goods after discounts, excl. shipping. E.g. shipped yesterday: time_field "shipped", since/until "yesterday".',
+    'Orders, newest first, all time unless since/until; group_by counts and sums them all. total = goods after discounts, excl. shipping. E.g. shipped yesterday: time_field "shipped", since/until "yesterday".',
   toolset: "orders",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
     ...orderFilterInput,
+    ...groupInput,
     fields: z.array(z.string().max(60)).max(60).optional().describe("Raw fields"),
-    limit: limitInput(100, 20),
+    limit: z.number().int().min(1).max(100).optional().describe("Max rows or groups"),
     cursor: cursorInput,
   }),
   output: z.object({
-    orders: z.array(orderRowSchema),
+    orders: z.array(orderRowSchema).optional(),
+    groups: z.array(groupRowSchema).optional(),
     total: z.number().optional(),
+    canceled: z.object({ orders: z.number(), total: z.number() }).optional().describe("Left out of the groups"),
+    complete: z.boolean().optional(),
     next_cursor: z.string().optional(),
     currency: z.string().optional(),
-    totals: z.object({ orders: z.number(), total: z.number(), cod: z.number() }).optional().describe("Sums over every match (up to 300)"),
+    totals: z.record(z.string(), z.object({ orders: z.number(), total: z.number(), cod: z.number() })).optional().describe("Per status, over every match (up to 300)"),
     note: z.string().optional(),
   }),
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);
+    if (input.group_by) return orderGroups({ ...input, group_by: input.group_by }, ctx, shopId);
+    const limit = input.limit ?? ROW_LIMIT;
     let state: CursorState;
     if (input.cursor) state = decodeCursor("search_orders", input, cursorState);
     else {
       const lf = localFilter.parse(localFilterOf(input));
       const q = { ...(await orderQuery(ctx.pos, shopId, input, ctx.config.timezone)), fields: projection(input.fields, input.sort, lf) };
       // Filtered here, the list is read in its largest pages: most rows it serves are dropped.
-      state = { q, lf, pg: 1, off: 0, ps: lf ? SCAN_PAGE_SIZE : input.limit, seen: [], li: [] };
+      state = { q, lf, pg: 1, off: 0, ps: lf ? SCAN_PAGE_SIZE : limit, seen: [], li: [] };
     }
     const keep = localMatch(state.lf);
+    // Filtered on the last status change (status_older_than, time_field last_status): rows say how long, on every page.
+    const aged = String((state.q as OrderListParams).updateStatus) === "-1" || state.lf?.stale !== undefined;
     const rows: PosOrder[] = [];
     // The list's total counts the rows it serves, not those a local filter keeps.
     let total = state.lf ? undefined : state.tot;
@@ -134,7 +145,7 @@ export const searchOrders = defineTool({
       const skip = new Set(state.seen);
       const { edge, read } = edgeTracker(state);
       const walk = await walkPages(state, {
-        limit: input.limit - rows.length,
+        limit: limit - rows.length,
         maxPage: Math.min(LAST_DISTINCT_PAGE, state.pg + budget - 1),
         skip: (o: PosOrder) => {
           read(o);
@@ -149,7 +160,7 @@ export const searchOrders = defineTool({
       rows.push(...walk.rows);
       if (!state.lf) total ??= walk.total;
       next = walk.next && { ...state, ...walk.next, ...edge, tot: total };
-      if (next && budget <= 0 && rows.length < input.limit) {
+      if (next && budget <= 0 && rows.length < limit) {
         note = `Read ${SCAN_PAGES * SCAN_PAGE_SIZE} orders for post_ids/livestream/order number: pass next_cursor to read on.`;
         break;
       }
@@ -159,7 +170,7 @@ export const searchOrders = defineTool({
         note = "The upstream repeats rows past page 100: narrow since/until, or sort by inserted_at, to go further.";
         break;
       }
-      if (rows.length >= input.limit) break;
+      if (rows.length >= limit) break;
       state = next;
     }
     // "#51" of a deleted order: an empty answer would read as "no such order".
@@ -176,7 +187,7 @@ export const searchOrders = defineTool({
           : undefined;
     if (first && !all && total !== undefined) note = `No totals over ${SUM_MAX} matches: narrow the filters (since/until, statuses) to have goods and COD summed.`;
     return {
-      orders: names ? rows.map((o) => orderRow(o, ctx.config.timezone, names)) : rows.map(upstreamRecord),
+      orders: names ? rows.map((o) => ({ ...orderRow(o, ctx.config.timezone, names), in_status_for: aged ? inStatusFor(o) : undefined })) : rows.map(upstreamRecord),
       total,
       next_cursor: next ? encodeCursor("search_orders", input, next) : undefined,
       currency: names ? orderCurrency(rows) : undefined,

@@ -14,6 +14,13 @@ const ids = (orders: { id: number | string }[]) => orders.map((o) => String(o.id
 
 type Row = { id: string; [field: string]: unknown };
 
+/** What a set of orders comes to: goods after discounts, and cash to collect on delivery. */
+const sums = (orders: OrderRecord[]) => ({
+  orders: orders.length,
+  total: orders.reduce((t, o) => t + o.total_price_after_sub_discount, 0),
+  cod: orders.reduce((t, o) => t + o.cod, 0),
+});
+
 async function all(args: Record<string, unknown>): Promise<{ rows: Row[]; calls: number; note?: string }> {
   const rows: Row[] = [];
   let cursor: string | undefined;
@@ -64,16 +71,22 @@ describe("search_orders", () => {
     const r = await h.call("search_orders", { statuses: ["shipped"], limit: 1 });
     expect(r.data.orders).toHaveLength(1);
     expect(r.data.next_cursor).toBeDefined();
-    expect(r.data.totals).toEqual({
-      orders: shipped.length,
-      total: shipped.reduce((t, o) => t + o.total_price_after_sub_discount, 0),
-      cod: shipped.reduce((t, o) => t + o.cod, 0),
-    });
+    expect(r.data.totals).toEqual({ shipped: sums(shipped) });
     // Past 300 matches there is no sum, and a page read on with the cursor has none either.
     const many = await h.call("search_orders", { limit: 1 });
     expect(many.data.totals).toBeUndefined();
     expect(many.data.note).toContain("No totals over 300 matches");
     expect((await h.call("search_orders", { cursor: r.data.next_cursor, limit: 1 })).data.totals).toBeUndefined();
+  });
+
+  it("sums canceled and live orders apart, per status", async () => {
+    const matching = visible().filter((o) => o.status === 0 || o.status === 6);
+    expect(matching.some((o) => o.status === 6)).toBe(true);
+    const r = await h.call("search_orders", { statuses: ["new", "canceled"], limit: 1 });
+    expect(r.data.totals).toEqual({
+      new: sums(matching.filter((o) => o.status === 0)),
+      canceled: sums(matching.filter((o) => o.status === 6)),
+    });
   });
 
   it("reads delivered, the word sellers use, as the POS's received", async () => {

@@ -1,0 +1,252 @@
+import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
+import type { OrderListParams, PosClient } from "../../clients/pos.js";
+import type { PosOrder, PosProvince } from "../../clients/schemas/pos.js";
+import { id, num } from "../../format/compact.js";
+import { orderCurrency, orderStatusName } from "../../format/orders.js";
+import { sanitizeName } from "../../format/text.js";
+import { recordDate, recordTime } from "../../format/time.js";
+import type { ToolContext } from "../define.js";
+import { someOf } from "../pos/fields.js";
+import { carriers, orderSources, type Ref, staff, warehouses } from "../pos/shop-refs.js";
+import { sweep } from "../pos/sweep.js";
+import { geoIndex } from "../shop/geo-index.js";
+import { type Group, isPeriod, NONE, type Period, periodOf, rankGroups, tally } from "../group-rows.js";
+import { localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
+import { type FilterInput, orderQuery, timeField } from "./order-query.js";
+import { LAST_DISTINCT_PAGE } from "./order-ref.js";
+
+// search_orders with group_by: one row per group, counted and summed over every order that
+// matches the filters (read in parallel pages, bounded), instead of rows for the model to add up.
+
+const GROUP_KEYS = ["status", "source", "page", "province", "carrier", "creator", "seller", "warehouse", "day", "week", "month"] as const;
+type GroupKey = (typeof GROUP_KEYS)[number];
+const FIGURES = ["orders", "total", "cod", "shipping_fee"] as const;
+
+export const groupInput = {
+  group_by: someOf(z.enum(GROUP_KEYS), 2)
+    .optional()
+    .describe("Count and sum every match per group (1-2 keys; source = channel)"),
+  group_sort: z.enum(FIGURES).optional().describe("Figure to sort groups by (default orders; day/week/month: by time)"),
+};
+
+/** Most orders one grouping reads, and its time: past either it answers with what it read. Tests lower them. */
+export const GROUP_BOUNDS = { orders: 10_000, ms: 20_000 };
+/** Pages read at once; with PANCAKE_POS_RATE_PER_SECOND the client's limiter spaces them further. */
+const PARALLEL_PAGES = 4;
+/** Groups listed when the call names no limit: a month of days fits. */
+const GROUP_LIMIT = 40;
+/** Canceled and deleted-recently: no longer sales. */
+const VOID_STATUSES = new Set([6, 7]);
+
+export const groupRowSchema = z.looseObject({ orders: z.number(), total: z.number(), cod: z.number(), shipping_fee: z.number() });
+
+type Loose = Record<string, unknown>;
+const rec = (value: unknown): Loose => (typeof value === "object" && value !== null ? (value as Loose) : {});
+
+/** The carrier's times sit on the order's `partner` record. */
+const PARTNER_TIMES = new Set(["paid_at", "picked_up_at", "first_delivery_at"]);
+
+/** The time an order has for the list's `updateStatus` value: a field, the last status change, or entering a status. */
+function timeOf(order: PosOrder, field: string | number): unknown {
+  const raw = order as Loose;
+  if (field === -1) return raw.last_update_status_at;
+  if (typeof field === "number") return order.status_history?.find((h) => h.status === field)?.updated_at;
+  return PARTNER_TIMES.has(field) ? rec(order.partner)[field] : raw[field];
+}
+
+/** Upstream fields the time of `field` is read from. */
+const timeSource = (field: string | number) => (field === -1 ? "last_update_status_at" : typeof field === "number" ? "status_history" : PARTNER_TIMES.has(field) ? "partner" : field);
+
+const KEY_FIELDS: Record<Exclude<GroupKey, Period>, string[]> = {
+  status: [],
+  source: ["order_sources", "order_sources_name"],
+  page: ["page_id", "account", "account_name"],
+  province: ["shipping_address"],
+  carrier: ["partner"],
+  creator: ["creator"],
+  seller: ["assigning_seller_id", "assigning_seller"],
+  warehouse: ["warehouse_id"],
+};
+
+interface Names {
+  sources: Map<string, string>;
+  carriers: Map<string, string>;
+  staff: Map<string, string>;
+  warehouses: Map<string, string>;
+  provinces?: Provinces;
+}
+
+const named = (refs: Ref[]) => new Map(refs.map((r) => [r.id, r.name]));
+const unnamed = (value: string) => `(unnamed ${value})`;
+
+/**
+ * Provinces by the list in force since 1 July 2025: `/geo/provinces` lists the 63 old ones, each
+ * with the `new_id` it merged into, and `is_new` the 34 current ones (reference README).
+ */
+class Provinces {
+  /** Current name -> old provinces counted under it, as met in the orders. */
+  readonly merged = new Map<string, Set<string>>();
+  private readonly current: Map<string, string>;
+  private readonly old: Map<string, PosProvince>;
+
+  constructor(old: PosProvince[], current: PosProvince[]) {
+    this.old = new Map(old.map((p) => [String(p.id), p]));
+    this.current = new Map(current.map((p) => [String(p.id), sanitizeName(p.name) ?? String(p.id)]));
+  }
+
+  /** An order that carries `new_province_id` is placed by it; one on the old list, by what its province became. */
+  of(order: PosOrder): string {
+    const address = rec(order.shipping_address);
+    const now = id(address.new_province_id) ?? id(address.province_id);
+    if (now && this.current.has(now)) return this.current.get(now)!;
+    const old = now === undefined ? undefined : this.old.get(now);
+    const oldName = sanitizeName(old?.name ?? address.province_name);
+    const into = old?.new_id ? this.current.get(String(old.new_id)) : undefined;
+    if (!into) return oldName ?? (now ? unnamed(now) : NONE);
+    if (oldName) this.merged.set(into, (this.merged.get(into) ?? new Set()).add(oldName));
+    return into;
+  }
+
+  /** "Thành phố Hồ Chí Minh counts old Hồ Chí Minh, Bình Dương, Bà Rịa-Vũng Tàu" for each province several met old ones merged into. */
+  note(): string | undefined {
+    const merges = [...this.merged].filter(([, olds]) => olds.size > 1).map(([into, olds]) => `${into} counts old ${[...olds].join(", ")}`);
+    return merges.length ? `Provinces as since 1 July 2025: ${merges.join("; ")}.` : undefined;
+  }
+}
+
+async function groupNames(pos: PosClient, shopId: string, keys: readonly GroupKey[]): Promise<Names> {
+  const need = (key: GroupKey) => keys.includes(key);
+  // A list that cannot be read leaves the labels the orders carry themselves.
+  const list = (wanted: boolean, load: () => Promise<Ref[]>) => (wanted ? load().catch(() => []) : Promise.resolve([]));
+  const geo = geoIndex(pos);
+  const [s, c, u, w, provinces] = await Promise.all([
+    list(need("source") || need("page"), () => orderSources(pos, shopId)),
+    list(need("carrier"), () => carriers(pos, shopId)),
+    list(need("creator") || need("seller"), () => staff(pos, shopId)),
+    list(need("warehouse"), () => warehouses(pos, shopId)),
+    need("province") ? Promise.all([geo.provinces("old"), geo.provinces("new")]).then(([old, current]) => new Provinces(old, current)) : undefined,
+  ]);
+  return { sources: named(s), carriers: named(c), staff: named(u), warehouses: named(w), provinces };
+}
+
+/** A group label for one key: a name as the shop sees it, never a bare id. */
+function labeller(key: GroupKey, names: Names, time: string | number, timeZone: string): (order: PosOrder) => string {
+  const raw = (o: PosOrder) => o as Loose;
+  const byId = (map: Map<string, string>, value: unknown, fallback?: unknown) => {
+    const key = id(value);
+    return key === undefined ? NONE : (map.get(key) ?? sanitizeName(fallback) ?? unnamed(key));
+  };
+  switch (key) {
+    case "status":
+      return (o) => orderStatusName(o.status) ?? NONE;
+    case "source":
+      return (o) => byId(names.sources, o.order_sources, o.order_sources_name);
+    case "page":
+      return (o) => byId(names.sources, o.page_id ?? o.account, raw(o).account_name);
+    case "province":
+      return (o) => names.provinces!.of(o);
+    case "carrier":
+      return (o) => byId(names.carriers, o.partner?.partner_id);
+    case "creator":
+      return (o) => byId(names.staff, rec(o.creator).id, rec(o.creator).name);
+    case "seller":
+      return (o) => byId(names.staff, raw(o).assigning_seller_id ?? rec(raw(o).assigning_seller).id, rec(raw(o).assigning_seller).name);
+    case "warehouse":
+      return (o) => byId(names.warehouses, o.warehouse_id);
+    default: {
+      const period = key;
+      return (o) => {
+        const at = recordDate(timeOf(o, time));
+        return at ? periodOf(at, period, timeZone) : NONE;
+      };
+    }
+  }
+}
+
+/** The money of an order: goods after discounts (as rows' `total`), cash on delivery, shipping charged. */
+function figuresOf(o: PosOrder) {
+  return {
+    total: num(o.total_price_after_sub_discount) ?? num(o.total_price) ?? 0,
+    cod: num(o.cod) ?? 0,
+    // A free-shipping order charges the customer none, whatever fee it records.
+    shipping_fee: (o as Loose).is_free_shipping === true ? 0 : (num(o.shipping_fee) ?? 0),
+  };
+}
+
+const rowOf = (keys: readonly GroupKey[], labels: string[], figures: Record<string, number>) => ({
+  ...Object.fromEntries(keys.map((k, i) => [k, labels[i]])),
+  orders: figures.orders ?? 0,
+  total: figures.total ?? 0,
+  cod: figures.cod ?? 0,
+  shipping_fee: figures.shipping_fee ?? 0,
+});
+
+export type GroupInput = FilterInput & {
+  group_by: GroupKey[];
+  group_sort?: (typeof FIGURES)[number] | undefined;
+  limit?: number | undefined;
+  fields?: string[] | undefined;
+  cursor?: string | undefined;
+};
+
+/** The answer of search_orders with group_by. */
+export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: string) {
+  for (const key of ["fields", "cursor"] as const) {
+    if (input[key] !== undefined) throw new InputError(key, "does not apply with group_by", "Drop it: a grouping answers every match in one call.");
+  }
+  const keys = input.group_by;
+  if (new Set(keys).size < keys.length) throw new InputError("group_by", "names the same key twice", `Use two different keys of: ${GROUP_KEYS.join(", ")}.`);
+  const tz = ctx.config.timezone;
+  const time = input.time_field === undefined ? "inserted_at" : timeField(input.time_field);
+  const lf = localFilter.parse(localFilterOf(input));
+  const keep = localMatch(lf);
+  const fields = new Set(["id", "status", "inserted_at", "total_price_after_sub_discount", "total_price", "cod", "shipping_fee", "is_free_shipping", "order_currency", ...localFields(lf)]);
+  for (const key of keys) for (const field of isPeriod(key) ? [timeSource(time)] : KEY_FIELDS[key]) fields.add(field);
+  const query: OrderListParams = { ...(await orderQuery(ctx.pos, shopId, input, tz)), option_sort: "inserted_at_desc", fields: [...fields] };
+  const [read, names] = await Promise.all([
+    sweep(
+      ctx.pos,
+      { rows: GROUP_BOUNDS.orders, ms: GROUP_BOUNDS.ms, lastPage: LAST_DISTINCT_PAGE, parallel: PARALLEL_PAGES },
+      (pos, page_number, page_size) => pos.listOrders(shopId, { ...query, page_number, page_size }),
+      ctx.progress,
+    ),
+    groupNames(ctx.pos, shopId, keys),
+  ]);
+  const matched = read.rows.filter(keep);
+  // Canceled orders are no sale: left out and counted apart, unless asked for by status.
+  const voided = !input.statuses?.length && !keys.includes("status") ? matched.filter((o) => VOID_STATUSES.has(o.status ?? -1)) : [];
+  const counted = voided.length ? matched.filter((o) => !VOID_STATUSES.has(o.status ?? -1)) : matched;
+  const label = keys.map((key) => labeller(key, names, time, tz));
+  const groups: Group[] = tally(counted, (o) => label.map((f) => f(o)), figuresOf, "orders");
+  const { top, other } = rankGroups(groups, {
+    figure: input.group_sort ?? "orders",
+    limit: input.limit ?? GROUP_LIMIT,
+    inLabelOrder: input.group_sort === undefined && isPeriod(keys[0]!),
+  });
+  const voidSum = voided.reduce((sum, o) => sum + figuresOf(o).total, 0);
+  const notes = [
+    partialNote(read, tz),
+    voided.length && `${voided.length} canceled orders are left out of the groups (canceled): pass statuses or group by status to count them.`,
+    names.provinces?.note(),
+    other && `${other.groups} more groups are summed in the "other" row: raise limit (up to 100) to list them.`,
+  ].filter(Boolean);
+  return {
+    groups: [...top.map((g) => rowOf(keys, g.labels, g.figures)), ...(other ? [{ ...rowOf(keys, keys.map(() => "other"), other.figures), groups: other.groups }] : [])],
+    total: counted.length,
+    canceled: voided.length ? { orders: voided.length, total: voidSum } : undefined,
+    complete: read.complete,
+    currency: orderCurrency(counted),
+    note: notes.length ? notes.join(" ") : undefined,
+  };
+}
+
+/** How far a grouping got when it stopped short, and how to reach the rest. */
+function partialNote(read: { rows: PosOrder[]; total?: number; complete: boolean; stopped?: "bound" | "time" }, timeZone: string): string | undefined {
+  if (read.complete) return undefined;
+  if (!read.stopped) return `The orders changed while they were read (${read.rows.length} read, the list counts ${read.total}): call again for exact figures.`;
+  const oldest = read.rows.reduce<string | undefined>((min, o) => (o.inserted_at && (!min || o.inserted_at < min) ? o.inserted_at : min), undefined);
+  // The list repeats page 100 past it (reference README), so the bound is never above 100 pages.
+  const why = read.stopped === "time" ? `read in ${GROUP_BOUNDS.ms / 1000} s` : `one grouping reads up to ${GROUP_BOUNDS.orders}`;
+  return `Counted the newest ${read.rows.length} of ${read.total ?? "more"} matching orders (${why}), created since ${recordTime(oldest, timeZone) ?? "?"}: narrow since/until or add filters to count the rest.`;
+}

@@ -1,0 +1,282 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { OrderRecord } from "../../../src/sandbox/pos/index.js";
+import { GROUP_BOUNDS } from "../../../src/tools/orders/order-groups.js";
+import { useHarness } from "../../helpers/harness.js";
+
+// search_orders group_by: every expectation is computed here from the sandbox's raw records (names
+// from its partner, staff, warehouse, source and province lists), never from the tool's code.
+
+const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
+const pos = () => h.sandbox.pos;
+const visible = () => pos().orders.filter((o) => !o.is_removed);
+/** Canceled and deleted-recently orders: left out of groups unless statuses or a status key ask for them. */
+const isVoid = (o: OrderRecord) => o.status === 6 || o.status === 7;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const at = (recordTime: string) => Date.parse(`${recordTime}Z`);
+/** The shop's calendar day (Asia/Ho_Chi_Minh, UTC+7 all year) of a record time. */
+const shopDay = (recordTime: string) => new Date(at(recordTime) + 7 * HOUR).toISOString().slice(0, 10);
+
+type Figures = { orders: number; total: number; cod: number; shipping_fee: number };
+type Row = Figures & Record<string, unknown>;
+
+function figures(orders: OrderRecord[]): Figures {
+  return {
+    orders: orders.length,
+    total: orders.reduce((t, o) => t + o.total_price_after_sub_discount, 0),
+    cod: orders.reduce((t, o) => t + o.cod, 0),
+    shipping_fee: orders.reduce((t, o) => t + (o.is_free_shipping ? 0 : o.shipping_fee), 0),
+  };
+}
+
+/** Orders grouped by a label, as label -> figures. */
+function truth(orders: OrderRecord[], label: (o: OrderRecord) => string): Record<string, Figures> {
+  const groups = new Map<string, OrderRecord[]>();
+  for (const o of orders) groups.set(label(o), [...(groups.get(label(o)) ?? []), o]);
+  return Object.fromEntries([...groups].map(([key, list]) => [key, figures(list)]));
+}
+
+/** The answer's rows as label -> figures (the `other` row left out). */
+function answered(rows: Row[], key: string): Record<string, Figures> {
+  return Object.fromEntries(
+    rows.filter((r) => r.groups === undefined).map((r) => [r[key] as string, { orders: r.orders, total: r.total, cod: r.cod, shipping_fee: r.shipping_fee }]),
+  );
+}
+
+const partnerName = (o: OrderRecord) => pos().partners.find((p) => p.id === o.partner?.partner_id)?.name ?? "(none)";
+const provinceName = (provinceId: string) => {
+  const old = pos().geo.provinces.find((p) => p.id === provinceId)!;
+  return pos().geo.newProvinces.find((p) => p.id === old.new_id)!.name;
+};
+
+async function groups(args: Record<string, unknown>) {
+  const r = await h.call("search_orders", args);
+  expect(r.isError, r.text).toBe(false);
+  return r.data as { groups: Row[]; total: number; canceled?: { orders: number; total: number }; complete: boolean; note?: string };
+}
+
+afterEach(() => {
+  h.sandbox.server.clearFaults();
+});
+
+describe("search_orders group_by", () => {
+  it("counts and sums every match, not one page: all upstream pages read with only the fields grouping needs", async () => {
+    const orders = visible();
+    expect(orders.length).toBeGreaterThan(300);
+    h.sandbox.server.resetRecords();
+    const r = await groups({ group_by: ["carrier"] });
+    expect(answered(r.groups, "carrier")).toEqual(truth(orders.filter((o) => !isVoid(o)), partnerName));
+    expect(r.total).toBe(orders.filter((o) => !isVoid(o)).length);
+    expect(r.canceled).toEqual({ orders: orders.filter(isVoid).length, total: figures(orders.filter(isVoid)).total });
+    expect(r.note).toContain(`${orders.filter(isVoid).length} canceled orders are left out of the groups`);
+    expect(r.complete).toBe(true);
+    const reads = h.sandbox.server.requests.filter((q) => q.path.endsWith("/orders"));
+    expect(reads.map((q) => Number(q.query.page_number?.[0])).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
+    for (const read of reads) {
+      expect(read.query["fields[]"]).toContain("partner");
+      expect(read.query["fields[]"]).not.toContain("items");
+    }
+  });
+
+  it("counts canceled orders when the statuses ask for them, or as their own group by status", async () => {
+    const byStatus = await groups({ group_by: ["status"] });
+    expect(answered(byStatus.groups, "status")).toEqual(truth(visible(), (o) => o.status_name));
+    expect(byStatus.canceled).toBeUndefined();
+    const canceled = await groups({ group_by: ["carrier"], statuses: ["canceled"] });
+    expect(canceled.total).toBe(visible().filter((o) => o.status === 6).length);
+  });
+
+  it("names every group as the shop does, never by id", async () => {
+    const live = visible().filter((o) => !isVoid(o));
+    const staff = (id: string | null | undefined) => pos().users.find((u) => u.id === id)?.name ?? "(none)";
+    const sourceName = (id: string | null) => pos().orderSources.find((s) => String(s.id) === id)?.name ?? "(none)";
+    const cases: [string, (o: OrderRecord) => string][] = [
+      ["seller", (o) => staff(o.assigning_seller_id)],
+      ["creator", (o) => staff(o.creator.id)],
+      ["warehouse", (o) => pos().warehouses.find((w) => w.id === o.warehouse_id)!.name],
+      ["source", (o) => sourceName(o.order_sources)],
+      ["page", (o) => sourceName(o.page_id ?? o.account)],
+    ];
+    for (const [key, label] of cases) {
+      const r = await groups({ group_by: [key] });
+      expect(answered(r.groups, key), key).toEqual(truth(live, label));
+      for (const row of r.groups) expect(String(row[key]), key).not.toMatch(/^-?\d+$|^[0-9a-f]{8}-|^zl_|^igo_/);
+    }
+  });
+
+  it("sums the groups past limit in one other row, and sorts by the figure asked for", async () => {
+    const live = visible().filter((o) => !isVoid(o));
+    const all = truth(live, (o) => provinceName(o.shipping_address.province_id));
+    const ranked = Object.entries(all).sort(([a, x], [b, y]) => y.orders - x.orders || a.localeCompare(b));
+    expect(ranked.length).toBeGreaterThan(4);
+    const r = await groups({ group_by: ["province"], limit: 3 });
+    expect(r.groups.slice(0, 3).map((g) => g.province)).toEqual(ranked.slice(0, 3).map(([name]) => name));
+    const rest = ranked.slice(3).map(([, f]) => f);
+    expect(r.groups[3]).toEqual({
+      province: "other",
+      groups: rest.length,
+      orders: rest.reduce((t, f) => t + f.orders, 0),
+      total: rest.reduce((t, f) => t + f.total, 0),
+      cod: rest.reduce((t, f) => t + f.cod, 0),
+      shipping_fee: rest.reduce((t, f) => t + f.shipping_fee, 0),
+    });
+    expect(r.note).toContain(`${rest.length} more groups`);
+
+    const byCod = await groups({ group_by: ["carrier"], statuses: ["shipped"], group_sort: "cod" });
+    const cods = byCod.groups.map((g) => g.cod);
+    expect(cods).toEqual([...cods].sort((a, b) => b - a));
+    expect(byCod.total).toBe(visible().filter((o) => o.status === 2).length);
+  });
+
+  it("counts an address on the old province list under the province it is in today, and says which merged", async () => {
+    const live = visible().filter((o) => !isVoid(o));
+    const hcm = pos().geo.provinces.filter((p) => p.new_id === "84_VN129").map((p) => p.id);
+    expect(hcm.length).toBeGreaterThan(1);
+    const r = await groups({ group_by: ["province"] });
+    expect(answered(r.groups, "province")).toEqual(truth(live, (o) => provinceName(o.shipping_address.province_id)));
+    expect(r.groups.filter((g) => g.province === "Thành phố Hồ Chí Minh")).toHaveLength(1);
+    expect(r.groups.find((g) => g.province === "Thành phố Hồ Chí Minh")!.orders).toBe(live.filter((o) => hcm.includes(o.shipping_address.province_id)).length);
+    expect(r.groups.some((g) => g.province === "Bình Dương" || g.province === "Bà Rịa-Vũng Tàu")).toBe(false);
+    expect(r.note).toMatch(/Thành phố Hồ Chí Minh counts old .*Bình Dương/);
+    expect(r.note).toContain("Bà Rịa-Vũng Tàu");
+  });
+
+  it("places an order that carries new_province_id by it", async () => {
+    const order = visible().find((o) => !isVoid(o) && o.shipping_address.province_id === "101")!;
+    const saved = order.shipping_address;
+    // An address written on the new list: no old province, the new one's id (OpenAPI order examples).
+    order.shipping_address = { ...saved, province_id: "", province_name: "", new_province_id: "84_VN121", render_type: "new" } as typeof saved;
+    try {
+      const live = visible().filter((o) => !isVoid(o));
+      const r = await groups({ group_by: ["province"] });
+      const expected = truth(live, (o) => (o === order ? "Thành phố Đà Nẵng" : provinceName(o.shipping_address.province_id)));
+      expect(answered(r.groups, "province")).toEqual(expected);
+    } finally {
+      order.shipping_address = saved;
+    }
+  });
+
+  it("groups by day, week and month of the time field the call filters on, in the shop's time zone", async () => {
+    const shippedAt = (o: OrderRecord) => o.status_history.find((s) => s.status === 2)?.updated_at;
+    const first = shopDay(new Date(Date.now() - 30 * DAY).toISOString().slice(0, 19));
+    const since = Date.parse(`${first}T00:00:00+07:00`);
+    const inRange = visible().filter((o) => !isVoid(o) && shippedAt(o) && at(shippedAt(o)!) >= since);
+    expect(inRange.length).toBeGreaterThan(10);
+    const byDay = await groups({ group_by: ["day"], time_field: "shipped", since: first });
+    const days = truth(inRange, (o) => shopDay(shippedAt(o)!));
+    expect(answered(byDay.groups, "day")).toEqual(days);
+    // In time order, not by count.
+    expect(byDay.groups.map((g) => g.day)).toEqual(Object.keys(days).sort());
+
+    const monday = (day: string) => {
+      const d = new Date(`${day}T00:00:00Z`);
+      return new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * DAY).toISOString().slice(0, 10);
+    };
+    const weekOf = (day: string) => `${monday(day)}/${new Date(Date.parse(`${monday(day)}T00:00:00Z`) + 6 * DAY).toISOString().slice(0, 10)}`;
+    const byWeek = await groups({ group_by: ["week"], time_field: "shipped", since: first });
+    expect(answered(byWeek.groups, "week")).toEqual(truth(inRange, (o) => weekOf(shopDay(shippedAt(o)!))));
+    const byMonth = await groups({ group_by: ["month"], time_field: "shipped", since: first });
+    expect(answered(byMonth.groups, "month")).toEqual(truth(inRange, (o) => shopDay(shippedAt(o)!).slice(0, 7)));
+  });
+
+  it("splits by two keys", async () => {
+    const live = visible().filter((o) => !isVoid(o));
+    const r = await groups({ group_by: ["warehouse", "carrier"], limit: 100 });
+    const keyed = Object.fromEntries(r.groups.map((g) => [`${g.warehouse}|${g.carrier}`, { orders: g.orders, total: g.total, cod: g.cod, shipping_fee: g.shipping_fee }]));
+    expect(keyed).toEqual(truth(live, (o) => `${pos().warehouses.find((w) => w.id === o.warehouse_id)!.name}|${partnerName(o)}`));
+  });
+
+  it("says complete: false and how far it got when the order bound stops it", async () => {
+    const saved = { ...GROUP_BOUNDS };
+    GROUP_BOUNDS.orders = 150;
+    try {
+      const r = await groups({ group_by: ["status"] });
+      expect(r.complete).toBe(false);
+      const newest = [...visible()].sort((a, b) => (a.inserted_at < b.inserted_at ? 1 : a.inserted_at > b.inserted_at ? -1 : b.id - a.id)).slice(0, 100);
+      expect(r.total).toBe(100);
+      expect(answered(r.groups, "status")).toEqual(truth(newest, (o) => o.status_name));
+      expect(r.note).toContain(`Counted the newest 100 of ${visible().length} matching orders`);
+    } finally {
+      Object.assign(GROUP_BOUNDS, saved);
+    }
+  });
+
+  it("says complete: false when its time runs out, counting only the pages read from the first on", async () => {
+    const saved = { ...GROUP_BOUNDS };
+    GROUP_BOUNDS.ms = 50;
+    h.sandbox.server.injectFault({ kind: "latency", delayMs: 200, path: "/orders", times: Number.POSITIVE_INFINITY });
+    try {
+      const r = await groups({ group_by: ["status"] });
+      expect(r.complete).toBe(false);
+      expect(r.total).toBe(100);
+      expect(r.note).toMatch(/Counted the newest 100 of \d+ matching orders \(read in 0\.05 s\)/);
+    } finally {
+      Object.assign(GROUP_BOUNDS, saved);
+    }
+  });
+
+  it("refuses a key it does not know naming the keys it takes, and parameters that do not apply", async () => {
+    const typo = await h.call("search_orders", { group_by: ["provinces"] });
+    expect(typo.isError).toBe(true);
+    for (const key of ["status", "source", "province", "carrier", "seller", "day", "week", "month"]) expect(typo.text).toContain(`"${key}"`);
+    const three = await h.call("search_orders", { group_by: ["status", "carrier", "day"] });
+    expect(three.isError).toBe(true);
+    expect(three.text).toContain("group_by");
+    const twice = await h.call("search_orders", { group_by: ["status", "status"] });
+    expect(twice.isError).toBe(true);
+    const fields = await h.call("search_orders", { group_by: ["status"], fields: ["id"] });
+    expect(fields.text).toContain("fields: does not apply with group_by");
+  });
+});
+
+describe("search_orders status_older_than", () => {
+  it("finds orders in their status longer than the span, to the minute, with how long", async () => {
+    const news = visible().filter((o) => o.status === 0);
+    expect(news.length).toBeGreaterThanOrEqual(2);
+    const [justOver, justUnder] = news;
+    const saved = news.map((o) => o.last_update_status_at);
+    const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19);
+    justOver!.last_update_status_at = stamp(Date.now() - 2 * DAY - 10 * 60_000);
+    justUnder!.last_update_status_at = stamp(Date.now() - 2 * DAY + 10 * 60_000);
+    try {
+      const expected = news.filter((o) => at(o.last_update_status_at) <= Date.now() - 2 * DAY).map((o) => String(o.id));
+      expect(expected).toContain(String(justOver!.id));
+      expect(expected).not.toContain(String(justUnder!.id));
+      const r = await h.call("search_orders", { statuses: ["new"], status_older_than: "2 days", limit: 100 });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.data.orders.map((o: { id: string }) => o.id).sort()).toEqual(expected.sort());
+      expect(r.data.orders.find((o: { id: string }) => o.id === String(justOver!.id)).in_status_for).toBe("2d");
+      // Every page says how long, the ones read on with the cursor too.
+      const first = await h.call("search_orders", { statuses: ["new"], status_older_than: "2 days", limit: 1 });
+      const next = await h.call("search_orders", { cursor: first.data.next_cursor, limit: 1 });
+      for (const page of [first, next]) expect(page.data.orders[0].in_status_for).toMatch(/^\d+d/);
+      // The same in hours, and with since/until on another field (then filtered here, not upstream).
+      const hours = await h.call("search_orders", { statuses: ["new"], status_older_than: "48h", limit: 100 });
+      expect(hours.data.orders.map((o: { id: string }) => o.id).sort()).toEqual(expected.sort());
+      const since = Date.now() - 20 * DAY;
+      const ranged = await h.call("search_orders", { statuses: ["new"], status_older_than: "2 days", since: new Date(since).toISOString(), limit: 100 });
+      expect(ranged.isError, ranged.text).toBe(false);
+      expect(ranged.data.orders.map((o: { id: string }) => o.id).sort()).toEqual(news.filter((o) => at(o.inserted_at) >= since && expected.includes(String(o.id))).map((o) => String(o.id)).sort());
+    } finally {
+      news.forEach((o, i) => {
+        o.last_update_status_at = saved[i]!;
+      });
+    }
+  });
+
+  it("combines with group_by: stuck orders by status", async () => {
+    const stuck = (o: OrderRecord) => at(o.last_update_status_at) <= Date.now() - 7 * DAY;
+    const working = [0, 1, 12, 13, 8, 9, 2];
+    const r = await groups({ group_by: ["status"], statuses: ["new", "confirmed", "waiting_to_print", "printed", "packing", "waiting_to_ship", "shipped"], status_older_than: "1 week" });
+    expect(answered(r.groups, "status")).toEqual(truth(visible().filter((o) => working.includes(o.status) && stuck(o)), (o) => o.status_name));
+  });
+
+  it("refuses a span it cannot read, naming the forms it takes", async () => {
+    for (const value of ["soon", "2 fortnights", "-3 days", "days"]) {
+      const r = await h.call("search_orders", { status_older_than: value });
+      expect(r.isError, value).toBe(true);
+      expect(r.text).toContain("status_older_than");
+      expect(r.text).toContain('"2 days", "36 hours", "1 week"');
+    }
+  });
+});

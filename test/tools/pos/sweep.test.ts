@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { sweep } from "../../../src/tools/pos/sweep.js";
+
+// The parallel page reader behind grouped answers, against lists that behave as the live ones are
+// reported to: some serve fewer rows a page than asked, some give no total, and rows move between
+// pages while they are read. The tool-level tests (test/tools/orders/order-groups.test.ts) drive
+// it through the sandbox.
+
+type Row = { id: number };
+const rows = (n: number): Row[] => Array.from({ length: n }, (_, i) => ({ id: i + 1 }));
+const bounds = { rows: 10_000, ms: 20_000, lastPage: 100, parallel: 3 };
+
+/** A list of `all` rows serving at most `cap` a page, with or without its total; records each read. */
+function list(all: Row[], options: { cap?: number; total?: boolean } = {}) {
+  const reads: { page: number; size: number }[] = [];
+  let inFlight = 0;
+  let most = 0;
+  const fetch = async (_client: object, page: number, size: number) => {
+    reads.push({ page, size });
+    inFlight++;
+    most = Math.max(most, inFlight);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    inFlight--;
+    const served = Math.min(size, options.cap ?? size);
+    return { data: all.slice((page - 1) * served, page * served), total_entries: options.total === false ? undefined : all.length };
+  };
+  return { fetch, reads, most: () => most };
+}
+
+describe("sweep", () => {
+  it("reads every page its total announces, each once, a few at a time", async () => {
+    const l = list(rows(950));
+    const read = await sweep({}, bounds, l.fetch);
+    expect(read.rows.map((r) => r.id)).toEqual(rows(950).map((r) => r.id));
+    expect(read).toMatchObject({ total: 950, complete: true });
+    expect(l.reads.map((r) => r.page).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(l.most()).toBe(3);
+  });
+
+  it("asks for the page size the list serves when it serves fewer than asked", async () => {
+    const l = list(rows(230), { cap: 50 });
+    const read = await sweep({}, bounds, l.fetch);
+    expect(read.rows).toHaveLength(230);
+    expect(read.complete).toBe(true);
+    expect(l.reads.filter((r) => r.page > 1).every((r) => r.size === 50)).toBe(true);
+  });
+
+  it("without a total, reads until a short page", async () => {
+    const l = list(rows(420), { total: false });
+    const read = await sweep({}, { ...bounds, lastPage: 20 }, l.fetch);
+    expect(read.rows).toHaveLength(420);
+    expect(read.complete).toBe(true);
+  });
+
+  it("stops at its row bound and says so", async () => {
+    const read = await sweep({}, { ...bounds, rows: 250 }, list(rows(950)).fetch);
+    expect(read.rows.map((r) => r.id)).toEqual(rows(200).map((r) => r.id));
+    expect(read).toMatchObject({ complete: false, stopped: "bound" });
+  });
+
+  it("is not complete when rows moved between pages while they were read", async () => {
+    const all = rows(300);
+    const l = list(all);
+    // A new row at the top after page 1 was read moves every later row down one place: row 100 is read twice, row 300 never.
+    const fetch = async (client: object, page: number, size: number) => {
+      if (page === 2) all.unshift({ id: 0 });
+      return l.fetch(client, page, size);
+    };
+    const read = await sweep({}, { ...bounds, parallel: 1 }, fetch);
+    expect(new Set(read.rows.map((r) => r.id)).size).toBe(read.rows.length);
+    expect(read.complete).toBe(false);
+    expect(read.stopped).toBeUndefined();
+  });
+});
