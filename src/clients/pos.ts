@@ -339,7 +339,8 @@ export class PosClient {
     return this.array(S.PosDistrict, "list districts", "/geo/districts", undefined, params);
   }
 
-  listCommunes(params: { province_id: string; district_id: string }): Promise<S.PosCommune[]> {
+  /** With a post-2025 province id and no district_id: its two-tier wards (reported, see GeoIndex.wards). */
+  listCommunes(params: { province_id: string; district_id?: string }): Promise<S.PosCommune[]> {
     return this.array(S.PosCommune, "list communes", "/geo/communes", undefined, params);
   }
 

@@ -143,8 +143,9 @@ export function orderDetail(order: PosOrder, timeZone: string, names: OrderNames
       ? {
           receiver_name: unlessSame(sanitizeName(a.full_name), row.customer_name),
           phone: unlessSame(sanitizeName(a.phone_number), row.phone),
-          // Address ids stay in `detail: "full"`; people and models read the address itself.
-          full_address: sanitizeText(a.full_address || placeText(a), { max: 300 }),
+          // Address ids stay in `detail: "full"`; people and models read the address itself, in
+          // the form it was saved in (render_type; the vendor's order examples).
+          full_address: sanitizeText((a.render_type === "new" && a.new_full_address) || a.full_address || placeText(a), { max: 300 }),
         }
       : undefined,
     warehouse: warehouseId ? { id: warehouseId, name: names.warehouses?.get(warehouseId) } : undefined,

@@ -169,6 +169,21 @@ describe("shop and geo", () => {
     for (const c of state.geo.communes) expect(c.name_en).toMatch(/^[a-z0-9 '-]+$/);
   });
 
+  it("serves a post-2025 province's two-tier wards by its new id, with no district", async () => {
+    const mergedInto = new Set(state.geo.provinces.map((p) => p.new_id));
+    for (const id of mergedInto) {
+      const wards = (await get("/geo/communes", { province_id: id! })).body.data;
+      // Real ward names, a dozen and more for the two big cities, a few for the others.
+      expect(wards.length, id!).toBeGreaterThanOrEqual(id === "84_VN129" || id === "84_VN101" ? 15 : 5);
+      for (const w of wards) expect(w).toMatchObject({ province_id: id, district_id: null, name: expect.stringMatching(/^(Phường|Xã|Đặc khu) /) });
+      expect(new Set(wards.map((w: Json) => w.name)).size, id!).toBe(wards.length);
+    }
+    const hcm = (await get("/geo/communes", { province_id: "84_VN129" })).body.data.map((w: Json) => w.name);
+    expect(hcm).toEqual(expect.arrayContaining(["Phường Sài Gòn", "Phường Bến Thành", "Phường Tân Định"]));
+    // An old province still needs its district.
+    expect((await get("/geo/communes", { province_id: "701" })).status).toBe(400);
+  });
+
   it("lists staff, carriers, order sources and warehouses", async () => {
     expect((await get(`${shopPath}/users`)).body.data).toHaveLength(state.users.length);
     expect((await get(`${shopPath}/partners`)).body.data).toContainEqual({ id: 5, name: "Giao hàng nhanh" });
@@ -294,6 +309,27 @@ describe("order writes", () => {
     expect(updated.status_history.map((h: Json) => h.status)).toEqual([0, 1]);
     expect((await call("PUT", `${shopPath}/orders/${order.id}`, {}, { status: 99 })).status).toBe(400);
     expect((await call("POST", `${shopPath}/orders`, {}, { items: [] })).status).toBe(400);
+  });
+
+  it("stores a written address in both forms, as the vendor's order examples show them", async () => {
+    const variation = state.variations[7]!;
+    const items = [{ variation_id: variation.id, quantity: 1 }];
+    const old = (await call("POST", `${shopPath}/orders`, {}, { items, shipping_address: { address: "5 Lê Lợi", commune_id: "7010101" } })).body.data;
+    // The examples' form: render_type old, the post-2025 province beside the old one, street and province as the new text.
+    expect(old.shipping_address).toMatchObject({ province_id: "701", district_id: "70101", render_type: "old", new_province_id: "84_VN129", new_full_address: "5 Lê Lợi, Hồ Chí Minh" });
+    const ward = state.geo.wards.find((w) => w.name === "Phường Sài Gòn")!;
+    const fresh = (await call("POST", `${shopPath}/orders`, {}, { items, shipping_address: { address: "5 Lê Lợi", province_id: "84_VN129", commune_id: ward.id, district_id: null, render_type: "new" } })).body.data;
+    expect(fresh.shipping_address).toMatchObject({
+      province_id: "84_VN129",
+      new_province_id: "84_VN129",
+      district_id: null,
+      commune_id: ward.id,
+      commune_name: "Phường Sài Gòn",
+      render_type: "new",
+      new_full_address: "5 Lê Lợi, Phường Sài Gòn, Thành phố Hồ Chí Minh",
+    });
+    const moved = (await call("PUT", `${shopPath}/orders/${old.id}`, {}, { shipping_address: { address: "9 Pasteur", commune_id: ward.id } })).body.data;
+    expect(moved.shipping_address).toMatchObject({ render_type: "new", district_id: null, new_full_address: "9 Pasteur, Phường Sài Gòn, Thành phố Hồ Chí Minh" });
   });
 });
 

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { afterAll, describe } from "vitest";
+import { addressScenarios } from "./addresses.js";
 import { MAX_CALLS, MAX_TOKENS, measured, runScenarios } from "./framework.js";
 import { inboxScenarios } from "./inbox.js";
 import { orderGroupScenarios } from "./order-groups.js";
@@ -13,6 +14,7 @@ describe("shop-owner questions, default tools", () => {
   runScenarios("inbox", inboxScenarios);
   runScenarios("orders", orderScenarios);
   runScenarios("order groups", orderGroupScenarios);
+  runScenarios("addresses", addressScenarios);
 });
 
 // The distribution the issue asks for: calls and result tokens per question, written where people

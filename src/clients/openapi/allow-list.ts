@@ -24,6 +24,16 @@ export const AMENDMENTS: Amendment[] = [
     },
   },
   {
+    op: "pos GET /geo/communes",
+    why:
+      "Requires district_id, a level the reform of 1 July 2025 removed: /geo/provinces gives each province its post-2025 new_id, and a public client replaying production traces reports that /geo/communes?province_id=<new id> answers the two-tier wards (district_id null) with no district_id (README facts). district_id stays, optional.",
+    apply(op) {
+      const district = op.params.find((p) => p.in === "query" && p.name === "district_id");
+      if (!district?.required) throw new Error(`${op.id}: district_id is no longer required`);
+      district.required = false;
+    },
+  },
+  {
     op: "messaging PUT /pages/{page_id}/page_customers/{page_customer_id}/notes",
     why:
       "Names no server, unlike the POST beside it: the root list offers /v1 first, but the operation takes a page_access_token, which only the public_api servers read. It uses its sibling's /public_api/v1.",

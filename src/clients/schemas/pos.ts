@@ -45,6 +45,10 @@ const address = z.looseObject({
   province_name: str,
   district_name: str,
   commune_name: str,
+  // Beside the old fields since the reform of 1 July 2025 (the vendor's order examples).
+  new_province_id: id.nullish(),
+  new_full_address: str,
+  render_type: str,
 });
 
 const variationInfo = z.looseObject({

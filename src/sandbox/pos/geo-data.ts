@@ -1,8 +1,9 @@
-import type { CommuneRecord, DistrictRecord, GeoData, NewProvinceRecord, ProvinceRecord } from "./types.js";
+import type { CommuneRecord, DistrictRecord, GeoData, NewProvinceRecord, ProvinceRecord, WardRecord } from "./types.js";
 
 // A realistic subset of Vietnam's address tree (pre-2025 provinces with districts and communes)
-// plus the post-2025 list of 34 provinces. Ids follow the live service's scheme: province "101",
-// district = province + 2 digits, commune = district + 2 digits; new provinces "84_VN1xx".
+// plus the post-2025 list of 34 provinces and, for the provinces above, some of their post-2025
+// wards and communes (two tiers, no district). Ids follow the live service's scheme: province
+// "101", district = province + 2 digits, commune = district + 2 digits; new provinces "84_VN1xx".
 
 type DistrictRow = [id: string, name: string, communes: string[]];
 type ProvinceRow = [id: string, name: string, newId: string, districts: DistrictRow[]];
@@ -94,7 +95,34 @@ const newProvinceNames: [string, string][] = [
   ["84_VN136", "An Giang"],
 ];
 
-const unitPrefix = /^(Thành phố|Thị xã|Thị trấn|Quận|Huyện|Phường|Xã)\s+/;
+// Real ward and commune names after the reform of 1 July 2025 (Phường Sài Gòn took in the old
+// Bến Nghé, for one), a dozen and more for the two big cities, a few elsewhere. The live service's id scheme for
+// them is not documented: here a ward is its province's new id + 3 digits.
+const newWards: [newProvinceId: string, names: string[]][] = [
+  ["84_VN129", [
+    "Phường Sài Gòn", "Phường Tân Định", "Phường Bến Thành", "Phường Cầu Ông Lãnh", "Phường Bàn Cờ",
+    "Phường Xuân Hòa", "Phường Nhiêu Lộc", "Phường Bình Thạnh", "Phường Gia Định", "Phường Gò Vấp",
+    "Phường Tân Sơn Nhất", "Phường Tân Sơn Hòa", "Phường Tân Sơn Nhì", "Phường Phú Nhuận", "Phường Thủ Đức",
+    "Phường An Khánh", "Phường Long Bình", "Phường Thủ Dầu Một", "Phường Dĩ An", "Phường Vũng Tàu",
+  ]],
+  ["84_VN101", [
+    "Phường Hoàn Kiếm", "Phường Cửa Nam", "Phường Ba Đình", "Phường Ngọc Hà", "Phường Giảng Võ",
+    "Phường Hai Bà Trưng", "Phường Bạch Mai", "Phường Đống Đa", "Phường Láng", "Phường Ô Chợ Dừa",
+    "Phường Văn Miếu - Quốc Tử Giám", "Phường Cầu Giấy", "Phường Nghĩa Đô", "Phường Yên Hòa", "Phường Tây Hồ",
+    "Phường Long Biên", "Phường Hà Đông", "Xã Đông Anh",
+  ]],
+  ["84_VN121", ["Phường Hải Châu", "Phường Hòa Cường", "Phường Thanh Khê", "Phường An Khê", "Phường An Hải", "Phường Sơn Trà", "Phường Ngũ Hành Sơn", "Phường Hội An"]],
+  ["84_VN118", ["Phường Hồng Bàng", "Phường Lê Chân", "Phường Ngô Quyền", "Phường Gia Viên", "Phường An Biên", "Phường Hải An"]],
+  ["84_VN131", ["Phường Ninh Kiều", "Phường Cái Khế", "Phường Tân An", "Phường An Bình", "Phường Bình Thủy", "Phường Cái Răng"]],
+  ["84_VN130", ["Phường Biên Hòa", "Phường Trấn Biên", "Phường Tam Hiệp", "Phường Long Bình", "Phường Trảng Dài", "Phường Long Khánh", "Xã Nhơn Trạch"]],
+  ["84_VN125", ["Phường Nha Trang", "Phường Bắc Nha Trang", "Phường Tây Nha Trang", "Phường Nam Nha Trang", "Phường Cam Ranh", "Xã Diên Khánh"]],
+  ["84_VN102", ["Phường Thuận Hóa", "Phường Phú Xuân", "Phường Vỹ Dạ", "Phường An Cựu", "Phường Kim Long", "Phường Hương Thủy"]],
+  ["84_VN109", ["Phường Trường Vinh", "Phường Thành Vinh", "Phường Vinh Hưng", "Phường Vinh Phú", "Phường Cửa Lò", "Xã Diễn Châu"]],
+  ["84_VN107", ["Phường Hạ Long", "Phường Bãi Cháy", "Phường Hồng Gai", "Phường Cẩm Phả", "Phường Quang Hanh", "Đặc khu Vân Đồn"]],
+  ["84_VN126", ["Phường Xuân Hương - Đà Lạt", "Phường Cam Ly - Đà Lạt", "Phường Lâm Viên - Đà Lạt", "Phường 1 Bảo Lộc", "Phường B'Lao", "Phường Phan Thiết"]],
+];
+
+const unitPrefix = /^(Thành phố|Thị xã|Thị trấn|Quận|Huyện|Phường|Xã|Đặc khu)\s+/;
 
 /** Lower-case ASCII without the unit prefix, the way `name_en` reads ("ba dinh", "cong vi"). */
 export function asciiName(name: string): string {
@@ -134,5 +162,17 @@ export function buildGeo(): GeoData {
     name_en: asciiName(name),
     is_new: true,
   }));
-  return { provinces, newProvinces, districts, communes };
+  // Two-tier communes answer with district_id null (reported by a public client replaying
+  // production traces, /work/shared/reference/README.md).
+  const wards: WardRecord[] = newWards.flatMap(([provinceId, names]) =>
+    names.map((name, i) => ({
+      id: provinceId + String(i + 1).padStart(3, "0"),
+      name,
+      name_en: asciiName(name),
+      district_id: null,
+      province_id: provinceId,
+      postcode: null,
+    })),
+  );
+  return { provinces, newProvinces, districts, communes, wards };
 }

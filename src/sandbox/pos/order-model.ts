@@ -10,6 +10,7 @@ import type {
   StockRecord,
   UserRecord,
   VariationRecord,
+  WardRecord,
   WarehouseRecord,
 } from "./types.js";
 
@@ -43,6 +44,48 @@ export function shippingAddress(
     full_address: `${street}, ${commune.name}, ${district.name}, ${province.name}`,
     full_name: fullName,
     phone_number: phone,
+  };
+}
+
+/**
+ * A two-tier (post-2025) address: province and ward, no district, rendered in the new form. How
+ * the live service fills full_address for such a record is not shown anywhere; here it is the
+ * same text as new_full_address, so readers of either field see the address that was written.
+ */
+export function wardAddress(geo: GeoData, ward: WardRecord, street: string, fullName: string, phone: string): ShippingAddress {
+  const province = geo.newProvinces.find((p) => p.id === ward.province_id)!;
+  const text = [street, ward.name, province.name].filter(Boolean).join(", ");
+  return {
+    address: street,
+    commune_id: ward.id,
+    commune_name: ward.name,
+    district_id: null,
+    district_name: null,
+    province_id: province.id,
+    province_name: province.name,
+    country_code: "84",
+    post_code: ward.postcode,
+    full_address: text,
+    full_name: fullName,
+    phone_number: phone,
+    render_type: "new",
+    new_province_id: province.id,
+    new_full_address: text,
+  };
+}
+
+/**
+ * A written three-tier address as the vendor's order examples echo it: render_type `old`, the
+ * province's post-2025 id beside the old one, and a new_full_address of the street and the
+ * province ("123, Hà Nội"; an old ward without a new id has no new name to give).
+ */
+export function renderedOld(geo: GeoData, address: ShippingAddress): ShippingAddress {
+  const province = geo.provinces.find((p) => p.id === address.province_id);
+  return {
+    ...address,
+    render_type: "old",
+    new_province_id: province?.new_id ?? null,
+    new_full_address: [address.address, address.province_name].filter(Boolean).join(", "),
   };
 }
 

@@ -1,6 +1,18 @@
 import { invalid, notFound } from "./api.js";
 import { ORDER_STATUSES, PAYMENT_TYPES } from "../../clients/pos-codes.js";
-import { FIRST_ORDER_ID, applyTotals, cancelOrder, changeStock, moveStatus, newOrder, orderItem, shippingAddress, warehouseInfo } from "./order-model.js";
+import {
+  FIRST_ORDER_ID,
+  applyTotals,
+  cancelOrder,
+  changeStock,
+  moveStatus,
+  newOrder,
+  orderItem,
+  renderedOld,
+  shippingAddress,
+  wardAddress,
+  warehouseInfo,
+} from "./order-model.js";
 import { makeReturn } from "./return-model.js";
 import { newCustomer } from "./customer-model.js";
 import { nextNumber, type PosState, writeTime } from "./state.js";
@@ -64,8 +76,11 @@ function addressOf(state: PosState, value: unknown, name: string, phone: string)
   const a = value as Body;
   const full = String(a.full_name ?? name);
   const tel = String(a.phone_number ?? phone);
+  // A known ward or commune id places the address in its form, whatever else the body says.
+  const ward = state.geo.wards.find((w) => w.id === a.commune_id);
+  if (ward) return wardAddress(state.geo, ward, String(a.address ?? ""), full, tel);
   if (typeof a.commune_id === "string" && state.geo.communes.some((c) => c.id === a.commune_id)) {
-    return shippingAddress(state.geo, a.commune_id, String(a.address ?? ""), full, tel);
+    return renderedOld(state.geo, shippingAddress(state.geo, a.commune_id, String(a.address ?? ""), full, tel));
   }
   return { ...(a as unknown as ShippingAddress), full_name: full, phone_number: tel };
 }

@@ -2,7 +2,7 @@ import type { SandboxRequest } from "../server.js";
 import { type PosApi, bodyOf, intParam, invalid, listParam, notFound, paged, requireParam } from "./api.js";
 import { newCustomer } from "./customer-model.js";
 import { asciiName } from "./geo-data.js";
-import { shippingAddress } from "./order-model.js";
+import { shippingAddress, wardAddress } from "./order-model.js";
 import { nextNumber, nextUuid, type PosState, writeTime } from "./state.js";
 import { iso, ms } from "./time.js";
 import type { CustomerAddress, CustomerRecord } from "./types.js";
@@ -56,9 +56,12 @@ function applyCustomer(state: PosState, customer: CustomerRecord, body: Body): v
       phone_number: customer.phone_numbers[0] ?? "",
     };
     Object.assign(address, item);
-    const known = state.geo.communes.some((c) => c.id === address.commune_id);
+    const ward = state.geo.wards.find((w) => w.id === address.commune_id);
+    const known = ward || state.geo.communes.some((c) => c.id === address.commune_id);
     if (known) {
-      const full = shippingAddress(state.geo, address.commune_id, address.address, address.full_name, address.phone_number);
+      const full = ward
+        ? wardAddress(state.geo, ward, address.address, address.full_name, address.phone_number)
+        : shippingAddress(state.geo, address.commune_id, address.address, address.full_name, address.phone_number);
       Object.assign(address, { province_id: full.province_id, district_id: full.district_id, full_address: full.full_address });
     }
     if (!existing) customer.shop_customer_address.push(address);

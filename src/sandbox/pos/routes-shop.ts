@@ -47,6 +47,11 @@ export function registerShopRoutes(api: PosApi): void {
   });
   api.get("/geo/communes", (req) => {
     const provinceId = requireParam(req, "province_id");
+    // A post-2025 province id answers its two-tier communes, no district asked (reported by a
+    // public client replaying production traces, /work/shared/reference/README.md).
+    if (state.geo.newProvinces.some((p) => p.id === provinceId)) {
+      return { data: state.geo.wards.filter((w) => w.province_id === provinceId), success: true };
+    }
     const districtId = requireParam(req, "district_id");
     const data = state.geo.communes.filter((c) => c.province_id === provinceId && c.district_id === districtId);
     return { data, success: true };

@@ -32,11 +32,22 @@ export interface CommuneRecord {
   postcode: string | null;
 }
 
+/** A post-2025 ward or commune: two tiers, so no district. */
+export interface WardRecord {
+  id: string;
+  name: string;
+  name_en: string;
+  district_id: null;
+  province_id: string;
+  postcode: string | null;
+}
+
 export interface GeoData {
   provinces: ProvinceRecord[];
   newProvinces: NewProvinceRecord[];
   districts: DistrictRecord[];
   communes: CommuneRecord[];
+  wards: WardRecord[];
 }
 
 export interface PageRecord {
@@ -82,8 +93,9 @@ export interface ShippingAddress {
   address: string;
   commune_id: string;
   commune_name: string;
-  district_id: string;
-  district_name: string;
+  /** null in a two-tier (post-2025) address. */
+  district_id: string | null;
+  district_name: string | null;
   province_id: string;
   province_name: string;
   country_code: string;
@@ -91,6 +103,10 @@ export interface ShippingAddress {
   full_address: string;
   full_name: string;
   phone_number: string;
+  /** Written orders carry both forms, as the vendor's order examples show: `old` or `new`. */
+  render_type?: "old" | "new";
+  new_province_id?: string | null;
+  new_full_address?: string;
 }
 
 export interface WarehouseRecord {
@@ -329,7 +345,8 @@ export interface CustomerAddress {
   id: string;
   country_code: number;
   province_id: string;
-  district_id: string;
+  /** null in a two-tier (post-2025) address. */
+  district_id: string | null;
   commune_id: string;
   address: string;
   full_address: string;

@@ -76,8 +76,7 @@ export const saveCustomer = defineTool({
     if (fields.phone_numbers) body.phone_numbers = fields.phone_numbers.map((p, i) => phoneInput(`phone_numbers[${i}]`, p));
     // Addresses typed as words get their ids from the address data before anything is sent.
     const placed = addresses && (await Promise.all(addresses.map((a, i) => addressIds(ctx.pos, `addresses[${i}]`, a))));
-    const named = placed?.map((p) => p.address);
-    if (Object.keys(body).length === 0 && level === undefined && !named) {
+    if (Object.keys(body).length === 0 && level === undefined && !placed) {
       throw new InputError("name", "nothing to save", "Pass at least one field, e.g. name or phone_numbers.");
     }
     if (!customer_id) {
@@ -85,13 +84,15 @@ export const saveCustomer = defineTool({
       if (!input.phone_numbers?.length) throw new InputError("phone_numbers", "is required to create a customer", "Pass at least one phone number.");
     }
     const shopId = await resolveShopId(ctx, shop_id);
-    if (named) {
+    if (placed) {
+      // The customer endpoints document no render_type or new_* fields (the OpenAPI's customer
+      // address has the old ones only): a two-tier address goes as its new ids and its text.
       body.shop_customer_address = await Promise.all(
-        named.map(async (a, i) => ({
+        placed.map(async ({ address: a, newForm }, i) => ({
           country_code: 84,
           ...a,
           phone_number: a.phone_number === undefined ? undefined : phoneInput(`addresses[${i}].phone_number`, a.phone_number),
-          full_address: await fullAddress(ctx.pos, a),
+          full_address: newForm?.new_full_address ?? (await fullAddress(ctx.pos, a)),
         })),
       );
     }

@@ -10,6 +10,7 @@ import { customerRecord, customersByPhoneOrName } from "../pos/customer-ref.js";
 import { planned } from "../pos/plan.js";
 import { orderNames, orderSources, type Ref, sourcePair, warehouseRef, warehouses } from "../pos/shop-refs.js";
 import { shopScope } from "../pos/shop-scope.js";
+import { geoIndex } from "../shop/geo-index.js";
 import { addressIds, addressMatchSchema, addressText } from "./address-names.js";
 import { itemLines, orderBody, orderFields } from "./order-body.js";
 import { itemsInput, namedLines, resolveItems } from "./resolve-items.js";
@@ -34,13 +35,25 @@ const refNames = (list: Ref[], ...ids: unknown[]) =>
 async function defaultsTaken(pos: PosClient, shopId: string, args: { warehouse_id?: string | undefined; source?: string | undefined }, order: PosOrder, detail: ReturnType<typeof orderDetail>) {
   const notes: string[] = [];
   if (args.warehouse_id === undefined && detail.warehouse) {
-    const province = order.shipping_address?.province_id == null ? undefined : String(order.shipping_address.province_id);
-    const near = province === undefined ? undefined : (await warehouses(pos, shopId).catch(() => [])).find((w) => w.province_id === province && w.id !== detail.warehouse?.id);
+    const provinces = await deliveryProvinces(pos, order);
+    const near = (await warehouses(pos, shopId).catch(() => [])).find((w) => w.province_id !== undefined && provinces.has(w.province_id) && w.id !== detail.warehouse?.id);
     const name = detail.warehouse.name ?? detail.warehouse.id;
     notes.push(`warehouse: ${name}, the POS's default (none given)${near ? `; ${near.name} is in the delivery's province: update_order warehouse_id to ship from it` : ""}`);
   }
   if (args.source === undefined && detail.source) notes.push(`source: ${detail.source}, the POS's default (none given; pass source, e.g. the page the customer wrote on)`);
   return notes.length ? notes : undefined;
+}
+
+/**
+ * The (old) province ids a delivery goes to, as warehouses name theirs: the address's own, or for
+ * a two-tier address every old province merged into its post-2025 one.
+ */
+async function deliveryProvinces(pos: PosClient, order: PosOrder): Promise<Set<string>> {
+  const a = order.shipping_address;
+  if (a?.province_id == null) return new Set();
+  if (a.render_type !== "new") return new Set([String(a.province_id)]);
+  const old = await geoIndex(pos).provinces("old").catch(() => []);
+  return new Set(old.filter((p) => p.new_id != null && String(p.new_id) === String(a.province_id)).map((p) => String(p.id)));
 }
 
 type Fields = Omit<z.output<typeof input>, "shop_id" | "items" | "customer_id" | "source">;
@@ -81,7 +94,7 @@ const plan = planned(async (args: z.output<typeof input>, ctx) => {
   const customer = await customerOf(ctx, shopId, customer_id, given.phone);
   const { fields, filled } = fromCustomer(given, customer);
   const placed = await addressIds(ctx.pos, "shipping_address", fields.shipping_address);
-  const body = orderBody({ ...fields, shipping_address: placed.address });
+  const body = orderBody({ ...fields, shipping_address: placed.address }, placed.newForm);
   // The OpenAPI links an order to its customer as customer.id (it has no shop_customer_id).
   if (customer) body.customer = { id: String(customer.id) };
   const warehouse = fields.warehouse_id === undefined ? undefined : await warehouseRef(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);

@@ -33,8 +33,11 @@ export const orderFields = {
 const fields = z.object(orderFields);
 type OrderFields = z.output<typeof fields>;
 
-/** The upstream body of the given fields, items aside (see itemLines); checks the status name. */
-export function orderBody(input: OrderFields): Record<string, unknown> {
+/**
+ * The upstream body of the given fields, items aside (see itemLines); checks the status name.
+ * `addressForm` holds the fields a two-tier address adds to shipping_address (address-names.ts).
+ */
+export function orderBody(input: OrderFields, addressForm?: object): Record<string, unknown> {
   const { customer_name, phone, shipping_address, status, extra, ...rest } = input;
   const body: Record<string, unknown> = { ...extra, ...rest };
   if (customer_name !== undefined) body.bill_full_name = customer_name;
@@ -47,6 +50,7 @@ export function orderBody(input: OrderFields): Record<string, unknown> {
       full_name: customer_name,
       phone_number: tel,
       ...Object.fromEntries(Object.entries(shipping_address).filter(([, v]) => v !== undefined)),
+      ...addressForm,
     };
   }
   return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));

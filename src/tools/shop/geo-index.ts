@@ -3,10 +3,9 @@ import type { PosCommune, PosDistrict, PosProvince } from "../../clients/schemas
 import { fold } from "../../format/text.js";
 import { cachePer } from "../pos/ttl-cache.js";
 
-export type ProvinceList = "old" | "new" | "all";
-
 // Ids in the keys come from callers (lookup_address, the geo resource templates): a cache without
-// bounds would keep whatever they send for a day. All of the country's places take under 2 MB of JSON.
+// bounds would keep whatever they send for a day. All of the country's places, in both forms (old
+// three-tier and post-2025 two-tier lists), take under 3 MB of JSON.
 const geoCache = cachePer<PosClient>("geo", { ttlMs: 24 * 60 * 60_000, maxEntries: 2000, maxBytes: 8_000_000 });
 
 /**
@@ -20,13 +19,22 @@ export class GeoIndex {
     return geoCache(this.pos).get(key, load);
   }
 
-  provinces(list: ProvinceList = "old"): Promise<PosProvince[]> {
-    const params = list === "new" ? { is_new: true } : list === "all" ? { all: true } : {};
-    return this.cached(`p:${list}`, (pos) => pos.listProvinces(params));
+  /** The 63 provinces before the reform of 1 July 2025 (each with its new_id), or the 34 after it. */
+  provinces(list: "old" | "new" = "old"): Promise<PosProvince[]> {
+    return this.cached(`p:${list}`, (pos) => pos.listProvinces(list === "new" ? { is_new: true } : {}));
   }
 
   districts(provinceId: string): Promise<PosDistrict[]> {
     return this.cached(`d:${provinceId}`, (pos) => pos.listDistricts({ province_id: provinceId }));
+  }
+
+  /**
+   * The wards and communes of a post-2025 province (two tiers, no district). Reported by a public
+   * client replaying production traces (/work/shared/reference/README.md): /geo/communes with a
+   * province's new_id and no district_id answers them, with district_id null.
+   */
+  wards(newProvinceId: string): Promise<PosCommune[]> {
+    return this.cached(`w:${newProvinceId}`, (pos) => pos.listCommunes({ province_id: newProvinceId }));
   }
 
   communes(provinceId: string, districtId: string): Promise<PosCommune[]> {
@@ -54,7 +62,7 @@ export function geoIndex(pos: PosClient): GeoIndex {
 }
 
 // Administrative prefixes people type or leave out: "Thành phố", "TP.", "Quận 1" vs "1".
-const PREFIX = /^(thanh pho|tinh|tp\.?|quan|huyen|thi xa|thi tran|phuong|xa|q\.|p\.|h\.|tx\.?)\s+/;
+const PREFIX = /^(thanh pho|tinh|tp\.?|quan|huyen|thi xa|thi tran|phuong|xa|dac khu|q\.|p\.|h\.|tx\.?)\s+/;
 /** "q1", "Q.3", "p 12", "F4" (phường in speech): a numbered district or ward. */
 const NUMBERED = /^(?:q|quan|p|phuong|f)(\d{1,2})$/;
 /** Short names people use for provinces, keyed without spaces. */
@@ -79,29 +87,41 @@ export function placeKey(name: string): string {
   return folded.replace(PREFIX, "").trim() || folded;
 }
 
-/** What a person typed, reduced the same way, with short names ("hcm", "q1") expanded. */
-function typedKey(typed: string): string {
-  const key = placeKey(typed);
-  return ALIASES[squash(key)] ?? NUMBERED.exec(squash(key))?.[1] ?? key;
+/**
+ * What a person typed, reduced the same way ("q1" read as "1"), and the province a short name
+ * stands for ("hcm"). A stated level keeps the name as typed: "Phường Sài Gòn" is a ward of the
+ * city, not the city people also call Sài Gòn.
+ */
+function typedKeys(typed: string): string[] {
+  const key = squash(placeKey(typed));
+  const alias = level(typed) ? undefined : ALIASES[key];
+  return [NUMBERED.exec(key)?.[1] ?? key, ...(alias ? [squash(alias)] : [])];
 }
 
 /** The level a prefix names ("Quận 1" a district, "P.1" a ward), when it names one. */
 function level(name: string): "district" | "ward" | undefined {
   const folded = fold(name).replace(/[.,]/g, " ").trim();
   if (/^(quan|huyen|thi xa|q|h|tx)(\s|\d|$)/.test(folded)) return "district";
-  if (/^(phuong|xa|thi tran|p|f|tt)(\s|\d|$)/.test(folded)) return "ward";
+  if (/^(phuong|xa|thi tran|dac khu|p|f|tt)(\s|\d|$)/.test(folded)) return "ward";
   return undefined;
 }
 
 /** 3: same name, 2: one starts with the other, 1: one contains the other, 0: no match. */
 export function matchScore(typed: string, name: string): number {
-  const a = squash(typedKey(typed));
   const b = squash(placeKey(name));
-  if (!a || !b) return 0;
+  if (!b) return 0;
   // "Phường 1" is not "Quận 1": a stated level must be the place's level.
   const [typedLevel, nameLevel] = [level(typed), level(name)];
   if (typedLevel && nameLevel && typedLevel !== nameLevel) return 0;
-  if (a === b || fold(typed) === fold(name)) return 3;
+  if (fold(typed) === fold(name)) return 3;
+  return Math.max(0, ...typedKeys(typed).map((a) => keyScore(a, b)));
+}
+
+function keyScore(a: string, b: string): number {
+  if (!a) return 0;
+  if (a === b) return 3;
+  // A number names one place: "12 Lê Lợi" is not "Quận 1", nor "Q1" "Quận 10".
+  if (/^\d+$/.test(a) || /^\d+$/.test(b)) return 0;
   if (b.startsWith(a) || a.startsWith(b)) return 2;
   if (Math.min(a.length, b.length) >= 3 && (b.includes(a) || a.includes(b))) return 1;
   return 0;

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
+import type { PosProvince } from "../../clients/schemas/pos.js";
 import { defineTool, READ } from "../define.js";
 import { idInput, limitInput } from "../inputs.js";
-import { geoIndex, type ProvinceList } from "./geo-index.js";
-import { matchPlaces, type PlaceMatch, placeMatchSchema, placeRow } from "./place-match.js";
+import { type GeoIndex, geoIndex } from "./geo-index.js";
+import { byScore, matchPlaces, matchWards, type PlaceMatch, placeMatchSchema, placeRow, wardRow } from "./place-match.js";
 
 const output = z.object({
   matches: z.array(placeMatchSchema).describe("Best first"),
@@ -16,7 +17,7 @@ export const lookupAddress = defineTool({
   name: "lookup_address",
   title: "Look up address ids",
   description:
-    'Province/district/commune ids from place names, any spelling ("ben nghe, q1, tp hcm"); province_id alone lists districts, district_id communes, nothing provinces.',
+    'Province/district/ward ids from place names in any spelling, 3-tier ("ben nghe, q1, tp hcm") or post-2025 2-tier ("phuong sai gon, hcm"); province_id alone lists districts (new id: wards), district_id communes, nothing provinces.',
   toolset: "shop",
   annotations: READ,
   input: z.object({
@@ -29,43 +30,59 @@ export const lookupAddress = defineTool({
     district_id: idInput("Lists its communes (needs province_id)").optional(),
     province_list: z
       .enum(["old", "new", "all"])
-      .default("old")
-      .describe("old (with districts) or new (post-2025)"),
+      .optional()
+      .describe("old: 3-tier, new: 2-tier; default both (browsing: old)"),
     limit: limitInput(50, 10),
   }),
   output,
   async handler(input, ctx) {
     const geo = geoIndex(ctx.pos);
-    const list = input.province_list as ProvinceList;
-    const provinces = await geo.provinces(list);
     // Fewer rows than found says so: the model must not take the first `limit` for all.
-    const answer = (matches: PlaceMatch[]) => ({
+    const answer = (list: "old" | "new" | "all", matches: PlaceMatch[]) => ({
       province_list: list,
       matches: matches.slice(0, input.limit),
       ...(matches.length > input.limit ? { total: matches.length, truncated: true } : {}),
     });
 
+    const [old, fresh] = await Promise.all([geo.provinces("old"), geo.provinces("new")]);
+    const scope = input.province_id === undefined ? undefined : findProvince(old, fresh, input.province_id);
     if (!input.query?.trim()) {
       if (input.district_id) {
-        if (!input.province_id) throw new InputError("province_id", "is required with district_id", "Pass the province_id the district belongs to.");
-        const province = findById(provinces, input.province_id);
-        const district = findById(await geo.districts(input.province_id), input.district_id);
-        const communes = await geo.communes(input.province_id, input.district_id);
-        return answer(communes.map((c) => placeRow(province, district, c)));
+        if (!scope) throw new InputError("province_id", "is required with district_id", "Pass the province_id the district belongs to.");
+        if (scope.form === "new") throw new InputError("district_id", "a post-2025 province has no districts", "Leave district_id out: province_id alone lists its wards.");
+        const district = findById(await geo.districts(input.province_id!), input.district_id);
+        const communes = await geo.communes(input.province_id!, input.district_id);
+        return answer("old", communes.map((c) => placeRow(scope.p, district, c)));
       }
-      if (input.province_id) {
-        const province = findById(provinces, input.province_id);
-        const districts = await geo.districts(input.province_id);
-        return answer(districts.map((d) => placeRow(province, d)));
-      }
-      return answer(provinces.map((p) => placeRow(p)));
+      if (scope?.form === "new") return answer("new", (await geo.wards(input.province_id!)).map((w) => wardRow(scope.p, w)));
+      if (scope) return answer("old", (await geo.districts(input.province_id!)).map((d) => placeRow(scope.p, d)));
+      const list = input.province_list ?? "old";
+      return answer(list, [...(list === "new" ? [] : old.map((p) => placeRow(p))), ...(list === "old" ? [] : fresh.map((p) => wardRow(p)))]);
     }
 
     const parts = input.query.split(",").map((s) => s.trim()).filter(Boolean);
-    const scope = input.province_id ? findById(provinces, input.province_id) : undefined;
-    return answer(await matchPlaces(geo, provinces, parts, scope));
+    // A province given decides the form; otherwise both, unless one is asked for.
+    const list = scope ? scope.form : (input.province_list ?? "all");
+    return answer(list, await bothForms(geo, old, parts, list, scope?.p));
   },
 });
+
+/** A province of the old list or the post-2025 one, by id. */
+function findProvince(old: PosProvince[], fresh: PosProvince[], id: string): { p: PosProvince; form: "old" | "new" } {
+  const inOld = old.find((p) => String(p.id) === id);
+  if (inOld) return { p: inOld, form: "old" };
+  return { p: findById(fresh, id), form: "new" };
+}
+
+/**
+ * The places the parts name in the forms asked for, best first. A new-list province alone is left
+ * out where an old province that merged into it matched as well: that row already gives its new_id.
+ */
+async function bothForms(geo: GeoIndex, old: PosProvince[], parts: string[], list: "old" | "new" | "all", scope?: PosProvince) {
+  const [three, two] = await Promise.all([list === "new" ? [] : matchPlaces(geo, old, parts, scope), list === "old" ? [] : matchWards(geo, parts, scope)]);
+  const covered = (m: PlaceMatch) => !m.commune && three.some((o) => o.province.new_id === m.province.id && (o.score ?? 0) >= (m.score ?? 0));
+  return [...three, ...two.filter((m) => !covered(m))].sort(byScore);
+}
 
 function findById<T extends { id: string | number }>(items: T[], id: string): T {
   const found = items.find((item) => String(item.id) === id);
