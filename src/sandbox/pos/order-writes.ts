@@ -1,6 +1,6 @@
 import { invalid, notFound } from "./api.js";
 import { ORDER_STATUSES, PAYMENT_TYPES } from "../../clients/pos-codes.js";
-import { FIRST_ORDER_ID, applyTotals, cancelOrder, changeStock, moveStatus, newOrder, orderItem, shippingAddress, warehouseInfo } from "./order-model.js";
+import { FIRST_ORDER_ID, applyTotals, cancelOrder, changeStock, moveStatus, newOrder, orderItem, shipOrder, shippingAddress, warehouseInfo } from "./order-model.js";
 import { makeReturn } from "./return-model.js";
 import { newCustomer } from "./customer-model.js";
 import { nextNumber, type PosState, writeTime } from "./state.js";
@@ -132,7 +132,7 @@ export function createOrder(state: PosState, body: Body): OrderRecord {
   }
   applyTotals(order);
   if (status !== undefined) moveStatus(order, editor(state), status, at);
-  for (const item of items) changeStock(state, item.variation_id, warehouse.id, -item.quantity);
+  for (const item of items) changeStock(state, item.variation_id, warehouse.id, -item.quantity, 0);
   if (customer) {
     customer.order_count += 1;
     customer.last_order_at = at;
@@ -158,6 +158,7 @@ export function updateOrder(state: PosState, order: OrderRecord, body: Body): Or
   applyTotals(order);
   order.updated_at = at;
   if (status === 6) cancelOrder(state, order, editor(state), at);
+  else if (status === 2) shipOrder(state, order, editor(state), at);
   else if (status !== undefined) moveStatus(order, editor(state), status, at);
   return order;
 }
