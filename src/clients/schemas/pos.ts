@@ -163,7 +163,7 @@ export const PosVariation = z.looseObject({
   fields: list,
   product: z.looseObject({ name: str, display_id: id.nullish() }).nullish(),
   variations_warehouses: z
-    .array(z.looseObject({ warehouse_id: id.nullish(), remain_quantity: num, actual_remain_quantity: num }))
+    .array(z.looseObject({ warehouse_id: id.nullish(), remain_quantity: num, actual_remain_quantity: num, pending_quantity: num }))
     .nullish(),
 });
 
@@ -188,6 +188,7 @@ export const PosCustomer = z.looseObject({
   tags: list,
   shop_customer_address: z.array(address.extend({ id: id.nullish() })).nullish(),
   order_count: num,
+  succeed_order_count: num,
   purchased_amount: num,
 });
 

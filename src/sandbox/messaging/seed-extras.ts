@@ -1,6 +1,6 @@
 import type { Random } from "../random.js";
 import { POST_LINES } from "./text.js";
-import { busyHourOf, DAY_MS, iso, localIso } from "./time.js";
+import { busyHourOf, DAY_MS, iso, LOCAL_OFFSET_MS, localIso } from "./time.js";
 import type {
   AdDayRecord,
   AdRecord,
@@ -107,7 +107,32 @@ export interface AdSeed {
   adDays: AdDayRecord[];
 }
 
-/** Two campaigns of three ads per page, delivering daily over the last 45 days. */
+/** Delivery figures that grow with spend; a budget scales them together (purchases stay as drawn). */
+const VOLUME = ["impressions", "reach", "link_click", "spend", "messaging_conversation_started_7d", "messaging_first_reply"] as const;
+
+/**
+ * A campaign's delivery paced to its budget, as the platform spends it: a daily budget 75 to
+ * 100% spent a day (the best day fully; today in proportion to the hours gone), a lifetime budget
+ * 90% spent before the campaign was paused. Each day keeps the shape of its draws, scaled.
+ */
+function paceToBudget(campaign: CampaignRecord, days: AdDayRecord[], now: number): void {
+  const spendOf = new Map<string, number>();
+  for (const d of days) spendOf.set(d.date, (spendOf.get(d.date) ?? 0) + d.spend);
+  const best = Math.max(...spendOf.values());
+  const today = localIso(now).slice(0, 10);
+  const dayGone = (now - Date.parse(`${today}T00:00:00Z`) + LOCAL_OFFSET_MS) / DAY_MS;
+  const lifetimeScale = (0.9 * campaign.lifetime_budget) / [...spendOf.values()].reduce((a, b) => a + b, 0);
+  for (const d of days) {
+    const drawn = spendOf.get(d.date)!;
+    const scale =
+      campaign.lifetime_budget > 0
+        ? lifetimeScale
+        : (campaign.daily_budget * (0.75 + (0.25 * drawn) / best) * (d.date === today ? dayGone : 1)) / drawn;
+    for (const k of VOLUME) d[k] = Math.floor(d[k] * scale);
+  }
+}
+
+/** Two campaigns of three ads per page, delivering daily over the last 45 days within their budgets. */
 export function seedAds(rng: Random, page: PageRecord, now: number): AdSeed {
   const out: AdSeed = { campaigns: [], ads: [], adDays: [] };
   const account = `act_${rng.int(100_000_000, 999_999_999)}`;
@@ -126,6 +151,7 @@ export function seedAds(rng: Random, page: PageRecord, now: number): AdSeed {
       lifetime_budget: paused ? 10_000_000 : 0,
     });
     const adsetId = `${campaignId}1`;
+    const delivered: AdDayRecord[] = [];
     for (let a = 0; a < 3; a++) {
       const ad: AdRecord = {
         account_id: account,
@@ -143,10 +169,10 @@ export function seedAds(rng: Random, page: PageRecord, now: number): AdSeed {
         const impressions = rng.int(400, 8000);
         const clicks = Math.round(impressions * (0.008 + rng.next() * 0.025));
         const started = Math.round(clicks * (0.2 + rng.next() * 0.2));
-        // About one conversation in ninety ends in a purchase the platform attributes to the ad:
-        // a few a week per page, below the orders the shop's POS takes from every channel.
+        // About one drawn conversation in ninety ends in a purchase the platform attributes to the
+        // ad: a few a week per page, below the orders the shop's POS takes from every channel.
         const purchases = rng.chance(started / 90) ? 1 : 0;
-        out.adDays.push({
+        delivered.push({
           ad_id: ad.ad_id,
           date: localIso(now - d * DAY_MS).slice(0, 10),
           impressions,
@@ -161,6 +187,8 @@ export function seedAds(rng: Random, page: PageRecord, now: number): AdSeed {
         });
       }
     }
+    paceToBudget(out.campaigns.at(-1)!, delivered, now);
+    out.adDays.push(...delivered);
   });
   return out;
 }

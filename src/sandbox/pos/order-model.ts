@@ -263,12 +263,19 @@ export function moveStatus(order: OrderRecord, editor: UserRecord, status: numbe
   order.updated_at = at;
 }
 
-/** The live service puts a canceled order's units back on the shelf (only once). */
+/** The live service puts a canceled order's units back on sale (only once). */
 export function cancelOrder(state: PosState, order: OrderRecord, editor: UserRecord, at: string): void {
   if (order.status === 6) return;
   const shipped = order.status_history.some((h) => h.status === 2);
-  if (!shipped) for (const item of order.items) changeStock(state, item.variation_id, order.warehouse_id, item.quantity);
+  if (!shipped) for (const item of order.items) changeStock(state, item.variation_id, order.warehouse_id, item.quantity, 0);
   moveStatus(order, editor, 6, at);
+}
+
+/** A shipped order's units leave the shelf (the first time it ships); they were off sale since it was placed. */
+export function shipOrder(state: PosState, order: OrderRecord, editor: UserRecord, at: string): void {
+  const shipped = order.status_history.some((h) => h.status === 2);
+  if (!shipped) for (const item of order.items) changeStock(state, item.variation_id, order.warehouse_id, 0, -item.quantity);
+  moveStatus(order, editor, 2, at);
 }
 
 /** A variation's stock in a warehouse that holds none of it yet. */
@@ -279,17 +286,22 @@ export function emptyStock(warehouseId: string): StockRecord {
     actual_remain_quantity: 0,
     total_quantity: 0,
     pending_quantity: 0,
+    waitting_quantity: 0,
     returning_quantity: 0,
     selling_avg: 0,
   };
 }
 
-/** Adds `delta` units of a variation to a warehouse's stock (negative to take them out). */
-export function changeStock(state: PosState, variationId: string, warehouseId: string, delta: number): void {
+/**
+ * Adds units of a variation to a warehouse: `sellable` to what it can still sell
+ * (remain_quantity), `physical` to what is on the shelf (actual_remain_quantity). An order takes
+ * its units off sale when placed and off the shelf when shipped; stock moves change both.
+ */
+export function changeStock(state: PosState, variationId: string, warehouseId: string, sellable: number, physical = sellable): void {
   const variation = state.variations.find((v) => v.id === variationId);
   const stock = variation?.variations_warehouses.find((s) => s.warehouse_id === warehouseId);
   if (!variation || !stock) return;
-  stock.remain_quantity += delta;
-  stock.actual_remain_quantity += delta;
-  variation.remain_quantity += delta;
+  stock.remain_quantity += sellable;
+  stock.actual_remain_quantity += physical;
+  variation.remain_quantity += sellable;
 }

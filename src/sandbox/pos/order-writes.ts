@@ -9,6 +9,7 @@ import {
   newOrder,
   orderItem,
   renderedOld,
+  shipOrder,
   shippingAddress,
   wardAddress,
   warehouseInfo,
@@ -147,7 +148,7 @@ export function createOrder(state: PosState, body: Body): OrderRecord {
   }
   applyTotals(order);
   if (status !== undefined) moveStatus(order, editor(state), status, at);
-  for (const item of items) changeStock(state, item.variation_id, warehouse.id, -item.quantity);
+  for (const item of items) changeStock(state, item.variation_id, warehouse.id, -item.quantity, 0);
   if (customer) {
     customer.order_count += 1;
     customer.last_order_at = at;
@@ -173,6 +174,7 @@ export function updateOrder(state: PosState, order: OrderRecord, body: Body): Or
   applyTotals(order);
   order.updated_at = at;
   if (status === 6) cancelOrder(state, order, editor(state), at);
+  else if (status === 2) shipOrder(state, order, editor(state), at);
   else if (status !== undefined) moveStatus(order, editor(state), status, at);
   return order;
 }

@@ -319,4 +319,36 @@ export function seedBackOffice(state: PosState, rng: Random): void {
   for (const kind of ["transaction", "debt", "purchase", "export", "transfer", "stocktaking", "promotion"]) {
     state.sequences[kind] = 1000;
   }
+  stockInFlight(state);
+}
+
+/** Order statuses whose units are off sale but still on the shelf: placed, not yet shipped. */
+const RESERVED = new Set([0, 17, 1, 12, 13, 8, 9]);
+/** Waiting for goods, ordered from the supplier: the units are not there yet. */
+const AWAITING_GOODS = new Set([11, 20]);
+
+/**
+ * Stock on its way in or out, as the VariationWarehouse fields of the POS OpenAPI count it:
+ * units of orders placed and not yet shipped are still on the shelf (in actual_remain_quantity,
+ * no longer in the sellable remain_quantity), units of orders waiting for goods are
+ * waitting_quantity, units on purchases not yet received are pending_quantity. Sellable stock
+ * stays as seeded.
+ */
+function stockInFlight(state: PosState): void {
+  const stockOf = (variationId: string, warehouseId: string) =>
+    state.variations.find((v) => v.id === variationId)?.variations_warehouses.find((s) => s.warehouse_id === warehouseId);
+  for (const order of state.orders) {
+    if (order.is_removed) continue;
+    for (const item of order.items) {
+      const stock = stockOf(item.variation_id, order.warehouse_id);
+      if (stock && RESERVED.has(order.status)) stock.actual_remain_quantity += item.quantity;
+      if (stock && AWAITING_GOODS.has(order.status)) stock.waitting_quantity += item.quantity;
+    }
+  }
+  for (const purchase of state.purchases.filter((p) => p.status === 0)) {
+    for (const item of purchase.items as { variation_id: string; quantity: number }[]) {
+      const stock = stockOf(item.variation_id, String(purchase.warehouse_id));
+      if (stock) stock.pending_quantity += item.quantity;
+    }
+  }
 }

@@ -89,6 +89,9 @@ export const PARTNERS: PartnerRecord[] = [
   { id: 37, name: "Grab Express" },
 ];
 
+/** Same-city couriers (app-based, same-day): they carry a parcel only within one province. */
+export const SAME_CITY_PARTNERS: ReadonlySet<number> = new Set([11, 37]);
+
 /** Top-level sources carry negative ids; accounts (pages, OAs) hang below them by parent_id. */
 export function seedOrderSources(shop: ShopRecord, now: number): OrderSourceRecord[] {
   const at = iso(now - 300 * DAY);
@@ -199,6 +202,7 @@ export function seedCatalog(
             actual_remain_quantity: remain,
             total_quantity: remain + rng.int(10, 80),
             pending_quantity: 0,
+            waitting_quantity: 0,
             returning_quantity: 0,
             selling_avg: Math.round(rng.next() * 100) / 100,
           };

@@ -1,5 +1,6 @@
-import type { Random } from "../random.js";
+import { Random } from "../random.js";
 import { FIRST_ORDER_ID, applyTotals, moveStatus, newOrder, orderItem, shippingAddress } from "./order-model.js";
+import { SAME_CITY_PARTNERS } from "./seed-catalog.js";
 import type { PosState } from "./state.js";
 import { DAY, HOUR, iso, ms } from "./time.js";
 import type { OrderRecord, OrderTagRecord, UserRecord } from "./types.js";
@@ -30,7 +31,7 @@ export const ORDER_TAGS: OrderTagRecord[] = [
   { id: 4, name: "Đã gọi xác nhận", color: "#52c41a", is_system_tag: false, groups: [] },
 ];
 const orderTags = ORDER_TAGS.slice(0, 3).map(({ id, name }) => ({ id, name }));
-const carriers = [1, 5, 15, 11];
+const CARRIERS = [1, 5, 15, 11];
 export const AD_IDS = ["120210000000000101", "120210000000000102", "120210000000000103", "120210000000000104"];
 
 function weighted<T>(rng: Random, rows: [T, number][]): T {
@@ -56,6 +57,7 @@ export function seedOrders(state: PosState, rng: Random, count: number): void {
   const marketer = state.users.find((u) => u.department.name === "Marketing")!;
   const care = state.users.find((u) => u.department.name === "CSKH")!;
   const buyers = state.customers.slice(0, 240);
+  const stuck = new Map<OrderRecord, number>();
   const starts = Array.from({ length: count }, () => now - rng.int(10 * 60_000, 90 * DAY)).sort((a, b) => a - b);
   starts.forEach((start, index) => {
     const customer = rng.pick(buyers);
@@ -100,10 +102,13 @@ export function seedOrders(state: PosState, rng: Random, count: number): void {
       order.time_assign_care = iso(start + 30 * 60_000);
     }
     applyTotals(order);
-    walk(rng, order, weighted(rng, statusWeights), seller, now);
+    const hold = stuckAt(order, now);
+    if (hold !== undefined) stuck.set(order, hold);
+    walk(state, rng, order, weighted(rng, statusWeights), seller, now, hold);
     state.orders.push(order);
   });
-  sideStatusesAndWallets(state.orders, sellers[0]!, now);
+  sideStatusesAndWallets(state.orders.filter((o) => !stuck.has(o)), sellers[0]!, now);
+  moveOn(state, new Random(84_2033), sellers[0]!, now, stuck);
   state.sequences.order = count;
   state.sequences.orderItem = count * 10;
 }
@@ -120,60 +125,145 @@ const CARRIER_UPDATES: Record<number, string> = {
 };
 
 /**
- * Hours an order must have existed to have reached a status: a parcel is not received an hour
- * after the order, nor returned the day it shipped.
+ * Hours from the status before to each status ([soonest, latest]): the shop confirms, prints and
+ * packs within the day, the carrier picks up within a day or so, a national carrier delivers in 1
+ * to 5 days (a same-city courier within hours, SAME_CITY_HOURS), returns take days, and the
+ * carrier settles COD a few days after delivery. Shipped is reached 8 hours after the order at
+ * the soonest, received 32 (national carriers).
  */
-const MIN_AGE_HOURS: Record<number, number> = { 1: 0.3, 11: 2, 20: 2, 12: 1, 13: 2, 8: 3, 9: 4, 2: 8, 3: 30, 4: 48, 15: 48, 5: 96, 16: 72 };
+const STEP_HOURS: Record<number, [number, number]> = {
+  1: [1, 24],
+  11: [1, 24],
+  20: [1, 24],
+  12: [1, 10],
+  13: [0.5, 6],
+  8: [0.5, 4],
+  9: [1, 8],
+  2: [4.5, 30],
+  3: [24, 120],
+  16: [48, 168],
+  4: [48, 144],
+  15: [48, 144],
+  5: [72, 240],
+};
+/** Goods restocked (waiting for goods, ordered from the supplier) or a buyer's confirmation, then confirmed. */
+const CONFIRM_AFTER_HOURS: Record<number, [number, number]> = { 11: [48, 240], 20: [24, 168], 17: [2, 48] };
+const SAME_CITY_HOURS: [number, number] = [1, 8];
+
+/** The next status of an order nothing holds up, from each status that is not final. */
+const NEXT: Record<number, number> = { 0: 1, 17: 1, 11: 1, 20: 1, 1: 12, 12: 13, 13: 8, 8: 9, 9: 2, 2: 3, 4: 5 };
+
+const sameCity = (state: PosState, order: OrderRecord) =>
+  state.warehouses.find((w) => w.id === order.warehouse_id)?.province_id === order.shipping_address.province_id;
+
+/** Milliseconds an order takes from its current status to `step`; `fraction` in [0, 1] places it in the range. */
+function stepTime(order: OrderRecord, step: number, fraction: number): number {
+  const courier = order.partner && SAME_CITY_PARTNERS.has(order.partner.partner_id);
+  const [soonest, latest] =
+    step === 3 && courier ? SAME_CITY_HOURS : step === 1 ? (CONFIRM_AFTER_HOURS[order.status] ?? STEP_HOURS[1]!) : STEP_HOURS[step]!;
+  return (soonest + fraction * (latest - soonest)) * HOUR;
+}
+
+interface CarrierDraw {
+  partner_id: number;
+  extend_code: string;
+}
 
 /**
- * Takes an order along the path to `status`, all steps before `now` and each no sooner than it
- * can come, and sets carrier times. A young order stops at the last status its age allows; every
- * step's random draws are taken all the same, so the rest of the data set stays as it was.
+ * A carrier for the order's route: a same-city courier only where the parcel stays in the
+ * warehouse's province; a draw of one for a parcel between provinces goes to a national carrier
+ * chosen by the order's number (no draw, so the rest of the data set stays as it was).
  */
-function walk(rng: Random, order: OrderRecord, status: number, editor: UserRecord, now: number): void {
-  const path = statusPath(status);
-  const start = ms(order.inserted_at);
-  let reach = path.length;
-  while (reach > 1 && (MIN_AGE_HOURS[path[reach - 1]!] ?? 0) * HOUR > now - start) reach -= 1;
-  const room = (now - start) / reach;
-  let at = start;
-  for (const [i, step] of path.slice(1).entries()) {
-    const wait = rng.int(1, 30) * HOUR;
-    const carrier = step === 9 ? { partner_id: rng.pick(carriers), extend_code: `S${rng.int(100_000_000, 999_999_999)}` } : undefined;
-    if (i + 1 >= reach) continue;
-    // Never sooner after the order than the status can come, never later than now.
-    at = Math.min(now - 60_000, Math.max(at + Math.min(wait, room), start + (MIN_AGE_HOURS[step] ?? 0) * HOUR));
-    moveStatus(order, editor, step, iso(at));
-    if (carrier) {
-      order.partner_inserted_at = iso(at);
-      order.estimate_delivery_date = iso(at + 3 * DAY);
-      order.partner = {
-        ...carrier,
-        cod: order.cod,
-        total_fee: order.shipping_fee || 22_000,
-        is_returned: false,
-        paid_at: null,
-        picked_up_at: null,
-        first_delivery_at: null,
-        updated_at: iso(at),
-        system_created: true,
-        delivery_name: null,
-        delivery_tel: null,
-      };
-      order.partner_fee = order.partner.total_fee;
+function routeCarrier(state: PosState, order: OrderRecord, draw: CarrierDraw): CarrierDraw {
+  if (!SAME_CITY_PARTNERS.has(draw.partner_id) || sameCity(state, order)) return draw;
+  const national = CARRIERS.filter((id) => !SAME_CITY_PARTNERS.has(id));
+  return { ...draw, partner_id: national[order.display_id % national.length]! };
+}
+
+/** Moves an order into `step` at `at`, with what the carrier records on the way. */
+function reach(state: PosState, order: OrderRecord, editor: UserRecord, step: number, at: number, carrier?: CarrierDraw): void {
+  moveStatus(order, editor, step, iso(at));
+  if (carrier) {
+    order.partner_inserted_at = iso(at);
+    order.estimate_delivery_date = iso(at + 3 * DAY);
+    order.partner = {
+      ...routeCarrier(state, order, carrier),
+      cod: order.cod,
+      total_fee: order.shipping_fee || 22_000,
+      is_returned: false,
+      paid_at: null,
+      picked_up_at: null,
+      first_delivery_at: null,
+      updated_at: iso(at),
+      system_created: true,
+      delivery_name: null,
+      delivery_tel: null,
+    };
+    order.partner_fee = order.partner.total_fee;
+  }
+  if (!order.partner) return;
+  order.partner.updated_at = iso(at);
+  const news = CARRIER_UPDATES[step];
+  if (news) {
+    order.partner.extend_update ??= [];
+    const updates = order.partner.extend_update;
+    updates.push({ key: String(updates.length + 1), status: news, tracking_id: order.partner.extend_code, note: "", update_at: iso(at) });
+  }
+  if (step === 2) order.partner.picked_up_at = iso(at);
+  if (step === 3 || step === 4 || step === 15) order.partner.first_delivery_at ??= iso(at);
+  if (step === 16) order.partner.paid_at = iso(at);
+  if (step === 4) order.partner.is_returned = true;
+}
+
+const carrierDraw = (rng: Random): CarrierDraw => ({ partner_id: rng.pick(CARRIERS), extend_code: `S${rng.int(100_000_000, 999_999_999)}` });
+
+/**
+ * Orders stuck where a seller should chase them (a buyer who never answered the confirmation
+ * call, a parcel lost in transit): every `every`-th order by number among those of an age
+ * (picked by position, not by a draw). About 4 new for 2 to 20 days, 4 shipped for over a week.
+ */
+const STUCK = [
+  { status: 0, every: 29, from: 2 * DAY, to: 20 * DAY },
+  { status: 2, every: 37, from: 8 * DAY, to: 30 * DAY },
+];
+
+function stuckAt(order: OrderRecord, now: number): number | undefined {
+  const age = now - ms(order.inserted_at);
+  return STUCK.find((s) => order.display_id % s.every === 0 && age > s.from && age <= s.to)?.status;
+}
+
+/**
+ * Takes an order along the path to `status`, each step at a shop's and a carrier's pace
+ * (STEP_HOURS), no further than where it is stuck (`hold`); a young order stops at the last status
+ * reached before `now`. Every step's random draws are taken all the same, so the rest of the data
+ * set stays as it was.
+ */
+function walk(state: PosState, rng: Random, order: OrderRecord, status: number, editor: UserRecord, now: number, hold: number | undefined): void {
+  let at = ms(order.inserted_at);
+  let going = order.status !== hold;
+  for (const step of statusPath(status).slice(1)) {
+    const fraction = (rng.int(1, 30) - 1) / 29;
+    const carrier = step === 9 ? carrierDraw(rng) : undefined;
+    if (!going) continue;
+    at += stepTime(order, step, fraction);
+    going = at < now;
+    if (going) reach(state, order, editor, step, at, carrier);
+    going &&= step !== hold;
+  }
+}
+
+/**
+ * Moves on every order a shop and its carriers would have moved on by `now`: the status an order
+ * was drawn to is where it goes at least, not where it sits for months (44 of 52 shipped orders
+ * were in transit since August). Stuck orders stay where they are. Draws from its own generator.
+ */
+function moveOn(state: PosState, rng: Random, editor: UserRecord, now: number, stuck: ReadonlyMap<OrderRecord, number>): void {
+  for (const order of state.orders) {
+    for (let step = NEXT[order.status]; step !== undefined && stuck.get(order) !== order.status; step = NEXT[order.status]) {
+      const at = ms(order.last_update_status_at) + stepTime(order, step, rng.next());
+      if (at >= now) break;
+      reach(state, order, editor, step, at, step === 9 ? carrierDraw(rng) : undefined);
     }
-    if (!order.partner) continue;
-    order.partner.updated_at = iso(at);
-    const news = CARRIER_UPDATES[step];
-    if (news) {
-      order.partner.extend_update ??= [];
-      const updates = order.partner.extend_update;
-      updates.push({ key: String(updates.length + 1), status: news, tracking_id: order.partner.extend_code, note: "", update_at: iso(at) });
-    }
-    if (step === 2) order.partner.picked_up_at = iso(at);
-    if (step === 3 || step === 4 || step === 15) order.partner.first_delivery_at ??= iso(at);
-    if (step === 16) order.partner.paid_at = iso(at);
-    if (step === 4) order.partner.is_returned = true;
   }
 }
 

@@ -132,6 +132,7 @@ export interface StockRecord {
   actual_remain_quantity: number;
   total_quantity: number;
   pending_quantity: number;
+  waitting_quantity: number;
   returning_quantity: number;
   selling_avg: number;
 }

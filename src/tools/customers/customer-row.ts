@@ -14,6 +14,17 @@ export const customerRowSchema = z.looseObject({
   order_count: z.number().optional(),
 });
 
+/**
+ * What a customer row's order figures count, said once per answer. The POS OpenAPI names them
+ * only: order_count "Số lượng đơn hàng", succeed_order_count "Số lượng đơn hàng thành công",
+ * purchased_amount "Tổng giá trị mua" (the words of the levels' upgrade_by_total_purchase, so the
+ * figure levels go by). Its example customer has 108 orders of which 8 succeeded: order_count
+ * counts orders that did not succeed (cancelled, returned). That the spend sums succeeded
+ * (received) orders only is the sandbox's reading, documented nowhere and not yet observed live.
+ */
+export const ORDER_FIGURES =
+  "order_count: every order, cancelled and returned included; succeeded_orders: received; purchased_amount: value of received orders";
+
 /** Customer-entered strings (phones, emails, tags), each sanitized, blanks dropped. */
 const names = (values: readonly unknown[] | null | undefined) =>
   (values ?? []).map((v) => sanitizeName(v)).filter((v): v is string => v !== undefined);
@@ -31,6 +42,7 @@ export function customerRow(c: PosCustomer, timeZone: string, levels?: ReadonlyM
     reward_point: num(c.reward_point),
     level: levelId ? { id: levelId, name: levels?.get(levelId) } : undefined,
     order_count: num(c.order_count),
+    succeeded_orders: num(c.succeed_order_count),
     purchased_amount: num(c.purchased_amount),
     tags: names(c.tags),
     blocked: raw.is_block === true || undefined,

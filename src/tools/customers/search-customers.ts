@@ -13,7 +13,7 @@ import { customerIds } from "../pos/customer-ref.js";
 import { searchText } from "../pos/phone.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { customerLevels, refId } from "../pos/shop-refs.js";
-import { customerRow, customerRowSchema } from "./customer-row.js";
+import { customerRow, customerRowSchema, ORDER_FIGURES } from "./customer-row.js";
 
 /** Upstream pages (of 100) a ranked answer reads: the list has no sort of its own. */
 const RANK_PAGES = 30;
@@ -45,6 +45,7 @@ export const searchCustomers = defineTool({
     total: z.number().optional(),
     next_cursor: z.string().optional(),
     note: z.string().optional(),
+    figures: z.string().optional(),
   }),
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
@@ -58,10 +59,11 @@ export const searchCustomers = defineTool({
     const query = { search: searchText(input.search), customer_ids: ids?.join(","), selectedLevel, ...dates };
     const names = new Map(levels.map((l) => [l.id, l.name]));
     const rows = (list: PosCustomer[]) => list.map((c) => (input.detail === "full" ? upstreamRecord(c) : customerRow(c, tz, names)));
+    const figures = input.detail === "full" ? undefined : ORDER_FIGURES;
     if (input.sort_by) {
       if (input.cursor) throw new InputError("cursor", "a ranked answer has no cursor", "Drop cursor, or raise limit (up to 100).");
       const ranked = await rankCustomers(ctx, shopId, query, input.sort_by);
-      return { customers: rows(ranked.list.slice(0, input.limit)), total: ranked.total, note: ranked.note };
+      return { customers: rows(ranked.list.slice(0, input.limit)), total: ranked.total, note: ranked.note, figures };
     }
     const page = await pagedList(
       "search_customers",
@@ -70,7 +72,7 @@ export const searchCustomers = defineTool({
       (q, page_number, page_size) => ctx.pos.listCustomers(shopId, { ...q, page_number, page_size }),
       ctx.progress,
     );
-    return { customers: rows(page.rows), total: page.total, next_cursor: page.next_cursor };
+    return { customers: rows(page.rows), total: page.total, next_cursor: page.next_cursor, figures: page.rows.length ? figures : undefined };
   },
 });
 

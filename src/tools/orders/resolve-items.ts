@@ -80,6 +80,25 @@ export function pickVariation(field: string, candidates: PosVariation[], product
   );
 }
 
+/** Trailing words a product name may carry as its variant ("Xanh navy L"). */
+const VARIANT_WORDS = 3;
+
+/**
+ * A product named with its variant words in one text ("Áo thun Hàn Quốc nâu M", accents
+ * optional): the catalog is searched for the text less its last one, two, then three words; the
+ * first that finds variations names the product, the words left its variant. Undefined when none
+ * does. For texts the catalog's own search finds nothing for.
+ */
+export async function splitVariant(pos: PosClient, shopId: string, text: string): Promise<{ product: string; variant: string; candidates: PosVariation[] } | undefined> {
+  const all = text.trim().split(/\s+/);
+  for (let cut = all.length - 1; cut >= Math.max(1, all.length - VARIANT_WORDS); cut--) {
+    const product = all.slice(0, cut).join(" ");
+    const found = await pos.listVariations(shopId, { search: product, page_size: 50 });
+    if (found.data.length) return { product, variant: all.slice(cut).join(" "), candidates: found.data };
+  }
+  return undefined;
+}
+
 /**
  * Every item's variation, looked up before anything is written: ids are checked to exist,
  * product names, SKUs and barcodes are resolved (several matches is an error listing them).
@@ -101,7 +120,12 @@ export async function resolveItems(pos: PosClient, shopId: string, items: ItemIn
       throw new InputError(`${where}.variation_id`, "is required (or product: a name, SKU or barcode)", "Use search_products to find the variation_id.");
     }
     const found = await pos.listVariations(shopId, { search: item.product.trim(), page_size: 50 });
-    resolved.push({ input: item, variation: pickVariation(`${where}.product`, found.data, item.product, item.variant) });
+    // "Áo thun Hàn Quốc nâu M" as the product: its last words are the variant.
+    const split = found.data.length || item.variant ? undefined : await splitVariant(pos, shopId, item.product);
+    const variation = split
+      ? pickVariation(`${where}.product`, split.candidates, split.product, split.variant)
+      : pickVariation(`${where}.product`, found.data, item.product, item.variant);
+    resolved.push({ input: item, variation });
   }
   return resolved;
 }

@@ -6,7 +6,7 @@ import { cursorInput, detailRowsInput, limitInput, shopIdInput } from "../inputs
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { warehouseId, warehouses } from "../pos/shop-refs.js";
 import { pagedList } from "../pos/paging.js";
-import { variationIds } from "./resolve-items.js";
+import { hasVariantWords, splitVariant, variationIds } from "./resolve-items.js";
 import { variationRow, variationRowSchema } from "./variation-row.js";
 
 /** Upstream pages (of 100 variations) one low-stock call reads before answering with a cursor. */
@@ -35,7 +35,7 @@ export const searchProducts = defineTool({
   name: "search_products",
   title: "Search products",
   description:
-    "Variations (variation_id) by name, SKU or barcode, with price and stock per warehouse.",
+    'Variations (variation_id) by name + variant ("áo thun nâu M"), SKU or barcode, with price and stock per warehouse.',
   toolset: "orders",
   annotations: READ,
   input: z.object({
@@ -59,15 +59,30 @@ export const searchProducts = defineTool({
     const shopId = await resolveShopId(ctx, input.shop_id);
     const warehouse = input.warehouse_id === undefined ? undefined : await warehouseId(ctx.pos, shopId, "warehouse_id", input.warehouse_id);
     const ids = input.cursor || !input.variation_ids ? undefined : await variationIds(ctx.pos, shopId, input.variation_ids, (i) => `variation_ids[${i}]`);
-    const page = await pagedList(
-      "search_products",
-      input,
-      // Filters this tool applies itself travel in the cursor beside the upstream ones.
-      () => ({ search: input.search?.trim() || undefined, variation_ids: ids, max_stock: input.max_stock, wh: warehouse }),
-      ({ max_stock: _max, wh: _wh, ...q }, page_number, page_size) => ctx.pos.listVariations(shopId, { ...q, page_number, page_size }),
-      ctx.progress,
-      { active: (q) => q.max_stock !== undefined, keep: (v, q) => isLow(v, q.max_stock!, q.wh), maxPages: STOCK_SCAN_PAGES },
-    );
+    const search = input.search?.trim() || undefined;
+    let served = 0;
+    // Filters this tool applies itself travel in the cursor beside the upstream ones.
+    const read = (query: { search?: string | undefined; variation_ids?: string[] | undefined }) =>
+      pagedList(
+        "search_products",
+        input,
+        () => ({ ...query, max_stock: input.max_stock, wh: warehouse }),
+        async ({ max_stock: _max, wh: _wh, ...q }, page_number, page_size) => {
+          const got = await ctx.pos.listVariations(shopId, { ...q, page_number, page_size });
+          served += got.data.length;
+          return got;
+        },
+        ctx.progress,
+        { active: (q) => q.max_stock !== undefined, keep: (v, q) => isLow(v, q.max_stock!, q.wh), maxPages: STOCK_SCAN_PAGES },
+      );
+    let page = await read({ search, variation_ids: ids });
+    let missing: string | undefined;
+    if (!input.cursor && search && !ids && served === 0) {
+      const split = await splitVariant(ctx.pos, shopId, search);
+      const matched = split?.candidates.filter((v) => hasVariantWords(v, split.variant)).map((v) => String(v.id)) ?? [];
+      if (matched.length) page = await read({ variation_ids: matched });
+      else if (split) missing = `No variation of ${JSON.stringify(split.product)} has ${JSON.stringify(split.variant)}: search ${JSON.stringify(split.product)} for its variants.`;
+    }
     const names = input.detail === "full" ? undefined : new Map((await warehouses(ctx.pos, shopId).catch(() => [])).map((w) => [w.id, w.name]));
     const only = page.query.wh;
     return {
@@ -81,7 +96,7 @@ export const searchProducts = defineTool({
       }),
       total: page.total,
       next_cursor: page.next_cursor,
-      note: page.stopped ? `Read ${STOCK_SCAN_PAGES * 100} variations: pass next_cursor to read on.` : undefined,
+      note: page.stopped ? `Read ${STOCK_SCAN_PAGES * 100} variations: pass next_cursor to read on.` : missing,
     };
   },
 });

@@ -8,7 +8,7 @@ export const variationRowSchema = z.looseObject({
   name: z.string().optional(),
   sku: z.string().optional(),
   price: z.number().optional(),
-  stock: z.number().optional(),
+  stock_available: z.number().optional(),
 });
 
 /** "Trắng - M": the values of a variation's attribute fields. */
@@ -18,22 +18,30 @@ export function variantText(v: PosVariation): string | undefined {
 }
 
 /**
- * A variation with its price and its stock, in total and per warehouse (`only`: that one). Stock
- * is keyed by warehouse name ({"Kho Hà Nội": 12}): a list of objects with the warehouse's id
- * made a page of 100 variations 58k characters. Available units are listed only where they differ.
+ * A variation with its price and its stock, in the terms of the POS OpenAPI's VariationWarehouse:
+ * `stock_available` is remain_quantity, what it can still sell ("may include incoming/waiting
+ * stock depending on shop settings"); `stock_physical` is actual_remain_quantity, what is on the
+ * shelf, units of orders not yet shipped included (shown where it differs); `stock_incoming` is
+ * pending_quantity, units on purchases not yet received (shown when any). With `only` (a
+ * warehouse id) the figures are that warehouse's, never the shop's sum; without, they are totals,
+ * with the available units keyed by warehouse name ({"Kho Hà Nội": 12}: a list of objects with
+ * the warehouse's id made a page of 100 variations 58k characters).
  */
 export function variationRow(v: PosVariation, warehouseNames?: ReadonlyMap<string, string>, only?: string) {
-  const stock: Record<string, number> = {};
-  const available: Record<string, number> = {};
-  for (const s of v.variations_warehouses ?? []) {
+  const stocks = (v.variations_warehouses ?? []).filter((s) => only === undefined || id(s.warehouse_id) === only);
+  const sum = (field: "remain_quantity" | "actual_remain_quantity" | "pending_quantity") => {
+    const values = stocks.map((s) => num(s[field]));
+    return values.some((n) => n !== undefined) ? values.reduce<number>((t, n) => t + (n ?? 0), 0) : undefined;
+  };
+  const available = only === undefined ? num(v.remain_quantity) : (sum("remain_quantity") ?? 0);
+  const physical = sum("actual_remain_quantity");
+  const incoming = sum("pending_quantity");
+  const byWarehouse: Record<string, number> = {};
+  for (const s of only === undefined ? stocks : []) {
     const warehouseId = id(s.warehouse_id);
-    if (warehouseId === undefined || (only !== undefined && warehouseId !== only)) continue;
+    if (warehouseId === undefined) continue;
     const name = warehouseNames?.get(warehouseId);
-    const key = name && !Object.hasOwn(stock, name) ? name : warehouseId;
-    const remain = num(s.remain_quantity) ?? 0;
-    setOwn(stock, key, remain);
-    const actual = num(s.actual_remain_quantity);
-    if (actual !== undefined && actual !== remain) setOwn(available, key, actual);
+    setOwn(byWarehouse, name && !Object.hasOwn(byWarehouse, name) ? name : warehouseId, num(s.remain_quantity) ?? 0);
   }
   return {
     variation_id: String(v.id),
@@ -42,8 +50,10 @@ export function variationRow(v: PosVariation, warehouseNames?: ReadonlyMap<strin
     sku: id(v.display_id),
     barcode: v.barcode ?? undefined,
     price: num(v.retail_price),
-    stock: num(v.remain_quantity),
-    stock_by_warehouse: stock,
-    available_by_warehouse: available,
+    warehouse: only === undefined ? undefined : (warehouseNames?.get(only) ?? only),
+    stock_available: available,
+    stock_physical: physical !== undefined && physical !== available ? physical : undefined,
+    stock_incoming: incoming || undefined,
+    stock_by_warehouse: byWarehouse,
   };
 }

@@ -19,6 +19,23 @@ describe("search_customers", () => {
     expect(row.level.name).toBe(pos().levels.find((l) => l.id === c.level_id)?.name);
   });
 
+  it("says what its order figures count: every order, or received ones only", async () => {
+    // A customer with orders that did not succeed (cancelled, returned, on their way) beside received ones.
+    const mine = (c: CustomerRecord) => pos().orders.filter((o) => o.shop_customer_id === c.id && !o.is_removed);
+    const received = (c: CustomerRecord) => mine(c).filter((o) => o.status === 3 || o.status === 16);
+    const c = pos().customers.find((x) => received(x).length > 0 && mine(x).some((o) => [4, 5, 6, 15].includes(o.status)))!;
+    const r = await h.call("search_customers", { search: c.phone_numbers[0] });
+    const row = r.data.customers.find((x: { id: string }) => x.id === c.id);
+    expect(row).toMatchObject({
+      order_count: mine(c).length,
+      succeeded_orders: received(c).length,
+      purchased_amount: received(c).reduce((t, o) => t + o.total_price, 0),
+    });
+    expect(row.succeeded_orders).toBeLessThan(row.order_count);
+    expect(r.data.figures).toContain("order_count: every order, cancelled and returned included");
+    expect(r.data.figures).toContain("purchased_amount: value of received orders");
+  });
+
   it("finds a customer and their orders by a phone written with the country code in parentheses, dashes or dots", async () => {
     const c = withOrders();
     const national = c.phone_numbers[0]!;

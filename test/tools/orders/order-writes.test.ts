@@ -12,7 +12,7 @@ describe("search_products", () => {
     expect(r.isError, r.text).toBe(false);
     expect(r.data.variations).toHaveLength(1);
     const row = r.data.variations[0];
-    expect(row).toMatchObject({ variation_id: v.id, sku: v.display_id, price: v.retail_price, stock: v.remain_quantity });
+    expect(row).toMatchObject({ variation_id: v.id, sku: v.display_id, price: v.retail_price, stock_available: v.remain_quantity });
     const names = new Map(pos().warehouses.map((w) => [w.id, w.name]));
     expect(row.stock_by_warehouse).toEqual(Object.fromEntries(v.variations_warehouses.map((s) => [names.get(s.warehouse_id), s.remain_quantity])));
   });
@@ -144,6 +144,10 @@ describe("create_order, get_order, update_order", () => {
     const ok = await h.call("create_order", { items: [{ product: "ao thun cotton", variant, quantity: 1 }], phone: "0987000222" });
     expect(ok.isError, ok.text).toBe(false);
     expect(pos().orders.find((o) => String(o.id) === ok.data.id)!.items[0]!.variation_id).toBe(target.id);
+    // The variant's words after the product's name, in one text, as people say it.
+    const said = await h.call("create_order", { items: [{ product: `Áo thun cotton ${variant}`, quantity: 1 }], phone: "0987000222" });
+    expect(said.isError, said.text).toBe(false);
+    expect(pos().orders.find((o) => String(o.id) === said.data.id)!.items[0]!.variation_id).toBe(target.id);
 
     // A variant the product does not have: its variants are offered, nothing is written.
     const before = pos().orders.length;

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import type { VariationRecord } from "../../../src/sandbox/pos/index.js";
+import { useHarness } from "../../helpers/harness.js";
+
+// "How many Áo thun Hàn Quốc nâu M are left in Hà Nội?": a variation found by its product's name
+// and its variant's words, and stock figures that say what they count, per warehouse when asked.
+const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
+const pos = () => h.sandbox.pos;
+
+type Row = {
+  variation_id: string;
+  warehouse?: string;
+  stock_available: number;
+  stock_physical?: number;
+  stock_incoming?: number;
+  stock_by_warehouse?: Record<string, number>;
+};
+
+const variant = (v: VariationRecord) => v.fields.map((f) => f.value).join(" ");
+const ascii = (text: string) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/đ/g, "d").replace(/Đ/g, "D");
+const ids = (rows: Row[]) => rows.map((r) => r.variation_id);
+/** Units of a variation in a warehouse on purchases not yet received. */
+const incoming = (v: VariationRecord, warehouseId?: string) =>
+  pos()
+    .purchases.filter((p) => p.status === 0 && (warehouseId === undefined || p.warehouse_id === warehouseId))
+    .flatMap((p) => p.items as { variation_id: string; quantity: number }[])
+    .filter((it) => it.variation_id === v.id)
+    .reduce((t, it) => t + it.quantity, 0);
+
+describe("search_products by product name and variant words", () => {
+  it("finds the one variation a name and its variant's words designate, accents optional", async () => {
+    for (const v of [pos().variations.find((x) => x.product.name === "Áo thun Hàn Quốc" && variant(x) === "Nâu M")!, pos().variations.find((x) => variant(x).startsWith("Xanh navy"))!]) {
+      const named = `${v.product.name} ${variant(v).toLowerCase()}`;
+      for (const search of [named, ascii(named)]) {
+        const r = await h.call("search_products", { search });
+        expect(r.isError, r.text).toBe(false);
+        expect(ids(r.data.variations), search).toEqual([v.id]);
+      }
+    }
+  });
+
+  it("pages the variations of several products a short name and a size designate", async () => {
+    const expected = pos().variations.filter((v) => v.product.name.startsWith("Áo thun") && v.fields.some((f) => f.value === "M"));
+    expect(expected.length).toBeGreaterThan(1);
+    const first = await h.call("search_products", { search: "ao thun M", limit: 1 });
+    expect(first.data.total).toBe(expected.length);
+    const seen = ids(first.data.variations);
+    for (let cursor = first.data.next_cursor; cursor; ) {
+      const next = await h.call("search_products", { search: "ao thun M", limit: 1, cursor });
+      seen.push(...ids(next.data.variations));
+      cursor = next.data.next_cursor;
+    }
+    expect(seen).toEqual(expected.map((v) => v.id));
+  });
+
+  it("says when the product has no such variant, rather than an empty list that reads as none", async () => {
+    const r = await h.call("search_products", { search: "Áo thun Hàn Quốc tím XXL" });
+    expect(r.data.variations).toEqual([]);
+    expect(r.data.note).toContain('"Áo thun Hàn Quốc"');
+    expect(r.data.note).toContain('"tím XXL"');
+  });
+});
+
+describe("search_products stock figures", () => {
+  it("tells units it can sell from units on the shelf, and reports one warehouse's stock when given one", async () => {
+    // A warehouse holding units of orders placed and not yet shipped: on the shelf, no longer for sale.
+    const v = pos().variations.find((x) => x.variations_warehouses.some((s) => s.actual_remain_quantity > s.remain_quantity))!;
+    const held = v.variations_warehouses.find((s) => s.actual_remain_quantity > s.remain_quantity)!;
+    const warehouse = pos().warehouses.find((w) => w.id === held.warehouse_id)!;
+    const reserved = pos()
+      .orders.filter((o) => !o.is_removed && o.warehouse_id === warehouse.id && [0, 17, 1, 12, 13, 8, 9].includes(o.status))
+      .flatMap((o) => o.items)
+      .filter((it) => it.variation_id === v.id)
+      .reduce((t, it) => t + it.quantity, 0);
+    expect(reserved).toBeGreaterThan(0);
+
+    const one = await h.call("search_products", { variation_ids: [v.id], warehouse_id: ascii(warehouse.name) });
+    expect(one.data.variations).toEqual([
+      expect.objectContaining({ warehouse: warehouse.name, stock_available: held.remain_quantity, stock_physical: held.remain_quantity + reserved }),
+    ]);
+    expect(one.data.variations[0].stock_by_warehouse).toBeUndefined();
+
+    const all = (await h.call("search_products", { variation_ids: [v.id] })).data.variations[0] as Row;
+    const names = new Map(pos().warehouses.map((w) => [w.id, w.name]));
+    expect(all.stock_available).toBe(v.variations_warehouses.reduce((t, s) => t + s.remain_quantity, 0));
+    expect(all.stock_physical).toBe(v.variations_warehouses.reduce((t, s) => t + s.actual_remain_quantity, 0));
+    expect(all.stock_by_warehouse).toEqual(Object.fromEntries(v.variations_warehouses.map((s) => [names.get(s.warehouse_id), s.remain_quantity])));
+  });
+
+  it("counts units on purchases not yet received as incoming, in the warehouse they go to", async () => {
+    const v = pos().variations.find((x) => incoming(x) > 0)!;
+    const to = pos().warehouses.find((w) => incoming(v, w.id) > 0)!;
+    const all = (await h.call("search_products", { variation_ids: [v.id] })).data.variations[0] as Row;
+    expect(all.stock_incoming).toBe(incoming(v));
+    const there = (await h.call("search_products", { variation_ids: [v.id], warehouse_id: to.id })).data.variations[0] as Row;
+    expect(there.stock_incoming).toBe(incoming(v, to.id));
+    const elsewhere = pos().warehouses.find((w) => incoming(v, w.id) === 0)!;
+    const none = (await h.call("search_products", { variation_ids: [v.id], warehouse_id: elsewhere.id })).data.variations[0] as Row;
+    expect(none.stock_incoming).toBeUndefined();
+  });
+});
