@@ -69,7 +69,9 @@ export function conversationRow(c: Conversation, ctx: RowContext) {
     has_phone: c.has_phone === true ? true : undefined,
     post_id: id(c.post_id),
     message_count: c.message_count ?? undefined,
+    created_at: recordTime(c.inserted_at, ctx.timeZone),
     updated_at: recordTime(c.updated_at, ctx.timeZone),
+    last_customer_message_at: recordTime(c.last_customer_interactive_at, ctx.timeZone),
   };
 }
 
