@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { afterAll, describe } from "vitest";
 import { MAX_CALLS, MAX_TOKENS, measured, runScenarios } from "./framework.js";
 import { inboxScenarios } from "./inbox.js";
+import { inboxCountScenarios } from "./inbox-counts.js";
 import { orderScenarios } from "./orders.js";
 import { salesScenarios } from "./sales.js";
 import { statsScenarios } from "./stats.js";
@@ -10,6 +11,7 @@ describe("shop-owner questions, default tools", () => {
   runScenarios("stats", statsScenarios);
   runScenarios("sales", salesScenarios);
   runScenarios("inbox", inboxScenarios);
+  runScenarios("inbox counts", inboxCountScenarios);
   runScenarios("orders", orderScenarios);
 });
 
