@@ -48,11 +48,47 @@ const waitingSince = (c: Conversation) => ms(c.last_customer_interactive_at) ?? 
 export const timeOf = (input: Pick<ListConversationsInput, "time_field">) => (c: Conversation) =>
   ms(input.time_field === "created" ? c.inserted_at : c.updated_at);
 
-export interface PageResult {
+/** A page's answer, or the upstream's refusal of that page. */
+export interface PageOutcome<R> {
   pageId: string;
-  scan?: PageScan;
-  tags?: ReadonlyMap<string, string>;
+  value?: R;
   error?: PancakeError;
+}
+
+export type PageResult = PageOutcome<{ scan: PageScan; tags: ReadonlyMap<string, string> }>;
+
+/** `read` on every page at once. A page the upstream refuses is reported with it; every page refusing is the call failing. */
+export async function readPages<R>(ctx: ToolContext, pageIds: readonly string[], read: (pageId: string) => Promise<R>): Promise<PageOutcome<R>[]> {
+  const results = await eachPage(ctx, pageIds, "conversations", async (pageId): Promise<PageOutcome<R>> => {
+    try {
+      return { pageId, value: await read(pageId) };
+    } catch (error) {
+      // A fault of ours fails the call.
+      if (error instanceof PancakeError) return { pageId, error };
+      throw error;
+    }
+  });
+  const failed = results.find((r) => r.error !== undefined);
+  if (failed && results.every((r) => r.error !== undefined)) throw failed.error;
+  return results;
+}
+
+/** The combinations a search or count refuses, before any call. */
+export function checkAcrossPages(input: ListConversationsInput, counting: boolean): void {
+  const filtering = input.awaiting_reply === true || input.waiting_minutes !== undefined || input.customer !== undefined;
+  const why = counting ? "with group_by" : filtering ? "with customer/awaiting_reply" : "over several pages";
+  const instead = counting ? "Drop it: group_by counts every match." : "Drop it, or list one page (page_ids with one page) without customer/awaiting_reply.";
+  for (const key of ONE_PAGE_ONLY) {
+    if (input[key] !== undefined) throw new InputError(key, `does not apply ${why}`, instead);
+  }
+  if (input.tags?.some((t) => String(t).toUpperCase() === "ALL")) {
+    throw new InputError("tags", `["ALL"] does not apply ${why}`, counting ? 'Name the tags; group_by ["tag"] counts each tag.' : "Name the tags, or list one page.");
+  }
+}
+
+/** The tag filter of one page as the upstream takes it: ids, from ids or names. */
+export async function tagQuery(input: ListConversationsInput, ctx: ToolContext, pageId: string): Promise<string | undefined> {
+  return input.tags?.length ? (await resolveTagIds(ctx.messaging, pageId, "tags", input.tags)).join(",") : undefined;
 }
 
 export interface Match {
@@ -77,16 +113,9 @@ export interface Scanned {
 
 /** Reads every page named (every page by default) and keeps the matches; `counting` reads on to the end. */
 export async function scanConversations(input: ListConversationsInput, ctx: ToolContext, counting: boolean): Promise<Scanned> {
+  checkAcrossPages(input, counting);
   const awaiting = input.awaiting_reply === true || input.waiting_minutes !== undefined;
   const filtering = awaiting || input.customer !== undefined;
-  const why = counting ? "with group_by" : filtering ? "with customer/awaiting_reply" : "over several pages";
-  const instead = counting ? "Drop it: group_by counts every match." : "Drop it, or list one page (page_ids with one page) without customer/awaiting_reply.";
-  for (const key of ONE_PAGE_ONLY) {
-    if (input[key] !== undefined) throw new InputError(key, `does not apply ${why}`, instead);
-  }
-  if (input.tags?.some((t) => String(t).toUpperCase() === "ALL")) {
-    throw new InputError("tags", `["ALL"] does not apply ${why}`, counting ? 'Name the tags; group_by ["tag"] counts each tag.' : "Name the tags, or list one page.");
-  }
   const tz = ctx.config.timezone;
   const now = Date.now();
   const ranged = input.since !== undefined || input.until !== undefined;
@@ -101,31 +130,21 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
   const deadline = now + (counting ? GROUP_MS : SCAN_MS);
   const limits = { enough: filtering || counting ? undefined : input.limit, calls: counting ? GROUP_CALLS : SCAN_CALLS, deadline };
 
-  const results = await eachPage(ctx, input.page_ids, "conversations", async (pageId): Promise<PageResult> => {
-    try {
-      const tags = input.tags?.length ? (await resolveTagIds(ctx.messaging, pageId, "tags", input.tags)).join(",") : undefined;
-      // RATING among the types sent: the seed document's Conversation says the filter takes every
-      // type (INBOX, COMMENT, RATING) and COMMENT_LIVESTREAM as well.
-      const query = { ...span, ...order, tags, type: input.type, post_ids: posts };
-      const scan = await scanPage(ctx.messaging, pageId, query, (c) => keep(c, pageId), limits);
-      return { pageId, scan, tags: await tagNames(ctx.messaging, pageId) };
-    } catch (error) {
-      // A page the upstream refuses is reported with it; a fault of ours fails the call.
-      if (error instanceof PancakeError) return { pageId, error };
-      throw error;
-    }
+  const results: PageResult[] = await readPages(ctx, input.page_ids, async (pageId) => {
+    // RATING among the types sent: the seed document's Conversation says the filter takes every
+    // type (INBOX, COMMENT, RATING) and COMMENT_LIVESTREAM as well.
+    const query = { ...span, ...order, tags: await tagQuery(input, ctx, pageId), type: input.type, post_ids: posts };
+    const scan = await scanPage(ctx.messaging, pageId, query, (c) => keep(c, pageId), limits);
+    return { scan, tags: await tagNames(ctx.messaging, pageId) };
   });
-  const failed = results.filter((r) => r.error !== undefined);
-  // One page failing is reported with it; every page failing is the call failing.
-  if (failed.length === results.length && failed[0]) throw failed[0].error;
 
-  const matches = results.flatMap((r) => (r.scan?.rows ?? []).map((c) => ({ c, r })));
+  const matches = results.flatMap((r) => (r.value?.scan.rows ?? []).map((c) => ({ c, r })));
   // Those awaiting a reply are a queue: the longest wait first, so a cut leaves out the newest.
   const time = timeOf(input);
   const newest = (a: Match, b: Match) => (time(b.c) ?? 0) - (time(a.c) ?? 0);
   const longestWait = (a: Match, b: Match) => (waitingSince(a.c) ?? 0) - (waitingSince(b.c) ?? 0);
   matches.sort((a, b) => (awaiting ? longestWait : newest)(a, b) || String(b.c.id).localeCompare(String(a.c.id)));
-  return { results, matches, awaiting, filtering, ranged, range, complete: results.every((r) => r.scan?.complete), now };
+  return { results, matches, awaiting, filtering, ranged, range, complete: results.every((r) => r.value?.scan.complete), now };
 }
 
 /** What a scan says about each page: matches, how far back it was read, a refusal. */
@@ -133,9 +152,9 @@ export function pagesOf(scanned: Scanned, ctx: ToolContext) {
   return scanned.results.map((r) => ({
     page_id: r.pageId,
     page_name: ctx.messaging.pageName(r.pageId),
-    matched: r.scan?.rows.length ?? 0,
-    searched_back_to: recordTime(r.scan?.oldest, ctx.config.timezone),
-    complete: r.scan?.complete ?? false,
+    matched: r.value?.scan.rows.length ?? 0,
+    searched_back_to: recordTime(r.value?.scan.oldest, ctx.config.timezone),
+    complete: r.value?.scan.complete ?? false,
     error: r.error?.message,
   }));
 }
@@ -157,7 +176,7 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
   const { matches, awaiting, filtering, complete, range, now } = scanned;
   const several = input.page_ids.length > 1;
   const shown = matches.slice(0, input.limit);
-  const cut = scanned.results.some((r) => r.scan && !r.scan.complete);
+  const cut = scanned.results.some((r) => r.value && !r.value.scan.complete);
   // Without a filter a page is read only until it fills `limit`: its count is not a total.
   const total = filtering || complete ? matches.length : undefined;
   const notes = [
@@ -172,7 +191,7 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
       const row: ConversationRow & { page_id?: string; waiting_minutes?: number } = conversationRow(c, {
         pageId: r.pageId,
         timeZone: tz,
-        tags: r.tags ?? new Map(),
+        tags: r.value?.tags ?? new Map(),
       });
       if (several) row.page_id = r.pageId;
       const since = awaiting ? waitingSince(c) : undefined;

@@ -33,7 +33,7 @@ describe("list_conversations group_by: counts over every page, read to the end",
     live = s.conversations.filter((c) => active.has(c.page_id));
   });
 
-  it("counts new conversations per page by creation time, asking the upstream for that range by creation", async () => {
+  it("counts new conversations per page by creation time: one call a page, the page-number list's total of that range by creation", async () => {
     const since = now - 7 * DAY;
     const expected = tally(live.filter(createdWithin(since, now)), (c) => [pageName(c.page_id)]);
     // Conversations created before the range but active in it are not new: the answer differs from the last-activity count.
@@ -50,8 +50,36 @@ describe("list_conversations group_by: counts over every page, read to the end",
     expect(r.data.complete).toBe(true);
     expect(r.data.conversations).toBeUndefined();
     expect(r.data.pages.map((p: { page_name: string }) => p.page_name)).toEqual(s.pages.map((p) => p.name));
-    const asked = h.sandbox.server.requests.slice(before).filter((q) => q.path.includes("/v2/pages/"));
-    expect(asked.length).toBe(s.pages.length);
+    const asked = h.sandbox.server.requests.slice(before).filter((q) => q.path.includes("/conversations"));
+    expect(asked.map((q) => q.path).sort()).toEqual(s.pages.map((p) => `/api/public_api/v1/pages/${p.id}/conversations`).sort());
+    for (const q of asked) expect(q.query).toMatchObject({ order_by: ["inserted_at"], since: [String(since)], until: [String(now)], page_number: ["1"] });
+  });
+
+  it("counts the pages that answer and says complete: false naming the one that refused", async () => {
+    const broken = s.pages[1]!;
+    h.sandbox.server.injectFault({ path: `/v1/pages/${broken.id}/conversations`, kind: "status", status: 403, body: { success: false, message: "No permission" }, times: Infinity });
+    try {
+      const since = now - 7 * DAY;
+      const r = await h.call("list_conversations", { since, until: now, group_by: "page" });
+      expect(r.isError, r.text).toBe(false);
+      const expected = tally(live.filter((c) => c.page_id !== broken.id && ms(c.updated_at) >= since * 1000), (c) => [pageName(c.page_id)]);
+      expect(counted(r.data.groups, ["page"])).toEqual(expected);
+      expect(r.data.complete).toBe(false);
+      expect(r.data.pages.find((p: { page_id: string }) => p.page_id === broken.id)).toMatchObject({ complete: false, error: expect.stringMatching(/403/) });
+      expect(r.data.note).toMatch(/pages with an error are not counted/);
+    } finally {
+      h.sandbox.server.clearFaults();
+    }
+  });
+
+  it("walks the v2 list by creation where the count needs a filter the page-number list lacks", async () => {
+    const since = now - 7 * DAY;
+    const expected = tally(live.filter((c) => c.type === "INBOX" && createdWithin(since, now)(c)), (c) => [pageName(c.page_id)]);
+    const before = h.sandbox.server.requests.length;
+    const r = await h.call("list_conversations", { time_field: "created", since, until: now, type: "INBOX", group_by: "page" });
+    expect(counted(r.data.groups, ["page"])).toEqual(expected);
+    const asked = h.sandbox.server.requests.slice(before).filter((q) => q.path.includes("/conversations"));
+    expect(asked.every((q) => q.path.includes("/v2/pages/"))).toBe(true);
     for (const q of asked) expect(q.query).toMatchObject({ order_by: ["inserted_at"], since: [String(since)], until: [String(now)] });
   });
 
@@ -156,6 +184,28 @@ describe("list_conversations group_by: counts over every page, read to the end",
     const old = await h.call("list_conversations", { order_by: "inserted_at" });
     expect(old.text).toMatch(/order_by.*time_field/);
     expect(h.sandbox.server.requests.length).toBe(before);
+  });
+});
+
+describe("list_conversations group_by on a page with thousands of conversations", () => {
+  const h = useHarness({ config: { pageRatePerSecond: 100_000 }, sandbox: { ratePerSecond: 100_000 } });
+
+  it("counts every one per page from the page-number list's total, where a walk would stop at 3,000", async () => {
+    const s = h.sandbox.messaging;
+    const page = s.pages[2]!;
+    const now = h.sandbox.now.getTime();
+    const template = s.conversations.find((c) => c.page_id === page.id)!;
+    for (let i = 0; i < 3_100; i++) {
+      const at = new Date(now - 3_600_000 - i * 600_000).toISOString().slice(0, 19);
+      s.conversations.push({ ...template, id: `${page.id}_new${i}`, updated_at: at, inserted_at: at, type: "COMMENT" });
+    }
+    const since = Math.floor(now / 1000) - 30 * DAY;
+    const inRange = (c: ConversationRecord) => c.page_id === page.id && ms(c.inserted_at) >= since * 1000;
+    const r = await h.call("list_conversations", { page_ids: page.id, time_field: "created", since, until: "now", group_by: "page" });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data).toMatchObject({ total: s.conversations.filter(inRange).length, complete: true });
+    const walked = await h.call("list_conversations", { page_ids: page.id, time_field: "created", since, until: "now", type: "COMMENT", group_by: "page" });
+    expect(walked.data).toMatchObject({ total: 3_000, complete: false });
   });
 });
 
