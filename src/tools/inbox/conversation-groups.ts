@@ -131,7 +131,7 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
     scanned.results.some((r) => r.error) ? FAILED_NOTE : "",
     range || keys.includes("day") ? timeNote(input) : "",
     several ? "a conversation with several tags or assignees counts under each; total counts it once" : "",
-    ...awaitingNotes(scanned),
+    ...awaitingNotes(scanned, input),
   ].filter(Boolean);
   return {
     ...ranked([...byId.values()], keys, input.limit),

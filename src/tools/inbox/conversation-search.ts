@@ -165,8 +165,10 @@ export function within24h(scanned: Scanned): number | undefined {
   return scanned.matches.filter(({ c }) => c.type === "INBOX" && (waitingSince(c) ?? 0) > scanned.now - MESSAGING_WINDOW_MS).length;
 }
 
-export const awaitingNotes = (scanned: Scanned) => [
-  scanned.awaiting && !scanned.ranged ? `conversations active in the last ${AWAITING_DAYS} days (range); pass since for older ones` : "",
+export const awaitingNotes = (scanned: Scanned, input: ListConversationsInput) => [
+  scanned.awaiting && !scanned.ranged
+    ? `conversations ${input.time_field === "created" ? "begun" : "active"} in the last ${AWAITING_DAYS} days (range); pass since for older ones`
+    : "",
   scanned.awaiting ? "within_24h: inbox conversations the page can still message (the customer wrote in the last 24 hours)" : "",
 ];
 
@@ -183,7 +185,7 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
     cut
       ? `pages with complete:false were read back to searched_back_to only (${SCAN_CALLS * 60} most recent conversations, or the time limit)${filtering ? "; pass since/until to search an older span" : "; list one page for a cursor"}`
       : "",
-    ...awaitingNotes(scanned),
+    ...awaitingNotes(scanned, input),
   ].filter(Boolean);
   return {
     conversations: shown.map(({ c, r }) => {
