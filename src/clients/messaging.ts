@@ -83,6 +83,8 @@ export interface ConversationListParams {
   since?: number;
   until?: number;
   unread_first?: boolean;
+  /** The vendor's OpenAPI (not the seed document): the order, and the time since/until read. */
+  order_by?: "inserted_at" | "updated_at";
 }
 export interface PagedConversationParams extends TimeSpan {
   page_number: number;
@@ -273,7 +275,7 @@ export class MessagingClient {
 
   // ---- conversations (page token) ----
 
-  /** v2 list: 60 per call, newest update first; pass the last id seen to get the next 60. */
+  /** v2 list: 60 per call, newest update (or creation, order_by) first; pass the last id seen to get the next 60. */
   async listConversations(pageId: string, params: ConversationListParams = {}): Promise<{ conversations: Conversation[] }> {
     const body = await this.pageCall(pageId, {
       op: "list conversations",

@@ -48,12 +48,15 @@ export interface RowContext {
 /**
  * A conversation as a list shows it. What most rows share is left out rather than repeated on
  * each (a list of 50 runs to thousands of tokens): `seen` and `has_phone` only when they say
- * something (false, true), `unread_count` only above 0, and `last_sender` only for staff (a
- * customer's name is customer_name).
+ * something (false, true), `unread_count` only above 0, `last_sender` only for staff (a
+ * customer's name is customer_name), and `last_customer_message_at` only when staff wrote after
+ * it (else it is updated_at, and last_from says "customer").
  */
 export function conversationRow(c: Conversation, ctx: RowContext) {
   const customer = c.customers?.[0];
   const lastSide = c.last_sent_by ? sideOf(c.last_sent_by, ctx.pageId) : undefined;
+  const updated = recordTime(c.updated_at, ctx.timeZone);
+  const customerWrote = recordTime(c.last_customer_interactive_at, ctx.timeZone);
   return {
     id: String(c.id),
     type: c.type ?? undefined,
@@ -69,7 +72,9 @@ export function conversationRow(c: Conversation, ctx: RowContext) {
     has_phone: c.has_phone === true ? true : undefined,
     post_id: id(c.post_id),
     message_count: c.message_count ?? undefined,
-    updated_at: recordTime(c.updated_at, ctx.timeZone),
+    created_at: recordTime(c.inserted_at, ctx.timeZone),
+    updated_at: updated,
+    last_customer_message_at: customerWrote === updated ? undefined : customerWrote,
   };
 }
 

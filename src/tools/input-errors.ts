@@ -47,7 +47,7 @@ const SYNONYMS: Record<string, readonly string[]> = {
   groupby: ["by", "split_by"],
   split: ["split_by", "by"],
   order: ["sort_by", "sort"],
-  order_by: ["sort_by", "sort"],
+  order_by: ["sort_by", "sort", "time_field"],
   phone: ["search", "customer", "query", "phone_numbers"],
   phone_number: ["search", "customer", "query", "phone_numbers"],
   q: ["search", "query", "customer"],

@@ -19,8 +19,9 @@ const address = (s: Sandbox) => {
 export const richCalls: [string, ToolArgs][] = [
   // inbox and page data
   ["list_conversations", (s) => ({ page_ids: [page(s)], type: ["INBOX", "COMMENT"], tags: [s.messaging.tags[page(s)]![0]!.id], unread_first: true, since: "2026-11-15", until: "today", limit: 5 })],
-  ["list_conversations", (s) => ({ page_ids: [page(s)], since: "2026-11-15", until: "today", with_total: true, order_by: "updated_at", limit: 5 })],
+  ["list_conversations", (s) => ({ page_ids: [page(s)], since: "2026-11-15", until: "today", with_total: true, time_field: "created", limit: 5 })],
   ["list_conversations", () => ({ awaiting_reply: true, waiting_minutes: 30, type: ["INBOX"], since: "2026-11-15", limit: 5 })],
+  ["list_conversations", (s) => ({ page_ids: [page(s)], type: ["RATING", "COMMENT"], time_field: "created", since: "2026-11-15", until: "today", group_by: ["type", "day"] })],
   ["list_messages", (s) => ({ ...base("list_messages")(s), customer_id: s.messaging.conversations.find((c) => c.page_id === page(s) && c.type === "INBOX")!.customers[0]!.id })],
   ["send_inbox_message", (s) => ({ ...base("send_inbox_message")(s), content_url: "https://content.example.com/photos/ao-thun.jpg" })],
   ["send_inbox_message", (s) => ({ ...base("send_inbox_message")(s), message: undefined, content_url: "https://content.example.com/docs/bang-gia.pdf" })],

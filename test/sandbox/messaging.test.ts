@@ -188,6 +188,7 @@ describe("messaging routes over HTTP", () => {
       [`/public_api/v1/pages/${page}/posts`, { ...base, since, until, page_number: 1, page_size: 31 }],
       [`/public_api/v1/pages/${page}/conversations`, { ...base, since: until - 40 * 86_400, until, page_number: 1 }],
       [`/public_api/v2/pages/${page}/conversations`, { ...base, since }],
+      [`/public_api/v2/pages/${page}/conversations`, { ...base, order_by: "created" }],
       [`/public_api/v1/pages/${page}/statistics/users`, { ...base, date_range: "2026-11-01 - 2026-11-02" }],
     ];
     await new Promise((r) => setTimeout(r, 1100));
@@ -231,6 +232,25 @@ describe("messaging routes over HTTP", () => {
     expect(before.body).toMatchObject({ error_code: 102 });
     const after = await get(`/public_api/v1/pages/${target.id}/tags`, { page_access_token: body.page_access_token });
     expect(after.body.tags).toHaveLength(10);
+  });
+
+  it("orders the v2 list by creation with the OpenAPI's order_by, since/until then reading the creation time", async () => {
+    await new Promise((r) => setTimeout(r, 1100));
+    const seconds = (t: string) => Date.parse(`${t}Z`) / 1000;
+    // A conversation begun more than a day before it was last active: a range starting between the two.
+    const older = state.conversations.find((c) => seconds(c.updated_at) - seconds(c.inserted_at) > 86_400 && seconds(c.inserted_at) > since)!;
+    const from = Math.floor(seconds(older.inserted_at)) + 3_600;
+    const target = state.pages.find((p) => p.id === older.page_id)!;
+    const query = { page_access_token: target.settings.page_access_token, since: from, until };
+    const byCreation = await get(`/public_api/v2/pages/${target.id}/conversations`, { ...query, order_by: "inserted_at" });
+    const expected = state.conversations
+      .filter((c) => c.page_id === target.id && seconds(c.inserted_at) >= from && seconds(c.inserted_at) <= until)
+      .sort((a, b) => b.inserted_at.localeCompare(a.inserted_at) || b.id.localeCompare(a.id));
+    expect((byCreation.body.conversations as { id: string }[]).map((c) => c.id)).toEqual(expected.map((c) => c.id).slice(0, 60));
+    // Active in the range but begun before it: in the list by update, not in the list by creation.
+    const byUpdate = await get(`/public_api/v2/pages/${target.id}/conversations`, query);
+    expect((byUpdate.body.conversations as { id: string }[]).map((c) => c.id)).toContain(older.id);
+    expect(expected.map((c) => c.id)).not.toContain(older.id);
   });
 
   it("takes only the user token on the /v1 conversation list", async () => {

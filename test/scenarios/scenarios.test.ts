@@ -4,6 +4,7 @@ import { addressScenarios } from "./addresses.js";
 import { figureScenarios } from "./figures.js";
 import { MAX_CALLS, MAX_TOKENS, measured, runScenarios } from "./framework.js";
 import { inboxScenarios } from "./inbox.js";
+import { inboxCountScenarios } from "./inbox-counts.js";
 import { orderGroupScenarios } from "./order-groups.js";
 import { orderScenarios } from "./orders.js";
 import { salesScenarios } from "./sales.js";
@@ -13,6 +14,7 @@ describe("shop-owner questions, default tools", () => {
   runScenarios("stats", statsScenarios);
   runScenarios("sales", salesScenarios);
   runScenarios("inbox", inboxScenarios);
+  runScenarios("inbox counts", inboxCountScenarios);
   runScenarios("orders", orderScenarios);
   runScenarios("order groups", orderGroupScenarios);
   runScenarios("addresses", addressScenarios);

@@ -144,7 +144,8 @@ describe("chart views in headless Chromium", () => {
     expect(await frame.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
     // Nothing overflows the phone-width frame.
     expect(await frame.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    if (data.failed_pages) expect(await frame.textContent(".note.bad")).toContain(data.failed_pages[0].page_id);
+    // A page that cannot read ads is named by its name.
+    if (data.failed_pages) expect(await frame.textContent(".note.bad")).toContain(data.failed_pages[0].page_name);
     await shot("ad-stats");
   });
 

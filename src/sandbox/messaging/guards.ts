@@ -82,6 +82,17 @@ export function timeRange(req: SandboxRequest, optional = false): Range | undefi
   return { from: since * 1000, to: until * 1000 + 999 };
 }
 
+/**
+ * The time field a list orders by (`order_by`), which is also the field since/until range over:
+ * the documents pair the two without saying which field the range reads, so the sandbox takes the
+ * one the list is ordered by, on every list that has both.
+ */
+export function orderParam(req: SandboxRequest, fallback: "inserted_at" | "updated_at"): "inserted_at" | "updated_at" {
+  const orderBy = req.query.get("order_by") ?? fallback;
+  if (orderBy !== "inserted_at" && orderBy !== "updated_at") throw badParams("order_by must be inserted_at or updated_at");
+  return orderBy;
+}
+
 export function conversationOf(ctx: RouteContext, page: PageRecord, id: string | undefined): ConversationRecord {
   const found = ctx.state.conversations.find((c) => c.id === id && c.page_id === page.id);
   if (!found) throw reply(404, { success: false, error: "not_found", message: "Conversation not found" });

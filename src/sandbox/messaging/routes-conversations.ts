@@ -5,6 +5,7 @@ import {
   intParam,
   listParam,
   onPage,
+  orderParam,
   pageSlice,
   type RouteContext,
   timeRange,
@@ -22,8 +23,10 @@ const MESSAGES_STEP = 30;
 /** The later v1 list refuses spans longer than one month; taken as 31 days. */
 export const MAX_SPAN_SECONDS = 31 * 86_400;
 
-const byUpdated = (a: ConversationRecord, b: ConversationRecord) =>
-  b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id);
+/** Newest first by a time field, ties by id. */
+const newestBy = (field: "inserted_at" | "updated_at") => (a: ConversationRecord, b: ConversationRecord) =>
+  b[field].localeCompare(a[field]) || b.id.localeCompare(a.id);
+const byUpdated = newestBy("updated_at");
 
 function ofPage(ctx: RouteContext, page: PageRecord): ConversationRecord[] {
   return ctx.state.conversations.filter((c) => c.page_id === page.id);
@@ -40,8 +43,11 @@ function tagFilter(req: SandboxRequest): (c: ConversationRecord) => boolean {
 export function registerConversationRoutes(router: Router, ctx: RouteContext, prefix: string): void {
   const conv = `${prefix}/public_api/v1/pages/:page_id/conversations/:conversation_id`;
 
+  // order_by is the vendor OpenAPI's (the seed document has the v2 list by last update only).
   onPage(router, ctx, "GET", `${prefix}/public_api/v2/pages/:page_id/conversations`, (req, page) => {
     const range = timeRange(req, true);
+    const orderBy = orderParam(req, "updated_at");
+    const newest = newestBy(orderBy);
     const types = listParam(req, "type");
     const posts = listParam(req, "post_ids");
     const tags = tagFilter(req);
@@ -51,9 +57,9 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
           tags(c) &&
           (types.length === 0 || types.includes(c.type)) &&
           (posts.length === 0 || posts.includes(c.post_id ?? "")) &&
-          (!range || within(c.updated_at, range)),
+          (!range || within(c[orderBy], range)),
       )
-      .sort(req.query.get("unread_first") === "true" ? (a, b) => Number(a.seen) - Number(b.seen) || byUpdated(a, b) : byUpdated);
+      .sort(req.query.get("unread_first") === "true" ? (a, b) => Number(a.seen) - Number(b.seen) || newest(a, b) : newest);
     const cursor = req.query.get("last_conversation_id");
     const start = cursor ? list.findIndex((c) => c.id === cursor) + 1 : 0;
     return { conversations: cursor && start === 0 ? [] : list.slice(start, start + V2_PAGE), success: true };
@@ -63,12 +69,11 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
     const range = timeRange(req)!;
     if (range.to - range.from > MAX_SPAN_SECONDS * 1000 + 999) throw badParams("The time range must not exceed one month");
     const pageNumber = intParam(req, "page_number", { required: true, min: 1 })!;
-    const orderBy = req.query.get("order_by") ?? "inserted_at";
-    if (orderBy !== "inserted_at" && orderBy !== "updated_at") throw badParams("order_by must be inserted_at or updated_at");
+    const orderBy = orderParam(req, "inserted_at");
     const tags = tagFilter(req);
     const list = ofPage(ctx, page)
       .filter((c) => tags(c) && within(c[orderBy], range))
-      .sort((a, b) => b[orderBy].localeCompare(a[orderBy]) || b.id.localeCompare(a.id));
+      .sort(newestBy(orderBy));
     return { conversations: pageSlice(list, pageNumber, V2_PAGE), success: true, total: list.length };
   });
 

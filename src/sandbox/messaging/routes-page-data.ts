@@ -1,5 +1,5 @@
 import type { Router } from "../server.js";
-import { badParams, intParam, onPage, pageSlice, type RouteContext, required, timeRange } from "./guards.js";
+import { intParam, onPage, orderParam, pageSlice, type RouteContext, required, timeRange } from "./guards.js";
 import { within } from "./time.js";
 import type { MessagingState, PostRecord } from "./types.js";
 
@@ -28,8 +28,7 @@ export function registerPageDataRoutes(router: Router, ctx: RouteContext, prefix
     const range = timeRange(req)!;
     const pageNumber = intParam(req, "page_number", { required: true, min: 1 })!;
     const pageSize = intParam(req, "page_size", { min: 1, max: 100 }) ?? 20;
-    const orderBy = req.query.get("order_by") ?? "inserted_at";
-    if (orderBy !== "inserted_at" && orderBy !== "updated_at") throw badParams("order_by must be inserted_at or updated_at");
+    const orderBy = orderParam(req, "inserted_at");
     const list = state.customers
       .filter((c) => c.page_id === page.id && within(c[orderBy], range))
       .sort((a, b) => b[orderBy].localeCompare(a[orderBy]) || b.id.localeCompare(a.id));

@@ -16,31 +16,32 @@ export const SCAN_MS = 15_000;
 const V2_PAGE = 60;
 
 export interface PageScan {
-  /** Conversations kept, newest activity first. */
+  /** Conversations kept, in the list's order (newest activity, or newest created with order_by inserted_at). */
   rows: Conversation[];
   /** Conversations looked at. */
   examined: number;
-  /** updated_at (upstream text) of the oldest conversation looked at. */
+  /** The list's time (upstream text) of the last conversation looked at, the oldest. */
   oldest: string | undefined;
   /** Every conversation the list holds for the query was looked at. */
   complete: boolean;
 }
 
 /**
- * Walks one page's list until it ends, `enough` rows are kept, SCAN_CALLS pages were read or the
- * deadline passed. Every row read is remembered for later message reads and replies.
+ * Walks one page's list until it ends, `enough` rows are kept, `calls` pages (default SCAN_CALLS)
+ * were read or the deadline passed. Every row read is remembered for later message reads and replies.
  */
 export async function scanPage(
   client: MessagingClient,
   pageId: string,
   query: ConversationListParams,
   keep: (c: Conversation) => boolean,
-  limits: { enough?: number; deadline: number },
+  limits: { enough?: number | undefined; calls?: number; deadline: number },
 ): Promise<PageScan> {
   const scan: PageScan = { rows: [], examined: 0, oldest: undefined, complete: false };
   const seen = new Set<string>();
+  const timeOf = (c: Conversation) => (query.order_by === "inserted_at" ? c.inserted_at : c.updated_at);
   let after: string | undefined;
-  for (let call = 0; call < SCAN_CALLS && Date.now() < limits.deadline; call++) {
+  for (let call = 0; call < (limits.calls ?? SCAN_CALLS) && Date.now() < limits.deadline; call++) {
     const { conversations } = await client.listConversations(pageId, { ...query, ...(after ? { last_conversation_id: after } : {}) });
     rememberConversations(client, pageId, conversations);
     for (const c of conversations) {
@@ -48,7 +49,7 @@ export async function scanPage(
       if (seen.has(String(c.id))) continue;
       seen.add(String(c.id));
       scan.examined++;
-      scan.oldest = c.updated_at ?? scan.oldest;
+      scan.oldest = timeOf(c) ?? scan.oldest;
       if (keep(c)) scan.rows.push(c);
     }
     const last = conversations[conversations.length - 1];

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { InputError, PancakeError } from "../../clients/errors.js";
 import type { Conversation } from "../../clients/schemas/messaging.js";
 import { type ConversationRow, conversationRow, fullRecord, sideOf } from "../../format/conversations.js";
-import { parseRange, recordTime, toIsoInZone, toUnix } from "../../format/time.js";
+import { type DateRange, parseRange, recordTime, toIsoInZone, toUnix } from "../../format/time.js";
 import type { ToolContext } from "../define.js";
 import { eachPage } from "../page-stats/fan-out.js";
 import { type PageScan, SCAN_CALLS, SCAN_MS, scanPage } from "./conversation-scan.js";
@@ -11,9 +11,9 @@ import type { ListConversationsInput } from "./list-conversations.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
 
 /**
- * list_conversations over several pages, or with a filter the upstream does not have (customer,
- * awaiting_reply): every page is scanned at once (conversation-scan.ts), the matches merged
- * newest activity first, and each page says how many matched and how far back it was read.
+ * list_conversations over several pages, with a filter the upstream does not have (customer,
+ * awaiting_reply), or counted (group_by): every page is scanned at once (conversation-scan.ts),
+ * the matches merged newest first, and each page says how many matched and how far back it was read.
  */
 
 export const searchedPageSchema = z.object({
@@ -29,9 +29,12 @@ export const searchedPageSchema = z.object({
 const AWAITING_DAYS = 7;
 /** Inbox messages can be sent only within this long of the customer's last message (the platform's window). */
 const MESSAGING_WINDOW_MS = 24 * 3_600_000;
+/** A count reads every match: up to 3,000 conversations a page (50 pages of 60), within 20 s. */
+export const GROUP_CALLS = 50;
+export const GROUP_MS = 20_000;
 
 /** Options only the one-page list has. */
-const ONE_PAGE_ONLY = ["with_total", "order_by", "unread_first"] as const;
+const ONE_PAGE_ONLY = ["with_total", "unread_first"] as const;
 
 const ms = (value: unknown) => {
   const iso = recordTime(value, "UTC");
@@ -41,64 +44,148 @@ const ms = (value: unknown) => {
 /** When the customer's unanswered message came: their last interaction, else the last activity. */
 const waitingSince = (c: Conversation) => ms(c.last_customer_interactive_at) ?? ms(c.updated_at);
 
-interface PageResult {
+/** The time since/until and the order follow: creation with time_field "created", else the last activity. */
+export const timeOf = (input: Pick<ListConversationsInput, "time_field">) => (c: Conversation) =>
+  ms(input.time_field === "created" ? c.inserted_at : c.updated_at);
+
+/** A page's answer, or the upstream's refusal of that page. */
+export interface PageOutcome<R> {
   pageId: string;
-  scan?: PageScan;
-  tags?: ReadonlyMap<string, string>;
+  value?: R;
   error?: PancakeError;
 }
 
-export async function searchConversations(input: ListConversationsInput, ctx: ToolContext) {
-  const awaiting = input.awaiting_reply === true || input.waiting_minutes !== undefined;
-  const filtering = awaiting || input.customer !== undefined;
-  const why = filtering ? "with customer/awaiting_reply" : "over several pages";
+export type PageResult = PageOutcome<{ scan: PageScan; tags: ReadonlyMap<string, string> }>;
+
+/** `read` on every page at once. A page the upstream refuses is reported with it; every page refusing is the call failing. */
+export async function readPages<R>(ctx: ToolContext, pageIds: readonly string[], read: (pageId: string) => Promise<R>): Promise<PageOutcome<R>[]> {
+  const results = await eachPage(ctx, pageIds, "conversations", async (pageId): Promise<PageOutcome<R>> => {
+    try {
+      return { pageId, value: await read(pageId) };
+    } catch (error) {
+      // A fault of ours fails the call.
+      if (error instanceof PancakeError) return { pageId, error };
+      throw error;
+    }
+  });
+  const failed = results.find((r) => r.error !== undefined);
+  if (failed && results.every((r) => r.error !== undefined)) throw failed.error;
+  return results;
+}
+
+/** The combinations a search or count refuses, before any call. */
+export function checkAcrossPages(input: ListConversationsInput, counting: boolean): void {
+  const filtering = input.awaiting_reply === true || input.waiting_minutes !== undefined || input.customer !== undefined;
+  const why = counting ? "with group_by" : filtering ? "with customer/awaiting_reply" : "over several pages";
+  const instead = counting ? "Drop it: group_by counts every match." : "Drop it, or list one page (page_ids with one page) without customer/awaiting_reply.";
   for (const key of ONE_PAGE_ONLY) {
-    if (input[key] !== undefined) throw new InputError(key, `does not apply ${why}`, "Drop it, or list one page (page_ids with one page) without customer/awaiting_reply.");
+    if (input[key] !== undefined) throw new InputError(key, `does not apply ${why}`, instead);
   }
   if (input.tags?.some((t) => String(t).toUpperCase() === "ALL")) {
-    throw new InputError("tags", `["ALL"] does not apply ${why}`, "Name the tags, or list one page.");
+    throw new InputError("tags", `["ALL"] does not apply ${why}`, counting ? 'Name the tags; group_by ["tag"] counts each tag.' : "Name the tags, or list one page.");
   }
+}
+
+/** The tag filter of one page as the upstream takes it: ids, from ids or names. */
+export async function tagQuery(input: ListConversationsInput, ctx: ToolContext, pageId: string): Promise<string | undefined> {
+  return input.tags?.length ? (await resolveTagIds(ctx.messaging, pageId, "tags", input.tags)).join(",") : undefined;
+}
+
+export interface Match {
+  c: Conversation;
+  r: PageResult;
+}
+
+export interface Scanned {
+  results: PageResult[];
+  /** Every match, newest first (awaiting a reply: longest wait first). */
+  matches: Match[];
+  awaiting: boolean;
+  /** A filter the upstream lacks (customer, awaiting_reply): every page was read as far as the bounds allow. */
+  filtering: boolean;
+  /** Asked with since/until (not only the awaiting default). */
+  ranged: boolean;
+  range: DateRange | undefined;
+  /** Every page's list was read to its end. */
+  complete: boolean;
+  now: number;
+}
+
+/** Reads every page named (every page by default) and keeps the matches; `counting` reads on to the end. */
+export async function scanConversations(input: ListConversationsInput, ctx: ToolContext, counting: boolean): Promise<Scanned> {
+  checkAcrossPages(input, counting);
+  const awaiting = input.awaiting_reply === true || input.waiting_minutes !== undefined;
+  const filtering = awaiting || input.customer !== undefined;
   const tz = ctx.config.timezone;
   const now = Date.now();
   const ranged = input.since !== undefined || input.until !== undefined;
   const range = ranged || awaiting ? parseRange(input.since, input.until, tz, { defaultDays: AWAITING_DAYS }) : undefined;
   const span = range ? { since: toUnix(range.since), until: toUnix(range.until) } : {};
+  // The OpenAPI's order_by: newest created first. It does not say which time since/until then
+  // read; the v1 list's range reads the field it is ordered by (the seed document pairs the two
+  // there), and the same is taken here.
+  const order = input.time_field === "created" ? { order_by: "inserted_at" as const } : {};
+  const posts = input.post_id === undefined ? undefined : [input.post_id];
   const keep = matcher(input, awaiting, now);
-  const deadline = now + SCAN_MS;
+  const deadline = now + (counting ? GROUP_MS : SCAN_MS);
+  const limits = { enough: filtering || counting ? undefined : input.limit, calls: counting ? GROUP_CALLS : SCAN_CALLS, deadline };
 
-  const results = await eachPage(ctx, input.page_ids, "conversations", async (pageId): Promise<PageResult> => {
-    try {
-      const tags = input.tags?.length ? (await resolveTagIds(ctx.messaging, pageId, "tags", input.tags)).join(",") : undefined;
-      const query = { ...span, tags, type: input.type };
-      const scan = await scanPage(ctx.messaging, pageId, query, (c) => keep(c, pageId), { enough: filtering ? undefined : input.limit, deadline });
-      return { pageId, scan, tags: await tagNames(ctx.messaging, pageId) };
-    } catch (error) {
-      // A page the upstream refuses is reported with it; a fault of ours fails the call.
-      if (error instanceof PancakeError) return { pageId, error };
-      throw error;
-    }
+  const results: PageResult[] = await readPages(ctx, input.page_ids, async (pageId) => {
+    // RATING among the types sent: the seed document's Conversation says the filter takes every
+    // type (INBOX, COMMENT, RATING) and COMMENT_LIVESTREAM as well.
+    const query = { ...span, ...order, tags: await tagQuery(input, ctx, pageId), type: input.type, post_ids: posts };
+    const scan = await scanPage(ctx.messaging, pageId, query, (c) => keep(c, pageId), limits);
+    return { scan, tags: await tagNames(ctx.messaging, pageId) };
   });
-  const failed = results.filter((r) => r.error !== undefined);
-  // One page failing is reported with it; every page failing is the call failing.
-  if (failed.length === results.length && failed[0]) throw failed[0].error;
 
-  const several = input.page_ids.length > 1;
-  const matches = results.flatMap((r) => (r.scan?.rows ?? []).map((c) => ({ c, r })));
+  const matches = results.flatMap((r) => (r.value?.scan.rows ?? []).map((c) => ({ c, r })));
   // Those awaiting a reply are a queue: the longest wait first, so a cut leaves out the newest.
-  const newest = (a: { c: Conversation }, b: { c: Conversation }) => (ms(b.c.updated_at) ?? 0) - (ms(a.c.updated_at) ?? 0);
-  const longestWait = (a: { c: Conversation }, b: { c: Conversation }) => (waitingSince(a.c) ?? 0) - (waitingSince(b.c) ?? 0);
+  const time = timeOf(input);
+  const newest = (a: Match, b: Match) => (time(b.c) ?? 0) - (time(a.c) ?? 0);
+  const longestWait = (a: Match, b: Match) => (waitingSince(a.c) ?? 0) - (waitingSince(b.c) ?? 0);
   matches.sort((a, b) => (awaiting ? longestWait : newest)(a, b) || String(b.c.id).localeCompare(String(a.c.id)));
+  return { results, matches, awaiting, filtering, ranged, range, complete: results.every((r) => r.value?.scan.complete), now };
+}
+
+/** What a scan says about each page: matches, how far back it was read, a refusal. */
+export function pagesOf(scanned: Scanned, ctx: ToolContext) {
+  return scanned.results.map((r) => ({
+    page_id: r.pageId,
+    page_name: ctx.messaging.pageName(r.pageId),
+    matched: r.value?.scan.rows.length ?? 0,
+    searched_back_to: recordTime(r.value?.scan.oldest, ctx.config.timezone),
+    complete: r.value?.scan.complete ?? false,
+    error: r.error?.message,
+  }));
+}
+
+/** Inbox conversations awaiting a reply that the page can still message (the customer wrote in the last 24 hours). */
+export function within24h(scanned: Scanned): number | undefined {
+  if (!scanned.awaiting) return undefined;
+  return scanned.matches.filter(({ c }) => c.type === "INBOX" && (waitingSince(c) ?? 0) > scanned.now - MESSAGING_WINDOW_MS).length;
+}
+
+export const awaitingNotes = (scanned: Scanned, input: ListConversationsInput) => [
+  scanned.awaiting && !scanned.ranged
+    ? `conversations ${input.time_field === "created" ? "begun" : "active"} in the last ${AWAITING_DAYS} days (range); pass since for older ones`
+    : "",
+  scanned.awaiting ? "within_24h: inbox conversations the page can still message (the customer wrote in the last 24 hours)" : "",
+];
+
+export async function searchConversations(input: ListConversationsInput, ctx: ToolContext) {
+  const tz = ctx.config.timezone;
+  const scanned = await scanConversations(input, ctx, false);
+  const { matches, awaiting, filtering, complete, range, now } = scanned;
+  const several = input.page_ids.length > 1;
   const shown = matches.slice(0, input.limit);
-  const complete = results.every((r) => r.scan?.complete);
-  const cut = results.some((r) => r.scan && !r.scan.complete);
+  const cut = scanned.results.some((r) => r.value && !r.value.scan.complete);
   // Without a filter a page is read only until it fills `limit`: its count is not a total.
   const total = filtering || complete ? matches.length : undefined;
   const notes = [
     cut
       ? `pages with complete:false were read back to searched_back_to only (${SCAN_CALLS * 60} most recent conversations, or the time limit)${filtering ? "; pass since/until to search an older span" : "; list one page for a cursor"}`
       : "",
-    awaiting && !ranged ? `conversations active in the last ${AWAITING_DAYS} days (range); pass since for older ones` : "",
-    awaiting ? "within_24h: inbox conversations the page can still message (the customer wrote in the last 24 hours)" : "",
+    ...awaitingNotes(scanned, input),
   ].filter(Boolean);
   return {
     conversations: shown.map(({ c, r }) => {
@@ -106,7 +193,7 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
       const row: ConversationRow & { page_id?: string; waiting_minutes?: number } = conversationRow(c, {
         pageId: r.pageId,
         timeZone: tz,
-        tags: r.tags ?? new Map(),
+        tags: r.value?.tags ?? new Map(),
       });
       if (several) row.page_id = r.pageId;
       const since = awaiting ? waitingSince(c) : undefined;
@@ -115,16 +202,9 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
     }),
     total,
     range: range && awaiting ? { since: toIsoInZone(range.since, tz), until: toIsoInZone(range.until, tz) } : undefined,
-    within_24h: awaiting ? matches.filter(({ c }) => c.type === "INBOX" && (waitingSince(c) ?? 0) > now - MESSAGING_WINDOW_MS).length : undefined,
+    within_24h: within24h(scanned),
     truncated: shown.length < matches.length || (!complete && total === undefined) || undefined,
-    pages: results.map((r) => ({
-      page_id: r.pageId,
-      page_name: ctx.messaging.pageName(r.pageId),
-      matched: r.scan?.rows.length ?? 0,
-      searched_back_to: recordTime(r.scan?.oldest, tz),
-      complete: r.scan?.complete ?? false,
-      error: r.error?.message,
-    })),
+    pages: pagesOf(scanned, ctx),
     note: notes.length ? notes.join("; ") : undefined,
   };
 }

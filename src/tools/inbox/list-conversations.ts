@@ -14,6 +14,7 @@ import { defineTool, READ, type ToolContext } from "../define.js";
 import { cursorInput, detailRowsInput, idInput, jsonish, limitInput, sinceInput, untilInput } from "../inputs.js";
 import { pageIdsInput } from "../pages/page-refs.js";
 import { rememberConversations } from "./conversation-lookup.js";
+import { GROUP_KEYS, groupConversations, groupsOutput } from "./conversation-groups.js";
 import { searchConversations, searchedPageSchema } from "./conversation-search.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
 
@@ -87,17 +88,18 @@ const input = z.object({
   customer: z.string().trim().min(1).max(100).optional().describe("Customer name or phone"),
   awaiting_reply: z.boolean().optional().describe("Customer wrote last (default last 7 days)"),
   waiting_minutes: z.number().int().min(0).optional().describe("Awaiting reply ≥ N minutes"),
-  type: jsonish(z.array(z.enum(["INBOX", "COMMENT", "COMMENT_LIVESTREAM"])).max(3))
+  type: jsonish(z.array(z.enum(["INBOX", "COMMENT", "COMMENT_LIVESTREAM", "RATING"])).max(4))
     .optional()
     .describe("Only these"),
   tags: tagsInput,
   post_id: idInput("Only comments on this post (list_posts)").optional(),
   unread_first: z.boolean().optional().describe("Unread first"),
-  since: sinceInput.describe("Last activity from (creation with order_by inserted_at)"),
+  since: sinceInput,
   until: untilInput,
+  time_field: z.enum(["updated", "created"]).optional().describe("What since/until and the order read (default updated: last activity)"),
+  group_by: jsonish(z.array(z.enum(GROUP_KEYS)).min(1).max(2)).optional().describe("Counts per group over every match, no rows"),
   with_total: z.boolean().optional().describe("Count matches (one page, ≤31 days, default last 30)"),
-  order_by: z.enum(["inserted_at", "updated_at"]).optional().describe("One page; implies with_total"),
-  // 50 rows are about 6,000 tokens: more at once crowds a model's context for little gain.
+  // 50 rows are about 7,700 tokens: more at once crowds a model's context for little gain.
   limit: limitInput(50, 20),
   cursor: cursorInput,
   detail: detailRowsInput,
@@ -108,12 +110,13 @@ export const listConversations = defineTool({
   name: NAME,
   title: "List conversations",
   description:
-    "Conversations, latest activity first (awaiting_reply: longest wait first). customer and awaiting_reply search each page's 600 latest. Example: awaiting_reply true, since \"today\".",
+    "Conversations, latest activity first (awaiting_reply: longest wait first). customer and awaiting_reply search each page's 600 latest. Example: awaiting_reply true, since \"today\". New threads per page last week: time_field \"created\", since/until \"last week\", group_by \"page\".",
   toolset: "inbox",
   annotations: READ,
   input,
   output: z.object({
-    conversations: z.array(z.looseObject({ id: z.string(), type: z.string().optional(), customer_name: z.string().optional() })),
+    conversations: z.array(z.looseObject({ id: z.string(), type: z.string().optional(), customer_name: z.string().optional() })).optional(),
+    ...groupsOutput,
     total: z.number().optional(),
     range: z.object({ since: z.string(), until: z.string() }).optional(),
     within_24h: z.number().optional(),
@@ -123,6 +126,7 @@ export const listConversations = defineTool({
     note: z.string().optional(),
   }),
   async handler(input, ctx) {
+    if (input.group_by) return groupConversations(groupable(input), ctx);
     const state = input.cursor ? decodeCursor(NAME, input, stateSchema) : undefined;
     if (state && !input.page_ids.includes(state.p)) {
       throw new InputError("cursor", `belongs to page ${state.p}, not to page_ids`, "Pass the same page as the call that returned it, or omit page_ids.");
@@ -169,7 +173,8 @@ async function listPage(input: ListConversationsInput, ctx: ToolContext, pageId:
   const { since, until } = state.q;
   return {
     conversations: rows.map((c) => (input.detail === "full" ? fullRecord(c) : conversationRow(c, { pageId, timeZone: tz, tags: names }))),
-    total,
+    // A list that ended within the first call was counted whole.
+    total: total ?? (next === undefined && input.cursor === undefined ? rows.length : undefined),
     // A total counts the conversations of a range (the last 30 days unless since/until): say which.
     range:
       typeof since === "number" && typeof until === "number"
@@ -177,6 +182,13 @@ async function listPage(input: ListConversationsInput, ctx: ToolContext, pageId:
         : undefined,
     next_cursor: next ? encodeCursor(NAME, input, next) : undefined,
   };
+}
+
+/** A grouped call's input, refused where it asks for rows; a post's comments are counted on its page. */
+function groupable(input: ListConversationsInput): ListConversationsInput {
+  const rows = input.cursor !== undefined ? "cursor" : input.detail === "full" ? "detail" : undefined;
+  if (rows) throw new InputError(rows, "lists rows; group_by answers counts", "Drop one of the two: group_by counts every match in one answer.");
+  return input.post_id === undefined ? input : { ...input, page_ids: [pageOfPost(input, false)] };
 }
 
 /**
@@ -193,16 +205,19 @@ function pageOfPost(input: ListConversationsInput, searching: boolean): string {
 
 async function firstState(input: ListConversationsInput, pageId: string, client: MessagingClient, tz: string): Promise<State> {
   const all = input.tags?.length === 1 && String(input.tags[0]).toUpperCase() === "ALL";
-  const paged = input.with_total === true || input.order_by !== undefined;
+  const paged = input.with_total === true;
+  const created = input.time_field === "created";
   const clash = (field: string, why: string) => new InputError(field, why, "Drop one of the two, or make two calls.");
   if (all) {
-    const other = (["type", "post_id", "unread_first", "since", "until", "with_total", "order_by"] as const).find((k) => input[k] !== undefined);
+    const other = (["type", "post_id", "unread_first", "since", "until", "time_field", "with_total"] as const).find((k) => input[k] !== undefined);
     if (other) throw clash(other, 'cannot be combined with tags ["ALL"] (that list takes no other filter)');
     return { p: pageId, v: "count", skip: 0, q: { tags: "ALL" } };
   }
-  if (paged && input.type) throw clash("type", "cannot be combined with with_total/order_by (the counted list has no type filter)");
-  if (paged && input.post_id) throw clash("post_id", "cannot be combined with with_total/order_by (the counted list has no post filter)");
-  if (paged && input.unread_first) throw clash("unread_first", "cannot be combined with with_total/order_by");
+  // The counted list has no type or post filter; group_by counts with them.
+  const counted = (field: string, why: string) => new InputError(field, why, 'Drop with_total and pass group_by (e.g. ["type"]) to count by it.');
+  if (paged && input.type) throw counted("type", "cannot be combined with with_total (the counted list has no type filter)");
+  if (paged && input.post_id) throw counted("post_id", "cannot be combined with with_total (the counted list has no post filter)");
+  if (paged && input.unread_first) throw clash("unread_first", "cannot be combined with with_total");
   const hasRange = input.since !== undefined || input.until !== undefined;
   const range =
     paged || hasRange
@@ -210,8 +225,9 @@ async function firstState(input: ListConversationsInput, pageId: string, client:
       : undefined;
   const tags = input.tags?.length ? (await resolveTagIds(client, pageId, "tags", input.tags)).join(",") : undefined;
   const span = range ? { since: toUnix(range.since), until: toUnix(range.until) } : {};
-  // "Latest activity first", as the description says, unless asked otherwise.
-  if (paged) return { p: pageId, v: "paged", skip: 0, q: { ...span, tags, order_by: input.order_by ?? "updated_at" } };
+  // "Latest activity first", as the description says, unless asked by creation.
+  if (paged) return { p: pageId, v: "paged", skip: 0, q: { ...span, tags, order_by: created ? "inserted_at" : "updated_at" } };
   const posts = input.post_id === undefined ? undefined : [input.post_id];
-  return { p: pageId, v: "v2", skip: 0, q: { ...span, tags, type: input.type, post_ids: posts, unread_first: input.unread_first } };
+  const order = created ? { order_by: "inserted_at" } : {};
+  return { p: pageId, v: "v2", skip: 0, q: { ...span, ...order, tags, type: input.type, post_ids: posts, unread_first: input.unread_first } };
 }

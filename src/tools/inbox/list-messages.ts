@@ -80,6 +80,7 @@ export const listMessages = defineTool({
   output: z.object({
     conversation_id: z.string(),
     messages: z.array(z.looseObject({ id: z.string(), from: z.string().optional(), text: z.string().optional() })),
+    total: z.number().optional(),
     next_cursor: z.string().optional(),
   }),
   async handler(input, ctx) {
@@ -97,6 +98,8 @@ export const listMessages = defineTool({
     return {
       conversation_id: input.conversation_id,
       messages: window.messages.map((m) => messageRow(m, rowCtx)),
+      // From the newest back to the thread's first message: every message is here.
+      total: state === undefined && window.passed === undefined ? window.messages.length : undefined,
       next_cursor:
         window.passed === undefined ? undefined : encodeCursor(NAME, input, { customer, passed: window.passed }),
     };

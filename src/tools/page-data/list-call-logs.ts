@@ -10,6 +10,7 @@ import { defineTool, READ, type ToolContext } from "../define.js";
 import { cursorInput, idInput, limitInput, sinceInput, untilInput } from "../inputs.js";
 import { eachPage } from "../page-stats/fan-out.js";
 import { pageIdsInput } from "../pages/page-refs.js";
+import { addTotals, type CallOutcome, callTotalsSchema, type Counted, countCalls, noCalls, pagesOnce } from "./call-totals.js";
 import { cursorPage, PAGE_SIZE, pagedOutput, readPaged, spanQuery } from "./paging.js";
 
 const NAME = "list_call_logs";
@@ -69,10 +70,12 @@ function callRow(c: CallLog, tz: string) {
 type CallRow = ReturnType<typeof callRow> & { page_id?: string };
 
 /** A call the shop missed: one that came in and nobody answered (an unanswered outbound call is the customer's miss). */
-const isMissed = (c: CallLog) => {
+function outcomeOf(c: CallLog): CallOutcome {
   const row = callRow(c, "UTC");
-  return row.answered === false && row.direction !== "outbound";
-};
+  if (row.answered !== false) return "answered";
+  return row.direction === "outbound" ? "unanswered_outgoing" : "missed";
+}
+const isMissed = (c: CallLog) => outcomeOf(c) === "missed";
 
 /** A missed-calls search reads up to this many pages of 30 per shop page (300 calls, newest first). */
 const MISSED_CALLS = 10;
@@ -93,22 +96,38 @@ function packageOf(input: Input, ctx: ToolContext, pageId: string): string | und
   return (input.page_ids.length === 1 ? input.subscription_id : undefined) ?? ctx.config.callCenterIds[pageId] ?? remembered(ctx.messaging).get(pageId);
 }
 
-/** One page's calls, `limit` at a time with a cursor; a refused package id says what to do. */
+/**
+ * One page's calls, `limit` at a time with a cursor; a first call with since/until also counts
+ * every call of the range (call-totals.ts). A refused package id says what to do.
+ */
 async function pageCalls(input: Input, ctx: ToolContext, pageId: string, id: string | undefined, cursor: string | undefined) {
   const tz = ctx.config.timezone;
   const known = remembered(ctx.messaging);
+  const read = pagesOnce((query) => ctx.messaging.listCallLogs(pageId, query));
+  const span = spanQuery(input, tz);
+  const query = { id: id!, ...span };
+  const counting = cursor === undefined && (input.since !== undefined || input.until !== undefined);
   try {
-    const page = await readPaged(
-      NAME,
-      { page_id: pageId, cursor, limit: input.limit },
-      () => ({ id: id!, ...spanQuery(input, tz) }),
-      (query) => ctx.messaging.listCallLogs(pageId, query).then((calls) => ({ rows: calls })),
-      (c): CallRow => callRow(c, tz),
-      // The tool takes several pages, so its cursor names its page inside (checked against page_ids).
-      { pageSize: PAGE_SIZE, bound: {}, ...(input.missed ? { keep: isMissed, maxCalls: MISSED_CALLS } : {}) },
-    );
+    const [page, counted] = await Promise.all([
+      readPaged(
+        NAME,
+        { page_id: pageId, cursor, limit: input.limit },
+        () => query,
+        (q) => read(q).then((calls) => ({ rows: calls })),
+        (c): CallRow => callRow(c, tz),
+        // The tool takes several pages, so its cursor names its page inside (checked against page_ids).
+        { pageSize: PAGE_SIZE, bound: {}, ...(input.missed ? { keep: isMissed, maxCalls: MISSED_CALLS } : {}) },
+      ),
+      counting ? countCalls(read, query, outcomeOf) : undefined,
+    ]);
     if (id) known.set(pageId, id);
-    return page;
+    // A first call whose list ended holds every match; a complete count knows them too.
+    const total = counted?.complete
+      ? counted.totals[input.missed ? "missed" : "calls"]
+      : cursor === undefined && page.next_cursor === undefined
+        ? page.rows.length
+        : undefined;
+    return { ...page, total, counted };
   } catch (error) {
     // A refusal of the id itself (the upstream answers success:false) says what to do.
     if (error instanceof UpstreamError && error.status === undefined && error.code !== 102 && id) {
@@ -124,17 +143,29 @@ async function pageCalls(input: Input, ctx: ToolContext, pageId: string, id: str
   }
 }
 
+/** What the count says: totals, and when it stopped short, how far back it got. */
+function countOut(counted: Counted | undefined, tz: string) {
+  if (!counted) return {};
+  return { totals: counted.totals, complete: counted.complete, counted_back_to: counted.complete ? undefined : recordTime(counted.oldest, tz) };
+}
+
+const UNCOUNTED = "totals (missed among them) need since/until";
+
 export const listCallLogs = defineTool({
   name: NAME,
   title: "List call logs",
   description:
-    "Call-centre calls, newest first: phone, staff, answered, duration, recording. Missed today: since \"today\", missed true.",
+    "Call-centre calls, newest first: phone, staff, answered, duration, recording; with since/until, totals (missed among them). Missed today: since \"today\", missed true.",
   toolset: "page_data",
   annotations: READ,
   input,
   output: z.object({
     calls: z.array(z.looseObject({ phone_number: z.string().optional(), started_at: z.string().optional() })),
     ...pagedOutput,
+    totals: callTotalsSchema.optional(),
+    complete: z.boolean().optional(),
+    counted_back_to: z.string().optional(),
+    pages: z.array(z.looseObject({ page_id: z.string(), page_name: z.string().optional() })).optional(),
     truncated: z.boolean().optional(),
     pages_without_call_center: z.array(z.string()).optional(),
     note: z.string().optional(),
@@ -148,22 +179,43 @@ export const listCallLogs = defineTool({
     const one = continued ?? (input.page_ids.length === 1 ? input.page_ids[0] : undefined);
     if (one !== undefined) {
       if (!ids.get(one) && !input.cursor) throw new InputError("subscription_id", `no call-centre package id is known for page ${one}`, SETTING);
-      const { rows, ...page } = await pageCalls(input, ctx, one, ids.get(one), input.cursor);
-      return { calls: rows, ...page, note: input.missed && page.next_cursor ? "more missed calls may follow: pass next_cursor" : undefined };
+      const { rows, counted, ...page } = await pageCalls(input, ctx, one, ids.get(one), input.cursor);
+      const notes = [
+        input.missed && page.next_cursor ? "more missed calls may follow: pass next_cursor" : "",
+        !counted && page.total === undefined && !input.cursor ? UNCOUNTED : "",
+        counted && !counted.complete ? "counted back to counted_back_to only: narrow since/until" : "",
+      ].filter(Boolean);
+      return { calls: rows, ...page, ...countOut(counted, ctx.config.timezone), note: notes.length ? notes.join("; ") : undefined };
     }
     if (input.subscription_id) throw new InputError("subscription_id", "belongs to one page", "Name that page alone in page_ids.");
     const withIds = input.page_ids.filter((pageId) => ids.get(pageId));
     const without = input.page_ids.filter((pageId) => !ids.get(pageId)).map((pageId) => ctx.messaging.pageName(pageId) ?? pageId);
     if (withIds.length === 0) throw new InputError("page_ids", "no call-centre package id is known for any of these pages", SETTING);
+    const tz = ctx.config.timezone;
     const perPage = await eachPage(ctx, withIds, "call logs", async (pageId) => ({ pageId, ...(await pageCalls(input, ctx, pageId, ids.get(pageId), undefined)) }));
     const all = perPage.flatMap((p) => p.rows.map((row): CallRow => ({ ...row, page_id: p.pageId })));
     all.sort((a, b) => Date.parse(b.started_at ?? "") - Date.parse(a.started_at ?? ""));
     const truncated = all.length > input.limit || perPage.some((p) => p.next_cursor !== undefined);
+    const counts = perPage.flatMap((p) => (p.counted ? [p.counted] : []));
+    const counted = counts.length === perPage.length;
+    const complete = counted && counts.every((c) => c.complete);
+    const totals = perPage.map((p) => p.total);
     return {
       calls: all.slice(0, input.limit),
+      total: totals.every((t) => t !== undefined) ? totals.reduce((a, b) => a + b, 0) : undefined,
+      totals: counted ? counts.reduce((sum, c) => addTotals(sum, c.totals), noCalls()) : undefined,
+      complete: counted ? complete : undefined,
+      pages: counted
+        ? perPage.map((p) => ({ page_id: p.pageId, page_name: ctx.messaging.pageName(p.pageId), ...countOut(p.counted, tz) }))
+        : undefined,
       truncated: truncated || undefined,
       pages_without_call_center: without.length ? without : undefined,
-      note: truncated ? "more calls than shown: narrow since/until, or name one page for a cursor" : undefined,
+      note: [
+        truncated ? "more calls than shown: narrow since/until, or name one page for a cursor" : "",
+        counted ? (complete ? "" : "pages with complete:false were counted back to counted_back_to only") : UNCOUNTED,
+      ]
+        .filter(Boolean)
+        .join("; ") || undefined,
     };
   },
 });

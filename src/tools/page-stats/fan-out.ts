@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { ConfigError, InputError, type PancakeError, UpstreamError } from "../../clients/errors.js";
 import type { ToolContext } from "../define.js";
 
@@ -41,8 +42,11 @@ export function eachPage<R>(ctx: Pick<ToolContext, "progress">, pageIds: readonl
 
 export interface PageFailure {
   page_id: string;
+  page_name?: string | undefined;
   error: string;
 }
+
+export const failedPagesSchema = z.array(z.object({ page_id: z.string(), page_name: z.string().optional(), error: z.string() })).optional();
 
 /** The pages a statistics call covers (resolved by runTool: named ones, or every page), with their names. */
 export interface StatsPages {
@@ -80,7 +84,7 @@ export async function eachStatsPage<R>(
     } catch (error) {
       if (!pageRefusal(error)) throw error;
       first ??= error;
-      failed.push({ page_id: pageId, error: (error as PancakeError).message });
+      failed.push({ page_id: pageId, page_name: pages.name(pageId), error: (error as PancakeError).message });
       return undefined;
     }
   });

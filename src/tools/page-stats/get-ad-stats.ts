@@ -7,7 +7,7 @@ import { sanitizeName } from "../../format/text.js";
 import { defineTool, READ } from "../define.js";
 import { rankRows, sortByInput } from "../rank.js";
 import { pageIdsInput } from "../pages/page-refs.js";
-import { eachStatsPage, statsPages } from "./fan-out.js";
+import { eachStatsPage, failedPagesSchema, statsPages } from "./fan-out.js";
 import { rangeInputs, rangeOut, rangeSchema, statsRange, unixSpan } from "./range.js";
 import { type Counts, type Row, rowsSchema, sumRows, totalsSchema } from "./rows.js";
 
@@ -100,7 +100,7 @@ export const getAdStats = defineTool({
     rows: rowsSchema,
     total_rows: z.number().optional(),
     truncated: z.boolean().optional(),
-    failed_pages: z.array(z.object({ page_id: z.string(), error: z.string() })).optional(),
+    failed_pages: failedPagesSchema,
   }),
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
@@ -115,7 +115,11 @@ export const getAdStats = defineTool({
     if (input.view === "days" && several) rows = daysOf(records);
     else {
       rows = results.flatMap(({ pageId, value }) =>
-        value.map((r): Row => ({ ...(several ? { page_id: pageId } : {}), ...rowOf(r, input.view), currency: r.currency && r.currency !== currency ? r.currency : undefined })),
+        value.map((r): Row => ({
+          ...(several ? { page_id: pageId, page_name: pages.name(pageId) } : {}),
+          ...rowOf(r, input.view),
+          currency: r.currency && r.currency !== currency ? r.currency : undefined,
+        })),
       );
     }
     if (input.view === "days") rows.sort((a, b) => String(a.date).localeCompare(String(b.date)));

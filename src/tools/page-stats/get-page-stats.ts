@@ -6,7 +6,7 @@ import { dateInput, jsonish } from "../inputs.js";
 import { rankRows, sortByInput } from "../rank.js";
 import { resolveStaffIds } from "../inbox/page-lookups.js";
 import { pageIdsInput } from "../pages/page-refs.js";
-import { eachStatsPage, statsPages } from "./fan-out.js";
+import { eachStatsPage, failedPagesSchema, statsPages } from "./fan-out.js";
 import { BYS, checkHourly, METRIC_SPECS, METRICS, mergeTimeRows, readMetric, tagsAcrossPages, totalsOf } from "./page-metrics.js";
 import { DEFAULT_DAYS, MAX_WINDOWED_DAYS, rangeOut, rangeSchema, statsRange, windows } from "./range.js";
 import { type Row, rowsSchema, totalsSchema } from "./rows.js";
@@ -17,7 +17,7 @@ export const getPageStats = defineTool({
   name: "get_page_stats",
   title: "Page statistics",
   description:
-    "Inbox statistics of pages, summed over pages with a total per page. metric: messages (from customers, from staff, new conversations/customers, phones), engagement (conversations customers wrote in, new, answered), new_customers, tags (net uses per tag). E.g. busiest day: sort_by \"customer_inbox_count\", limit 1.",
+    "Inbox statistics of pages, summed over pages with a total per page. metric: messages (from customers, from staff, new conversations/customers, phones), engagement (conversations customers wrote in, new, answered), new_customers (people new to a page, not conversations), tags (net uses per tag). E.g. busiest day: sort_by \"customer_inbox_count\", limit 1.",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
@@ -38,7 +38,7 @@ export const getPageStats = defineTool({
     rows: rowsSchema,
     total_rows: z.number().optional(),
     truncated: z.boolean().optional(),
-    failed_pages: z.array(z.object({ page_id: z.string(), error: z.string() })).optional(),
+    failed_pages: failedPagesSchema,
     note: z.string(),
   }),
   async handler(input, ctx) {
@@ -67,7 +67,7 @@ export const getPageStats = defineTool({
     const skip = spec.perRowOnly?.(by) ?? [];
     const perPage = results.map(({ pageId, value }) => ({ page_id: pageId, name: pages.name(pageId), ...totalsOf(value, skip) }));
     let rows: Row[];
-    if (input.metric === "tags") rows = several ? tagsAcrossPages(results) : (results[0]?.value ?? []);
+    if (input.metric === "tags") rows = several ? tagsAcrossPages(results, pages.name) : (results[0]?.value ?? []);
     else if (by === "page") rows = perPage;
     else rows = mergeTimeRows(results.map((r) => r.value), KEY_OF[by]);
     const tagsRanked = input.metric === "tags" && input.sort_by === undefined;

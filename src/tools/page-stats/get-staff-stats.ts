@@ -6,7 +6,7 @@ import { defineTool, READ } from "../define.js";
 import { rankRows, sortByInput } from "../rank.js";
 import { pageIdsInput } from "../pages/page-refs.js";
 import { cachedUsers } from "../inbox/page-lookups.js";
-import { eachPage, eachStatsPage, statsPages } from "./fan-out.js";
+import { eachPage, eachStatsPage, failedPagesSchema, type PageFailure, statsPages } from "./fan-out.js";
 import { dateTimeRange, rangeInputs, rangeOut, rangeSchema, statsRange } from "./range.js";
 import { counts, type Row, sumRows, totalsSchema } from "./rows.js";
 
@@ -81,7 +81,7 @@ export const getStaffStats = defineTool({
     staff: z.array(z.looseObject({ user_id: z.string(), name: z.string().optional(), avg_response_seconds: z.number() })),
     total_staff: z.number().optional(),
     truncated: z.boolean().optional(),
-    failed_pages: z.array(z.object({ page_id: z.string(), error: z.string() })).optional(),
+    failed_pages: failedPagesSchema,
     note: z.string().optional(),
   }),
   async handler(input, ctx) {
@@ -93,7 +93,7 @@ export const getStaffStats = defineTool({
     // The user-token endpoint serves any number of pages and adds order_count.
     const withUser = ctx.messaging.hasUserToken;
     let staff: Named[];
-    let failed: { page_id: string; error: string }[] = [];
+    let failed: PageFailure[] = [];
     if (withUser) {
       staff = staffOf(await ctx.messaging.getMultiPageStaffStats({ page_ids: pageIds, date_range }), true);
     } else {

@@ -61,6 +61,16 @@ const PAGE_FIELDS = [
   "today_website_guest_referral",
 ] as const;
 
+/**
+ * What new_customer_count counts: people, not conversations. The OpenAPI's statistics/page_customers
+ * calls it "Number of new customers" beside new_page_inbox_count, "Number of new inbox
+ * conversations"; a customer is a page customer (the page_customers list: one per person, created at
+ * their first message or comment), as the sandbox counts it (src/sandbox/messaging/stats.ts). Read
+ * as new conversations it named the wrong page, so every note says it.
+ */
+const NEW_CUSTOMERS_ARE_PEOPLE =
+  'new_customer_count = people new to the page (first message or comment; list_page_customers lists them), not new conversations (list_conversations time_field "created" with group_by counts those)';
+
 const HOURLY_ENGAGEMENT = ["inbox", "comment", "total", "new_customer", "new_customer_from_inbox"] as const;
 /**
  * The engagement endpoint names the same figures differently per day and per hour: one name each
@@ -97,7 +107,7 @@ const messages: MetricSpec = {
     return groupRows(hours, "date", PAGE_FIELDS);
   },
   note: (tz) =>
-    `dates and hours in ${tz}; customer_* are messages from customers, page_* messages sent by staff; new_inbox_count = inbox conversations begun; inbox_interactive_count = older inbox conversations (begun before that hour) in which the customer wrote again, counted per hour and added up over the hours`,
+    `dates and hours in ${tz}; customer_* are messages from customers, page_* messages sent by staff; new_inbox_count = inbox conversations begun; ${NEW_CUSTOMERS_ARE_PEOPLE}; inbox_interactive_count = older inbox conversations (begun before that hour) in which the customer wrote again, counted per hour and added up over the hours`,
 };
 
 const engagement: MetricSpec = {
@@ -136,7 +146,8 @@ const newCustomers: MetricSpec = {
     const shaped = rows.map((r) => ({ [by === "hour" ? "hour" : "date"]: r.date ?? "", ...counts(r, NEW_CUSTOMER_FIELDS) }));
     return by === "hour" ? shaped.filter((r) => hasActivity(r, NEW_CUSTOMER_FIELDS)) : shaped;
   },
-  note: () => "whole days in the page's local time; new_phone_number_count = phones seen for the first time",
+  note: () =>
+    `whole days in the page's local time; ${NEW_CUSTOMERS_ARE_PEOPLE}; new_page_inbox_count = inbox conversations begun; new_phone_number_count = phones seen for the first time`,
 };
 
 const sumOf = (values: readonly (number | null)[] | undefined) => (values ?? []).reduce<number>((t, v) => t + (v ?? 0), 0);
@@ -191,7 +202,7 @@ export async function readMetric(spec: MetricSpec, ctx: Pick<ToolContext, "messa
  * Tag rows of several pages as one row per tag name (each page numbers its own tags, so the same
  * tag has another id on each page): nets and days added up, each page's id and net kept beside.
  */
-export function tagsAcrossPages(perPage: readonly { pageId: string; value: Row[] }[]): Row[] {
+export function tagsAcrossPages(perPage: readonly { pageId: string; value: Row[] }[], pageName: (pageId: string) => string | undefined): Row[] {
   const byName = new Map<string, { name: unknown; net: number; today: number; days: Map<string, number>; pages: Row[] }>();
   for (const { pageId, value } of perPage) {
     for (const r of value) {
@@ -201,7 +212,7 @@ export function tagsAcrossPages(perPage: readonly { pageId: string; value: Row[]
       tag.net += Number(r.net);
       tag.today += Number(r.today);
       for (const d of r.days as { date: string; net: number }[]) tag.days.set(d.date, (tag.days.get(d.date) ?? 0) + d.net);
-      tag.pages.push({ page_id: pageId, tag_id: r.tag_id, net: r.net });
+      tag.pages.push({ page_id: pageId, page_name: pageName(pageId), tag_id: r.tag_id, net: r.net });
     }
   }
   return [...byName.values()].map(({ days, ...tag }) => ({

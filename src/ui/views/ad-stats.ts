@@ -40,8 +40,8 @@ startView("ad-stats", (data: Data) => {
     ),
   ];
   if (idle) out.push(el("p", { class: "note" }, `${idle} chiến dịch không chi tiêu trong khoảng này.`));
-  const failed = data.failed_pages as { page_id: string }[] | undefined;
-  if (failed?.length) out.push(el("p", { class: "note bad" }, `Không đọc được quảng cáo của trang: ${failed.map((f) => f.page_id).join(", ")}`));
+  const failed = data.failed_pages as { page_id: string; page_name?: string }[] | undefined;
+  if (failed?.length) out.push(el("p", { class: "note bad" }, `Không đọc được quảng cáo của trang: ${failed.map((f) => f.page_name ?? f.page_id).join(", ")}`));
   if (data.truncated) out.push(el("p", { class: "note" }, `Hiển thị ${rows.length}/${fmtInt(num(data.total_rows))} chiến dịch.`));
   return out;
 });

@@ -60,8 +60,8 @@ startView("page-stats", (data: Data, width) => {
       ),
     );
   }
-  const failed = data.failed_pages as { page_id: string }[] | undefined;
-  if (failed?.length) out.push(el("p", { class: "note bad" }, `Không đọc được: ${failed.map((f) => f.page_id).join(", ")}`));
+  const failed = data.failed_pages as { page_id: string; page_name?: string }[] | undefined;
+  if (failed?.length) out.push(el("p", { class: "note bad" }, `Không đọc được: ${failed.map((f) => f.page_name ?? f.page_id).join(", ")}`));
   if (data.truncated) out.push(el("p", { class: "note" }, `Hiển thị ${rows.length}/${fmtInt(num(data.total_rows))} dòng.`));
   return out;
 });

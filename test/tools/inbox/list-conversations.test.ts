@@ -61,8 +61,9 @@ describe("list_conversations", () => {
       // The customer's own name is customer_name: last_sender names staff only.
       expect(row.last_sender, row.id).toBe(row.last_from === "page" ? (c.last_sent_by.admin_name ?? c.last_sent_by.name) : undefined);
     }
-    // 50 rows in about 19,000 characters (it was 21,000, and 42,000 for the 100 once allowed).
-    expect(r.text.length).toBeLessThan(20_000);
+    // 50 rows in about 21,000 characters since rows carry created_at and, when staff wrote after it,
+    // the customer's last message time (19,000 before; 42,000 for the 100 once allowed).
+    expect(r.text.length).toBeLessThan(22_000);
     const over = await h.call("list_conversations", { page_ids: pageId, limit: 51 });
     expect(over.isError).toBe(true);
     expect(over.text).toMatch(/limit/);
@@ -154,6 +155,66 @@ describe("list_conversations", () => {
     expect(ids).toEqual(expected.sort(byUpdated).map((c) => c.id));
   });
 
+  it("rows carry when the conversation began and when the customer last wrote", async () => {
+    const r = await h.call("list_conversations", { page_ids: pageId, limit: 50 });
+    const byId = new Map(ofPage().map((c) => [c.id, c]));
+    for (const row of r.data.conversations) {
+      const c = byId.get(row.id)!;
+      expect(Date.parse(row.created_at), row.id).toBe(ms(c.inserted_at));
+      const last = h.sandbox.messaging.messages[c.id]!.filter((m) => !m.from.admin_id).at(-1);
+      const customerWrote = last && Math.floor(ms(last.inserted_at) / 1000) * 1000;
+      // The customer's last message is the last activity unless staff wrote after it: said once.
+      if (customerWrote === ms(c.updated_at)) expect(row.last_customer_message_at, row.id).toBeUndefined();
+      else expect(row.last_customer_message_at && Date.parse(row.last_customer_message_at), row.id).toBe(customerWrote);
+    }
+    expect(r.data.conversations.some((row: { last_customer_message_at?: string }) => row.last_customer_message_at)).toBe(true);
+    expect(r.data.conversations.some((row: { last_from: string }) => row.last_from === "customer")).toBe(true);
+  });
+
+  it("lists by creation with time_field created: newest created first, the range on creation, walked with a cursor", async () => {
+    const now = Math.floor(h.sandbox.now.getTime() / 1000);
+    const since = now - 40 * 86_400;
+    const expected = ofPage()
+      .filter((c) => ms(c.inserted_at) >= since * 1000)
+      .sort((a, b) => b.inserted_at.localeCompare(a.inserted_at) || b.id.localeCompare(a.id));
+    expect(expected.length).toBeGreaterThan(60);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const r = await h.call("list_conversations", { page_ids: pageId, time_field: "created", since, until: now, limit: 50, ...(cursor ? { cursor } : {}) });
+      expect(r.isError, r.text).toBe(false);
+      seen.push(...r.data.conversations.map((c: { id: string }) => c.id));
+      cursor = r.data.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(expected.map((c) => c.id));
+    // Counted by creation on the page-number list, its order_by the creation time.
+    const counted = await h.call("list_conversations", { page_ids: pageId, time_field: "created", since: now - 14 * 86_400, until: now, with_total: true, limit: 1 });
+    expect(counted.data.total).toBe(ofPage().filter((c) => ms(c.inserted_at) >= (now - 14 * 86_400) * 1000).length);
+    expect(h.sandbox.server.requests.filter((q) => q.path.endsWith(`/public_api/v1/pages/${pageId}/conversations`)).at(-1)!.query.order_by).toEqual(["inserted_at"]);
+  });
+
+  it("lists RATING conversations, and says the total of a list that ended in one call", async () => {
+    const expected = ofPage().filter((c) => c.type === "RATING").sort(byUpdated);
+    expect(expected.length).toBeGreaterThan(0);
+    const r = await h.call("list_conversations", { page_ids: pageId, type: "RATING", limit: 50 });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.conversations.map((c: { id: string }) => c.id)).toEqual(expected.map((c) => c.id));
+    expect(r.data.total).toBe(expected.length);
+    const more = await h.call("list_conversations", { page_ids: pageId, limit: 5 });
+    expect(more.data.total).toBeUndefined();
+  });
+
+  it("merges the pages newest created first with time_field created", async () => {
+    const active = new Set(h.sandbox.messaging.pages.map((p) => p.id));
+    const expected = h.sandbox.messaging.conversations
+      .filter((c) => active.has(c.page_id))
+      .sort((a, b) => b.inserted_at.localeCompare(a.inserted_at) || b.id.localeCompare(a.id))
+      .slice(0, 15);
+    const r = await h.call("list_conversations", { time_field: "created", limit: 15 });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.conversations.map((c: { id: string }) => c.id)).toEqual(expected.map((c) => c.id));
+  });
+
   it("pages the counted list by the first page's length, not an assumed 60", async () => {
     const now = Math.floor(h.sandbox.now.getTime() / 1000);
     const rows = ofPage().sort(byUpdated).slice(0, 25);
@@ -204,7 +265,7 @@ describe("list_conversations", () => {
     const clash = await h.call("list_conversations", { page_ids: pageId, tags: ["ALL"], type: ["INBOX"] });
     expect(clash.isError).toBe(true);
     expect(clash.text).toMatch(/type/);
-    const paged = await h.call("list_conversations", { page_ids: pageId, order_by: "updated_at", unread_first: true });
+    const paged = await h.call("list_conversations", { page_ids: pageId, with_total: true, unread_first: true });
     expect(paged.isError).toBe(true);
     expect(h.sandbox.server.requests.length).toBe(before);
   });

@@ -45,6 +45,15 @@ describe("list_messages", () => {
     expect(seen.flat()).toEqual(messagesOf(longest.id).map((m) => m.id));
   });
 
+  it("says the total of a thread it gave whole, and none of one it cut", async () => {
+    const short = h.sandbox.messaging.conversations.find((c) => c.page_id === pageId && messagesOf(c.id).length < 20)!;
+    const whole = await h.call("list_messages", { page_id: pageId, conversation_id: short.id, customer_id: short.customer_id });
+    expect(whole.data.total).toBe(messagesOf(short.id).length);
+    expect(whole.data.next_cursor).toBeUndefined();
+    const cut = await h.call("list_messages", { page_id: pageId, conversation_id: longest.id, customer_id: longest.customer_id, limit: 5 });
+    expect(cut.data.total).toBeUndefined();
+  });
+
   it("looks customer_id up from the conversation list once, then remembers it", async () => {
     const target = h.sandbox.messaging.conversations.filter((c) => c.page_id === pageId && c.type === "COMMENT")[3]!;
     const v2 = `/api/public_api/v2/pages/${pageId}/conversations`;

@@ -53,9 +53,11 @@ describe("get_page_stats over every page", () => {
     expect(r.data.total_rows).toBe(7);
   });
 
-  it("gives one row per page with by page", async () => {
+  it("gives one row per page with by page, each named, and says new customers are people, not conversations", async () => {
     const r = await h.call("get_page_stats", { metric: "new_customers", by: "page", since: SINCE, until: UNTIL });
     expect(r.data.rows.map((row: { page_id: string }) => row.page_id)).toEqual(pages);
+    expect(r.data.rows.map((row: { name: string }) => row.name)).toEqual(h.sandbox.messaging.pages.map((p) => p.name));
+    expect(r.data.note).toMatch(/new_customer_count = people new to the page .*not new conversations \(list_conversations time_field "created" with group_by counts those\)/);
     for (const row of r.data.rows) expect(row.new_customer_count).toBe(total(newCustomers(h.sandbox.messaging, row.page_id, SPAN, localDay), "new_customer_count"));
     expect(r.data.pages).toBeUndefined();
   });
@@ -71,7 +73,7 @@ describe("get_page_stats over every page", () => {
         const tag = s.tags[p]!.find((t) => t.text === row.name);
         if (!tag) return [];
         const net = [...(tagNet(s, p, SPAN).get(String(tag.id))?.values() ?? [])].reduce((a, b) => a + b, 0);
-        return [{ page_id: p, tag_id: String(tag.id), net }];
+        return [{ page_id: p, page_name: s.pages.find((x) => x.id === p)!.name, tag_id: String(tag.id), net }];
       });
       expect(row.pages, row.name).toEqual(perPage);
       expect(row.net, row.name).toBe(perPage.reduce((t, p) => t + p.net, 0));
@@ -127,7 +129,8 @@ describe("get_ad_stats over every page", () => {
     const r = await h.call("get_ad_stats", { view: "days", since: SINCE, until: UNTIL });
     expect(r.isError, r.text).toBe(false);
     const denied = h.sandbox.messaging.adsDeniedPageId;
-    expect(r.data.failed_pages).toEqual([{ page_id: denied, error: expect.stringMatching(/HTTP 403/) }]);
+    const deniedName = h.sandbox.messaging.pages.find((p) => p.id === denied)!.name;
+    expect(r.data.failed_pages).toEqual([{ page_id: denied, page_name: deniedName, error: expect.stringMatching(/HTTP 403/) }]);
     const delivered = pages.filter((p) => p !== denied).flatMap((p) => adDays(h.sandbox.messaging, p, SPAN));
     expect(r.data.totals.spend).toBe(delivered.reduce((t, d) => t + d.spend, 0));
     for (const row of r.data.rows) expect(row.spend).toBe(delivered.filter((d) => d.date === row.date).reduce((t, d) => t + d.spend, 0));
@@ -137,7 +140,8 @@ describe("get_ad_stats over every page", () => {
     const r = await h.call("get_ad_stats", { since: SINCE, until: UNTIL, sort_by: "purchases_conversion_value", limit: 3 });
     const values = r.data.rows.map((row: { purchases_conversion_value?: number }) => row.purchases_conversion_value ?? 0);
     expect(values).toEqual([...values].sort((a, b) => b - a));
-    expect(r.data.rows.every((row: { page_id?: string }) => typeof row.page_id === "string")).toBe(true);
+    const name = new Map(h.sandbox.messaging.pages.map((p) => [p.id, p.name]));
+    for (const row of r.data.rows) expect(row.page_name, row.page_id).toBe(name.get(row.page_id));
   });
 
   it("fails a page the caller named that cannot read ads", async () => {

@@ -1,0 +1,178 @@
+import { z } from "zod";
+import { id } from "../../format/compact.js";
+import { tagLabels } from "../../format/conversations.js";
+import { fold, sanitizeName } from "../../format/text.js";
+import { type DateRange, parseRange, toDateInZone, toIsoInZone, toUnix } from "../../format/time.js";
+import type { ToolContext } from "../define.js";
+import {
+  awaitingNotes,
+  checkAcrossPages,
+  GROUP_CALLS,
+  GROUP_MS,
+  type Match,
+  pagesOf,
+  readPages,
+  scanConversations,
+  tagQuery,
+  timeOf,
+  within24h,
+} from "./conversation-search.js";
+import type { ListConversationsInput } from "./list-conversations.js";
+
+/**
+ * list_conversations with group_by: "new comment threads per page last week", "conversations by
+ * tag". Per page alone over at most a month, the page-number list's `total` counts each page in
+ * one call; anything else is counted here over every match (conversation-search.ts, bounded).
+ * A grouped answer never looks complete when a page was not read to its end.
+ */
+
+export const GROUP_KEYS = ["page", "type", "tag", "assignee", "day"] as const;
+type GroupKey = (typeof GROUP_KEYS)[number];
+
+const NO_TAG = "(no tag)";
+const UNASSIGNED = "(unassigned)";
+/** The page-number list refuses longer spans (as list-conversations.ts reads it: 31 days). */
+const TOTAL_SPAN_DAYS = 31;
+
+export const groupsOutput = {
+  groups: z.array(z.looseObject({ count: z.number() })).optional(),
+  other: z.object({ groups: z.number(), count: z.number() }).optional(),
+  complete: z.boolean().optional(),
+};
+
+/** One value of a key for a conversation: what tells it apart, and the fields its row shows. */
+interface KeyValue {
+  id: string;
+  fields: Record<string, string>;
+}
+
+interface Group {
+  fields: Record<string, string>;
+  count: number;
+}
+
+const pageFields = (ctx: ToolContext, pageId: string) => ({ page: ctx.messaging.pageName(pageId) ?? pageId, page_id: pageId });
+
+function valuesOf(key: GroupKey, { c, r }: Match, ctx: ToolContext, day: (m: Match) => string): KeyValue[] {
+  switch (key) {
+    case "page":
+      return [{ id: r.pageId, fields: pageFields(ctx, r.pageId) }];
+    case "type":
+      return [{ id: c.type ?? "", fields: { type: c.type ?? "" } }];
+    case "tag": {
+      // The same tag has another id on each page: a tag is its name, as get_page_stats sums tags.
+      const names = tagLabels(c.tags, r.value?.tags ?? new Map());
+      return names.length ? names.map((name) => ({ id: fold(name), fields: { tag: name } })) : [{ id: "", fields: { tag: NO_TAG } }];
+    }
+    case "assignee": {
+      const users = (c.current_assign_users ?? []).flatMap((u) => {
+        const userId = id(u.id);
+        return userId === undefined ? [] : [{ id: userId, fields: { assignee: sanitizeName(u.name) ?? userId } }];
+      });
+      return users.length ? users : [{ id: "", fields: { assignee: UNASSIGNED } }];
+    }
+    case "day":
+      return [{ id: day({ c, r }), fields: { day: day({ c, r }) } }];
+  }
+}
+
+/** Every combination of the keys' values a conversation has (two keys: each pair). */
+function combinations(keys: readonly GroupKey[], m: Match, ctx: ToolContext, day: (m: Match) => string): KeyValue[] {
+  return keys.reduce<KeyValue[]>(
+    (sofar, key) => sofar.flatMap((a) => valuesOf(key, m, ctx, day).map((b) => ({ id: `${a.id}\u0000${b.id}`, fields: { ...a.fields, ...b.fields } }))),
+    [{ id: "", fields: {} }],
+  );
+}
+
+/** Days in their order; anything else by count, the largest first. `limit` groups, the rest summed in `other`. */
+function ranked(groups: Group[], keys: readonly GroupKey[], limit: number) {
+  const label = (g: Group) => Object.values(g.fields).join(" ");
+  groups.sort((a, b) =>
+    keys[0] === "day" ? a.fields.day!.localeCompare(b.fields.day!) || b.count - a.count : b.count - a.count || label(a).localeCompare(label(b)),
+  );
+  const rest = groups.slice(limit);
+  return {
+    groups: groups.slice(0, limit).map((g) => ({ ...g.fields, count: g.count })),
+    other: rest.length ? { groups: rest.length, count: rest.reduce((t, g) => t + g.count, 0) } : undefined,
+  };
+}
+
+const rangeOut = (range: DateRange | undefined, tz: string) => (range ? { since: toIsoInZone(range.since, tz), until: toIsoInZone(range.until, tz) } : undefined);
+const timeNote = (input: ListConversationsInput) => `range and day are of ${input.time_field === "created" ? "creation" : "the last activity"}`;
+const FAILED_NOTE = "pages with an error are not counted";
+
+export async function groupConversations(input: ListConversationsInput, ctx: ToolContext) {
+  checkAcrossPages(input, true);
+  return (await countedPerPage(input, ctx)) ?? countedHere(input, ctx);
+}
+
+/** Every match read and counted here. */
+async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
+  const keys = input.group_by!;
+  const tz = ctx.config.timezone;
+  const scanned = await scanConversations(input, ctx, true);
+  const time = timeOf(input);
+  const day = ({ c }: Match) => toDateInZone(new Date(time(c) ?? 0), tz);
+  const byId = new Map<string, Group>();
+  for (const m of scanned.matches) {
+    // A conversation counts once in a group even if its page lists a tag twice.
+    for (const value of new Map(combinations(keys, m, ctx, day).map((v) => [v.id, v])).values()) {
+      const group = byId.get(value.id) ?? { fields: value.fields, count: 0 };
+      group.count++;
+      byId.set(value.id, group);
+    }
+  }
+  const { range, complete } = scanned;
+  const several = keys.some((k) => k === "tag" || k === "assignee");
+  const notes = [
+    scanned.results.some((r) => r.value && !r.value.scan.complete)
+      ? `pages with complete:false were counted back to searched_back_to only (${GROUP_CALLS * 60} conversations a page, or ${GROUP_MS / 1000} s); narrow since/until`
+      : "",
+    scanned.results.some((r) => r.error) ? FAILED_NOTE : "",
+    range || keys.includes("day") ? timeNote(input) : "",
+    several ? "a conversation with several tags or assignees counts under each; total counts it once" : "",
+    ...awaitingNotes(scanned, input),
+  ].filter(Boolean);
+  return {
+    ...ranked([...byId.values()], keys, input.limit),
+    total: scanned.matches.length,
+    complete,
+    range: rangeOut(range, tz),
+    within_24h: within24h(scanned),
+    pages: pagesOf(scanned, ctx),
+    note: notes.join("; "),
+  };
+}
+
+/**
+ * Conversations per page of a range the page-number list takes, and no filter but tags: its
+ * `total` counts each page in one call, however many conversations it has. Undefined when that
+ * list cannot say (a longer range, a filter it lacks, or an answer without a total).
+ */
+async function countedPerPage(input: ListConversationsInput, ctx: ToolContext) {
+  const filtered = input.type || input.post_id || input.customer || input.awaiting_reply || input.waiting_minutes !== undefined;
+  const ranged = input.since !== undefined || input.until !== undefined;
+  if (input.group_by!.join() !== "page" || filtered || !ranged) return undefined;
+  const tz = ctx.config.timezone;
+  const range = parseRange(input.since, input.until, tz);
+  if (range.until.getTime() - range.since.getTime() > TOTAL_SPAN_DAYS * 86_400_000) return undefined;
+  const order_by = input.time_field === "created" ? "inserted_at" : "updated_at";
+  const results = await readPages(ctx, input.page_ids, async (pageId) => {
+    const query = { since: toUnix(range.since), until: toUnix(range.until), page_number: 1, order_by, tags: await tagQuery(input, ctx, pageId) } as const;
+    return (await ctx.messaging.listConversationsPaged(pageId, query)).total;
+  });
+  if (results.some((r) => !r.error && r.value === undefined)) return undefined;
+  const counted = results.filter((r) => (r.value ?? 0) > 0);
+  return {
+    ...ranked(
+      counted.map((r) => ({ fields: pageFields(ctx, r.pageId), count: r.value! })),
+      ["page"],
+      input.limit,
+    ),
+    total: counted.reduce((t, r) => t + r.value!, 0),
+    complete: results.every((r) => !r.error),
+    range: rangeOut(range, tz),
+    pages: results.map((r) => ({ page_id: r.pageId, page_name: ctx.messaging.pageName(r.pageId), matched: r.value ?? 0, complete: !r.error, error: r.error?.message })),
+    note: [timeNote(input), results.some((r) => r.error) ? FAILED_NOTE : ""].filter(Boolean).join("; "),
+  };
+}
