@@ -63,7 +63,8 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
   const ranged = input.since !== undefined || input.until !== undefined;
   const range = ranged || awaiting ? parseRange(input.since, input.until, tz, { defaultDays: AWAITING_DAYS }) : undefined;
   const span = range ? { since: toUnix(range.since), until: toUnix(range.until) } : {};
-  const keep = matcher(input, awaiting, now);
+  const named = input.customer === undefined ? undefined : await customerMatcher(ctx, input.customer);
+  const keep = matcher(input, awaiting, now, named?.test);
   const deadline = now + SCAN_MS;
 
   const results = await eachPage(ctx, input.page_ids, "conversations", async (pageId): Promise<PageResult> => {
@@ -99,6 +100,7 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
       : "",
     awaiting && !ranged ? `conversations active in the last ${AWAITING_DAYS} days (range); pass since for older ones` : "",
     awaiting ? "within_24h: inbox conversations the page can still message (the customer wrote in the last 24 hours)" : "",
+    named?.note ?? "",
   ].filter(Boolean);
   return {
     conversations: shown.map(({ c, r }) => {
@@ -130,8 +132,7 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
 }
 
 /** The local filter: the named customer, and/or the last message being the customer's (for long enough). */
-function matcher(input: ListConversationsInput, awaiting: boolean, now: number) {
-  const customer = input.customer === undefined ? undefined : customerMatcher(input.customer);
+function matcher(input: ListConversationsInput, awaiting: boolean, now: number, customer: ((c: Conversation) => boolean) | undefined) {
   const before = now - (input.waiting_minutes ?? 0) * 60_000;
   return (c: Conversation, pageId: string) => {
     if (customer && !customer(c)) return false;

@@ -41,7 +41,7 @@ const RANK: Record<MatchedBy, number> = { social_id: 0, phone: 1, name: 2 };
 type Loose = Record<string, unknown>;
 
 /** The inbox customer a POS customer's conversation_link names: `https://pancake.vn/<page id>?customer_id=<id>`. */
-function linkedCustomer(link: unknown): string | undefined {
+export function linkedCustomer(link: unknown): string | undefined {
   if (typeof link !== "string") return undefined;
   try {
     return new URL(link).searchParams.get("customer_id") ?? undefined;
