@@ -29,7 +29,7 @@ const input = z.object({
   shop_id: shopIdInput,
   search: z.string().max(200).optional().describe("Name, phone or email"),
   customer_ids: z.array(z.string().max(120)).max(100).optional().describe("Only these (ids, phones or names)"),
-  conversation_id: z.string().max(300).optional().describe("A chat: its customer here, with latest orders"),
+  conversation_id: z.string().max(300).optional().describe("Chat: its customer, latest orders"),
   page_id: optionalPageIdInput,
   levels: z.array(z.string().max(80)).max(20).optional().describe("Level names or ids"),
   time_field: z.enum(["created", "updated"]).default("created").describe("Field of since/until"),

@@ -24,7 +24,7 @@ const input = z.object({
   ...orderFields,
   customer_id: z.string().max(120).optional().describe("Customer id, phone or name"),
   source: z.string().max(120).optional().describe("Source or page name/id"),
-  conversation_id: z.string().max(300).optional().describe("Chat it is for: fills the receiver, links the order"),
+  conversation_id: z.string().max(300).optional().describe("Chat it is for: fills receiver"),
   page_id: optionalPageIdInput,
 });
 
