@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { afterAll, describe } from "vitest";
+import { chatToShopScenarios } from "./chat-to-shop.js";
 import { MAX_CALLS, MAX_TOKENS, measured, runScenarios } from "./framework.js";
 import { inboxScenarios } from "./inbox.js";
 import { orderScenarios } from "./orders.js";
@@ -11,6 +12,7 @@ describe("shop-owner questions, default tools", () => {
   runScenarios("sales", salesScenarios);
   runScenarios("inbox", inboxScenarios);
   runScenarios("orders", orderScenarios);
+  runScenarios("chat-to-shop", chatToShopScenarios);
 });
 
 // The distribution the issue asks for: calls and result tokens per question, written where people
