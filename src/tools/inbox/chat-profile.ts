@@ -1,5 +1,6 @@
 import { InputError } from "../../clients/errors.js";
 import type { MessagingClient } from "../../clients/messaging.js";
+import type { Message } from "../../clients/schemas/messaging.js";
 import { sideOf } from "../../format/conversations.js";
 import { normalizePhone, phonesInText } from "../../format/phone.js";
 import { findConversation, findConversationOf, knownConversation, phonesOf } from "./conversation-lookup.js";
@@ -21,6 +22,7 @@ export interface Chat {
   pageId: string;
   conversationId: string;
   type?: string;
+  postId?: string;
   /** The customer's name as the inbox shows it. Untrusted: sanitize before showing. */
   name?: string;
   psid?: string;
@@ -30,6 +32,8 @@ export interface Chat {
   /** National form, without repeats. */
   phones: string[];
   addresses: ChatAddress[];
+  /** The newest messages read (up to READ_MESSAGES), oldest first. */
+  messages: Message[];
 }
 
 /** Untrusted: typed by the customer or staff. */
@@ -81,6 +85,7 @@ export async function readChat(client: MessagingClient, given: string, pageId: s
     pageId: page,
     conversationId,
     type: facts.type,
+    postId: facts.post_id,
     name: facts.customer_name ?? text(person.name),
     psid: facts.psid,
     globalId: text(person.global_id),
@@ -88,6 +93,7 @@ export async function readChat(client: MessagingClient, given: string, pageId: s
     pageCustomerId: facts.page_customer_id,
     phones: [...new Set(phones.map((p) => normalizePhone(p)).filter((p): p is string => p !== undefined))],
     addresses: addresses.filter((a) => a.address || a.full_address || a.commune_id),
+    messages: window?.messages ?? [],
   };
 }
 
