@@ -55,7 +55,8 @@ async function posRecords(ctx: ToolContext, typed: string, phone: string | undef
     const shopId = await resolveShopId(ctx, undefined);
     const records = phone ? await customersByPhoneOrName(ctx.pos, shopId, phone) : (await ctx.pos.listCustomers(shopId, { customer_ids: uuid, page_size: 1 })).data;
     const named = records.map((r) => `${sanitizeName(r.name) ?? "?"} (${r.id})`).join(", ");
-    return { records, note: records.length ? `matched by the phones and chat ids on POS customer ${named}, and by ${JSON.stringify(typed)} itself` : undefined };
+    if (records.length) return { records, note: `matched by the phones and chat ids on POS customer ${named}, and by ${JSON.stringify(typed)} itself` };
+    return { records, note: uuid ? `no POS customer has the id ${uuid}: matched as the inbox's customer id` : undefined };
   } catch (error) {
     if (!(error instanceof PancakeError)) throw error;
     return { records: [], note: `the POS could not be read (${error.message}): matched by ${JSON.stringify(typed)} alone` };

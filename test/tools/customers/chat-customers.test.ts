@@ -199,10 +199,25 @@ describe("list_conversations customer: a POS customer's chats", () => {
     expect(r.data.conversations.map((c: { id: string }) => c.id).sort()).toEqual(chatsOf(customer));
   });
 
+  it("still matches a phone by the chats that captured it when the POS cannot be read, and says so", async () => {
+    const c = chats().find((x) => x.recent_phone_numbers.length > 0)!;
+    const phone = c.recent_phone_numbers[0]!.phone_number;
+    h.sandbox.server.injectFault({ path: "/customers", kind: "status", status: 502, body: { success: false, message: "Bad gateway" }, times: 10 });
+    try {
+      const r = await h.call("list_conversations", { customer: phone });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.data.conversations.map((x: { id: string }) => x.id).sort()).toEqual(chats().filter((x) => x.recent_phone_numbers.some((p) => p.phone_number === phone)).map((x) => x.id).sort());
+      expect(r.data.note).toContain("the POS could not be read");
+    } finally {
+      h.sandbox.server.clearFaults();
+    }
+  });
+
   it("takes the inbox's own customer id from a conversation row too", async () => {
     const c = chatLinkedBy("none");
     const r = await h.call("list_conversations", { customer: c.customer_id });
     expect(r.data.conversations.map((x: { id: string }) => x.id)).toEqual(chats().filter((x) => x.customer_id === c.customer_id).map((x) => x.id));
+    expect(r.data.note).toContain("inbox's customer id");
   });
 });
 
