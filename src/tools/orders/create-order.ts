@@ -1,14 +1,13 @@
 import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosCustomer, PosOrder } from "../../clients/schemas/pos.js";
 import { orderCurrency, orderDetail, orderDetailSchema } from "../../format/orders.js";
 import { formatMoney } from "../../format/money.js";
 import { linesText } from "../confirm.js";
 import { CREATE, defineTool, type ToolContext } from "../define.js";
-import { InputError } from "../../clients/errors.js";
 import { type Chat, readChat } from "../inbox/chat-profile.js";
 import { jsonish, optionalPageIdInput, shopIdInput } from "../inputs.js";
-import type { ChatCustomer } from "../pos/chat-customers.js";
 import { customerRecord, customersByPhoneOrName } from "../pos/customer-ref.js";
 import { planned } from "../pos/plan.js";
 import { orderNames, orderSources, type Ref, sourcePair, warehouseRef, warehouses } from "../pos/shop-refs.js";
@@ -75,7 +74,7 @@ function fromCustomer(fields: Fields, customer: PosCustomer | undefined): { fiel
 /** The customer an order is for: the one named, else the one the chat surely belongs to, else the only one with the receiver's phone. */
 async function customerOf(ctx: ToolContext, shopId: string, customer_id: string | undefined, phone: string | undefined, chat: Chat | undefined) {
   if (customer_id !== undefined) return { customer: await customerRecord(ctx.pos, shopId, "customer_id", customer_id) };
-  const linked: ChatCustomer | undefined = chat && (await chatCustomer(ctx.pos, shopId, chat));
+  const linked = chat && (await chatCustomer(ctx.pos, shopId, chat));
   if (linked) return { customer: linked.customer, linked };
   const tel = phone ?? chat?.phones[0];
   if (tel === undefined) return {};
@@ -92,7 +91,7 @@ const plan = planned(async (args: z.output<typeof input>, ctx) => {
   const { customer, linked } = await customerOf(ctx, shopId, customer_id, given.phone, chat);
   const record = fromCustomer(given, customer);
   const captured = fromChat(record.fields, chat);
-  const { fields, filled } = { fields: captured.fields, filled: record.filled };
+  const fields = captured.fields;
   const placed = await addressIds(ctx.pos, "shipping_address", fields.shipping_address);
   const body = orderBody({ ...fields, shipping_address: placed.address });
   // The OpenAPI links an order to its customer as customer.id (it has no shop_customer_id).
@@ -111,11 +110,11 @@ const plan = planned(async (args: z.output<typeof input>, ctx) => {
   const lines = await resolveItems(ctx.pos, shopId, items);
   body.items = itemLines(lines);
   const whose = linked ? `the record of ${customer?.name ?? customer?.id}, the POS customer of the chat (by ${linked.matched_by})` : `the customer's record (${customer?.name ?? customer?.id})`;
-  const taken = [filled.length ? `${filled.join(", ")} from ${whose}` : "", captured.filled.length ? `${captured.filled.join(", ")} from the chat` : ""].filter(Boolean);
-  const fromRecord = taken.length ? taken.join("; ") : undefined;
+  const taken = [record.filled.length ? `${record.filled.join(", ")} from ${whose}` : "", captured.filled.length ? `${captured.filled.join(", ")} from the chat` : ""].filter(Boolean);
+  const receiverFrom = taken.length ? taken.join("; ") : undefined;
   const linkedTo = chat && { conversation_id: chat.conversationId, page_id: chat.pageId, customer_id: customer === undefined ? undefined : String(customer.id), matched_by: linked?.matched_by };
   const sourceNames = body.order_sources === undefined ? undefined : refNames(sources, body.order_sources, body.page_id);
-  return { shopId, currency, body, fields, fromRecord, lines, placed, warehouse, source: sourceNames, chat: linkedTo };
+  return { shopId, currency, body, fields, receiverFrom, lines, placed, warehouse, source: sourceNames, chat: linkedTo };
 });
 
 export const createOrder = defineTool({
@@ -154,13 +153,13 @@ export const createOrder = defineTool({
     };
   },
   async handler(args, ctx) {
-    const { shopId, body, placed, fields, fromRecord, chat } = await plan(args, ctx);
+    const { shopId, body, placed, fields, receiverFrom, chat } = await plan(args, ctx);
     const order = await ctx.pos.createOrder(shopId, { ...body, shop_id: Number(shopId) || shopId });
     const names = await orderNames(ctx.pos, shopId);
     const detail = orderDetail(order, ctx.config.timezone, names);
     const missing = [fields.phone === undefined && "phone", fields.shipping_address === undefined && "address"].filter(Boolean);
     const notes = [
-      ...(fromRecord ? [`receiver's ${fromRecord}`] : []),
+      ...(receiverFrom ? [`receiver's ${receiverFrom}`] : []),
       ...(missing.length ? [`no receiver ${missing.join(" or ")} given${chat ? ", on record or in the chat" : " or on record"}: set it with update_order before the order ships`] : []),
       // The chat's page is the order's source when none was given: not a default of the POS.
       ...((await defaultsTaken(ctx.pos, shopId, { warehouse_id: args.warehouse_id, source: args.source ?? chat?.page_id }, order, detail)) ?? []),
