@@ -18,3 +18,17 @@ export function normalizePhone(text: string): string | undefined {
   else if (digits.length === 9 && !digits.startsWith("0")) digits = `0${digits}`;
   return digits.length >= 9 && digits.length <= 15 ? digits : undefined;
 }
+
+/**
+ * Vietnamese numbers as customers write them in a message ("số em 0912 345 678", "+84 912-345-678",
+ * "(+84) 0912.345.678"): a leading 0 or country code, then nine digits with single spaces, dots or
+ * dashes between them, not inside a longer run of digits. The inbox's own capture
+ * (`phone_info`) misses some of these forms, dashes for one.
+ */
+const WRITTEN_PHONE = /(?<![\d+])(?:(?:\(\+?84\)|\+?84)[\s.-]?0?|0)(?:[\s.-]?\d){9}(?!\d)/g;
+
+/** The national forms of the phone numbers written in a text, without repeats. */
+export function phonesInText(text: string | null | undefined): string[] {
+  const found = (text ?? "").match(WRITTEN_PHONE) ?? [];
+  return [...new Set(found.map((p) => normalizePhone(p)).filter((p): p is string => p !== undefined))];
+}

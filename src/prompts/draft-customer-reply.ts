@@ -1,16 +1,13 @@
 import { z } from "zod";
-import type { PosOrder } from "../clients/schemas/pos.js";
 import { compact } from "../format/compact.js";
 import { messageRow } from "../format/conversations.js";
 import { orderCurrency, orderRow } from "../format/orders.js";
 import { sanitizeName } from "../format/text.js";
 import type { ResourceContext } from "../resources/define.js";
 import { completePageId } from "../resources/pages.js";
-import { findConversation, phonesOf } from "../tools/inbox/conversation-lookup.js";
-import { readMessages } from "../tools/inbox/list-messages.js";
+import { type Chat, readChat } from "../tools/inbox/chat-profile.js";
 import { pageIdInput } from "../tools/inputs.js";
-import { customersByPhoneOrName } from "../tools/pos/customer-ref.js";
-import { searchText } from "../tools/pos/phone.js";
+import { chatCustomers } from "../tools/pos/chat-customers.js";
 import { resolveShopId } from "../tools/pos/resolve-shop.js";
 import { orderNames } from "../tools/pos/shop-refs.js";
 import { failureText } from "../clients/errors.js";
@@ -44,32 +41,25 @@ function transcript(rows: ReturnType<typeof messageRow>[]): string {
 }
 
 /**
- * The customer's latest orders: by the phones the conversation holds, else by the customer's name
- * when exactly one POS customer has it (said in `note`, since a name is weaker evidence).
+ * The latest orders of the POS customer the chat belongs to (tools/pos/chat-customers.ts): the
+ * sure matches (by the chat's ids, or a phone no one else has), else the one customer with the
+ * chat's name or phone, said in `note` since that is weaker evidence.
  */
-async function recentOrders(ctx: ResourceContext, phones: string[], name: string | undefined) {
+async function recentOrders(ctx: ResourceContext, chat: Chat) {
   if (Object.keys(ctx.config.posApiKeys).length === 0) return { note: "POS is not configured: no order data." };
   try {
     const shopId = await resolveShopId(ctx, undefined);
-    const found = new Map<string, PosOrder>();
-    let note: string | undefined;
-    if (phones.length) {
-      for (const phone of phones.slice(0, 2)) {
-        const page = await ctx.pos.listOrders(shopId, { search: searchText(phone), page_size: ORDERS });
-        for (const order of page.data) found.set(String(order.id), order);
-      }
-      if (found.size === 0) return { note: `No POS order found for ${phones.slice(0, 2).join(", ")}.` };
-    } else {
-      const named = name ? await customersByPhoneOrName(ctx.pos, shopId, name) : [];
-      if (named.length !== 1) {
-        const why = named.length ? `${named.length} POS customers are named ${JSON.stringify(name)}` : "no POS customer has the conversation's name";
-        return { note: `No phone number in the conversation and ${why}: orders could not be looked up.` };
-      }
-      const customer = named[0]!;
-      note = `No phone number in the conversation: orders of the POS customer named ${JSON.stringify(sanitizeName(customer.name))} (id ${customer.id}), found by name; make sure it is the same person.`;
-      for (const order of (await ctx.pos.listOrders(shopId, { customer_id: String(customer.id), page_size: ORDERS })).data) found.set(String(order.id), order);
+    const { matches } = await chatCustomers(ctx.pos, shopId, chat);
+    const sure = matches.filter((m) => m.confident);
+    const used = sure.length ? sure : matches.length === 1 ? matches : [];
+    if (!used.length) {
+      const why = matches.length ? `${matches.length} POS customers share the chat's ${matches[0]!.matched_by === "phone" ? "phone" : "name"}` : "no POS customer has the chat's ids, phones or name";
+      return { note: `${why}: orders could not be looked up.` };
     }
-    const orders = [...found.values()].sort((a, b) => String(b.inserted_at ?? "").localeCompare(String(a.inserted_at ?? ""))).slice(0, ORDERS);
+    const [first] = used;
+    const note = first!.confident ? undefined : `orders of the POS customer ${JSON.stringify(sanitizeName(first!.customer.name))} (id ${first!.customer.id}), found by ${first!.matched_by} only; make sure it is the same person.`;
+    const pages = await Promise.all(used.map((m) => ctx.pos.listOrders(shopId, { customer_id: String(m.customer.id), page_size: ORDERS })));
+    const orders = pages.flatMap((p) => p.data).sort((a, b) => String(b.inserted_at ?? "").localeCompare(String(a.inserted_at ?? ""))).slice(0, ORDERS);
     const names = await orderNames(ctx.pos, shopId);
     return { note, orders: orders.map((o) => orderRow(o, ctx.config.timezone, names)), currency: orderCurrency(orders) };
   } catch (error) {
@@ -97,19 +87,15 @@ export const draftCustomerReply = definePrompt({
   complete: { page_id: completePageId, conversation_id: completeConversationId },
   async build(input, ctx) {
     const args = { ...input, page_id: await ctx.messaging.resolvePage(input.page_id) };
-    const facts = await findConversation(ctx.messaging, args.page_id, args.conversation_id);
-    const { messages } = facts.customer_id
-      ? await readMessages(ctx.messaging, args.page_id, args.conversation_id, facts.customer_id, 0, HISTORY)
-      : { messages: [] };
-    const phones = [...new Set([...facts.phones, ...phonesOf(messages.flatMap((m) => m.phone_info ?? []))])];
-    const rows = messages.map((m) => messageRow(m, { pageId: args.page_id, timeZone: ctx.config.timezone }));
+    const chat = await readChat(ctx.messaging, args.conversation_id, args.page_id);
+    const rows = chat.messages.slice(-HISTORY).map((m) => messageRow(m, { pageId: args.page_id, timeZone: ctx.config.timezone }));
     const context = {
-      conversation: { id: args.conversation_id, type: facts.type, post_id: facts.post_id, messages: rows.length },
-      customer: { customer_name: sanitizeName(facts.customer_name), customer_id: facts.customer_id, phones },
-      recent_orders: await recentOrders(ctx, phones, facts.customer_name ?? undefined),
+      conversation: { id: args.conversation_id, type: chat.type, post_id: chat.postId, messages: rows.length },
+      customer: { customer_name: sanitizeName(chat.name), customer_id: chat.customerId, phones: chat.phones },
+      recent_orders: await recentOrders(ctx, chat),
     };
     const last = rows[rows.length - 1];
-    const sendTool = facts.type === "INBOX" ? "send_inbox_message" : "reply_to_comment";
+    const sendTool = chat.type === "INBOX" ? "send_inbox_message" : "reply_to_comment";
     const task = [
       `Draft the page's reply in conversation ${args.conversation_id} of page ${args.page_id}.`,
       `Tone: ${args.tone ?? "warm, polite and concise, as a shop writes to its customers"}. Language: ${args.language ?? "the language the customer writes in"}.`,

@@ -1,6 +1,15 @@
 import { Random } from "./random.js";
 
-/** A customer both simulated upstreams know: the same phone links a chat to POS orders. */
+/**
+ * How the shop's POS knows a person who chats with its pages, as sellers' data has it: the POS
+ * record made from the chat carries the page-scoped id (`page_id`) or the platform id
+ * (`platform_id`); one made from a phone order carries the phone the chat gave (`phone`), another
+ * number (`other_phone`: only the name links them), or another number and the short name the
+ * staff typed, "C. Lan" (`shop_name`: nothing links them).
+ */
+export type ShopIdentity = "page_id" | "platform_id" | "phone" | "other_phone" | "shop_name";
+
+/** A customer both simulated upstreams know, linked across them as `identity` says. */
 export interface Person {
   index: number;
   name: string;
@@ -11,7 +20,18 @@ export interface Person {
   birthday: string;
   /** Index into the address list of the POS seed. */
   addressIndex: number;
+  identity: ShopIdentity;
+  /** A number of theirs no chat shows (the POS has it for `other_phone` and `shop_name`). */
+  otherPhone: string;
 }
+
+const IDENTITIES: [ShopIdentity, number][] = [
+  ["page_id", 0.35],
+  ["platform_id", 0.1],
+  ["phone", 0.3],
+  ["other_phone", 0.15],
+  ["shop_name", 0.1],
+];
 
 const familyNames = ["Nguyễn", "Trần", "Lê", "Phạm", "Hoàng", "Huỳnh", "Phan", "Vũ", "Võ", "Đặng", "Bùi", "Đỗ", "Hồ", "Ngô", "Dương", "Lý"];
 const middleNames = { male: ["Văn", "Đức", "Minh", "Quang", "Hữu", "Thành"], female: ["Thị", "Ngọc", "Thu", "Thanh", "Mỹ", "Kim"] };
@@ -24,15 +44,12 @@ const mobilePrefixes = ["090", "091", "093", "094", "096", "097", "098", "032", 
 /** The shared pool of customers, deterministic for a seed. */
 export function makePeople(count: number, seed = 20261122): Person[] {
   const rng = new Random(seed);
-  const people: Person[] = [];
+  const people: Omit<Person, "identity" | "otherPhone">[] = [];
   const phones = new Set<string>();
   for (let index = 0; index < count; index++) {
     const gender = rng.chance(0.7) ? "female" : "male";
     const name = `${rng.pick(familyNames)} ${rng.pick(middleNames[gender])} ${rng.pick(givenNames[gender])}`;
-    let phone: string;
-    do phone = rng.pick(mobilePrefixes) + String(rng.int(0, 9_999_999)).padStart(7, "0");
-    while (phones.has(phone));
-    phones.add(phone);
+    const phone = newPhone(rng, phones);
     const year = rng.int(1975, 2005);
     const birthday = `${year}-${String(rng.int(1, 12)).padStart(2, "0")}-${String(rng.int(1, 28)).padStart(2, "0")}`;
     people.push({
@@ -46,5 +63,25 @@ export function makePeople(count: number, seed = 20261122): Person[] {
       addressIndex: rng.int(0, 1_000_000),
     });
   }
-  return people;
+  // Their own generator: the people drawn above stay as they were.
+  const links = new Random(seed ^ 0x6c696e6b);
+  return people.map((person) => ({ ...person, identity: pickIdentity(links), otherPhone: newPhone(links, phones) }));
+}
+
+function pickIdentity(rng: Random): ShopIdentity {
+  let roll = rng.next();
+  for (const [identity, share] of IDENTITIES) {
+    if (roll < share) return identity;
+    roll -= share;
+  }
+  return "phone";
+}
+
+/** A mobile number nobody else has. */
+function newPhone(rng: Random, taken: Set<string>): string {
+  let phone: string;
+  do phone = rng.pick(mobilePrefixes) + String(rng.int(0, 9_999_999)).padStart(7, "0");
+  while (taken.has(phone));
+  taken.add(phone);
+  return phone;
 }

@@ -49,6 +49,8 @@ export const idInput = (what?: string) => {
 export const pageRef = z.union([z.string(), z.number().int()]).transform(String).pipe(z.string().trim().min(1).max(120));
 
 export const pageIdInput = pageRef.describe("Page id or name");
+/** Resolved like pageIdInput when given. */
+export const optionalPageIdInput = pageIdInput.optional();
 // Undescribed: optional, and a call without it on a several-shop key is refused naming the shops
 // (pos/resolve-shop.ts). Its description cost 287 tokens of tools/list over some 40 POS tools.
 export const shopIdInput = idInput().optional();

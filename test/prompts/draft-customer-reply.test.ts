@@ -78,9 +78,18 @@ describe("draft_customer_reply prompt", () => {
     const pos = h.sandbox.pos;
     const plain = (t: string) => t.normalize("NFD").replace(/\p{M}/gu, "").replace(/đ/g, "d").toLowerCase();
     const unique = pos.customers.filter((x) => x.order_count > 0 && pos.customers.filter((y) => plain(y.name) === plain(x.name)).length === 1);
-    const c = h.sandbox.messaging.conversations.find((x) => x.page_id === pageId && x.type === "INBOX" && unique.some((u) => u.name === x.customers[0]?.name))!;
+    // A chat the POS knows by no id: only the name can lead to the customer once its phones are gone.
+    const profile = (x: (typeof h.sandbox.messaging.conversations)[number]) => h.sandbox.messaging.customers.find((p) => p.page_id === x.page_id && p.psid === x.from.id)!;
+    const c = h.sandbox.messaging.conversations.find(
+      (x) =>
+        x.page_id === pageId &&
+        x.type === "INBOX" &&
+        unique.some((u) => u.name === x.customers[0]?.name) &&
+        !pos.customers.some((y) => y.fb_id !== null && (y.fb_id === x.from.id || y.fb_id === profile(x).global_id)),
+    )!;
     const customer = unique.find((u) => u.name === c.customers[0]!.name)!;
     c.recent_phone_numbers = [];
+    profile(c).phone_numbers = [];
     await h.call("list_conversations", { page_ids: pageId, limit: 50 });
     const r = await h.client.getPrompt({ name: "draft_customer_reply", arguments: { page_id: pageId, conversation_id: c.id } });
     const data = contextOf(r);
@@ -89,6 +98,21 @@ describe("draft_customer_reply prompt", () => {
     const expected = pos.orders.filter((o) => !o.is_removed && o.shop_customer_id === customer.id);
     expect(data.recent_orders.orders.length).toBe(Math.min(5, expected.length));
     for (const o of data.recent_orders.orders) expect(expected.map((e) => String(e.id))).toContain(o.id);
+  });
+
+  it("takes the orders of the POS customer whose record carries the chat's page-scoped id, phone or not", async () => {
+    const pos = h.sandbox.pos;
+    const c = h.sandbox.messaging.conversations.find(
+      (x) => x.page_id === pageId && x.type === "INBOX" && x.recent_phone_numbers.length === 0 && pos.customers.some((y) => y.fb_id === x.from.id && y.order_count > 0),
+    )!;
+    const customer = pos.customers.find((y) => y.fb_id === c.from.id)!;
+    const r = await h.client.getPrompt({ name: "draft_customer_reply", arguments: { page_id: pageId, conversation_id: c.id } });
+    const data = contextOf(r);
+    expect(data.recent_orders.note).toBeUndefined();
+    const expected = pos.orders.filter((o) => !o.is_removed && o.shop_customer_id === customer.id);
+    expect(data.recent_orders.orders.map((o: { id: string }) => o.id).sort()).toEqual(
+      [...expected].sort((a, b) => b.inserted_at.localeCompare(a.inserted_at)).slice(0, 5).map((o) => String(o.id)).sort(),
+    );
   });
 
   it("keeps hostile customer text inert inside the marked block", async () => {

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { afterAll, describe } from "vitest";
 import { addressScenarios } from "./addresses.js";
 import { figureScenarios } from "./figures.js";
+import { chatToShopScenarios } from "./chat-to-shop.js";
 import { MAX_CALLS, MAX_TOKENS, measured, runScenarios } from "./framework.js";
 import { inboxScenarios } from "./inbox.js";
 import { inboxCountScenarios } from "./inbox-counts.js";
@@ -19,6 +20,7 @@ describe("shop-owner questions, default tools", () => {
   runScenarios("order groups", orderGroupScenarios);
   runScenarios("addresses", addressScenarios);
   runScenarios("figures", figureScenarios);
+  runScenarios("chat-to-shop", chatToShopScenarios);
 });
 
 // The distribution the issue asks for: calls and result tokens per question, written where people

@@ -96,12 +96,24 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
     const count = intParam(req, "current_count", { min: 0 });
     const newestFirst = [...(ctx.state.messages[c.id] ?? [])].reverse();
     const slice = count === undefined ? newestFirst.slice(0, MESSAGES_FIRST) : newestFirst.slice(count, count + MESSAGES_STEP);
+    // The OpenAPI's MessagesResponse: the customer's profile with the ids and phones the inbox
+    // holds (the page customer's numbers, and those caught in this conversation's messages).
+    const profile = ctx.state.customers.find((pc) => pc.page_id === page.id && pc.psid === c.from.id);
+    const caught = [...new Set(c.recent_phone_numbers.map((p) => p.phone_number))];
     return {
       success: true,
       conversation_id: c.id,
       messages: slice.reverse(),
       conv_from: c.from,
-      customers: c.customers,
+      customers: c.customers.map((x) => ({
+        ...x,
+        customer_id: c.customer_id,
+        global_id: profile?.global_id ?? null,
+        recent_phone_numbers: (profile?.phone_numbers ?? []).map((phone_number) => ({ phone_number })),
+        shop_customer_addresses: profile?.shop_customer_addresses ?? [],
+      })),
+      recent_phone_numbers: profile?.phone_numbers ?? [],
+      conv_phone_numbers: caught,
       can_inbox: c.type === "INBOX",
     };
   });

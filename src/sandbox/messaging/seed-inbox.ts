@@ -53,6 +53,7 @@ export function seedCustomers(ctx: PageSeedContext, pool: Person[]): PageCustome
       updated_at: iso(at),
       can_inbox: true,
       thread_id: null,
+      global_id: person.fbId,
     };
   });
 }

@@ -165,6 +165,10 @@ export interface PageCustomerRecord {
   updated_at: string;
   can_inbox: boolean;
   thread_id: string | null;
+  /** The person's platform-wide id, as the message list's customers carry it (the OpenAPI's MessageCustomer). */
+  global_id?: string | null;
+  /** Shipping addresses saved from the chat (MessageCustomer.shop_customer_addresses). */
+  shop_customer_addresses?: { full_name: string; phone_number: string | null; address: string | null; full_address: string; province_id: string | null; district_id: string | null; commune_id: string | null }[];
 }
 
 export interface PostRecord {

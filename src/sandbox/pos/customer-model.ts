@@ -23,6 +23,8 @@ export function newCustomer(state: PosState, at: string, fields: Partial<Custome
     purchased_amount: 0,
     last_order_at: null,
     fb_id: null,
+    pages_customers: [],
+    conversation_link: null,
     inserted_at: at,
     updated_at: at,
     ...fields,

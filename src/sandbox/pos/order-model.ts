@@ -188,6 +188,7 @@ export function newOrder(state: PosState, d: OrderDraft): OrderRecord {
     shop_id: state.shop.id,
     page_id: d.source.id === "-1" ? d.source.account : null,
     post_id: null,
+    conversation_id: null,
     custom_id: null,
     bill_full_name: d.billName,
     bill_phone_number: d.billPhone,

@@ -86,12 +86,17 @@ function addressOf(state: PosState, value: unknown, name: string, phone: string)
   return { ...(a as unknown as ShippingAddress), full_name: full, phone_number: tel };
 }
 
-/** The shop customer with this phone, created on first order as the live service does. */
-function customerFor(state: PosState, name: string, phone: string, at: string): CustomerRecord | null {
-  if (!phone) return null;
-  const found = state.customers.find((c) => c.phone_numbers.includes(phone));
+/**
+ * The shop customer with this phone, else with the order's customer.fb_id (the OpenAPI's create
+ * body: an order made in a chat), created on first order as the live service does. A POS record
+ * carries an fb_id at all because an order made in the chat created it.
+ */
+function customerFor(state: PosState, name: string, phone: string, at: string, fbId: unknown): CustomerRecord | null {
+  const social = typeof fbId === "string" && fbId ? fbId : null;
+  if (!phone && !social) return null;
+  const found = state.customers.find((c) => (phone && c.phone_numbers.includes(phone)) || (social && c.fb_id === social));
   if (found) return found;
-  const customer = newCustomer(state, at, { name, phone_numbers: [phone] });
+  const customer = newCustomer(state, at, { name, phone_numbers: phone ? [phone] : [], fb_id: social });
   state.customers.push(customer);
   return customer;
 }
@@ -121,8 +126,8 @@ export function createOrder(state: PosState, body: Body): OrderRecord {
   if (!source) throw invalid();
   const n = nextNumber(state, "order");
   // The OpenAPI links the customer as customer.id; without one, the phone finds or makes one.
-  const linked = (body.customer as Body | undefined)?.id;
-  const customer = state.customers.find((c) => c.id === linked) ?? customerFor(state, name, phone, at);
+  const given = (body.customer ?? {}) as Body;
+  const customer = state.customers.find((c) => c.id === given.id) ?? customerFor(state, name, phone, at, given.fb_id);
   const order = newOrder(state, {
     id: FIRST_ORDER_ID + n,
     displayId: n,
@@ -142,6 +147,9 @@ export function createOrder(state: PosState, body: Body): OrderRecord {
     },
   });
   copyFields(order, body);
+  // The page the order came through, whatever its platform (newOrder sets it for Facebook only).
+  if (pageId) order.page_id = pageId;
+  if (pageId && order.customer) order.customer.page_id = pageId;
   if (typeof body.assigning_seller_id === "string") {
     order.assigning_seller_id = body.assigning_seller_id;
     order.time_assign_seller = at;

@@ -2,27 +2,36 @@ import type { Random } from "../random.js";
 import type { ShopPage } from "./seed-catalog.js";
 import type { PosState } from "./state.js";
 
-/** What the inbox knows that orders point to: its pages, their posts and their ads. */
+/** What the inbox knows that orders and customers point to: pages, posts, ads, customers and their threads. */
 export interface InboxLinks {
   pages: ShopPage[];
   posts: readonly { id: string; page_id: string; type: string; inserted_at: string }[];
   ads: readonly { ad_id: string; page_id: string }[];
+  /** The pages' customers: `customer_id` is the inbox's id of the person, `psid` their page-scoped id. */
+  customers: readonly { page_id: string; psid: string; customer_id: string }[];
+  conversations: readonly { id: string; page_id: string; type: string; inserted_at: string; from: { id: string } }[];
 }
 
 /**
  * Ties orders sold through a page to that page's posts, livestreams and ads, as the live POS
  * records them (`page_id`, `post_id`, `is_livestream`, `ad_id`), so questions that cross the two
- * systems ("orders from last night's livestream", "what did this ad sell") have answers. Uses its
+ * systems ("orders from last night's livestream", "what did this ad sell") have answers. An order
+ * of a customer the POS knows by their chat (`psids`: POS customer id -> the psid the chat shows)
+ * names the inbox thread it was made from (`conversation_id`), when there was one by then. Uses its
  * own generator: the rest of the data set stays as it was.
  */
-export function linkInbox(state: PosState, rng: Random, inbox: InboxLinks | undefined): void {
+export function linkInbox(state: PosState, rng: Random, inbox: InboxLinks | undefined, psids: ReadonlyMap<string, string>): void {
   const pageIds = new Set(state.shop.pages.map((p) => p.id));
+  const threads = new Map((inbox?.conversations ?? []).filter((c) => c.type === "INBOX").map((c) => [`${c.page_id}/${c.from.id}`, c]));
   for (const order of state.orders) {
     order.is_livestream = false;
     const page = order.account && pageIds.has(order.account) ? order.account : null;
     if (!page) continue;
     order.page_id = page;
     if (order.customer) order.customer.page_id = page;
+    const psid = order.shop_customer_id ? psids.get(order.shop_customer_id) : undefined;
+    const thread = psid ? threads.get(`${page}/${psid}`) : undefined;
+    if (thread && thread.inserted_at <= order.inserted_at) order.conversation_id = thread.id;
     const posts = inbox?.posts.filter((p) => p.page_id === page && p.inserted_at <= order.inserted_at) ?? [];
     if (posts.length && rng.chance(0.4)) {
       const post = rng.pick(posts);

@@ -3,7 +3,7 @@ import { Random } from "../random.js";
 import { buildGeo } from "./geo-data.js";
 import { PARTNERS, seedCatalog, seedCategories, seedLevels, seedOrderSources, seedShop, seedUsers, seedWarehouses } from "./seed-catalog.js";
 import { seedBackOffice } from "./seed-backoffice.js";
-import { seedCustomers } from "./seed-customers.js";
+import { dropStrangers, seedCustomers } from "./seed-customers.js";
 import { seedLoyalty, seedReturns } from "./seed-loyalty.js";
 import { type InboxLinks, linkInbox } from "./seed-links.js";
 import { ORDER_TAGS, seedOrders } from "./seed-orders.js";
@@ -24,7 +24,7 @@ export function seedPos(ctx: { now: Date; people: Person[]; inbox?: InboxLinks }
   const shop = seedShop(rng, now, users.find((u) => u.department.name === "Marketing")!, ctx.inbox?.pages);
   const warehouses = seedWarehouses(rng, geo);
   const { products, variations } = seedCatalog(rng, now, warehouses);
-  const { customers, notes } = seedCustomers(new Random(84_2027), now, ctx.people, geo, users);
+  const { customers, notes, psids } = seedCustomers(new Random(84_2027), now, ctx.people, geo, users, ctx.inbox);
   const state: PosState = {
     apiKey: SANDBOX_POS_API_KEY,
     now: ctx.now,
@@ -61,9 +61,10 @@ export function seedPos(ctx: { now: Date; people: Person[]; inbox?: InboxLinks }
     sequences: {},
   };
   seedOrders(state, new Random(84_2028), ORDER_COUNT);
-  linkInbox(state, new Random(84_2032), ctx.inbox);
+  linkInbox(state, new Random(84_2032), ctx.inbox, psids);
   seedReturns(state, new Random(84_2029));
   seedLoyalty(state, new Random(84_2030));
   seedBackOffice(state, new Random(84_2031));
+  dropStrangers(state, new Random(84_2033));
   return state;
 }

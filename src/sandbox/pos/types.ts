@@ -252,6 +252,8 @@ export interface OrderRecord {
   shop_id: number;
   page_id: string | null;
   post_id: string | null;
+  /** The inbox thread the order was made from (the OpenAPI's order field). */
+  conversation_id: string | null;
   custom_id: string | null;
   bill_full_name: string;
   bill_phone_number: string;
@@ -386,6 +388,8 @@ export interface CustomerRecord {
   purchased_amount: number;
   last_order_at: string | null;
   fb_id: string | null;
+  pages_customers: { id: string; name: string; platform: string }[];
+  conversation_link: string | null;
   inserted_at: string;
   updated_at: string;
   [extra: string]: unknown;

@@ -3,10 +3,13 @@ import { InputError } from "../../clients/errors.js";
 import type { CustomerListParams } from "../../clients/pos.js";
 import type { PosCustomer } from "../../clients/schemas/pos.js";
 import { num } from "../../format/compact.js";
+import { sanitizeName } from "../../format/text.js";
 import { upstreamRecord } from "../../format/orders.js";
 import { toUnix } from "../../format/time.js";
 import { defineTool, READ, type ToolContext } from "../define.js";
-import { cursorInput, detailRowsInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
+import { readChat } from "../inbox/chat-profile.js";
+import { cursorInput, detailRowsInput, limitInput, optionalPageIdInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
+import { chatCustomers, latestOrders } from "../pos/chat-customers.js";
 import { openRange } from "../pos/open-range.js";
 import { pagedList } from "../pos/paging.js";
 import { customerIds } from "../pos/customer-ref.js";
@@ -19,6 +22,26 @@ import { customerRow, customerRowSchema, ORDER_FIGURES } from "./customer-row.js
 const RANK_PAGES = 30;
 const RANK_PAGE_SIZE = 100;
 const RANKS = ["reward_point", "order_count", "purchased_amount"] as const;
+/** What a chat's lookup does not combine with: it names its own customers. */
+const NOT_WITH_CHAT = ["search", "customer_ids", "levels", "since", "until", "sort_by", "cursor"] as const;
+
+const input = z.object({
+  shop_id: shopIdInput,
+  search: z.string().max(200).optional().describe("Name, phone or email"),
+  customer_ids: z.array(z.string().max(120)).max(100).optional().describe("Only these (ids, phones or names)"),
+  conversation_id: z.string().max(300).optional().describe("Chat: its customer, latest orders"),
+  page_id: optionalPageIdInput,
+  levels: z.array(z.string().max(80)).max(20).optional().describe("Level names or ids"),
+  time_field: z.enum(["created", "updated"]).default("created").describe("Field of since/until"),
+  since: sinceInput,
+  until: untilInput,
+  sort_by: z.enum(RANKS).optional().describe("Largest first"),
+  limit: limitInput(100, 20),
+  cursor: cursorInput,
+  detail: detailRowsInput,
+});
+
+type SearchInput = z.output<typeof input>;
 
 export const searchCustomers = defineTool({
   name: "search_customers",
@@ -27,27 +50,18 @@ export const searchCustomers = defineTool({
     "POS customers by name, phone (any form) or email, with points, level, orders and spend.",
   toolset: "customers",
   annotations: READ,
-  input: z.object({
-    shop_id: shopIdInput,
-    search: z.string().max(200).optional().describe("Name, phone or email"),
-    customer_ids: z.array(z.string().max(120)).max(100).optional().describe("Only these (ids, phones or names)"),
-    levels: z.array(z.string().max(80)).max(20).optional().describe("Level names or ids"),
-    time_field: z.enum(["created", "updated"]).default("created").describe("Field of since/until"),
-    since: sinceInput,
-    until: untilInput,
-    sort_by: z.enum(RANKS).optional().describe("Largest first"),
-    limit: limitInput(100, 20),
-    cursor: cursorInput,
-    detail: detailRowsInput,
-  }),
+  input,
   output: z.object({
     customers: z.array(customerRowSchema),
     total: z.number().optional(),
     next_cursor: z.string().optional(),
+    chat: z.looseObject({ conversation_id: z.string(), page_id: z.string() }).optional(),
     note: z.string().optional(),
     figures: z.string().optional(),
   }),
   async handler(input, ctx) {
+    if (input.conversation_id !== undefined) return chatAnswer(input, ctx);
+    if (input.page_id !== undefined) throw new InputError("page_id", "is the page of conversation_id", "Pass conversation_id with it, or drop page_id.");
     const tz = ctx.config.timezone;
     const range = openRange(input.since, input.until, tz);
     const field = input.time_field === "created" ? "inserted_at" : "updated_at";
@@ -75,6 +89,40 @@ export const searchCustomers = defineTool({
     return { customers: rows(page.rows), total: page.total, next_cursor: page.next_cursor, figures: page.rows.length ? figures : undefined };
   },
 });
+
+/**
+ * The POS customers of a chat (pos/chat-customers.ts), each saying how it matched, with their
+ * latest orders. Finding none is an answer, not an error.
+ */
+async function chatAnswer(input: SearchInput, ctx: ToolContext) {
+  const clash = NOT_WITH_CHAT.find((k) => input[k] !== undefined);
+  if (clash) throw new InputError(clash, "does not combine with conversation_id (the chat names its customers)", "Drop one of the two.");
+  const tz = ctx.config.timezone;
+  const shopId = await resolveShopId(ctx, input.shop_id);
+  const chat = await readChat(ctx.messaging, input.conversation_id!, input.page_id);
+  const [{ matches, namesakes }, levels] = await Promise.all([chatCustomers(ctx.pos, shopId, chat), customerLevels(ctx.pos, shopId)]);
+  const shown = matches.slice(0, input.limit);
+  const orders = await Promise.all(shown.map((m) => latestOrders(ctx.pos, shopId, String(m.customer.id), tz)));
+  const names = new Map(levels.map((l) => [l.id, l.name]));
+  const notes = [
+    matches.length === 0 ? `no POS customer with this chat's ids or phones${chat.name ? " or name" : ""}` : "",
+    matches.some((m) => m.matched_by === "name") ? "matched by name only: may be another person; check a phone or address with the customer" : "",
+    matches.some((m) => m.matched_by === "phone" && !m.confident) ? "several POS customers share the chat's phone" : "",
+    namesakes ? `${namesakes} more POS customer${namesakes > 1 ? "s have" : " has"} only the chat's name` : "",
+  ].filter(Boolean);
+  return {
+    customers: shown.map((m, i) => ({
+      ...(input.detail === "full" ? upstreamRecord(m.customer) : customerRow(m.customer, tz, names)),
+      matched_by: m.matched_by,
+      matched_on: sanitizeName(m.on),
+      confident: m.confident ? undefined : false,
+      latest_orders: orders[i],
+    })),
+    total: matches.length,
+    chat: { conversation_id: chat.conversationId, page_id: chat.pageId, customer_name: sanitizeName(chat.name), phones: chat.phones },
+    note: notes.length ? notes.join("; ") : undefined,
+  };
+}
 
 /**
  * The customers that match, largest `field` first. The list cannot sort, so up to RANK_PAGES are

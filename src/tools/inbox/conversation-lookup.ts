@@ -11,7 +11,12 @@ import type { Conversation } from "../../clients/schemas/messaging.js";
  * almost always recent, so a few pages of 60 find it, and each page read fills the memory too.
  */
 export interface ConversationFacts {
+  /** The inbox's id of the person ("Global customer ID" in the messaging OpenAPI). */
   customer_id?: string;
+  /** The page-scoped id: customers[].fb_id ("Facebook ID / PSID"), else from.id. */
+  psid?: string;
+  /** customers[].id ("Page-customer ID"). */
+  page_customer_id?: string;
   post_id?: string;
   type?: string;
   /** Untrusted: sanitize before showing. */
@@ -30,10 +35,11 @@ function store(view: MessagingClient): Map<string, ConversationFacts> {
   return original(view).state.local("conversations", () => new Map<string, ConversationFacts>());
 }
 
+const idOf = (value: unknown) => (value == null || value === "" ? undefined : String(value));
+
 /** The customer id the message list wants: `customer_id`, else the first customer's id. */
 export function customerIdOf(c: Conversation): string | undefined {
-  const value = c.customer_id ?? c.customers?.[0]?.id;
-  return value == null ? undefined : String(value);
+  return idOf(c.customer_id ?? c.customers?.[0]?.id);
 }
 
 /** Phone numbers of `recent_phone_numbers` / `phone_info` items (or plain numbers, as the export list has them), without repeats. */
@@ -49,6 +55,8 @@ export function rememberConversations(client: MessagingClient, pageId: string, c
     map.delete(k);
     map.set(k, {
       customer_id: customerIdOf(c),
+      psid: idOf(c.customers?.[0]?.fb_id ?? c.from_psid ?? c.from?.id),
+      page_customer_id: idOf(c.customers?.[0]?.id),
       post_id: c.post_id ?? undefined,
       type: c.type ?? undefined,
       // Bounded in bytes as well as in entries: the upstream decides how long these are.
@@ -90,19 +98,45 @@ export function requireKind(client: MessagingClient, pageId: string, conversatio
 }
 
 export async function findConversation(client: MessagingClient, pageId: string, conversationId: string): Promise<ConversationFacts> {
-  const known = store(client).get(key(pageId, conversationId));
+  const found = await lookFor(client, pageId, () => store(client).get(key(pageId, conversationId)));
+  if (found) return found;
+  throw new NotFoundError(
+    `conversation ${conversationId} is not among the ${SEARCH_PAGES * 60} most recently updated conversations of page ${pageId}`,
+    "Check the id with list_conversations, or pass customer_id (and post_id for a private reply) from its row.",
+  );
+}
+
+/**
+ * The id and facts of the page's most recently seen conversation with the customer the inbox
+ * knows as `customerId` (conversation customer_id, or customers[].id), as findConversation looks.
+ */
+export async function findConversationOf(client: MessagingClient, pageId: string, customerId: string): Promise<{ id: string; facts: ConversationFacts }> {
+  const remembered = () => {
+    for (const [k, facts] of [...store(client)].reverse()) {
+      if (k.startsWith(`${pageId}/`) && (facts.customer_id === customerId || facts.page_customer_id === customerId)) return { id: k.slice(pageId.length + 1), facts };
+    }
+    return undefined;
+  };
+  const found = await lookFor(client, pageId, remembered);
+  if (found) return found;
+  throw new NotFoundError(
+    `no conversation with customer ${customerId} among the ${SEARCH_PAGES * 60} most recently updated conversations of page ${pageId}`,
+    "Find the conversation with list_conversations and pass its id.",
+  );
+}
+
+/** What `find` finds in memory, else after reading the v2 list newest first, a page at a time. */
+async function lookFor<T>(client: MessagingClient, pageId: string, find: () => T | undefined): Promise<T | undefined> {
+  const known = find();
   if (known) return known;
   let last: string | undefined;
   for (let i = 0; i < SEARCH_PAGES; i++) {
     const { conversations } = await client.listConversations(pageId, last ? { last_conversation_id: last } : {});
     rememberConversations(client, pageId, conversations);
-    const found = store(client).get(key(pageId, conversationId));
+    const found = find();
     if (found) return found;
     if (conversations.length < 60) break;
     last = String(conversations[conversations.length - 1]!.id);
   }
-  throw new NotFoundError(
-    `conversation ${conversationId} is not among the ${SEARCH_PAGES * 60} most recently updated conversations of page ${pageId}`,
-    "Check the id with list_conversations, or pass customer_id (and post_id for a private reply) from its row.",
-  );
+  return undefined;
 }

@@ -109,6 +109,8 @@ export interface Scanned {
   /** Every page's list was read to its end. */
   complete: boolean;
   now: number;
+  /** How `customer` was matched when the POS could not say (customer-match.ts). */
+  customerNote?: string;
 }
 
 /** Reads every page named (every page by default) and keeps the matches; `counting` reads on to the end. */
@@ -126,7 +128,8 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
   // there), and the same is taken here.
   const order = input.time_field === "created" ? { order_by: "inserted_at" as const } : {};
   const posts = input.post_id === undefined ? undefined : [input.post_id];
-  const keep = matcher(input, awaiting, now);
+  const named = input.customer === undefined ? undefined : await customerMatcher(ctx, input.customer);
+  const keep = matcher(input, awaiting, now, named?.test);
   const deadline = now + (counting ? GROUP_MS : SCAN_MS);
   const limits = { enough: filtering || counting ? undefined : input.limit, calls: counting ? GROUP_CALLS : SCAN_CALLS, deadline };
 
@@ -144,7 +147,7 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
   const newest = (a: Match, b: Match) => (time(b.c) ?? 0) - (time(a.c) ?? 0);
   const longestWait = (a: Match, b: Match) => (waitingSince(a.c) ?? 0) - (waitingSince(b.c) ?? 0);
   matches.sort((a, b) => (awaiting ? longestWait : newest)(a, b) || String(b.c.id).localeCompare(String(a.c.id)));
-  return { results, matches, awaiting, filtering, ranged, range, complete: results.every((r) => r.value?.scan.complete), now };
+  return { results, matches, awaiting, filtering, ranged, range, complete: results.every((r) => r.value?.scan.complete), now, customerNote: named?.note };
 }
 
 /** What a scan says about each page: matches, how far back it was read, a refusal. */
@@ -186,6 +189,7 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
       ? `pages with complete:false were read back to searched_back_to only (${SCAN_CALLS * 60} most recent conversations, or the time limit)${filtering ? "; pass since/until to search an older span" : "; list one page for a cursor"}`
       : "",
     ...awaitingNotes(scanned, input),
+    scanned.customerNote ?? "",
   ].filter(Boolean);
   return {
     conversations: shown.map(({ c, r }) => {
@@ -210,8 +214,7 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
 }
 
 /** The local filter: the named customer, and/or the last message being the customer's (for long enough). */
-function matcher(input: ListConversationsInput, awaiting: boolean, now: number) {
-  const customer = input.customer === undefined ? undefined : customerMatcher(input.customer);
+function matcher(input: ListConversationsInput, awaiting: boolean, now: number, customer: ((c: Conversation) => boolean) | undefined) {
   const before = now - (input.waiting_minutes ?? 0) * 60_000;
   return (c: Conversation, pageId: string) => {
     if (customer && !customer(c)) return false;

@@ -85,7 +85,7 @@ export const tagsInput = jsonish(z.array(z.union([z.string().max(100), z.number(
 
 const input = z.object({
   page_ids: pageIdsInput,
-  customer: z.string().trim().min(1).max(100).optional().describe("Customer name or phone"),
+  customer: z.string().trim().min(1).max(100).optional().describe("Name, phone or POS customer id"),
   awaiting_reply: z.boolean().optional().describe("Customer wrote last (default last 7 days)"),
   waiting_minutes: z.number().int().min(0).optional().describe("Awaiting reply ≥ N minutes"),
   type: jsonish(z.array(z.enum(["INBOX", "COMMENT", "COMMENT_LIVESTREAM", "RATING"])).max(4))

@@ -22,6 +22,8 @@ export interface MessageWindow {
   messages: Message[];
   /** Messages passed from the newest, to continue with older ones; undefined at the start of the thread. */
   passed: number | undefined;
+  /** The rest of the first answer: the customer's profile and captured phones (the OpenAPI's MessagesResponse). */
+  context: Record<string, unknown>;
 }
 
 /**
@@ -41,11 +43,13 @@ export async function readMessages(
   const seen = new Set<string>();
   let position = passed;
   let ended = false;
+  let context: Record<string, unknown> | undefined;
   for (let call = 0; !ended && newestFirst.length < limit && call < MAX_UPSTREAM_CALLS; call++) {
-    const { messages } = await client.listMessages(pageId, conversationId, {
+    const { messages, ...rest } = await client.listMessages(pageId, conversationId, {
       customer_id: customerId,
       ...(position > 0 ? { current_count: position } : {}),
     });
+    context ??= rest;
     ended = messages.length < (position > 0 ? SMALLEST_STEP : FIRST_PAGE);
     const batch = [...messages].reverse();
     let used = 0;
@@ -60,7 +64,7 @@ export async function readMessages(
     if (used < batch.length) ended = false;
     await onPage?.(newestFirst.length);
   }
-  return { messages: newestFirst.reverse(), passed: ended ? undefined : position };
+  return { messages: newestFirst.reverse(), passed: ended ? undefined : position, context: context ?? {} };
 }
 
 export const listMessages = defineTool({

@@ -1,11 +1,13 @@
 import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosCustomer, PosOrder } from "../../clients/schemas/pos.js";
 import { orderCurrency, orderDetail, orderDetailSchema } from "../../format/orders.js";
 import { formatMoney } from "../../format/money.js";
 import { linesText } from "../confirm.js";
 import { CREATE, defineTool, type ToolContext } from "../define.js";
-import { jsonish, shopIdInput } from "../inputs.js";
+import { type Chat, readChat } from "../inbox/chat-profile.js";
+import { jsonish, optionalPageIdInput, shopIdInput } from "../inputs.js";
 import { customerRecord, customersByPhoneOrName } from "../pos/customer-ref.js";
 import { planned } from "../pos/plan.js";
 import { orderNames, orderSources, type Ref, sourcePair, warehouseRef, warehouses } from "../pos/shop-refs.js";
@@ -13,6 +15,7 @@ import { shopScope } from "../pos/shop-scope.js";
 import { geoIndex } from "../shop/geo-index.js";
 import { addressIds, addressMatchSchema, addressText } from "./address-names.js";
 import { itemLines, orderBody, orderFields } from "./order-body.js";
+import { chatCustomer, chatLink, fromChat } from "./order-chat.js";
 import { itemsInput, namedLines, resolveItems } from "./resolve-items.js";
 
 const input = z.object({
@@ -21,6 +24,8 @@ const input = z.object({
   ...orderFields,
   customer_id: z.string().max(120).optional().describe("Customer id, phone or name"),
   source: z.string().max(120).optional().describe("Source or page name/id"),
+  conversation_id: z.string().max(300).optional().describe("Chat it is for: fills receiver"),
+  page_id: optionalPageIdInput,
 });
 
 /** "Facebook/Mây Kids": the names of a source id and its account id. */
@@ -56,7 +61,7 @@ async function deliveryProvinces(pos: PosClient, order: PosOrder): Promise<Set<s
   return new Set(old.filter((p) => p.new_id != null && String(p.new_id) === String(a.province_id)).map((p) => String(p.id)));
 }
 
-type Fields = Omit<z.output<typeof input>, "shop_id" | "items" | "customer_id" | "source">;
+type Fields = Omit<z.output<typeof input>, "shop_id" | "items" | "customer_id" | "source" | "conversation_id" | "page_id">;
 
 /**
  * The receiver's name, phone and address the call left out, from the customer's record: an order
@@ -79,27 +84,34 @@ function fromCustomer(fields: Fields, customer: PosCustomer | undefined): { fiel
   return { fields: out, filled };
 }
 
-/** The customer an order is for: the one named, or the only one with the receiver's phone. */
-async function customerOf(ctx: ToolContext, shopId: string, customer_id: string | undefined, phone: string | undefined) {
-  if (customer_id !== undefined) return customerRecord(ctx.pos, shopId, "customer_id", customer_id);
-  if (phone === undefined) return undefined;
-  const found = await customersByPhoneOrName(ctx.pos, shopId, phone);
-  return found.length === 1 ? found[0] : undefined;
+/** The customer an order is for: the one named, else the one the chat surely belongs to, else the only one with the receiver's phone. */
+async function customerOf(ctx: ToolContext, shopId: string, customer_id: string | undefined, phone: string | undefined, chat: Chat | undefined) {
+  if (customer_id !== undefined) return { customer: await customerRecord(ctx.pos, shopId, "customer_id", customer_id) };
+  const linked = chat && (await chatCustomer(ctx.pos, shopId, chat));
+  if (linked) return { customer: linked.customer, linked };
+  const tel = phone ?? chat?.phones[0];
+  if (tel === undefined) return {};
+  const found = await customersByPhoneOrName(ctx.pos, shopId, tel);
+  return { customer: found.length === 1 ? found[0] : undefined };
 }
 
 /** Every name of the order resolved, before the user is asked and before anything is written. */
 const plan = planned(async (args: z.output<typeof input>, ctx) => {
-  const { shop_id, items, customer_id, source, ...given } = args;
+  const { shop_id, items, customer_id, source, conversation_id, page_id, ...given } = args;
+  if (page_id !== undefined && conversation_id === undefined) throw new InputError("page_id", "is the page of conversation_id", "Pass conversation_id with it, or drop page_id.");
   const { shopId, currency } = await shopScope(ctx, shop_id);
-  const customer = await customerOf(ctx, shopId, customer_id, given.phone);
-  const { fields, filled } = fromCustomer(given, customer);
+  const chat = conversation_id === undefined ? undefined : await readChat(ctx.messaging, conversation_id, page_id);
+  const { customer, linked } = await customerOf(ctx, shopId, customer_id, given.phone, chat);
+  const record = fromCustomer(given, customer);
+  const captured = fromChat(record.fields, chat);
+  const fields = captured.fields;
   const placed = await addressIds(ctx.pos, "shipping_address", fields.shipping_address);
   const body = orderBody({ ...fields, shipping_address: placed.address }, placed.newForm);
   // The OpenAPI links an order to its customer as customer.id (it has no shop_customer_id).
   if (customer) body.customer = { id: String(customer.id) };
   const warehouse = fields.warehouse_id === undefined ? undefined : await warehouseRef(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);
   if (warehouse) body.warehouse_id = warehouse.id;
-  const sources = source === undefined ? [] : await orderSources(ctx.pos, shopId);
+  const sources = source === undefined && !chat ? [] : await orderSources(ctx.pos, shopId);
   if (source !== undefined) {
     const [key, account] = source.split("/").map((s) => s.trim());
     const [sourceId, accountId] = sourcePair("source", sources, key!, account || undefined);
@@ -107,10 +119,15 @@ const plan = planned(async (args: z.output<typeof input>, ctx) => {
     // An order source's accounts are the shop's pages (and OAs): the order keeps one as page_id.
     if (accountId) body.page_id = accountId;
   }
+  if (chat) chatLink(chat, body, sources, source !== undefined);
   const lines = await resolveItems(ctx.pos, shopId, items);
   body.items = itemLines(lines);
-  const fromRecord = filled.length ? `${filled.join(", ")} from the customer's record (${customer?.name ?? customer?.id})` : undefined;
-  return { shopId, currency, body, fields, fromRecord, lines, placed, warehouse, source: source === undefined ? undefined : refNames(sources, body.order_sources, body.page_id) };
+  const whose = linked ? `the record of ${customer?.name ?? customer?.id}, the POS customer of the chat (by ${linked.matched_by})` : `the customer's record (${customer?.name ?? customer?.id})`;
+  const taken = [record.filled.length ? `${record.filled.join(", ")} from ${whose}` : "", captured.filled.length ? `${captured.filled.join(", ")} from the chat` : ""].filter(Boolean);
+  const receiverFrom = taken.length ? taken.join("; ") : undefined;
+  const linkedTo = chat && { conversation_id: chat.conversationId, page_id: chat.pageId, customer_id: customer === undefined ? undefined : String(customer.id), matched_by: linked?.matched_by };
+  const sourceNames = body.order_sources === undefined ? undefined : refNames(sources, body.order_sources, body.page_id);
+  return { shopId, currency, body, fields, receiverFrom, lines, placed, warehouse, source: sourceNames, chat: linkedTo };
 });
 
 export const createOrder = defineTool({
@@ -126,10 +143,11 @@ export const createOrder = defineTool({
     order: orderDetailSchema,
     currency: z.string(),
     address_match: addressMatchSchema.optional(),
+    chat: z.looseObject({ conversation_id: z.string(), page_id: z.string() }).optional().describe("The chat the order is linked to"),
     defaults: z.array(z.string()).optional().describe("What the POS chose where nothing was given"),
   }),
   async confirm(args, ctx) {
-    const { currency, lines, placed, warehouse, source, fields } = await plan(args, ctx);
+    const { currency, lines, placed, warehouse, source, fields, chat } = await plan(args, ctx);
     const money = (n: number | undefined) => (n === undefined ? undefined : formatMoney(n, currency));
     return {
       action: "Tạo đơn hàng này?",
@@ -140,6 +158,7 @@ export const createOrder = defineTool({
         ["Sản phẩm", linesText(namedLines(lines))],
         ["Kho", warehouse?.name],
         ["Nguồn", source],
+        ["Hội thoại", chat?.conversation_id],
         ["Phí vận chuyển", money(args.shipping_fee)],
         ["Giảm giá", money(args.total_discount)],
         ["Ghi chú", args.note],
@@ -147,21 +166,23 @@ export const createOrder = defineTool({
     };
   },
   async handler(args, ctx) {
-    const { shopId, body, placed, fields, fromRecord } = await plan(args, ctx);
+    const { shopId, body, placed, fields, receiverFrom, chat } = await plan(args, ctx);
     const order = await ctx.pos.createOrder(shopId, { ...body, shop_id: Number(shopId) || shopId });
     const names = await orderNames(ctx.pos, shopId);
     const detail = orderDetail(order, ctx.config.timezone, names);
     const missing = [fields.phone === undefined && "phone", fields.shipping_address === undefined && "address"].filter(Boolean);
     const notes = [
-      ...(fromRecord ? [`receiver's ${fromRecord}`] : []),
-      ...(missing.length ? [`no receiver ${missing.join(" or ")} given or on record: set it with update_order before the order ships`] : []),
-      ...((await defaultsTaken(ctx.pos, shopId, args, order, detail)) ?? []),
+      ...(receiverFrom ? [`receiver's ${receiverFrom}`] : []),
+      ...(missing.length ? [`no receiver ${missing.join(" or ")} given${chat ? ", on record or in the chat" : " or on record"}: set it with update_order before the order ships`] : []),
+      // The chat's page is the order's source when none was given: not a default of the POS.
+      ...((await defaultsTaken(ctx.pos, shopId, { warehouse_id: args.warehouse_id, source: args.source ?? chat?.page_id }, order, detail)) ?? []),
     ];
     return {
       id: String(order.id),
       order: detail,
       currency: orderCurrency([order]),
       address_match: placed.match,
+      chat,
       defaults: notes.length ? notes : undefined,
     };
   },

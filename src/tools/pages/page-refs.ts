@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { MessagingClient } from "../../clients/messaging.js";
-import { jsonish, pageIdInput, pageRef } from "../inputs.js";
+import { jsonish, optionalPageIdInput, pageIdInput, pageRef } from "../inputs.js";
 
 /**
  * Pages as users name them. Every tool parameter built from `pageIdInput` (one page) or
@@ -34,7 +34,7 @@ export async function resolvePageArgs(schema: z.ZodObject<z.ZodRawShape>, input:
   let out = input as Record<string, unknown>;
   for (const [key, field] of Object.entries(schema.shape)) {
     const value = out[key];
-    if (field === pageIdInput && typeof value === "string") out = { ...out, [key]: await client.resolvePage(value, key) };
+    if ((field === pageIdInput || field === optionalPageIdInput) && typeof value === "string") out = { ...out, [key]: await client.resolvePage(value, key) };
     else if (field === pageIdsInput) out = { ...out, [key]: await resolvePageIds(client, value as string[] | undefined, key) };
   }
   return out;
