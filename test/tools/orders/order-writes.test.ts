@@ -174,9 +174,13 @@ describe("create_order, get_order, update_order", () => {
     expect(h.sandbox.server.count("POST", path)).toBe(before);
   });
 
-  it("updates with PUT: status by name or code, note, items", async () => {
+  it("updates with PUT: items while new, status by name or code, note", async () => {
     const order = pos().orders.find((o) => o.status === 0 && !o.is_removed)!;
     const noteBefore = order.note || undefined;
+    const v = pos().variations[9]!;
+    const items = await h.call("update_order", { order_id: order.id, items: [{ product: v.display_id, quantity: 3 }] });
+    expect(items.isError, items.text).toBe(false);
+    expect(order.items.map((it) => [it.variation_id, it.quantity])).toEqual([[v.id, 3]]);
     const byName = await h.call("update_order", { order_id: order.id, status: "confirmed", note: "Đã gọi xác nhận" });
     expect(byName.isError, byName.text).toBe(false);
     expect(order.status).toBe(1);
@@ -185,10 +189,6 @@ describe("create_order, get_order, update_order", () => {
     expect(byName.data.order.status_history.slice(-2).map((e: { status_name: string }) => e.status_name)).toEqual(["new", "confirmed"]);
     const byCode = await h.call("update_order", { order_id: String(order.id), status: 12 });
     expect(byCode.data.order.status_name).toBe("waiting_to_print");
-    const v = pos().variations[9]!;
-    const items = await h.call("update_order", { order_id: order.id, items: [{ product: v.display_id, quantity: 3 }] });
-    expect(items.isError, items.text).toBe(false);
-    expect(order.items.map((it) => [it.variation_id, it.quantity])).toEqual([[v.id, 3]]);
     const bad = await h.call("update_order", { order_id: order.id, items: [{ product: v.display_id }] });
     expect(bad.text).toContain("items[0].quantity");
     const nothing = await h.call("update_order", { order_id: order.id });
