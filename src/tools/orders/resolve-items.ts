@@ -92,8 +92,8 @@ export async function resolveItems(pos: PosClient, shopId: string, items: ItemIn
   for (const [i, item] of items.entries()) {
     const where = `${field}[${i}]`;
     if (item.variation_id) {
-      const variation = known.find((v) => String(v.id) === item.variation_id);
-      if (!variation) throw new InputError(`${where}.variation_id`, `no variation ${item.variation_id}`, "Use search_products to find the variation_id.");
+      // People copy the SKU or barcode off a label into variation_id: exactly one of those is it too.
+      const variation = known.find((v) => String(v.id) === item.variation_id) ?? (await variationByCode(pos, shopId, `${where}.variation_id`, item.variation_id));
       resolved.push({ input: item, variation });
       continue;
     }
@@ -122,6 +122,14 @@ export function variationInfo(v: PosVariation, price?: number) {
   };
 }
 
+/** The one variation whose SKU or barcode is `text` exactly; none or several is an error naming them. */
+async function variationByCode(pos: PosClient, shopId: string, field: string, text: string): Promise<PosVariation> {
+  const hits = (await pos.listVariations(shopId, { search: text, page_size: 50 })).data.filter((v) => namesVariation(v, text));
+  if (hits.length === 1) return hits[0]!;
+  const problem = hits.length ? `${JSON.stringify(text)} names ${hits.length} variations: ${hits.slice(0, 10).map(label).join("; ")}` : `no variation has the id, SKU or barcode ${JSON.stringify(text)}`;
+  throw new InputError(field, problem, "Use search_products to find the variation_id.");
+}
+
 /**
  * The ids of variations given by id, SKU or barcode, in order: a filter holding something else
  * matches nothing (an empty answer that reads as "none"), and a stock line with it moves nothing.
@@ -132,16 +140,7 @@ export async function variationIds(pos: PosClient, shopId: string, values: reado
   const known = new Set((await pos.variationsByIds(shopId, texts)).map((v) => String(v.id)));
   const ids: string[] = [];
   for (const [i, text] of texts.entries()) {
-    if (known.has(text)) {
-      ids.push(text);
-      continue;
-    }
-    const hits = (await pos.listVariations(shopId, { search: text, page_size: 50 })).data.filter((v) => namesVariation(v, text));
-    if (hits.length !== 1) {
-      const problem = hits.length ? `${JSON.stringify(text)} names ${hits.length} variations: ${hits.slice(0, 10).map(label).join("; ")}` : `no variation has the id, SKU or barcode ${JSON.stringify(text)}`;
-      throw new InputError(where(i), problem, "Use search_products to find the variation_id.");
-    }
-    ids.push(String(hits[0]!.id));
+    ids.push(known.has(text) ? text : String((await variationByCode(pos, shopId, where(i), text)).id));
   }
   return ids;
 }

@@ -132,6 +132,31 @@ describe("create_order, get_order, update_order", () => {
     expect(byPhone.data.defaults[0]).toBe(`receiver's address from the customer's record (${customer.name})`);
   });
 
+  it("takes a SKU or barcode where a variation id goes, and a customer by phone or name", async () => {
+    const [a, b] = [pos().variations.find((v) => v.barcode)!, pos().variations[12]!];
+    const customer = pos().customers.find((c) => c.phone_numbers[0] && pos().customers.filter((x) => x.name === c.name).length === 1)!;
+    const r = await h.call("create_order", { items: [{ variation_id: b.display_id, quantity: 1 }, { variation_id: a.barcode, quantity: 2 }], customer_id: customer.name });
+    expect(r.isError, r.text).toBe(false);
+    const stored = pos().orders.find((o) => String(o.id) === r.data.id)!;
+    expect(stored.items.map((it) => [it.variation_id, it.quantity])).toEqual([
+      [b.id, 1],
+      [a.id, 2],
+    ]);
+    expect(stored.shop_customer_id).toBe(customer.id);
+    const unknown = await h.call("create_order", { items: [{ variation_id: "AT999-XX-M", quantity: 1 }] });
+    expect(unknown.text).toContain('items[0].variation_id: no variation has the id, SKU or barcode "AT999-XX-M"');
+  });
+
+  it("lists the customers a name fits when it fits several, creating nothing", async () => {
+    const shared = pos().customers.find((c) => pos().customers.filter((x) => x.name === c.name).length > 1);
+    const name = shared?.name ?? pos().customers[0]!.name.split(" ")[0]!;
+    const before = pos().orders.length;
+    const r = await h.call("create_order", { items: [{ variation_id: pos().variations[1]!.id, quantity: 1 }], customer_id: name });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/customer_id: ".*" matches \d+ customers: .*id /);
+    expect(pos().orders).toHaveLength(before);
+  });
+
   it("lists candidates when a product name is ambiguous, and narrows with variant", async () => {
     const r = await h.call("create_order", { items: [{ product: "Áo thun cotton", quantity: 1 }] });
     expect(r.isError).toBe(true);

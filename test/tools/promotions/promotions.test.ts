@@ -103,6 +103,28 @@ describe("combos", () => {
     expect(listed.data.combos.some((c: { id: string }) => c.id === r.data.id)).toBe(true);
   });
 
+  it("takes the parts as people name them: a variant's SKU or barcode, a product's SKU", async () => {
+    const a = pos().variations.find((v) => v.barcode)!;
+    const b = pos().variations.find((v) => v.product_id !== a.product_id)!;
+    const product = pos().products.find((p) => p.id === b.product_id)!;
+    const r = await h.call("create_combo", {
+      name: "Combo theo SKU",
+      variations: [
+        { variation_id: a.barcode, count: 1 },
+        { product_id: product.display_id, count: 2 },
+      ],
+      discount_amount: 20_000,
+    });
+    expect(r.isError, r.text).toBe(false);
+    const stored = pos().combos.find((c) => c.id === r.data.id)!;
+    expect(stored.variations).toEqual([
+      { variation_id: a.id, product_id: a.product_id, count: 1 },
+      { product_id: product.id, count: 2 },
+    ]);
+    const unknown = await h.call("create_combo", { name: "X", variations: [{ variation_id: "KHONG-CO", count: 1 }], discount_amount: 1 });
+    expect(unknown.text).toContain('variations[0].variation_id: no variation has the id, SKU or barcode "KHONG-CO"');
+  });
+
   it("names missing combo fields before calling", async () => {
     const before = posts("/combo_products");
     const part = { product_id: "p", count: 1 };
