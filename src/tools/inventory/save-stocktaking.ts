@@ -6,7 +6,7 @@ import { parseDateInput } from "../../format/time.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { dateInput, idInput, jsonish, shopIdInput } from "../inputs.js";
 
-import { nonEmpty, shaped, someOf } from "../pos/fields.js";
+import { nonEmpty, someOf } from "../pos/fields.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { STOCKTAKING_STATUSES, settable } from "./codes.js";
 import { stockLines } from "./stock-lines.js";
@@ -15,10 +15,10 @@ import { notApplied, readBack, type SentField, verifiedShape } from "../verify.j
 
 const STATES = settable(STOCKTAKING_STATUSES);
 
-const line = shaped({
-  id: z.string().max(64).optional(),
+const line = z.object({
+  id: z.string().max(64).optional().describe("Line id"),
   variation_id: nonEmpty(64),
-  changed_quantity: z.number().int(),
+  changed_quantity: z.number().int().describe("Counted minus system"),
   note: z.string().max(500).optional(),
 });
 
@@ -49,7 +49,7 @@ export const saveStocktaking = defineTool({
     stocktaking_id: idInput("Omit to create").optional(),
     warehouse_id: nonEmpty(120).describe("Warehouse counted (id or name)"),
     status: z.union([z.string().max(40), z.number().int()]).describe(STATES.map((r) => r.name).join(", ")),
-    items: jsonish(someOf(line, 500)).describe("variation_id, changed_quantity (counted minus system), note; id (line id) to update"),
+    items: jsonish(someOf(line, 500)),
     note: z.string().max(2000).optional().describe("Note"),
     stocktaking_at: dateInput.optional().describe("Count date"),
     stocktaking_by: z.string().max(40).optional().describe("Scope, e.g. category_ids"),

@@ -6,14 +6,14 @@ import { orderStatusName } from "../../format/orders.js";
 import { sanitizeText } from "../../format/text.js";
 import { notApplied, readBack, type SentField } from "../verify.js";
 
-// What update_order, update_orders and tag_order share: the checks made before an order is
-// changed, the note kept or replaced, and the write read back.
+// What update_order and update_orders share: the checks made before an order is changed, the
+// note kept or replaced, the tags added or removed, and the write read back.
 
 const CANCELED = 6;
 
-/** How a note is written, and the reason a cancellation keeps in it. */
+/** Text added below the staff note, and the reason a cancellation keeps there. */
 export const noteChange = {
-  note_mode: z.enum(["replace", "append"]).optional().describe("append: add below the current note"),
+  add_note: z.string().max(2000).optional().describe("Added below the note"),
   reason: z.string().max(500).optional().describe("Why cancelled; added to the note"),
 };
 
@@ -39,24 +39,23 @@ export function requireNew(order: PosOrder, field = "items"): void {
 }
 
 /**
- * The note an order gets: `note` replaces the staff note (the POS keeps one) or, with note_mode
- * append, goes below it; a cancellation's `reason` goes below either. A replaced note is given
- * back so nothing the staff wrote is lost unseen.
+ * The note an order gets: `note` replaces the staff note (the POS keeps one), `add_note` goes
+ * below it, and a cancellation's `reason` below that. A replaced note is given back so nothing
+ * the staff wrote is lost unseen.
  */
 export function nextNote(
   current: string | null | undefined,
-  change: { note?: string | undefined; note_mode?: "replace" | "append" | undefined; reason?: string | undefined },
+  change: { note?: string | undefined; add_note?: string | undefined; reason?: string | undefined },
   status: number | undefined,
 ): { note?: string; replaced?: string } {
-  const { note, note_mode, reason } = change;
+  const { note, add_note, reason } = change;
   if (reason !== undefined && status !== CANCELED) {
-    throw new InputError("reason", "goes with status cancelled", 'To add text to the note, pass note with note_mode "append".');
+    throw new InputError("reason", "goes with status cancelled", "To add text to the note, pass add_note.");
   }
   const before = current?.trim() ?? "";
-  const below = (base: string, line: string) => (base ? `${base}\n${line}` : line);
-  let text = note === undefined ? undefined : note_mode === "append" ? below(before, note) : note;
-  if (reason?.trim()) text = below(text ?? before, `Lý do hủy: ${reason.trim()}`);
-  const replaced = note !== undefined && note_mode !== "append" && before && before !== note.trim() ? sanitizeText(before, { max: 500 }) : undefined;
+  const below = (base: string | undefined, line: string | undefined) => (line?.trim() ? (base ? `${base}\n${line.trim()}` : line.trim()) : base);
+  const text = below(below(note ?? (add_note || reason ? before : undefined), add_note), reason?.trim() && `Lý do hủy: ${reason.trim()}`);
+  const replaced = note !== undefined && before && before !== note.trim() ? sanitizeText(before, { max: 500 }) : undefined;
   return { ...(text === undefined ? {} : { note: text }), ...(replaced ? { replaced } : {}) };
 }
 

@@ -3,7 +3,6 @@ import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosVariation } from "../../clients/schemas/pos.js";
 import { fold, sanitizeName } from "../../format/text.js";
-import { unknownKeysMessage } from "../input-errors.js";
 import { idInput } from "../inputs.js";
 import { variantText } from "./variation-row.js";
 
@@ -16,7 +15,7 @@ export const quantityInput = z
 
 /** An order line: a variation_id, or product (name, SKU or barcode) + optional variant words. */
 export const itemInput = z.object({
-  variation_id: idInput("Variation id").optional(),
+  variation_id: idInput().optional(),
   product: z.string().max(200).optional(),
   variant: z.string().max(100).optional(),
   quantity: quantityInput,
@@ -25,22 +24,6 @@ export const itemInput = z.object({
 });
 export const itemsInput = z.array(itemInput).min(1).max(100);
 
-const LINE_HINT = "Each line: {variation_id or product, quantity, variant?, price?, discount_each?}.";
-
-/**
- * Items listed as free JSON (update_order, exchange_items: their full schema would cost every
- * turn): checked against itemInput as strictly as create_order's, an unknown key included (a
- * dropped `discount` would be a silent change on a write that replaces the lines).
- */
-export function parseItems(field: string, value: unknown): ItemInput[] {
-  const unknown = unknownKeysMessage(z.object({ [field]: itemsInput }), { [field]: value });
-  if (unknown) throw new InputError(undefined, unknown, LINE_HINT);
-  const parsed = itemsInput.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
-  throw new InputError(`${field}${path}`, issue.message, LINE_HINT);
-}
 export type ItemInput = z.infer<typeof itemInput>;
 
 export interface ResolvedItem {

@@ -33,8 +33,8 @@ export const updateOrder = defineTool({
     ...verifiedShape,
   }),
   async handler(input, ctx) {
-    const { shop_id, order_id, items, note_mode, reason, ...fields } = input;
-    if (items === undefined && reason === undefined && Object.values(fields).every((v) => v === undefined)) {
+    const { shop_id, order_id, items, add_note, reason, ...fields } = input;
+    if (items === undefined && add_note === undefined && reason === undefined && Object.values(fields).every((v) => v === undefined)) {
       throw new InputError(undefined, "nothing to change", "Pass at least one field, e.g. status or note.");
     }
     const shopId = await resolveShopId(ctx, shop_id);
@@ -45,7 +45,7 @@ export const updateOrder = defineTool({
     const body = orderBody({ ...fields, shipping_address: placed.address });
     if (fields.warehouse_id !== undefined) body.warehouse_id = await warehouseId(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);
     if (items) body.items = itemLines(await resolveItems(ctx.pos, shopId, items));
-    const note = nextNote(current.note, { note: fields.note, note_mode, reason }, body.status as number | undefined);
+    const note = nextNote(current.note, { note: fields.note, add_note, reason }, body.status as number | undefined);
     if (note.note !== undefined) body.note = note.note;
     // A new address replaces the old one whole: keep the receiver unless a new one is given.
     const address = body.shipping_address as Record<string, unknown> | undefined;

@@ -32,8 +32,8 @@ const input = z.object({
   status: z.union([z.string().max(40), z.number().int()]).optional().describe("Status name or code"),
   note: z.string().max(2000).optional().describe("Internal note"),
   ...noteChange,
-  add_tags: tagNames.describe("Tag names or ids"),
-  remove_tags: tagNames.describe("Tag names or ids"),
+  add_tags: tagNames,
+  remove_tags: tagNames,
 });
 type Input = z.output<typeof input>;
 
@@ -58,12 +58,12 @@ const reason = (error: unknown) => (error instanceof PancakeError ? `${error.mes
 
 /** Everything checked and resolved before the user is asked and before any order is written. */
 const plan = planned(async (args: Input, ctx) => {
-  const { status: given, note, note_mode, reason: why, add_tags, remove_tags } = args;
+  const { status: given, note, add_note, reason: why, add_tags, remove_tags } = args;
   const status = given === undefined ? undefined : requireStatus("status", ORDER_STATUSES, given);
-  if (status === undefined && note === undefined && why === undefined && !add_tags?.length && !remove_tags?.length) {
-    throw new InputError(undefined, "nothing to change", "Pass status, note, add_tags or remove_tags.");
+  if (status === undefined && note === undefined && add_note === undefined && why === undefined && !add_tags?.length && !remove_tags?.length) {
+    throw new InputError(undefined, "nothing to change", "Pass status, note, add_note, add_tags or remove_tags.");
   }
-  nextNote(undefined, { note, note_mode, reason: why }, status);
+  nextNote(undefined, { note, add_note, reason: why }, status);
   const shopId = await resolveShopId(ctx, args.shop_id);
   const tagging = Boolean(add_tags?.length || remove_tags?.length);
   const list = tagging ? await orderTags(ctx.pos, shopId) : [];
@@ -94,7 +94,7 @@ const plan = planned(async (args: Input, ctx) => {
 async function change(args: Input, p: Awaited<ReturnType<typeof plan>>, order: PosOrder, ctx: ToolContext): Promise<Omit<Row, "order">> {
   const body: Record<string, unknown> = {};
   if (p.status !== undefined) body.status = p.status;
-  const note = nextNote(order.note, { note: args.note, note_mode: args.note_mode, reason: args.reason }, p.status);
+  const note = nextNote(order.note, { note: args.note, add_note: args.add_note, reason: args.reason }, p.status);
   if (note.note !== undefined) body.note = note.note;
   if (p.add.length || p.remove.length) body.tags = nextTags(order, p.known, p.add, p.remove);
   const id = String(order.id);
@@ -122,7 +122,7 @@ async function change(args: Input, p: Awaited<ReturnType<typeof plan>>, order: P
 export const updateOrders = defineTool({
   name: "update_orders",
   title: "Update several orders",
-  description: `Set the status, note or tags of up to ${MAX_ORDERS} orders in one call; one result per order. Example: order_ids ["#560", "#561"], status "confirmed".`,
+  description: `Status, note or tags of up to ${MAX_ORDERS} orders at once. Example: order_ids ["#560","#561"], status "confirmed".`,
   toolset: "orders",
   annotations: OVERWRITE,
   input,
@@ -141,7 +141,8 @@ export const updateOrders = defineTool({
         ["Đơn", orders.join(", ")],
         ["Bỏ qua", skipped.join(", ")],
         ["Trạng thái", orderStatusName(p.status)],
-        [args.note_mode === "append" ? "Thêm vào ghi chú" : "Ghi chú mới", args.note],
+        ["Ghi chú mới", args.note],
+        ["Thêm vào ghi chú", args.add_note],
         ["Lý do hủy", args.reason],
         ["Thêm thẻ", named(p.add)],
         ["Bỏ thẻ", named(p.remove)],

@@ -21,7 +21,7 @@ describe("update_orders confirmation", () => {
     const orders = pos().orders.filter((o) => !o.is_removed && o.status === 0).slice(0, 3);
     const removed = pos().orders.find((o) => o.is_removed)!;
     const [count, before] = [asked.length, puts()];
-    const r = await h.call("update_orders", { order_ids: [...orders.map((o) => `#${o.display_id}`), `#${removed.display_id}`], status: "confirmed", note: "Đã xác nhận", note_mode: "append" });
+    const r = await h.call("update_orders", { order_ids: [...orders.map((o) => `#${o.display_id}`), `#${removed.display_id}`], status: "confirmed", add_note: "Đã xác nhận" });
     expect(r.isError, r.text).toBe(false);
     expect(asked).toHaveLength(count + 1);
     expect(asked.at(-1)).toBe(

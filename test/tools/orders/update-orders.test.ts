@@ -37,13 +37,28 @@ describe("update_orders", () => {
     const orders = fresh(2, 1, true);
     const tag = pos().orderTags[0]!;
     const notes = orders.map((o) => o.note);
-    const r = await h.call("update_orders", { order_ids: orders.map((o) => String(o.id)), note: "Đã gọi khách", note_mode: "append", add_tags: [tag.name] });
+    const r = await h.call("update_orders", { order_ids: orders.map((o) => String(o.id)), add_note: "Đã gọi khách", add_tags: [tag.name] });
     expect(r.isError, r.text).toBe(false);
     orders.forEach((o, i) => {
       expect(o.note).toBe(`${notes[i]}\nĐã gọi khách`);
       expect(o.tags.map((t) => (typeof t === "object" ? t.id : t))).toContain(tag.id);
       expect(r.data.results[i]).toMatchObject({ result: "ok", note: o.note, tags: expect.arrayContaining([tag.name]) });
     });
+  });
+
+  it("adds tags by name and removes them by id, keeping the others, for an order named by number", async () => {
+    const order = pos().orders.find((o) => o.tags.length === 1 && !o.is_removed && !taken.has(o.id))!;
+    taken.add(order.id);
+    const kept = order.tags[0]!.name;
+    const added = await h.call("update_orders", { order_ids: [`#${order.display_id}`], add_tags: ["giao gap", "Đã gọi xác nhận"] });
+    expect(added.isError, added.text).toBe(false);
+    expect(added.data.results[0].tags).toEqual([...new Set([kept, "Giao gấp", "Đã gọi xác nhận"])]);
+    expect(order.tags.map((t) => t.name)).toEqual(added.data.results[0].tags);
+    const confirmed = pos().orderTags.find((t) => t.name === "Đã gọi xác nhận")!;
+    const removed = await h.call("update_orders", { order_ids: [order.id], remove_tags: [confirmed.id] });
+    expect(order.tags.map((t) => t.name)).toEqual(removed.data.results[0].tags);
+    expect(removed.data.results[0].tags).not.toContain("Đã gọi xác nhận");
+    expect(removed.data.results[0].tags).toContain(kept);
   });
 
   it("answers each order on its own: refused, not applied and unknown beside ok, none retried", async () => {
@@ -82,6 +97,7 @@ describe("update_orders", () => {
     expect(badStatus.text).toMatch(/status: unknown status "teleported"/);
     const badTag = await h.call("update_orders", { order_ids: [order!.id], add_tags: ["không có thẻ này"] });
     expect(badTag.text).toContain("add_tags[0]: unknown value");
+    for (const tag of pos().orderTags) expect(badTag.text).toContain(`${tag.name} (${tag.id})`);
     const nothing = await h.call("update_orders", { order_ids: [order!.id] });
     expect(nothing.text).toContain("nothing to change");
     const tooMany = await h.call("update_orders", { order_ids: Array.from({ length: 51 }, (_, i) => `#${i + 1}`), status: "confirmed" });

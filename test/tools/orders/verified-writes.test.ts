@@ -78,10 +78,10 @@ describe("update_order refuses what the POS would not take, before sending anyth
 });
 
 describe("notes that keep what was there", () => {
-  it("appends to the note with note_mode append, replacing nothing", async () => {
+  it("adds below the note with add_note, replacing nothing", async () => {
     const order = live().find((o) => o.note && o.status === 1)!;
     const old = order.note;
-    const r = await h.call("update_order", { order_id: order.id, note: "Khách dặn gọi trước", note_mode: "append" });
+    const r = await h.call("update_order", { order_id: order.id, add_note: "Khách dặn gọi trước" });
     expect(r.isError, r.text).toBe(false);
     expect(order.note).toBe(`${old}\nKhách dặn gọi trước`);
     expect(r.data.replaced_note).toBeUndefined();
@@ -102,6 +102,6 @@ describe("notes that keep what was there", () => {
     const order = live().find((o) => o.status === 1)!;
     const r = await h.call("update_order", { order_id: order.id, status: "packing", reason: "khách đổi ý" });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/reason: goes with status cancelled[\s\S]*note_mode "append"/);
+    expect(r.text).toMatch(/reason: goes with status cancelled[\s\S]*add_note/);
   });
 });
