@@ -15,7 +15,7 @@ import { itemsInput, resolveItems } from "./resolve-items.js";
 export const updateOrder = defineTool({
   name: "update_order",
   title: "Update an order",
-  description: 'Change an order; only given fields change. Example: status "confirmed".',
+  description: 'Change an order; only given fields change. Example: status "confirmed". Several orders: update_orders (toolset orders).',
   toolset: "orders",
   annotations: OVERWRITE,
   input: z.object({
