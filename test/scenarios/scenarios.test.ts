@@ -5,12 +5,14 @@ import { inboxScenarios } from "./inbox.js";
 import { orderScenarios } from "./orders.js";
 import { salesScenarios } from "./sales.js";
 import { statsScenarios } from "./stats.js";
+import { writeScenarios } from "./writes.js";
 
 describe("shop-owner questions, default tools", () => {
   runScenarios("stats", statsScenarios);
   runScenarios("sales", salesScenarios);
   runScenarios("inbox", inboxScenarios);
   runScenarios("orders", orderScenarios);
+  runScenarios("writes", writeScenarios);
 });
 
 // The distribution the issue asks for: calls and result tokens per question, written where people
