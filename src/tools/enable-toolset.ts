@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type AnyTool, defineTool } from "./define.js";
-import { listedTool } from "./listing.js";
+import { toolSignature } from "./signature.js";
 import { TOOLSET_DESCRIPTIONS, TOOLSETS, type ToolsetName } from "./toolsets.js";
 
 /** The session's tool list, as enable_toolset sees and changes it. */
@@ -10,39 +10,6 @@ export interface ToolsetSwitch {
   active: Set<AnyTool>;
   /** Tells the client that the tool list changed (notifications/tools/list_changed). */
   changed(): void;
-}
-
-type Schema = Record<string, unknown>;
-
-/** A listed parameter's type in a few characters: `string`, `a|b`, `[{variation_id, quantity*: integer}]`, `JSON`. */
-function typeText(s: Schema): string {
-  if (Array.isArray(s.enum)) return s.enum.join("|");
-  if (s.type === "array") return `[${typeText((s.items ?? {}) as Schema)}]`;
-  if (s.type === "object") return `{${fieldsText(s)}}`;
-  // Free-form values are listed as JSON text (listing.ts), and say so at the end of their description.
-  if (s.type === "string" && /\(JSON( array)?\)$/.test(String(s.description ?? ""))) return "JSON";
-  return String(s.type ?? "any");
-}
-
-/** An object's fields, the required ones starred; a text field's type goes without saying. */
-function fieldsText(s: Schema): string {
-  const required = new Set((s.required ?? []) as string[]);
-  return Object.entries((s.properties ?? {}) as Record<string, Schema>)
-    .map(([name, p]) => {
-      const type = typeText(p);
-      return `${name}${required.has(name) ? "*" : ""}${type === "string" ? "" : `: ${type}`}`;
-    })
-    .join(", ");
-}
-
-/**
- * A tool as the assistant needs it to call it next, without reading tools/list again (a client
- * may not re-read it on tools/list_changed): its name, description and parameters with their
- * types, required ones starred. Parameter descriptions are left to tools/list.
- */
-export function toolSignature(tool: AnyTool) {
-  const listed = listedTool(tool);
-  return { name: listed.name, description: listed.description, params: fieldsText(listed.inputSchema) };
 }
 
 /**

@@ -11,7 +11,7 @@ const liveOrders = (s: Sandbox) => s.pos.orders.filter((o) => !o.is_removed);
 const orderStatus = (o: OrderRecord) => statusName(ORDER_STATUSES, o.status);
 
 /** Orders picked when a question is asked (before the write changes what they are picked by). */
-const picked: { confirm?: OrderRecord[]; cancel?: OrderRecord; cancelNote?: string; fee?: OrderRecord } = {};
+const picked: { confirm?: OrderRecord[]; cancel?: OrderRecord; cancelNote?: string | null; fee?: OrderRecord } = {};
 
 /** The product whose size M a price question names, and its M variants. */
 const product = (s: Sandbox) => s.pos.products.find((p) => p.name === "Áo thun Hàn Quốc")!;

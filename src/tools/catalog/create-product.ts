@@ -29,7 +29,7 @@ export const createProduct = defineTool({
     category: z.string().max(100).optional().describe("Name or id"),
     sku: z.string().max(60).optional().describe("Product code"),
     note: z.string().max(2000).optional().describe("Note"),
-    variants: jsonish(someOf(variant, 100)),
+    variants: jsonish(someOf(variant, 100)).describe("Variants"),
   }),
   output: z.object({
     product_id: z.string().optional(),

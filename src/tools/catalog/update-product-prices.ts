@@ -56,7 +56,7 @@ export const updateProductPrices = defineTool({
   input: z.object({
     shop_id: shopIdInput,
     product: nonEmpty(200).describe("Name, id, SKU or a variant's SKU/barcode"),
-    prices: jsonish(someOf(change, 100)),
+    prices: jsonish(someOf(change, 100)).describe("Changes"),
   }),
   output: z.object({
     product_id: z.string(),

@@ -37,7 +37,7 @@ const input = z.object({
       is_locked: z.boolean().optional(),
     }),
   ).describe("Expense: name, status (required), note, time_incurred, tags, is_locked"),
-  items: jsonish(someOf(item, 50)),
+  items: jsonish(someOf(item, 50)).describe("Costs"),
 });
 
 /** Dates, status and every reference resolved: before the user is asked, and once. */

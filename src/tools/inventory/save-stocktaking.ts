@@ -49,7 +49,7 @@ export const saveStocktaking = defineTool({
     stocktaking_id: idInput("Omit to create").optional(),
     warehouse_id: nonEmpty(120).describe("Warehouse counted (id or name)"),
     status: z.union([z.string().max(40), z.number().int()]).describe(STATES.map((r) => r.name).join(", ")),
-    items: jsonish(someOf(line, 500)),
+    items: jsonish(someOf(line, 500)).describe("Lines"),
     note: z.string().max(2000).optional().describe("Note"),
     stocktaking_at: dateInput.optional().describe("Count date"),
     stocktaking_by: z.string().max(40).optional().describe("Scope, e.g. category_ids"),

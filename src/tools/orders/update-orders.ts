@@ -32,8 +32,8 @@ const input = z.object({
   status: z.union([z.string().max(40), z.number().int()]).optional().describe("Status name or code"),
   note: z.string().max(2000).optional().describe("Internal note"),
   ...noteChange,
-  add_tags: tagNames,
-  remove_tags: tagNames,
+  add_tags: tagNames.describe("Names or ids"),
+  remove_tags: tagNames.describe("Names or ids"),
 });
 type Input = z.output<typeof input>;
 
