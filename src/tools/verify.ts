@@ -63,6 +63,20 @@ export function holds(sent: unknown, held: unknown): boolean {
   return scalar(sent) === scalar(held);
 }
 
+/** A time as the instant it names: Unix seconds or date text alike. */
+export const instant = (v: unknown) => (typeof v === "number" ? v * 1000 : typeof v === "string" ? Date.parse(v) : v);
+
+/**
+ * Each field sent beside the record's own, compared through `as` where the two may write one
+ * value differently (a time as an instant, a status code by its name).
+ */
+export function fieldChecks(sent: Record<string, unknown>, held: Record<string, unknown>, as: Record<string, (v: unknown) => unknown> = {}): SentField[] {
+  return Object.entries(sent).map(([field, value]) => {
+    const same = as[field] ?? ((v: unknown) => v);
+    return { field, sent: same(value), held: same(held[field]) };
+  });
+}
+
 /** The fields a record read back does not hold as sent; undefined when every one took. */
 export function notApplied(fields: readonly SentField[]) {
   const missed = fields.filter((f) => f.sent !== undefined && !holds(f.sent, f.held));

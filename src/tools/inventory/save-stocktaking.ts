@@ -11,7 +11,7 @@ import { resolveShopId } from "../pos/resolve-shop.js";
 import { STOCKTAKING_STATUSES, settable } from "./codes.js";
 import { stockLines } from "./stock-lines.js";
 import { refId, staff, warehouseId } from "../pos/shop-refs.js";
-import { notApplied, readBack, type SentField, verifiedShape } from "../verify.js";
+import { fieldChecks, instant, notApplied, readBack, type SentField, verifiedShape } from "../verify.js";
 
 const STATES = settable(STOCKTAKING_STATUSES);
 
@@ -26,13 +26,8 @@ const line = z.object({
 function stocktakingChecks(sent: Record<string, unknown>, held: Record<string, unknown>): SentField[] {
   const { items, id: _id, ...fields } = sent;
   const lines = Array.isArray(held.items) ? (held.items as Record<string, unknown>[]) : [];
-  const instant = (v: unknown) => (typeof v === "string" ? Date.parse(v) : v);
   return [
-    ...Object.entries(fields).map(([field, value]) => {
-      if (field === "stocktaking_at") return { field, sent: instant(value), held: instant(held[field]) };
-      if (field === "status") return { field, sent: statusName(STOCKTAKING_STATUSES, value), held: statusName(STOCKTAKING_STATUSES, held.status) };
-      return { field, sent: value, held: held[field] };
-    }),
+    ...fieldChecks(fields, held, { stocktaking_at: instant, status: (code) => statusName(STOCKTAKING_STATUSES, code) }),
     ...(items as Record<string, unknown>[]).map((line, i) => ({ field: `items[${i}]`, sent: line, held: lines.find((l) => String(l.id) === String(line.id)) })),
   ];
 }

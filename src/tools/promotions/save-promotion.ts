@@ -8,7 +8,7 @@ import { nonEmpty } from "../pos/fields.js";
 import { shopScope } from "../pos/shop-scope.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosPromotion } from "../../clients/schemas/pos.js";
-import { notApplied, readBack, type SentField, verifiedShape } from "../verify.js";
+import { fieldChecks, instant, notApplied, readBack, verifiedShape } from "../verify.js";
 
 const TYPES = [
   "discount_by_product",
@@ -31,14 +31,6 @@ async function promotionById(pos: PosClient, shopId: string, promotionId: string
     if (list.data.length < 100) break;
   }
   throw new Error(`promotion ${promotionId} is not in the promotion list`);
-}
-
-/** Each field of a promotion update beside what the promotion read back holds (times as instants). */
-function promotionChecks(sent: Record<string, unknown>, held: Record<string, unknown>): SentField[] {
-  const instant = (v: unknown) => (typeof v === "number" ? v * 1000 : typeof v === "string" ? Date.parse(v) : v);
-  return Object.entries(sent).map(([field, value]) =>
-    field === "start_time" || field === "end_time" ? { field, sent: instant(value), held: instant(held[field]) } : { field, sent: value, held: held[field] },
-  );
 }
 
 export const savePromotion = defineTool({
@@ -105,7 +97,8 @@ export const savePromotion = defineTool({
       id: promotionId,
       display_id: id(back.record?.display_id),
       created: false,
-      not_applied: back.record && notApplied(promotionChecks(sent, back.record as Record<string, unknown>)),
+      // The update writes times as ISO text; the record may hold them otherwise.
+      not_applied: back.record && notApplied(fieldChecks(sent, back.record as Record<string, unknown>, { start_time: instant, end_time: instant })),
       unverified: back.unverified,
     };
   },
