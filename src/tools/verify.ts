@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { failureText } from "../clients/errors.js";
+import { normalizePhone } from "../format/phone.js";
 import { sanitizeDeep } from "../format/text.js";
 
 /**
@@ -62,6 +63,9 @@ export function holds(sent: unknown, held: unknown): boolean {
   }
   return scalar(sent) === scalar(held);
 }
+
+/** A phone, or a list of them, in the national form: the POS may keep "+84 912…" for "0912…". */
+export const phones = (v: unknown): unknown => (Array.isArray(v) ? v.map(phones) : typeof v === "string" ? (normalizePhone(v) ?? v) : v);
 
 /** A time as the instant it names: Unix seconds or date text alike. */
 export const instant = (v: unknown) => (typeof v === "number" ? v * 1000 : typeof v === "string" ? Date.parse(v) : v);

@@ -10,7 +10,7 @@ import { resolveShopId } from "../pos/resolve-shop.js";
 import { customerLevels, refId } from "../pos/shop-refs.js";
 import type { PosClient } from "../../clients/pos.js";
 import { geoIndex } from "../shop/geo-index.js";
-import { fieldChecks, holds, notApplied, readBack, type SentField, verifiedShape } from "../verify.js";
+import { fieldChecks, holds, notApplied, phones, readBack, type SentField, verifiedShape } from "../verify.js";
 import { customerRow, customerRowSchema } from "./customer-row.js";
 
 const address = z.object({
@@ -51,7 +51,7 @@ const ADDRESS_KEYS = ["address", "commune_id", "district_id", "province_id", "fu
  */
 function customerChecks(body: Record<string, unknown>, held: Record<string, unknown>): SentField[] {
   const { shop_customer_address: sentAddresses, level_id, ...rest } = body;
-  const checks = fieldChecks(rest, held, { date_of_birth: (d) => (typeof d === "string" ? d.slice(0, 10) : d) });
+  const checks = fieldChecks(rest, held, { date_of_birth: (d) => (typeof d === "string" ? d.slice(0, 10) : d), phone_numbers: phones });
   if (level_id !== undefined) checks.push({ field: "level", sent: level_id, held: held.level_id });
   const addresses = Array.isArray(held.shop_customer_address) ? (held.shop_customer_address as Record<string, unknown>[]) : [];
   ((sentAddresses ?? []) as Record<string, unknown>[]).forEach((a, i) => {

@@ -4,7 +4,7 @@ import type { PosClient } from "../../clients/pos.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
 import { orderStatusName } from "../../format/orders.js";
 import { sanitizeText } from "../../format/text.js";
-import { notApplied, readBack, type SentField } from "../verify.js";
+import { notApplied, phones, readBack, type SentField } from "../verify.js";
 
 // What update_order and update_orders share: the checks made before an order is changed, the
 // note kept or replaced, the tags added or removed, and the write read back.
@@ -98,6 +98,7 @@ function orderChecks(body: Record<string, unknown>, order: PosOrder): SentField[
     if (key === "items") return { field, sent: lines(sent), held: lines(held.items), fix: ITEMS_FIX };
     if (key === "tags") return { field, sent: tagIds(sent), held: tagIds(held.tags) };
     if (key === "shipping_address") return { field, sent: picked(sent, ADDRESS_KEYS), held: held.shipping_address };
+    if (key === "bill_phone_number") return { field, sent: phones(sent), held: phones(held[key]) };
     return { field, sent, held: held[key], fix: FEES.has(key) ? FEE_FIX : undefined };
   });
 }
