@@ -50,6 +50,11 @@ describe("parseCli", () => {
     expect(config.posApiKeys).toEqual({ "*": "single-key-123" });
   });
 
+  it("trims the whitespace pasted around a POS key (the live POS refuses the key with it: 403, code 105)", () => {
+    expect(serve([], { PANCAKE_POS_API_KEY: " single-key-123\n" }).posApiKeys).toEqual({ "*": "single-key-123" });
+    expect(serve([], { PANCAKE_POS_API_KEY: "42= keyA \n, 43=keyB\t" }).posApiKeys).toEqual({ "42": "keyA", "43": "keyB" });
+  });
+
   it("registers every secret for redaction", () => {
     serve([], { PANCAKE_ACCESS_TOKEN: "user-token-secret-1", PANCAKE_POS_API_KEY: "pos-key-secret-2" });
     expect(redact("a user-token-secret-1 b pos-key-secret-2")).toBe("a [redacted] b [redacted]");

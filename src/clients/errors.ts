@@ -147,6 +147,10 @@ function credentialHint(api: Api | undefined, code: number | undefined, status: 
     if (api === "messaging") return "The request carried no access token: set PANCAKE_ACCESS_TOKEN, or the page's token in PANCAKE_PAGE_ACCESS_TOKENS.";
     return "The request carried no credential: set the variable named in the tool's description.";
   }
+  // 105 is the key itself (a wrong shop id gives 404): reported by a public POS client that replays
+  // production traces (/work/shared/reference/README.md), where a space or newline pasted with the
+  // key was enough. Keys are trimmed at start-up (config.ts), so it is the key's own characters.
+  if (code === 105 && api !== "messaging") return `The POS api key is rejected: ${POS_KEY}; copy the key again, whole.`;
   if (code === 102 || code === 105 || status === 401) {
     if (api === "pos") return `The POS api_key was refused: ${POS_KEY}.`;
     if (code === 102) return "The page access token is invalid: set PANCAKE_PAGE_ACCESS_TOKENS or check that PANCAKE_ACCESS_TOKEN can read the page list.";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AnyTool } from "./define.js";
 import { listedTool } from "./listing.js";
+import { typeText } from "./signature.js";
 import { DEFAULT_TOOLS, TOOLSET_DESCRIPTIONS, TOOLSETS } from "./toolsets.js";
 
 interface Prop {
@@ -13,6 +14,9 @@ interface Prop {
 }
 
 function typeOf(prop: Prop): string {
+  // An object or a list of objects says its fields: they have no row of their own.
+  const object = prop.type === "object" || (prop.type === "array" && prop.items?.type === "object");
+  if (object) return `${prop.type === "array" ? "object[]" : "object"} \`${typeText(prop as Record<string, unknown>).replace(/\|/g, "\\|")}\``;
   if (prop.enum) return prop.enum.map((v) => JSON.stringify(v)).join(" \\| ");
   if (prop.anyOf) return prop.anyOf.map(typeOf).join(" \\| ");
   if (Array.isArray(prop.type)) return prop.type.join(" \\| ");

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type AnyTool, defineTool } from "./define.js";
+import { toolSignature } from "./signature.js";
 import { TOOLSET_DESCRIPTIONS, TOOLSETS, type ToolsetName } from "./toolsets.js";
 
 /** The session's tool list, as enable_toolset sees and changes it. */
@@ -20,13 +21,13 @@ export function enableToolsetTool(sw: ToolsetSwitch): AnyTool {
   return defineTool({
     name: "enable_toolset",
     title: "Enable a toolset",
-    description: "Lists the toolsets; with toolset, adds its tools to this session. Use when a question needs tools not listed.",
+    description: "Lists the toolsets; with toolset, adds its tools to this session and answers their parameters. Use when a question needs tools not listed.",
     toolset: "session",
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     input: z.object({ toolset: z.enum(TOOLSETS).optional().describe("Toolset to add") }),
     output: z.object({
       enabled: z.string().optional(),
-      added: z.array(z.string()).optional(),
+      added: z.array(z.object({ name: z.string(), description: z.string(), params: z.string() })).optional().describe("Callable now; * = required"),
       toolsets: z
         .array(
           z.object({
@@ -60,7 +61,7 @@ export function enableToolsetTool(sw: ToolsetSwitch): AnyTool {
       const added = toolsOf(input.toolset).filter((t) => !sw.active.has(t));
       for (const tool of added) sw.active.add(tool);
       if (added.length > 0) sw.changed();
-      return { enabled: input.toolset, added: added.map((t) => t.name) };
+      return { enabled: input.toolset, added: added.map(toolSignature) };
     },
   });
 }

@@ -75,6 +75,7 @@ describe("keys", () => {
     const secret = "wrong-key-5f1e9d2c";
     const wrong = await failure(new PosClient({ core, apiKeys: {}, defaultKey: secret }).listOrders(shop));
     expect(wrong).toMatchObject({ code: 105, status: 403, upstreamMessage: "api_key is invalid" });
+    expect(wrong.hint).toBe("The POS api key is rejected: check PANCAKE_POS_API_KEY (shop settings, API KEY frame); copy the key again, whole.");
 
     const notFound = await failure(pos.getOrder(shop, 999_999));
     expect(notFound).toMatchObject({ status: 404, upstreamMessage: "order_not_found" });

@@ -92,7 +92,8 @@ export const richCalls: [string, ToolArgs][] = [
   [
     "update_order",
     (s) => ({
-      order_id: liveOrder(s, 1).id,
+      // Lines are replaced only while an order is new.
+      order_id: s.pos.orders.filter((o) => !o.is_removed && o.status === 0)[1]!.id,
       items: [{ variation_id: variation(s, 2).id, quantity: 2 }],
       customer_name: "Chị Hoa",
       phone: "0987000222",

@@ -10,6 +10,7 @@ import { orderGroupScenarios } from "./order-groups.js";
 import { orderScenarios } from "./orders.js";
 import { salesScenarios } from "./sales.js";
 import { statsScenarios } from "./stats.js";
+import { writeScenarios } from "./writes.js";
 
 describe("shop-owner questions, default tools", () => {
   runScenarios("stats", statsScenarios);
@@ -21,6 +22,7 @@ describe("shop-owner questions, default tools", () => {
   runScenarios("addresses", addressScenarios);
   runScenarios("figures", figureScenarios);
   runScenarios("chat-to-shop", chatToShopScenarios);
+  runScenarios("writes", writeScenarios);
 });
 
 // The distribution the issue asks for: calls and result tokens per question, written where people

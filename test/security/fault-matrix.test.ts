@@ -32,7 +32,7 @@ const TARGETS: Target[] = [
   { toolset: "promotions", api: "pos", read: "list_combos", readPath: /\/combo_products$/, write: "create_combo", writePath: /\/combo_products$/ },
   // catalog has only writes: its products are read through search_products.
   { toolset: "catalog", api: "pos", read: "search_products", readPath: /\/products\/variations$/, write: "create_product", writePath: /\/products$/ },
-  { toolset: "fulfillment", api: "pos", read: "track_order", readPath: /\/orders\/\d+$/, write: "tag_order", writeMethod: "PUT", writePath: /\/orders\/\d+$/ },
+  { toolset: "fulfillment", api: "pos", read: "track_order", readPath: /\/orders\/\d+$/ },
   { toolset: "api", api: "pos", read: "call_api_read", readPath: /\/supplier$/, write: "call_api_write", writePath: /\/tags_products$/ },
 ];
 

@@ -156,6 +156,39 @@ describe("listed input schemas fit every major function-calling dialect", () => 
   });
 });
 
+/** The write lists whose lines have known fields: each is declared with them, never JSON text. */
+const DECLARED_LISTS = [
+  "create_order.items",
+  "update_order.items",
+  "create_return_order.items",
+  "create_return_order.exchange_items",
+  "update_product_prices.prices",
+  "create_product.variants",
+  "create_combo.variations",
+  "create_stock_export.items",
+  "create_stock_transfer.items",
+  "split_purchase.keep_items",
+  "split_purchase.move_items",
+  "save_stocktaking.items",
+  "record_ad_cost.items",
+];
+
+describe("lists of known lines", () => {
+  it.each(DECLARED_LISTS)("%s lists as an array of objects with their fields, in every dialect", (path) => {
+    const [name, param] = path.split(".") as [string, string];
+    const { tool, schema } = listed.find((l) => l.tool.name === name)!;
+    const prop = (schema.properties as Record<string, Schema>)[param]!;
+    expect(prop.type).toBe("array");
+    const items = prop.items as Schema;
+    const raw = z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as { properties: Record<string, Schema> };
+    const declared = Object.keys(((raw.properties[param]!.items ?? {}) as Schema).properties ?? {});
+    expect(declared.length, "fields declared in the tool's own schema").toBeGreaterThan(0);
+    expect(items).toMatchObject({ type: "object", additionalProperties: false });
+    expect(Object.keys(items.properties as Schema)).toEqual(declared);
+    for (const dialect of DIALECTS) expect(problems(dialect, { type: "object", properties: { [param]: prop }, additionalProperties: false }), dialect.name).toEqual([]);
+  });
+});
+
 /**
  * A parameter listed as JSON text where the tool's own schema takes an object, an array or any
  * value: the server must read the JSON text. The zod schema must not refuse the text as text.

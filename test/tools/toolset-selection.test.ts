@@ -75,12 +75,26 @@ describe("a session that starts with the default toolsets", () => {
     for (const name of ["pages", "orders", "customers", "shop", "analytics"]) expect(of(name).enabled, name).toBe("partly");
 
     const r = await h.call("enable_toolset", { toolset: "finance" });
-    expect(r.data).toMatchObject({ enabled: "finance", added: expect.arrayContaining(["list_payment_histories"]) });
+    expect(r.data.enabled).toBe("finance");
+    expect(r.data.added.map((t: { name: string }) => t.name).sort()).toEqual(["create_transaction", "list_payment_histories", "record_ad_cost"]);
     expect((await h.call("enable_toolset", {})).data.toolsets.find((t: { name: string }) => t.name === "finance").enabled).toBe(true);
     await expect.poll(() => changed).toBe(1);
     expect(await listed()).toContain("list_payment_histories");
     const tx = await h.call("list_payment_histories", {});
     expect(tx.isError, tx.text).toBe(false);
+
+    // Each added tool comes with what calling it takes, as tools/list now lists it: every
+    // parameter, the required ones starred, so the next call needs no new tools/list.
+    const listing = (await h.client.listTools()).tools;
+    for (const added of r.data.added as { name: string; description: string; params: string }[]) {
+      const entry = listing.find((t) => t.name === added.name)!;
+      expect(added.description).toBe(entry.description);
+      const required = new Set(entry.inputSchema.required ?? []);
+      const top = topLevel(added.params).map((p) => p.split(":")[0]);
+      expect(top).toEqual(Object.keys(entry.inputSchema.properties ?? {}).map((name) => `${name}${required.has(name) ? "*" : ""}`));
+    }
+    const ad = r.data.added.find((t: { name: string }) => t.name === "record_ad_cost");
+    expect(ad.params).toContain("items*: [{cost*: integer, tax: number, warehouse_id, product, marketer, source: {key*, account}");
 
     const again = await h.call("enable_toolset", { toolset: "finance" });
     expect(again.data.added).toEqual([]);
@@ -93,6 +107,18 @@ describe("a session that starts with the default toolsets", () => {
     expect(r.text).toContain("finance");
   });
 });
+
+/** "a, b: [{c, d}], e" -> ["a", "b: [{c, d}]", "e"]. */
+function topLevel(text: string): string[] {
+  const parts = [""];
+  let depth = 0;
+  for (const ch of text) {
+    depth += "[{".includes(ch) ? 1 : "]}".includes(ch) ? -1 : 0;
+    if (ch === "," && depth === 0) parts.push("");
+    else parts[parts.length - 1] += ch;
+  }
+  return parts.map((p) => p.trim());
+}
 
 describe("an exact tool list", () => {
   let h: Harness;

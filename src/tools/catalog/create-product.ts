@@ -2,13 +2,13 @@ import { z } from "zod";
 import { id, num } from "../../format/compact.js";
 import { CREATE, defineTool } from "../define.js";
 import { jsonish, shopIdInput } from "../inputs.js";
-import { nonEmpty, shaped, someOf } from "../pos/fields.js";
+import { nonEmpty, someOf } from "../pos/fields.js";
 import { categories, refId } from "../pos/shop-refs.js";
 import { shopScope } from "../pos/shop-scope.js";
 import { variantText } from "../orders/variation-row.js";
 
-const variant = shaped({
-  options: z.record(z.string().max(40), z.string().max(80)).optional(),
+const variant = z.object({
+  options: jsonish(z.record(z.string().max(40), z.string().max(80))).optional(),
   price: z.number().int().min(0),
   cost: z.number().int().min(0).optional(),
   sku: z.string().max(60).optional(),
@@ -29,7 +29,7 @@ export const createProduct = defineTool({
     category: z.string().max(100).optional().describe("Name or id"),
     sku: z.string().max(60).optional().describe("Product code"),
     note: z.string().max(2000).optional().describe("Note"),
-    variants: jsonish(someOf(variant, 100)).describe("options, price*, cost, sku, barcode"),
+    variants: jsonish(someOf(variant, 100)).describe("Variants"),
   }),
   output: z.object({
     product_id: z.string().optional(),

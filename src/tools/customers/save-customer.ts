@@ -10,6 +10,7 @@ import { resolveShopId } from "../pos/resolve-shop.js";
 import { customerLevels, refId } from "../pos/shop-refs.js";
 import type { PosClient } from "../../clients/pos.js";
 import { geoIndex } from "../shop/geo-index.js";
+import { fieldChecks, holds, notApplied, phones, readBack, type SentField, verifiedShape } from "../verify.js";
 import { customerRow, customerRowSchema } from "./customer-row.js";
 
 const address = z.object({
@@ -41,6 +42,26 @@ async function fullAddress(pos: PosClient, a: z.output<typeof address>): Promise
   return names.filter(Boolean).join(", ") || undefined;
 }
 
+/** Address fields an update can be checked on (full_address is the POS's own rendering). */
+const ADDRESS_KEYS = ["address", "commune_id", "district_id", "province_id", "full_name", "phone_number"] as const;
+
+/**
+ * Each field of a customer update beside what the record read back holds: an address sent is
+ * held when the record has one with its words and places (the one with its id, when it had one).
+ */
+function customerChecks(body: Record<string, unknown>, held: Record<string, unknown>): SentField[] {
+  const { shop_customer_address: sentAddresses, level_id, ...rest } = body;
+  const checks = fieldChecks(rest, held, { date_of_birth: (d) => (typeof d === "string" ? d.slice(0, 10) : d), phone_numbers: phones });
+  if (level_id !== undefined) checks.push({ field: "level", sent: level_id, held: held.level_id });
+  const addresses = Array.isArray(held.shop_customer_address) ? (held.shop_customer_address as Record<string, unknown>[]) : [];
+  ((sentAddresses ?? []) as Record<string, unknown>[]).forEach((a, i) => {
+    const sent = Object.fromEntries(ADDRESS_KEYS.flatMap((k) => (a[k] === undefined ? [] : [[k, a[k]]])));
+    const match = a.id === undefined ? addresses.find((h) => holds(sent, h)) : addresses.find((h) => String(h.id) === String(a.id));
+    checks.push({ field: `addresses[${i}]`, sent, held: match ?? addresses.at(-1) });
+  });
+  return checks;
+}
+
 export const saveCustomer = defineTool({
   name: "save_customer",
   title: "Create or update a customer",
@@ -69,6 +90,7 @@ export const saveCustomer = defineTool({
     created: z.boolean(),
     customer: customerRowSchema.optional(),
     address_matches: z.array(addressMatchSchema.extend({ index: z.number() })).optional(),
+    ...verifiedShape,
   }),
   async handler(input, ctx) {
     const { shop_id, customer_id, level, addresses, extra, ...fields } = input;
@@ -99,18 +121,22 @@ export const saveCustomer = defineTool({
     const target = customer_id === undefined ? undefined : await customerId(ctx.pos, shopId, "customer_id", customer_id);
     const levels = await customerLevels(ctx.pos, shopId);
     if (level !== undefined) body.level_id = refId("level", levels, level);
-    const saved = target
-      ? await ctx.pos.updateCustomer(shopId, target, body)
-      : await ctx.pos.createCustomer(shopId, body);
     const names = new Map(levels.map((l) => [l.id, l.name]));
-    // A bare {success: true} answer carries no record: report the id being updated, if any.
-    const known = id(saved.id) ?? target;
     const matches = placed?.flatMap((p, index) => (p.match ? [{ index, ...p.match }] : []));
-    return {
-      id: known,
-      created: !customer_id,
-      customer: customerRow(known === undefined ? saved : { ...saved, id: known }, ctx.config.timezone, names),
-      address_matches: matches,
-    };
+    if (target) {
+      // An update is reported as read back: the answer to a PUT says little (often {success: true}).
+      await ctx.pos.updateCustomer(shopId, target, body);
+      const back = await readBack("customer change", () => ctx.pos.getCustomer(shopId, target));
+      return {
+        id: target,
+        created: false,
+        customer: back.record && customerRow(back.record, ctx.config.timezone, names),
+        address_matches: matches,
+        not_applied: back.record && notApplied(customerChecks(body, back.record as Record<string, unknown>)),
+        unverified: back.unverified,
+      };
+    }
+    const saved = await ctx.pos.createCustomer(shopId, body);
+    return { id: id(saved.id), created: true, customer: customerRow(saved, ctx.config.timezone, names), address_matches: matches };
   },
 });

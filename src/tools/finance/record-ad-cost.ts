@@ -12,13 +12,13 @@ import { planned } from "../pos/plan.js";
 
 /** "all" only filters lists; a recorded transaction has a real status. */
 const TRANSACTION_STATES = TRANSACTION_STATUSES.filter((r) => r.code >= 0);
-const item = shaped({
+const item = z.object({
   cost: z.number().int().refine((n) => n >= 0, "must not be negative"),
-  tax: z.number().min(0).max(100).optional(),
+  tax: z.number().min(0).refine((n) => n <= 100, "at most 100 (%)").optional().describe("%"),
   warehouse_id: nonEmpty(64).optional(),
   product: nonEmpty(200).optional(),
   marketer: nonEmpty(120).optional(),
-  source: z.object({ key: nonEmpty(32), account: nonEmpty(64).optional() }).optional(),
+  source: z.object({ key: nonEmpty(32), account: nonEmpty(64).optional().describe("Page") }).optional(),
   post_ids: z.array(nonEmpty(80)).max(50).optional(),
   is_livestream: z.boolean().optional(),
   is_wholesale: z.boolean().optional(),
@@ -37,7 +37,7 @@ const input = z.object({
       is_locked: z.boolean().optional(),
     }),
   ).describe("Expense: name, status (required), note, time_incurred, tags, is_locked"),
-  items: jsonish(someOf(item, 50)).describe("cost*, tax %, warehouse_id, product, marketer (staff), source {key, account: page}, post_ids, is_livestream, is_wholesale"),
+  items: jsonish(someOf(item, 50)).describe("Costs"),
 });
 
 /** Dates, status and every reference resolved: before the user is asked, and once. */

@@ -24,7 +24,7 @@ export const createStockExport = defineTool({
     shop_id: shopIdInput,
     warehouse_id: nonEmpty(120).describe("Source warehouse (id or name)"),
     status: z.union([z.string().max(40), z.number().int()]).describe(STATES.map((r) => r.name).join(", ")),
-    items: jsonish(someOf(pricedLine, 200)).describe("Lines: variation_id, quantity, imported_price"),
+    items: jsonish(someOf(pricedLine, 200)).describe("Lines"),
     type: z.union([z.string().max(40), z.number().int()]).optional().describe("normal (default) or defective"),
     note: z.string().max(2000).optional().describe("Note"),
     supplier_products_id: z.number().int().optional().describe("Supplier id"),

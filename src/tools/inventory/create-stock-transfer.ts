@@ -22,7 +22,7 @@ export const createStockTransfer = defineTool({
     shop_id: shopIdInput,
     from_warehouse_id: warehouseRef.describe("Source warehouse (id or name)"),
     to_warehouse_ids: jsonish(someOf(warehouseRef, 20)).describe("Target warehouses"),
-    items: jsonish(someOf(quantityLine, 200)).describe("Lines: variation_id, quantity"),
+    items: jsonish(someOf(quantityLine, 200)).describe("Lines"),
     shipping_fee: z.number().int().optional().describe("Shipping fee"),
     note: z.string().max(2000).optional().describe("Note"),
     inserted_at: dateInput.optional().describe("Default now"),

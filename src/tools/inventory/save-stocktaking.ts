@@ -6,20 +6,31 @@ import { parseDateInput } from "../../format/time.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { dateInput, idInput, jsonish, shopIdInput } from "../inputs.js";
 
-import { nonEmpty, shaped, someOf } from "../pos/fields.js";
+import { nonEmpty, someOf } from "../pos/fields.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { STOCKTAKING_STATUSES, settable } from "./codes.js";
 import { stockLines } from "./stock-lines.js";
 import { refId, staff, warehouseId } from "../pos/shop-refs.js";
+import { fieldChecks, instant, notApplied, readBack, type SentField, verifiedShape } from "../verify.js";
 
 const STATES = settable(STOCKTAKING_STATUSES);
 
-const line = shaped({
-  id: z.string().max(64).optional(),
+const line = z.object({
+  id: z.string().max(64).optional().describe("Line id"),
   variation_id: nonEmpty(64),
-  changed_quantity: z.number().int(),
+  changed_quantity: z.number().int().describe("Counted minus system"),
   note: z.string().max(500).optional(),
 });
+
+/** Each field of a stocktaking update beside what the count read back holds: lines by their id, the date as an instant, the status by name. */
+function stocktakingChecks(sent: Record<string, unknown>, held: Record<string, unknown>): SentField[] {
+  const { items, id: _id, ...fields } = sent;
+  const lines = Array.isArray(held.items) ? (held.items as Record<string, unknown>[]) : [];
+  return [
+    ...fieldChecks(fields, held, { stocktaking_at: instant, status: (code) => statusName(STOCKTAKING_STATUSES, code) }),
+    ...(items as Record<string, unknown>[]).map((line, i) => ({ field: `items[${i}]`, sent: line, held: lines.find((l) => String(l.id) === String(line.id)) })),
+  ];
+}
 
 export const saveStocktaking = defineTool({
   name: "save_stocktaking",
@@ -33,14 +44,14 @@ export const saveStocktaking = defineTool({
     stocktaking_id: idInput("Omit to create").optional(),
     warehouse_id: nonEmpty(120).describe("Warehouse counted (id or name)"),
     status: z.union([z.string().max(40), z.number().int()]).describe(STATES.map((r) => r.name).join(", ")),
-    items: jsonish(someOf(line, 500)).describe("variation_id, changed_quantity (counted minus system), note; id (line id) to update"),
+    items: jsonish(someOf(line, 500)).describe("Lines"),
     note: z.string().max(2000).optional().describe("Note"),
     stocktaking_at: dateInput.optional().describe("Count date"),
     stocktaking_by: z.string().max(40).optional().describe("Scope, e.g. category_ids"),
     stocktaking_by_value: jsonish(z.array(z.string().max(64)).max(100)).optional().describe("Scope ids"),
     creator_id: z.string().max(120).optional().describe("Staff id, email or name"),
   }),
-  output: z.object({ id: z.string().optional(), display_id: z.string().optional(), status: z.string().optional(), created: z.boolean() }),
+  output: z.object({ id: z.string().optional(), display_id: z.string().optional(), status: z.string().optional(), created: z.boolean(), ...verifiedShape }),
   async handler(input, ctx) {
     const status = requireStatus("status", STATES, input.status);
     const updating = input.stocktaking_id !== undefined;
@@ -70,9 +81,20 @@ export const saveStocktaking = defineTool({
         stocktaking_at: stocktaking_at === undefined ? undefined : parseDateInput("stocktaking_at", stocktaking_at, tz).toISOString(),
       },
     };
-    const saved = stocktaking_id === undefined
-      ? await ctx.pos.createStocktaking(shopId, body)
-      : await ctx.pos.updateStocktaking(shopId, stocktaking_id, body);
-    return { id: id(saved.id) ?? stocktaking_id, display_id: id(saved.display_id), status: statusName(STOCKTAKING_STATUSES, saved.status ?? status), created: !updating };
+    if (stocktaking_id === undefined) {
+      const saved = await ctx.pos.createStocktaking(shopId, body);
+      return { id: id(saved.id), display_id: id(saved.display_id), status: statusName(STOCKTAKING_STATUSES, saved.status ?? status), created: true };
+    }
+    await ctx.pos.updateStocktaking(shopId, stocktaking_id, body);
+    const back = await readBack("stocktaking change", () => ctx.pos.getStocktaking(shopId, stocktaking_id));
+    const sent = Object.fromEntries(Object.entries(body.stocktaking).filter(([, v]) => v !== undefined));
+    return {
+      id: stocktaking_id,
+      display_id: id(back.record?.display_id),
+      status: back.record && statusName(STOCKTAKING_STATUSES, back.record.status),
+      created: false,
+      not_applied: back.record && notApplied(stocktakingChecks(sent, back.record as Record<string, unknown>)),
+      unverified: back.unverified,
+    };
   },
 });

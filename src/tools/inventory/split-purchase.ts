@@ -36,8 +36,8 @@ export const splitPurchase = defineTool({
   input: z.object({
     shop_id: shopIdInput,
     purchase_id: idInput("Purchase id (list_purchases)"),
-    keep_items: lines.describe("Kept: variation_id, quantity, imported_price"),
-    move_items: lines.describe("Moved, same fields"),
+    keep_items: lines.describe("Kept"),
+    move_items: lines.describe("Moved"),
     original: slip.optional().describe("Kept slip's fields: warehouse_id, status, note, discount, …"),
     new_purchase: slip.optional().describe("Same, new slip"),
   }),

@@ -2,19 +2,19 @@ import { z } from "zod";
 import { num } from "../../format/compact.js";
 import type { PosClient } from "../../clients/pos.js";
 import { variationIds } from "../orders/resolve-items.js";
-import { nonEmpty, shaped } from "../pos/fields.js";
+import { nonEmpty } from "../pos/fields.js";
 
 const variationId = nonEmpty(64);
 const count = z.number().int().refine((n) => n > 0, "must be above 0");
 
 /** A stock line of an export or purchase: variation, quantity and unit cost are all required. */
-export const pricedLine = shaped({
+export const pricedLine = z.object({
   variation_id: variationId,
   quantity: count,
   imported_price: z.number().int().refine((n) => n >= 0, "must not be negative"),
 });
 
-export const quantityLine = shaped({ variation_id: variationId, quantity: count });
+export const quantityLine = z.object({ variation_id: variationId, quantity: count });
 
 /** How many lines and units a slip holds. */
 export function lineSummary(items: unknown): { item_count?: number; total_quantity?: number } {

@@ -12,10 +12,10 @@ import { linesText } from "../confirm.js";
 import { warehouseRef } from "../pos/shop-refs.js";
 import { planned } from "../pos/plan.js";
 import { orderRefInput, resolveOrder } from "./order-ref.js";
-import { namedLines, parseItems, quantityInput, resolveItems, variationInfo } from "./resolve-items.js";
+import { itemInput, namedLines, quantityInput, resolveItems, variationInfo } from "./resolve-items.js";
 
 const returnItem = z.object({
-  variation_id: idInput("Variation id").optional(),
+  variation_id: idInput().optional(),
   product: z.string().max(200).optional(),
   quantity: quantityInput,
 });
@@ -61,10 +61,10 @@ function lineInfo(info: Info | undefined, withWeight: boolean) {
 const input = z.object({
   shop_id: shopIdInput,
   order_id: orderRefInput,
-  items: jsonish(z.array(returnItem).min(1).max(100)).describe("variation_id or product (of an order line), quantity"),
+  items: jsonish(z.array(returnItem).min(1).max(100)).describe("Order lines returned"),
   warehouse_id: z.string().max(120).describe("Receiving warehouse id or name"),
   status: z.union([z.string().max(40), z.number().int()]).default("new").describe("new, shipped, completed or cancelled"),
-  exchange_items: jsonish(z.array(z.unknown())).optional().describe("Exchange lines (as create_order)"),
+  exchange_items: jsonish(z.array(itemInput).max(100)).optional().describe("Exchange lines"),
   discount_from_order_to_returned: z.number().int().min(0).optional().describe("Discount carried over"),
   received_at_shop: z.boolean().optional().describe("At the counter"),
   note: z.string().max(2000).optional().describe("Exchange order note"),
@@ -73,7 +73,7 @@ const input = z.object({
 /** The order, its lines, the warehouse and the exchange lines resolved before the user is asked. */
 const plan = planned(async (args: z.output<typeof input>, ctx) => {
   const status = requireStatus("status", RETURN_ORDER_STATUSES, args.status);
-  const exchangeItems = args.exchange_items?.length ? parseItems("exchange_items", args.exchange_items) : [];
+  const exchangeItems = args.exchange_items ?? [];
   const shopId = await resolveShopId(ctx, args.shop_id);
   const warehouse = await warehouseRef(ctx.pos, shopId, "warehouse_id", args.warehouse_id);
   const original = await resolveOrder(ctx.pos, shopId, args.order_id);

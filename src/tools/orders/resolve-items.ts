@@ -3,7 +3,6 @@ import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosVariation } from "../../clients/schemas/pos.js";
 import { fold, sanitizeName } from "../../format/text.js";
-import { unknownKeysMessage } from "../input-errors.js";
 import { idInput } from "../inputs.js";
 import { variantText } from "./variation-row.js";
 
@@ -16,7 +15,7 @@ export const quantityInput = z
 
 /** An order line: a variation_id, or product (name, SKU or barcode) + optional variant words. */
 export const itemInput = z.object({
-  variation_id: idInput("Variation id").optional(),
+  variation_id: idInput().optional(),
   product: z.string().max(200).optional(),
   variant: z.string().max(100).optional(),
   quantity: quantityInput,
@@ -25,22 +24,6 @@ export const itemInput = z.object({
 });
 export const itemsInput = z.array(itemInput).min(1).max(100);
 
-const LINE_HINT = "Each line: {variation_id or product, quantity, variant?, price?, discount_each?}.";
-
-/**
- * Items listed as free JSON (update_order, exchange_items: their full schema would cost every
- * turn): checked against itemInput as strictly as create_order's, an unknown key included (a
- * dropped `discount` would be a silent change on a write that replaces the lines).
- */
-export function parseItems(field: string, value: unknown): ItemInput[] {
-  const unknown = unknownKeysMessage(z.object({ [field]: itemsInput }), { [field]: value });
-  if (unknown) throw new InputError(undefined, unknown, LINE_HINT);
-  const parsed = itemsInput.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
-  throw new InputError(`${field}${path}`, issue.message, LINE_HINT);
-}
 export type ItemInput = z.infer<typeof itemInput>;
 
 export interface ResolvedItem {
@@ -111,8 +94,8 @@ export async function resolveItems(pos: PosClient, shopId: string, items: ItemIn
   for (const [i, item] of items.entries()) {
     const where = `${field}[${i}]`;
     if (item.variation_id) {
-      const variation = known.find((v) => String(v.id) === item.variation_id);
-      if (!variation) throw new InputError(`${where}.variation_id`, `no variation ${item.variation_id}`, "Use search_products to find the variation_id.");
+      // People copy the SKU or barcode off a label into variation_id: exactly one of those is it too.
+      const variation = known.find((v) => String(v.id) === item.variation_id) ?? (await variationByCode(pos, shopId, `${where}.variation_id`, item.variation_id));
       resolved.push({ input: item, variation });
       continue;
     }
@@ -146,6 +129,14 @@ export function variationInfo(v: PosVariation, price?: number) {
   };
 }
 
+/** The one variation whose SKU or barcode is `text` exactly; none or several is an error naming them. */
+async function variationByCode(pos: PosClient, shopId: string, field: string, text: string): Promise<PosVariation> {
+  const hits = (await pos.listVariations(shopId, { search: text, page_size: 50 })).data.filter((v) => namesVariation(v, text));
+  if (hits.length === 1) return hits[0]!;
+  const problem = hits.length ? `${JSON.stringify(text)} names ${hits.length} variations: ${hits.slice(0, 10).map(label).join("; ")}` : `no variation has the id, SKU or barcode ${JSON.stringify(text)}`;
+  throw new InputError(field, problem, "Use search_products to find the variation_id.");
+}
+
 /**
  * The ids of variations given by id, SKU or barcode, in order: a filter holding something else
  * matches nothing (an empty answer that reads as "none"), and a stock line with it moves nothing.
@@ -156,16 +147,7 @@ export async function variationIds(pos: PosClient, shopId: string, values: reado
   const known = new Set((await pos.variationsByIds(shopId, texts)).map((v) => String(v.id)));
   const ids: string[] = [];
   for (const [i, text] of texts.entries()) {
-    if (known.has(text)) {
-      ids.push(text);
-      continue;
-    }
-    const hits = (await pos.listVariations(shopId, { search: text, page_size: 50 })).data.filter((v) => namesVariation(v, text));
-    if (hits.length !== 1) {
-      const problem = hits.length ? `${JSON.stringify(text)} names ${hits.length} variations: ${hits.slice(0, 10).map(label).join("; ")}` : `no variation has the id, SKU or barcode ${JSON.stringify(text)}`;
-      throw new InputError(where(i), problem, "Use search_products to find the variation_id.");
-    }
-    ids.push(String(hits[0]!.id));
+    ids.push(known.has(text) ? text : String((await variationByCode(pos, shopId, where(i), text)).id));
   }
   return ids;
 }

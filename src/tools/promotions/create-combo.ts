@@ -4,14 +4,39 @@ import { id } from "../../format/compact.js";
 import { parseDateInput, toUnix } from "../../format/time.js";
 import { CREATE, defineTool } from "../define.js";
 import { dateInput, jsonish, shopIdInput } from "../inputs.js";
-import { nonEmpty, shaped, someOf } from "../pos/fields.js";
+import type { PosClient } from "../../clients/pos.js";
+import { findProduct } from "../catalog/product-ref.js";
+import { variationIds } from "../orders/resolve-items.js";
+import { nonEmpty, someOf } from "../pos/fields.js";
 import { shopScope } from "../pos/shop-scope.js";
 
-const part = shaped({
-  product_id: nonEmpty(64),
+const part = z.object({
+  product_id: nonEmpty(64).optional().describe("Id, SKU or name"),
   count: z.number().int().refine((n) => n > 0, "must be above 0"),
-  variation_id: nonEmpty(64).optional(),
+  variation_id: nonEmpty(64).optional().describe("Id, SKU or barcode: only this variant"),
 });
+type Part = z.output<typeof part>;
+
+/**
+ * The parts as ids, resolved before the write: a product by id, SKU or name, a variation by id,
+ * SKU or barcode (it brings its product). One at a time: a combo has few parts.
+ */
+async function comboParts(pos: PosClient, shopId: string, parts: Part[]): Promise<Part[]> {
+  const out: Part[] = [];
+  for (const [i, p] of parts.entries()) {
+    const where = `variations[${i}]`;
+    if (p.variation_id !== undefined) {
+      const [variationId] = await variationIds(pos, shopId, [p.variation_id], () => `${where}.variation_id`);
+      const [variation] = await pos.variationsByIds(shopId, [variationId!]);
+      out.push({ ...p, variation_id: variationId, product_id: String(variation?.product_id ?? p.product_id) });
+    } else if (p.product_id !== undefined) {
+      out.push({ ...p, product_id: String((await findProduct(pos, shopId, `${where}.product_id`, p.product_id)).product.id) });
+    } else {
+      throw new InputError(`${where}.product_id`, "is required (or variation_id)", "Name the product (id, SKU or name) or the variant (id, SKU or barcode).");
+    }
+  }
+  return out;
+}
 
 export const createCombo = defineTool({
   name: "create_combo",
@@ -23,7 +48,7 @@ export const createCombo = defineTool({
   input: z.object({
     shop_id: shopIdInput,
     name: nonEmpty(200).describe("Combo name"),
-    variations: jsonish(someOf(part, 50)).describe("product_id, count; variation_id narrows"),
+    variations: jsonish(someOf(part, 50)).describe("Parts"),
     discount_amount: z.number().int().optional().describe("Amount off"),
     discount_by_percent: z.number().max(100).optional().describe("Percent off"),
     max_discount_by_percent: z.number().int().optional().describe("Cap"),
@@ -44,9 +69,11 @@ export const createCombo = defineTool({
     const unix = (field: string, value: string | number | undefined) => (value === undefined ? undefined : toUnix(parseDateInput(field, value, tz)));
     const { shop_id, start_time, end_time, ...fields } = input;
     const { shopId, currency } = await shopScope(ctx, shop_id);
+    const variations = await comboParts(ctx.pos, shopId, fields.variations);
     const created = await ctx.pos.createCombo(shopId, {
       combo_product: {
         ...fields,
+        variations,
         currency,
         is_use_percent: input.discount_by_percent !== undefined,
         is_value_combo: input.value_combo !== undefined,

@@ -6,6 +6,9 @@ import { defineTool, OVERWRITE } from "../define.js";
 import { dateInput, idInput, jsonish, shopIdInput } from "../inputs.js";
 import { nonEmpty } from "../pos/fields.js";
 import { shopScope } from "../pos/shop-scope.js";
+import type { PosClient } from "../../clients/pos.js";
+import type { PosPromotion } from "../../clients/schemas/pos.js";
+import { fieldChecks, instant, notApplied, readBack, verifiedShape } from "../verify.js";
 
 const TYPES = [
   "discount_by_product",
@@ -16,6 +19,19 @@ const TYPES = [
   "discount_by_coupon_id",
   "discount_by_attachment_products",
 ] as const;
+
+/** Pages of the promotion list read to find one by id (the POS has no read of one promotion). */
+const READ_PAGES = 10;
+
+async function promotionById(pos: PosClient, shopId: string, promotionId: string): Promise<PosPromotion> {
+  for (let page = 1; page <= READ_PAGES; page++) {
+    const list = await pos.listPromotions(shopId, { page, page_size: 100 });
+    const found = list.data.find((p) => String(p.id) === promotionId);
+    if (found) return found;
+    if (list.data.length < 100) break;
+  }
+  throw new Error(`promotion ${promotionId} is not in the promotion list`);
+}
 
 export const savePromotion = defineTool({
   name: "save_promotion",
@@ -36,7 +52,7 @@ export const savePromotion = defineTool({
       .optional()
       .describe("Other fields: items, coupon_info, promo_code_info, warehouse_ids, customer_tags, order_sources, …"),
   }),
-  output: z.object({ id: z.string().optional(), display_id: z.string().optional(), created: z.boolean() }),
+  output: z.object({ id: z.string().optional(), display_id: z.string().optional(), created: z.boolean(), ...verifiedShape }),
   confirm: (input) => ({
     action: input.promotion_id ? `Lưu thay đổi khuyến mãi ${input.promotion_id}?` : "Tạo khuyến mãi mới?",
     details: [
@@ -69,9 +85,21 @@ export const savePromotion = defineTool({
     };
     const { shopId } = await shopScope(ctx, input.shop_id);
     const body = { promotion_advance: promotion };
-    const saved = input.promotion_id === undefined
-      ? await ctx.pos.createPromotion(shopId, body)
-      : await ctx.pos.updatePromotion(shopId, input.promotion_id, body);
-    return { id: id(saved.id) ?? input.promotion_id, display_id: id(saved.display_id), created: creating };
+    if (input.promotion_id === undefined) {
+      const saved = await ctx.pos.createPromotion(shopId, body);
+      return { id: id(saved.id), display_id: id(saved.display_id), created: true };
+    }
+    const promotionId = input.promotion_id;
+    await ctx.pos.updatePromotion(shopId, promotionId, body);
+    const back = await readBack("promotion change", () => promotionById(ctx.pos, shopId, promotionId));
+    const sent = Object.fromEntries(Object.entries(promotion).filter(([, v]) => v !== undefined));
+    return {
+      id: promotionId,
+      display_id: id(back.record?.display_id),
+      created: false,
+      // The update writes times as ISO text; the record may hold them otherwise.
+      not_applied: back.record && notApplied(fieldChecks(sent, back.record as Record<string, unknown>, { start_time: instant, end_time: instant })),
+      unverified: back.unverified,
+    };
   },
 });

@@ -99,6 +99,23 @@ describe("update_product_prices", () => {
     expect(pos().variations.map((v) => v.retail_price)).toEqual(prices);
   });
 
+  it("reads the product back once after the write and names a price the POS did not take", async () => {
+    const variation = pos().variations[30]!;
+    const old = variation.retail_price;
+    const path = `/pos/api/v1/shops/${pos().shop.id}/products/${variation.product_id}`;
+    const seen = h.sandbox.server.requests.length;
+    // The POS answers success without changing anything.
+    h.sandbox.server.injectFault({ method: "PUT", path: `/products/${variation.product_id}`, kind: "status", status: 200, body: { success: true } });
+    const r = await h.call("update_product_prices", { product: variation.display_id, prices: [{ price: old + 1000 }] });
+    expect(r.isError, r.text).toBe(false);
+    const sent = h.sandbox.server.requests.slice(seen).filter((q) => q.path === path).map((q) => q.method);
+    // Read to find it, written once, read back once.
+    expect(sent).toEqual(["GET", "PUT", "GET"]);
+    expect(variation.retail_price).toBe(old);
+    expect(r.data.changed).toEqual([expect.objectContaining({ variation_id: variation.id, old_price: old, price: old })]);
+    expect(r.data.not_applied).toEqual([{ field: `${variation.display_id} price`, sent: old + 1000, holds: old, fix: expect.stringContaining("POS app") }]);
+  });
+
   it("lists the variants when the words match none", async () => {
     const product = pos().products[0]!;
     const r = await h.call("update_product_prices", { product: product.id, prices: [{ variant: "Tím XXL", price: 1 }] });

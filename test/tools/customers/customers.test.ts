@@ -147,6 +147,28 @@ describe("save_customer", () => {
   });
 });
 
+describe("save_customer reads an update back", () => {
+  it("says every field took, or names the one the POS did not keep, with a customer named by phone", async () => {
+    const customer = pos().customers.find((c) => c.phone_numbers[0] && c.tags.length === 0)!;
+    const phone = customer.phone_numbers[0]!;
+    const path = `/pos/api/v1/shops/${pos().shop.id}/customers/${customer.id}`;
+    const seen = h.sandbox.server.requests.length;
+    const ok = await h.call("save_customer", { customer_id: `${phone.slice(0, 4)} ${phone.slice(4)}`, tags: ["VIP"], emails: ["mai@example.com"] });
+    expect(ok.isError, ok.text).toBe(false);
+    expect(ok.data.not_applied).toBeUndefined();
+    expect(customer).toMatchObject({ tags: ["VIP"], emails: ["mai@example.com"] });
+    expect(ok.data.customer.id).toBe(customer.id);
+    expect(h.sandbox.server.requests.slice(seen).filter((q) => q.path === path).map((q) => q.method)).toEqual(["PUT", "GET"]);
+
+    // The POS answers success without keeping the name.
+    h.sandbox.server.injectFault({ method: "PUT", path: `/customers/${customer.id}`, kind: "status", status: 200, body: { success: true } });
+    const ignored = await h.call("save_customer", { customer_id: customer.id, name: "Tên Mới" });
+    expect(ignored.isError, ignored.text).toBe(false);
+    expect(ignored.data.not_applied).toEqual([{ field: "name", sent: "Tên Mới", holds: customer.name, fix: expect.stringContaining("POS app") }]);
+    expect(ignored.data.customer.customer_name).toBe(customer.name);
+  });
+});
+
 describe("points, notes, levels, promotions", () => {
   it("lists point changes newest first with balances", async () => {
     const c = withOrders();

@@ -4,36 +4,6 @@ import { useHarness } from "../../helpers/harness.js";
 const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
 const pos = () => h.sandbox.pos;
 
-describe("tag_order", () => {
-  it("adds tags by name and removes them by id, keeping the others", async () => {
-    const order = pos().orders.find((o) => o.tags.length === 1 && !o.is_removed)!;
-    const kept = order.tags[0]!.name;
-    const added = await h.call("tag_order", { order_id: order.id, add: ["giao gap", "Đã gọi xác nhận"] });
-    expect(added.isError, added.text).toBe(false);
-    expect(added.data.tags).toEqual([...new Set([kept, "Giao gấp", "Đã gọi xác nhận"])]);
-    expect(order.tags.map((t) => t.name)).toEqual(added.data.tags);
-    const removed = await h.call("tag_order", { order_id: order.id, remove: [4] });
-    expect(removed.data.tags).not.toContain("Đã gọi xác nhận");
-    expect(removed.data.tags).toContain(kept);
-  });
-
-  it("takes the shop's order number, as the other order tools do", async () => {
-    const order = pos().orders.find((o) => o.tags.length === 0 && !o.is_removed && o.status === 1)!;
-    const r = await h.call("tag_order", { order_id: `#${order.display_id}`, add: ["Giao gấp"] });
-    expect(r.isError, r.text).toBe(false);
-    expect(r.data.order_id).toBe(String(order.id));
-    expect(order.tags.map((t) => t.name)).toEqual(["Giao gấp"]);
-  });
-
-  it("lists the shop's tags for a name it does not have", async () => {
-    const order = pos().orders[0]!;
-    const r = await h.call("tag_order", { order_id: order.id, add: ["Hàng dễ vỡ"] });
-    expect(r.isError).toBe(true);
-    expect(r.text).toContain("add[0]: unknown value");
-    expect(r.text).toContain("Giao gấp (3)");
-  });
-});
-
 describe("track_order", () => {
   it("gives the carrier, tracking code, dates and the customer's link", async () => {
     const order = pos().orders.find((o) => o.status === 3 && o.partner?.picked_up_at && !o.is_removed)!;

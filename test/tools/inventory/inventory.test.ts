@@ -212,6 +212,16 @@ describe("stocktakings", () => {
     expect(updated.data.created).toBe(false);
     expect(stored.status).toBe(1);
     expect((stored.items as { changed_quantity: number }[])[0]!.changed_quantity).toBe(2);
+    // Read back after the write: the status is the count's own, and nothing is missing.
+    expect(updated.data).toMatchObject({ status: "counted" });
+    expect(updated.data.not_applied).toBeUndefined();
+
+    // The POS answers success without keeping the change: the line and status are named.
+    h.sandbox.server.injectFault({ method: "PUT", path: `/stocktakings/${created.data.id}`, kind: "status", status: 200, body: { success: true } });
+    const ignored = await h.call("save_stocktaking", { stocktaking_id: created.data.id, warehouse_id: w.id, status: "counting", items: [{ id: lineId, variation_id: v.id, changed_quantity: 5 }] });
+    expect(ignored.isError, ignored.text).toBe(false);
+    expect(ignored.data.status).toBe("counted");
+    expect(ignored.data.not_applied.map((n: { field: string }) => n.field)).toEqual(["status", "items[0]"]);
   });
 
   it("names missing stocktaking fields before calling", async () => {

@@ -132,6 +132,31 @@ describe("create_order, get_order, update_order", () => {
     expect(byPhone.data.defaults[0]).toBe(`receiver's address from the customer's record (${customer.name})`);
   });
 
+  it("takes a SKU or barcode where a variation id goes, and a customer by phone or name", async () => {
+    const [a, b] = [pos().variations.find((v) => v.barcode)!, pos().variations[12]!];
+    const customer = pos().customers.find((c) => c.phone_numbers[0] && pos().customers.filter((x) => x.name === c.name).length === 1)!;
+    const r = await h.call("create_order", { items: [{ variation_id: b.display_id, quantity: 1 }, { variation_id: a.barcode, quantity: 2 }], customer_id: customer.name });
+    expect(r.isError, r.text).toBe(false);
+    const stored = pos().orders.find((o) => String(o.id) === r.data.id)!;
+    expect(stored.items.map((it) => [it.variation_id, it.quantity])).toEqual([
+      [b.id, 1],
+      [a.id, 2],
+    ]);
+    expect(stored.shop_customer_id).toBe(customer.id);
+    const unknown = await h.call("create_order", { items: [{ variation_id: "AT999-XX-M", quantity: 1 }] });
+    expect(unknown.text).toContain('items[0].variation_id: no variation has the id, SKU or barcode "AT999-XX-M"');
+  });
+
+  it("lists the customers a name fits when it fits several, creating nothing", async () => {
+    const shared = pos().customers.find((c) => pos().customers.filter((x) => x.name === c.name).length > 1);
+    const name = shared?.name ?? pos().customers[0]!.name.split(" ")[0]!;
+    const before = pos().orders.length;
+    const r = await h.call("create_order", { items: [{ variation_id: pos().variations[1]!.id, quantity: 1 }], customer_id: name });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/customer_id: ".*" matches \d+ customers: .*id /);
+    expect(pos().orders).toHaveLength(before);
+  });
+
   it("lists candidates when a product name is ambiguous, and narrows with variant", async () => {
     const r = await h.call("create_order", { items: [{ product: "Áo thun cotton", quantity: 1 }] });
     expect(r.isError).toBe(true);
@@ -178,9 +203,13 @@ describe("create_order, get_order, update_order", () => {
     expect(h.sandbox.server.count("POST", path)).toBe(before);
   });
 
-  it("updates with PUT: status by name or code, note, items", async () => {
+  it("updates with PUT: items while new, status by name or code, note", async () => {
     const order = pos().orders.find((o) => o.status === 0 && !o.is_removed)!;
     const noteBefore = order.note || undefined;
+    const v = pos().variations[9]!;
+    const items = await h.call("update_order", { order_id: order.id, items: [{ product: v.display_id, quantity: 3 }] });
+    expect(items.isError, items.text).toBe(false);
+    expect(order.items.map((it) => [it.variation_id, it.quantity])).toEqual([[v.id, 3]]);
     const byName = await h.call("update_order", { order_id: order.id, status: "confirmed", note: "Đã gọi xác nhận" });
     expect(byName.isError, byName.text).toBe(false);
     expect(order.status).toBe(1);
@@ -189,10 +218,6 @@ describe("create_order, get_order, update_order", () => {
     expect(byName.data.order.status_history.slice(-2).map((e: { status_name: string }) => e.status_name)).toEqual(["new", "confirmed"]);
     const byCode = await h.call("update_order", { order_id: String(order.id), status: 12 });
     expect(byCode.data.order.status_name).toBe("waiting_to_print");
-    const v = pos().variations[9]!;
-    const items = await h.call("update_order", { order_id: order.id, items: [{ product: v.display_id, quantity: 3 }] });
-    expect(items.isError, items.text).toBe(false);
-    expect(order.items.map((it) => [it.variation_id, it.quantity])).toEqual([[v.id, 3]]);
     const bad = await h.call("update_order", { order_id: order.id, items: [{ product: v.display_id }] });
     expect(bad.text).toContain("items[0].quantity");
     const nothing = await h.call("update_order", { order_id: order.id });

@@ -34,9 +34,24 @@ describe("promotions", () => {
     expect(stored).toMatchObject({ name: "Giảm 10% áo thun", type: "discount_by_product", start_time: Date.parse("2026-12-01T00:00:00+07:00") / 1000 });
     expect((stored.items as { variation_id: string }[])[0]!.variation_id).toBe(v.id);
 
-    const updated = await h.call("save_promotion", { promotion_id: created.data.id, is_activated: false });
+    const updated = await h.call("save_promotion", { promotion_id: created.data.id, is_activated: false, end_time: "2027-01-15" });
     expect(updated.isError, updated.text).toBe(false);
     expect(stored).toMatchObject({ is_activated: false, name: "Giảm 10% áo thun" });
+    // Read back from the list, every field held: nothing to report.
+    expect(updated.data).toMatchObject({ id: created.data.id, created: false });
+    expect(updated.data.not_applied).toBeUndefined();
+    expect(updated.data.unverified).toBeUndefined();
+  });
+
+  it("names an update field the POS answered success to but did not keep", async () => {
+    const promotion = pos().promotions[0]!;
+    const before = h.sandbox.server.requests.length;
+    h.sandbox.server.injectFault({ method: "PUT", path: `/promotion_advance/${promotion.id}`, kind: "status", status: 200, body: { success: true } });
+    const r = await h.call("save_promotion", { promotion_id: promotion.id, name: "Tên khuyến mãi mới" });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.not_applied).toEqual([{ field: "name", sent: "Tên khuyến mãi mới", holds: promotion.name, fix: expect.stringContaining("POS app") }]);
+    const sent = h.sandbox.server.requests.slice(before).map((q) => `${q.method} ${q.path.replace(/.*\/shops\/\d+/, "")}`);
+    expect(sent).toEqual([`PUT /promotion_advance/${promotion.id}`, "GET /promotion_advance"]);
   });
 
   it("names what a new promotion lacks before calling", async () => {
@@ -86,6 +101,28 @@ describe("combos", () => {
     expect(stored).toMatchObject({ is_use_percent: true, is_value_combo: false, is_variation: true, order_types: ["all"], discount_by_percent: 10 });
     const listed = await h.call("list_combos", { limit: 100 });
     expect(listed.data.combos.some((c: { id: string }) => c.id === r.data.id)).toBe(true);
+  });
+
+  it("takes the parts as people name them: a variant's SKU or barcode, a product's SKU", async () => {
+    const a = pos().variations.find((v) => v.barcode)!;
+    const b = pos().variations.find((v) => v.product_id !== a.product_id)!;
+    const product = pos().products.find((p) => p.id === b.product_id)!;
+    const r = await h.call("create_combo", {
+      name: "Combo theo SKU",
+      variations: [
+        { variation_id: a.barcode, count: 1 },
+        { product_id: product.display_id, count: 2 },
+      ],
+      discount_amount: 20_000,
+    });
+    expect(r.isError, r.text).toBe(false);
+    const stored = pos().combos.find((c) => c.id === r.data.id)!;
+    expect(stored.variations).toEqual([
+      { variation_id: a.id, product_id: a.product_id, count: 1 },
+      { product_id: product.id, count: 2 },
+    ]);
+    const unknown = await h.call("create_combo", { name: "X", variations: [{ variation_id: "KHONG-CO", count: 1 }], discount_amount: 1 });
+    expect(unknown.text).toContain('variations[0].variation_id: no variation has the id, SKU or barcode "KHONG-CO"');
   });
 
   it("names missing combo fields before calling", async () => {

@@ -1,0 +1,163 @@
+import { z } from "zod";
+import { InputError, NotFoundError, OutcomeUnknownError, PancakeError, UpstreamError } from "../../clients/errors.js";
+import { ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
+import type { PosOrder } from "../../clients/schemas/pos.js";
+import { orderStatusName } from "../../format/orders.js";
+import { sanitizeName, sanitizeText } from "../../format/text.js";
+import { shown } from "../confirm.js";
+import { defineTool, OVERWRITE, type ToolContext } from "../define.js";
+import { jsonish, shopIdInput } from "../inputs.js";
+import { mapLimit } from "../page-stats/fan-out.js";
+import { planned } from "../pos/plan.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
+import { orderTags, refId } from "../pos/shop-refs.js";
+import { notAppliedSchema } from "../verify.js";
+import { nextNote, nextTags, noteChange, requireLive, tagsOf, writeOrder } from "./order-changes.js";
+import { resolveOrder } from "./order-ref.js";
+
+/** Orders one call changes: a day's confirmations fit, and the results stay readable. */
+const MAX_ORDERS = 50;
+/**
+ * Orders looked up or written at once; the client's limiter still paces them per shop. Each
+ * request in flight listens on the call's abort signal (a lookup by bare digits makes two), and
+ * Node warns past ten listeners.
+ */
+const IN_FLIGHT = 5;
+
+const tagNames = jsonish(z.array(z.union([z.string().max(80), z.number().int()])).max(20)).optional();
+
+const input = z.object({
+  shop_id: shopIdInput,
+  order_ids: jsonish(z.array(z.union([z.string().max(80), z.number().int()]).transform(String)).min(1).max(MAX_ORDERS)).describe('Ids or numbers "#560"'),
+  status: z.union([z.string().max(40), z.number().int()]).optional().describe("Status name or code"),
+  note: z.string().max(2000).optional().describe("Internal note"),
+  ...noteChange,
+  add_tags: tagNames.describe("Names or ids"),
+  remove_tags: tagNames.describe("Names or ids"),
+});
+type Input = z.output<typeof input>;
+
+const RESULTS = ["ok", "refused", "not_applied", "unknown"] as const;
+
+const row = z.object({
+  order: z.string().describe("As given"),
+  id: z.string().optional(),
+  result: z.enum(RESULTS),
+  status_name: z.string().optional(),
+  note: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+  not_applied: notAppliedSchema.optional(),
+  error: z.string().optional(),
+});
+type Row = z.infer<typeof row>;
+
+/** A reference that named an order, or why it did not. */
+type Target = { ref: string; order: PosOrder; refused?: undefined } | { ref: string; order?: undefined; refused: string };
+
+const reason = (error: unknown) => (error instanceof PancakeError ? `${error.message}${error.hint ? ` ${error.hint}` : ""}` : String(error));
+
+/** Everything checked and resolved before the user is asked and before any order is written. */
+const plan = planned(async (args: Input, ctx) => {
+  const { status: given, note, add_note, reason: why, add_tags, remove_tags } = args;
+  const status = given === undefined ? undefined : requireStatus("status", ORDER_STATUSES, given);
+  if (status === undefined && note === undefined && add_note === undefined && why === undefined && !add_tags?.length && !remove_tags?.length) {
+    throw new InputError(undefined, "nothing to change", "Pass status, note, add_note, add_tags or remove_tags.");
+  }
+  nextNote(undefined, { note, add_note, reason: why }, status);
+  const shopId = await resolveShopId(ctx, args.shop_id);
+  const tagging = Boolean(add_tags?.length || remove_tags?.length);
+  const list = tagging ? await orderTags(ctx.pos, shopId) : [];
+  const pick = (field: string, values: (string | number)[] | undefined) => (values ?? []).map((v, i) => Number(refId(`${field}[${i}]`, list, v)));
+  const [add, remove] = [pick("add_tags", add_tags), pick("remove_tags", remove_tags)];
+  const seen = new Map<string, string>();
+  const targets = await mapLimit(args.order_ids, IN_FLIGHT, async (ref): Promise<Target> => {
+    try {
+      const order = await resolveOrder(ctx.pos, shopId, ref, "order_ids");
+      requireLive(order, "order_ids");
+      return { ref, order };
+    } catch (error) {
+      if (error instanceof InputError || error instanceof NotFoundError) return { ref, refused: reason(error) };
+      throw error;
+    }
+  });
+  // One order named twice ("#560" and its id) is written once.
+  for (const t of targets) {
+    if (!t.order) continue;
+    const first = seen.get(String(t.order.id));
+    if (first !== undefined) Object.assign(t, { order: undefined, refused: `the same order as ${first}, changed once` });
+    else seen.set(String(t.order.id), t.ref);
+  }
+  return { shopId, status, add, remove, known: new Map(list.map((t) => [t.id, t.name])), targets };
+});
+
+/** One order's change: sent once, read back, and said as one of ok, not_applied or unknown. */
+async function change(args: Input, p: Awaited<ReturnType<typeof plan>>, order: PosOrder, ctx: ToolContext): Promise<Omit<Row, "order">> {
+  const body: Record<string, unknown> = {};
+  if (p.status !== undefined) body.status = p.status;
+  const note = nextNote(order.note, { note: args.note, add_note: args.add_note, reason: args.reason }, p.status);
+  if (note.note !== undefined) body.note = note.note;
+  if (p.add.length || p.remove.length) body.tags = nextTags(order, p.known, p.add, p.remove);
+  const id = String(order.id);
+  try {
+    const written = await writeOrder(ctx.pos, p.shopId, id, body);
+    const back = written.record;
+    if (!back) return { id, result: "unknown", error: written.unverified };
+    return {
+      id,
+      result: written.not_applied ? "not_applied" : "ok",
+      status_name: orderStatusName(back.status),
+      note: body.note === undefined ? undefined : sanitizeText(back.note, { max: 300 }),
+      tags: body.tags === undefined ? undefined : tagsOf(back.tags, p.known).map((t) => sanitizeName(t.name) ?? String(t.id)),
+      not_applied: written.not_applied,
+    };
+  } catch (error) {
+    // The POS said no (a 4xx, or success: false): nothing changed. A failure while it handled
+    // the write (5xx, a lost or broken answer) may have changed it.
+    if (error instanceof UpstreamError && (error.status === undefined || error.status < 500)) return { id, result: "refused", error: reason(error) };
+    const unsure = error instanceof OutcomeUnknownError ? "" : " It may or may not have been changed: check it with get_order before trying again.";
+    return { id, result: "unknown", error: `${reason(error)}${unsure}` };
+  }
+}
+
+export const updateOrders = defineTool({
+  name: "update_orders",
+  title: "Update several orders",
+  description: `Status, note or tags of up to ${MAX_ORDERS} orders at once. Example: order_ids ["#560","#561"], status "confirmed".`,
+  toolset: "orders",
+  annotations: OVERWRITE,
+  input,
+  output: z.object({
+    results: z.array(row),
+    counts: z.object(Object.fromEntries(RESULTS.map((r) => [r, z.number().optional()])) as Record<(typeof RESULTS)[number], z.ZodOptional<z.ZodNumber>>),
+  }),
+  async confirm(args, ctx) {
+    const p = await plan(args, ctx);
+    const named = (ids: number[]) => ids.map((id) => shown(p.known.get(String(id))) ?? String(id)).join(", ");
+    const orders = p.targets.flatMap((t) => (t.order ? [`#${t.order.display_id ?? t.order.id}`] : []));
+    const skipped = p.targets.flatMap((t) => (t.refused ? [t.ref] : []));
+    return {
+      action: `Cập nhật ${orders.length} đơn hàng?`,
+      details: [
+        ["Đơn", orders.join(", ")],
+        ["Bỏ qua", skipped.join(", ")],
+        ["Trạng thái", orderStatusName(p.status)],
+        ["Ghi chú mới", args.note],
+        ["Thêm vào ghi chú", args.add_note],
+        ["Lý do hủy", args.reason],
+        ["Thêm thẻ", named(p.add)],
+        ["Bỏ thẻ", named(p.remove)],
+      ],
+    };
+  },
+  async handler(args, ctx) {
+    const p = await plan(args, ctx);
+    let done = 0;
+    const results = await mapLimit(p.targets, IN_FLIGHT, async (t): Promise<Row> => {
+      const result = t.order ? { order: t.ref, ...(await change(args, p, t.order, ctx)) } : { order: t.ref, result: "refused" as const, error: t.refused };
+      await ctx.progress(++done, p.targets.length, `order ${t.ref}`);
+      return result;
+    });
+    const counts = Object.fromEntries(RESULTS.map((r) => [r, results.filter((x) => x.result === r).length || undefined]));
+    return { results, counts };
+  },
+});

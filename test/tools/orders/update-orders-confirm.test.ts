@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { useHarness } from "../../helpers/harness.js";
+
+// A batch is one decision: where the client can ask, update_orders asks once for all its orders,
+// naming them, and writes none of them unless the user accepts.
+
+const asked: string[] = [];
+let answer: "accept" | "decline" = "accept";
+const h = useHarness({
+  sandbox: { ratePerSecond: 10_000 },
+  elicit: (message) => {
+    asked.push(message);
+    return { action: answer };
+  },
+});
+const pos = () => h.sandbox.pos;
+const puts = () => h.sandbox.server.requests.filter((q) => q.method === "PUT").length;
+
+describe("update_orders confirmation", () => {
+  it("asks once for the whole batch, naming each order and the change, then writes them", async () => {
+    const orders = pos().orders.filter((o) => !o.is_removed && o.status === 0).slice(0, 3);
+    const removed = pos().orders.find((o) => o.is_removed)!;
+    const [count, before] = [asked.length, puts()];
+    const r = await h.call("update_orders", { order_ids: [...orders.map((o) => `#${o.display_id}`), `#${removed.display_id}`], status: "confirmed", add_note: "Đã xác nhận" });
+    expect(r.isError, r.text).toBe(false);
+    expect(asked).toHaveLength(count + 1);
+    expect(asked.at(-1)).toBe(
+      [
+        "Cập nhật 3 đơn hàng?",
+        `Đơn: ${orders.map((o) => `#${o.display_id}`).join(", ")}`,
+        `Bỏ qua: #${removed.display_id}`,
+        "Trạng thái: confirmed",
+        "Thêm vào ghi chú: Đã xác nhận",
+      ].join("\n"),
+    );
+    expect(puts() - before).toBe(3);
+    for (const o of orders) expect(o.status).toBe(1);
+  });
+
+  it("writes nothing when the user declines", async () => {
+    const orders = pos().orders.filter((o) => !o.is_removed && o.status === 0).slice(0, 2);
+    answer = "decline";
+    const before = puts();
+    const r = await h.call("update_orders", { order_ids: orders.map((o) => o.id), status: "confirmed" });
+    answer = "accept";
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data).toMatchObject({ sent: false, answer: "decline" });
+    expect(puts()).toBe(before);
+    for (const o of orders) expect(o.status).toBe(0);
+  });
+});
