@@ -4,7 +4,8 @@ import type { AnyTool, ToolAnnotations } from "./define.js";
 
 export interface ListedTool {
   name: string;
-  title: string;
+  /** Left out when it only says the name again (namesOnly). */
+  title?: string;
   description: string;
   inputSchema: Record<string, unknown>;
   annotations: Record<string, unknown>;
@@ -58,6 +59,14 @@ const SANITY_CAP = 10_000;
 /** Defaults not worth their tokens (see inputSchema). */
 const unnotedDefault = (name: string | undefined, v: unknown) => v === false || name === "limit" || name === "detail";
 
+/**
+ * A text that only says a name again ("Note" for `note`, "Conversation id" for `conversation_id`,
+ * "Search orders" for `search_orders`): a model reads the name itself, and a client with no title
+ * shows the name. Left out, they gave about 300 tokens of tools/list back.
+ */
+const spoken = (text: string) => text.toLowerCase().replace(/[_\s]+/g, " ").trim();
+const namesOnly = (text: string, name: string) => spoken(text) === spoken(name);
+
 const BOUND_SIGNS: Record<string, string> = { minimum: "≥", maximum: "≤", exclusiveMinimum: ">", exclusiveMaximum: "<" };
 
 const typesOf = (s: Schema): unknown[] => {
@@ -80,7 +89,7 @@ function listed(s: Schema, name?: string): Schema {
   const notes: string[] = [];
   const out: Schema = {};
   for (const [key, v] of Object.entries(s)) {
-    if (DROPPED.has(key) || trivialBound(key, v)) continue;
+    if (DROPPED.has(key) || trivialBound(key, v) || (key === "description" && name !== undefined && namesOnly(v as string, name))) continue;
     if (key in BOUND_SIGNS) notes.push(`${BOUND_SIGNS[key]}${v}`);
     else if (key === "default") {
       if (!unnotedDefault(name, v)) notes.push(`default ${typeof v === "string" ? v : JSON.stringify(v)}`);
@@ -147,7 +156,7 @@ export function listedTool(tool: AnyTool): ListedTool {
   if (!entry) {
     entry = {
       name: tool.name,
-      title: tool.title,
+      ...(namesOnly(tool.title, tool.name) ? {} : { title: tool.title }),
       description: tool.description,
       inputSchema: inputSchema(tool.input),
       annotations: listedHints(tool.annotations),
