@@ -9,7 +9,7 @@ import { resolveShopId } from "../pos/resolve-shop.js";
 import { orderNames } from "../pos/shop-refs.js";
 import { type LocalFilter, localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
 import { orderFilterInput, orderQuery } from "./order-query.js";
-import { everyRow, pageState, SUM_MAX, walkPages } from "../pos/paging.js";
+import { everyRow, inPagesOf, MAX_PAGE_SIZE, pageState, SUM_MAX, walkPages } from "../pos/paging.js";
 import { ordersNumbered, SCAN_PAGE_SIZE, SCAN_PAGES } from "./order-ref.js";
 
 /** The live list serves page 100's rows again for every later page. */
@@ -154,7 +154,10 @@ export const searchOrders = defineTool({
         break;
       }
       if (!next || next.pg <= LAST_DISTINCT_PAGE) break;
-      next = narrow(next);
+      // Past page 100 of small pages (a small limit, or pages cut to their budget) lie only a few
+      // hundred rows: a sort without a time to narrow by reaches on in the largest pages.
+      const wider = inPagesOf(next, MAX_PAGE_SIZE);
+      next = narrow(next) ?? (wider.pg <= LAST_DISTINCT_PAGE ? { ...next, ...wider } : undefined);
       if (!next) {
         note = "The upstream repeats rows past page 100: narrow since/until, or sort by inserted_at, to go further.";
         break;

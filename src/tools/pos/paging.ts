@@ -84,7 +84,13 @@ export function resumeAt(state: PageState, limit: number): PageState {
   const index = (state.pg - 1) * state.ps + state.off;
   const calls = (size: number) => Math.floor((index + limit - 1) / size) - Math.floor(index / size) + 1;
   if (limit === state.ps || calls(limit) > calls(state.ps) || (calls(limit) === calls(state.ps) && limit > state.ps)) return state;
-  return { pg: Math.floor(index / limit) + 1, off: index % limit, ps: limit };
+  return inPagesOf(state, limit);
+}
+
+/** The row `state` points at, in pages of `size`. */
+export function inPagesOf(state: PageState, size: number): PageState {
+  const index = (state.pg - 1) * state.ps + state.off;
+  return { pg: Math.floor(index / size) + 1, off: index % size, ps: size };
 }
 
 /** A filter the upstream list has no parameter for, applied here to the rows it serves. */

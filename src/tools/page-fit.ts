@@ -1,0 +1,97 @@
+import { compact } from "../format/compact.js";
+import { CUT_KEY, scrubbed, withinBudget } from "../outbound.js";
+import type { AnyTool, ToolContext } from "./define.js";
+
+type Shown = { value: Record<string, unknown>; text: string };
+
+/**
+ * A tool's answer as it is sent: secrets redacted, within the call's budget (the configured one,
+ * or the tool's own when smaller). One JSON pass when it fits, as nearly every answer does.
+ */
+export async function fitResult(tool: AnyTool, input: Record<PropertyKey, unknown>, answer: Record<string, unknown>, ctx: ToolContext): Promise<Shown> {
+  const budget = Math.min(tool.maxResultChars ?? Number.POSITIVE_INFINITY, ctx.config.maxResultChars);
+  const shown = scrubbed(answer);
+  if (shown.text.length <= budget) return shown;
+  const key = rowsKey(tool);
+  return key ? fitPage(shown, key, budget, input.limit as number, (limit) => tool.handler({ ...input, limit }, ctx)) : withinBudget(shown.value, budget);
+}
+
+/**
+ * Characters kept free for the note saying a page was shortened, and for a next_cursor longer
+ * than the one it replaces (search_orders' carries the ids read at its edge second).
+ */
+const NOTE_ROOM = 600;
+
+const keys = new WeakMap<AnyTool, string | null>();
+
+/**
+ * The list a paged tool answers in: the first list of its output, when the output has a
+ * next_cursor and the input a `limit` to ask for fewer rows with. Undefined for any other tool.
+ */
+export function rowsKey(tool: AnyTool): string | undefined {
+  let key = keys.get(tool);
+  if (key === undefined) {
+    const shape = tool.output.shape;
+    const paged = "next_cursor" in shape && "limit" in tool.input.shape;
+    key = (paged && Object.keys(shape).find((name) => shape[name]?.def.type === "array")) || null;
+    keys.set(tool, key);
+  }
+  return key ?? undefined;
+}
+
+/**
+ * A page of rows over its result budget, answered again with as many whole rows as fit. Cut as
+ * any other result is, it lost its last rows while its next_cursor still pointed past them:
+ * search_orders with large `fields` showed 94 of 100 orders and the other 6 were never seen
+ * (issue 21). The tool's own paging knows where every row ends (pages, offsets, time windows,
+ * message positions), so it is asked for fewer rows rather than taught a second way to point
+ * inside its page: its next_cursor then starts at the first row not returned. Only a page over
+ * the budget pays (one more run, usually one more upstream page); a lone row over it is cut inside.
+ */
+async function fitPage(first: Shown, key: string, budget: number, asked: number, answer: (limit: number) => Promise<unknown>): Promise<Shown> {
+  let shown = first;
+  for (let tries = 0; ; tries++) {
+    const rows = shown.value[key];
+    if (!Array.isArray(rows)) return withinBudget(shown.value, budget);
+    const noted = tries === 0 ? shown : withNote(shown.value, shortened(rows.length, asked, budget, shown.value));
+    if (noted.text.length <= budget) return noted;
+    if (rows.length <= 1) return cutInside(shown.value, key, budget);
+    // The estimate from this answer's row sizes, then halving if the next answer is larger still.
+    const fit = rowsThatFit(shown, rows, budget - NOTE_ROOM);
+    const limit = Math.max(1, Math.min(fit, tries === 0 ? rows.length - 1 : Math.floor(rows.length / 2)));
+    shown = scrubbed(compact((await answer(limit)) as Record<string, unknown>));
+  }
+}
+
+/** How many leading rows fit in `room` beside the rest of the answer. */
+function rowsThatFit(shown: Shown, rows: unknown[], room: number): number {
+  const sizes = rows.map((row) => JSON.stringify(row).length + 1);
+  let left = room - (shown.text.length - sizes.reduce((sum, size) => sum + size, 1));
+  let n = 0;
+  while (n < sizes.length && left >= sizes[n]!) left -= sizes[n++]!;
+  return n;
+}
+
+function shortened(shown: number, asked: number, budget: number, value: Record<string, unknown>): string {
+  const more = value.next_cursor ? "; next_cursor continues with the next row" : "";
+  return `${shown} of the ${asked} rows asked for fit the ${budget}-character budget for one result${more}. For more rows a call, ask for fewer fields or detail "compact".`;
+}
+
+function withNote(value: Record<string, unknown>, note: string): Shown {
+  const noted = { ...value, [CUT_KEY]: note };
+  return { value: noted, text: JSON.stringify(noted) };
+}
+
+/**
+ * One row over the budget on its own (a record with megabytes of note): that row cut inside,
+ * everything beside it (next_cursor first of all) kept as it is.
+ */
+function cutInside(value: Record<string, unknown>, key: string, budget: number): Shown {
+  const [row] = value[key] as unknown[];
+  const rest = JSON.stringify({ ...value, [key]: [] }).length;
+  if (row === null || typeof row !== "object" || rest + NOTE_ROOM >= budget) return withinBudget(value, budget);
+  const cut = withinBudget(row as Record<string, unknown>, budget - rest - NOTE_ROOM, (what) => what);
+  const { [CUT_KEY]: what, ...kept } = cut.value;
+  const more = value.next_cursor ? "; next_cursor continues with the next row" : "";
+  return withNote({ ...value, [key]: [kept] }, `the row shown is over the ${budget}-character budget for one result on its own: ${what}${more}.`);
+}
