@@ -13,14 +13,15 @@ export async function fitResult(tool: AnyTool, input: Record<PropertyKey, unknow
   const shown = scrubbed(answer);
   if (shown.text.length <= budget) return shown;
   const key = rowsKey(tool);
-  return key ? fitPage(shown, key, budget, input.limit as number, (limit) => tool.handler({ ...input, limit }, ctx)) : withinBudget(shown.value, budget);
+  if (!key) return withinBudget(shown.value, budget);
+  // Progress already reported stands: a client is told progress only ever increases.
+  const quiet = { ...ctx, progress: async () => {} };
+  const page = { key, budget, asked: input.limit as number, advice: adviceOf(tool) };
+  return fitPage(shown, page, (limit) => tool.handler({ ...input, limit }, quiet));
 }
 
-/**
- * Characters kept free for the note saying a page was shortened, and for a next_cursor longer
- * than the one it replaces (search_orders' carries the ids read at its edge second).
- */
-const NOTE_ROOM = 600;
+/** Characters kept free for a next_cursor longer than the one it replaces (search_orders' names the ids read at its edge second). */
+const CURSOR_SLACK = 200;
 
 const keys = new WeakMap<AnyTool, string | null>();
 
@@ -39,6 +40,20 @@ export function rowsKey(tool: AnyTool): string | undefined {
   return key ?? undefined;
 }
 
+/** What makes rows smaller, where the tool offers it. */
+function adviceOf(tool: AnyTool): string {
+  const ways = ["fields" in tool.input.shape && "fewer fields", "detail" in tool.input.shape && 'detail "compact"'].filter(Boolean);
+  return ways.length ? ` For more rows a call, ask for ${ways.join(" or ")}.` : "";
+}
+
+interface Page {
+  key: string;
+  budget: number;
+  /** The limit the call asked for. */
+  asked: number;
+  advice: string;
+}
+
 /**
  * A page of rows over its result budget, answered again with as many whole rows as fit. Cut as
  * any other result is, it lost its last rows while its next_cursor still pointed past them:
@@ -48,16 +63,17 @@ export function rowsKey(tool: AnyTool): string | undefined {
  * inside its page: its next_cursor then starts at the first row not returned. Only a page over
  * the budget pays (one more run, usually one more upstream page); a lone row over it is cut inside.
  */
-async function fitPage(first: Shown, key: string, budget: number, asked: number, answer: (limit: number) => Promise<unknown>): Promise<Shown> {
+async function fitPage(first: Shown, page: Page, answer: (limit: number) => Promise<unknown>): Promise<Shown> {
   let shown = first;
   for (let tries = 0; ; tries++) {
-    const rows = shown.value[key];
-    if (!Array.isArray(rows)) return withinBudget(shown.value, budget);
-    const noted = tries === 0 ? shown : withNote(shown.value, shortened(rows.length, asked, budget, shown.value));
-    if (noted.text.length <= budget) return noted;
-    if (rows.length <= 1) return cutInside(shown.value, key, budget);
+    const rows = shown.value[page.key];
+    if (!Array.isArray(rows)) return withinBudget(shown.value, page.budget);
+    const noted = tries === 0 ? shown : withNote(shown.value, shortened(rows.length, page, shown.value));
+    if (noted.text.length <= page.budget) return noted;
+    if (rows.length <= 1) return cutInside(shown.value, page);
     // The estimate from this answer's row sizes, then halving if the next answer is larger still.
-    const fit = rowsThatFit(shown, rows, budget - NOTE_ROOM);
+    const room = page.budget - noteSize(shortened(page.asked, page, shown.value)) - CURSOR_SLACK;
+    const fit = rowsThatFit(shown, rows, room);
     const limit = Math.max(1, Math.min(fit, tries === 0 ? rows.length - 1 : Math.floor(rows.length / 2)));
     shown = scrubbed(compact((await answer(limit)) as Record<string, unknown>));
   }
@@ -72,10 +88,14 @@ function rowsThatFit(shown: Shown, rows: unknown[], room: number): number {
   return n;
 }
 
-function shortened(shown: number, asked: number, budget: number, value: Record<string, unknown>): string {
-  const more = value.next_cursor ? "; next_cursor continues with the next row" : "";
-  return `${shown} of the ${asked} rows asked for fit the ${budget}-character budget for one result${more}. For more rows a call, ask for fewer fields or detail "compact".`;
+const more = (value: Record<string, unknown>) => (value.next_cursor ? "; next_cursor continues with the next row" : "");
+
+function shortened(shown: number, page: Page, value: Record<string, unknown>): string {
+  return `${shown} of the ${page.asked} rows asked for fit the ${page.budget}-character budget for one result${more(value)}.${page.advice}`;
 }
+
+/** Characters a note adds to a result: `,"result_cut":"…"`. */
+const noteSize = (note: string) => JSON.stringify(note).length + CUT_KEY.length + 4;
 
 function withNote(value: Record<string, unknown>, note: string): Shown {
   const noted = { ...value, [CUT_KEY]: note };
@@ -83,15 +103,19 @@ function withNote(value: Record<string, unknown>, note: string): Shown {
 }
 
 /**
- * One row over the budget on its own (a record with megabytes of note): that row cut inside,
- * everything beside it (next_cursor first of all) kept as it is.
+ * One row over the budget on its own (a broken record with thousands of entries): that row cut
+ * inside, everything beside it (next_cursor first of all) kept as it is.
  */
-function cutInside(value: Record<string, unknown>, key: string, budget: number): Shown {
-  const [row] = value[key] as unknown[];
-  const rest = JSON.stringify({ ...value, [key]: [] }).length;
-  if (row === null || typeof row !== "object" || rest + NOTE_ROOM >= budget) return withinBudget(value, budget);
-  const cut = withinBudget(row as Record<string, unknown>, budget - rest - NOTE_ROOM, (what) => what);
-  const { [CUT_KEY]: what, ...kept } = cut.value;
-  const more = value.next_cursor ? "; next_cursor continues with the next row" : "";
-  return withNote({ ...value, [key]: [kept] }, `the row shown is over the ${budget}-character budget for one result on its own: ${what}${more}.`);
+function cutInside(value: Record<string, unknown>, page: Page): Shown {
+  const [row] = value[page.key] as unknown[];
+  const say = (what: string) => `the row shown is over the ${page.budget}-character budget for one result on its own: ${what}${more(value)}.`;
+  // The note's own room: at most ten cuts are named, each by a path and two numbers.
+  const room = page.budget - JSON.stringify({ ...value, [page.key]: [] }).length - noteSize(say("x".repeat(800)));
+  if (row !== null && typeof row === "object" && room > 0) {
+    const cut = withinBudget(row as Record<string, unknown>, room, (what) => what);
+    const { [CUT_KEY]: what, ...kept } = cut.value;
+    const noted = withNote({ ...value, [page.key]: [kept] }, say(String(what)));
+    if (noted.text.length <= page.budget) return noted;
+  }
+  return withinBudget(value, page.budget);
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { Random } from "../../src/sandbox/random.js";
 import { allTools } from "../../src/tools/index.js";
+import { rowsKey } from "../../src/tools/page-fit.js";
 import { useHarness } from "../helpers/harness.js";
 
 // Issue 21, item 5: no page skips a row. For every tool with a cursor, walking every next_cursor
@@ -219,9 +220,10 @@ async function walk(name: string, spec: Spec, first: Args, limits: number[], cha
 }
 
 describe("every cursor tool walks each row once", () => {
-  it("covers every tool that returns next_cursor", () => {
-    const paged = allTools.filter((t) => "next_cursor" in t.output.shape).map((t) => t.name);
-    expect(paged.sort()).toEqual(Object.keys(SPECS).sort());
+  it("covers every tool that returns next_cursor, and cuts each to whole rows of its list", () => {
+    const paged = allTools.filter((t) => "next_cursor" in t.output.shape);
+    expect(paged.map((t) => t.name).sort()).toEqual(Object.keys(SPECS).sort());
+    for (const tool of paged) expect(rowsKey(tool), tool.name).toBe(SPECS[tool.name]!.rows);
   });
 
   it.each(Object.keys(SPECS))("%s", async (name) => {
