@@ -47,12 +47,19 @@ const DAY = 86_400;
 /** Unix seconds spanning every seeded record (the data set ends on 2026-11-22). */
 const ALL_TIME = { since: Date.UTC(2026, 0, 1) / 1000, until: Date.UTC(2026, 11, 31) / 1000 };
 const ALL_TIME_ARGS = { since: fc.constant(ALL_TIME.since), until: fc.constant(ALL_TIME.until) };
+/** Since and until (Unix seconds) of a window within the seeded `days` before 2026-11-23. */
+const window = (days: number) => {
+  const end = Date.UTC(2026, 10, 23) / 1000;
+  return fc.integer({ min: end - days * DAY, max: end }).chain((since) => fc.record({ since: fc.constant(since), until: fc.integer({ min: since, max: end }) }));
+};
 
-const posList = (collection: keyof Sandbox["pos"], rows: string, maxLimit = 100, withDetail = true): Spec => ({
+/** A back-office list: every record, or those created within since/until where the tool takes them. */
+const posList = (collection: keyof Sandbox["pos"], rows: string, options: { detail?: boolean; span?: boolean } = {}): Spec => ({
   rows,
-  maxLimit,
-  args: () => fc.record({ detail: withDetail ? detail : fc.constant(undefined) }),
-  truth: (s) => ids(s.pos[collection] as { id: string }[]),
+  maxLimit: 100,
+  args: () =>
+    fc.record({ detail: options.detail === false ? fc.constant(undefined) : detail, span: options.span ? opt(window(90)) : fc.constant(undefined) }).map(({ span, ...rest }) => ({ ...rest, ...span })),
+  truth: (s, a) => ids((s.pos[collection] as { id: string; inserted_at: string }[]).filter((r) => inSpan(r.inserted_at, a))),
 });
 
 const SPECS: Record<string, Spec> = {
@@ -66,18 +73,20 @@ const SPECS: Record<string, Spec> = {
         ascending: either(fc.boolean()),
         livestream: opt(fc.boolean()),
         fields: either(fc.subarray(ORDER_FIELDS, { minLength: 1 })),
-      }),
+        span: opt(fc.tuple(fc.constantFrom("inserted_at", "updated_at"), window(90)).map(([time_field, w]) => ({ time_field, ...w }))),
+      }).map(({ span, ...rest }) => ({ ...rest, ...span })),
     truth: (s, a) =>
       ids(
         s.pos.orders.filter(
           (o) =>
             !o.is_removed &&
+            (a.time_field === undefined || inSpan(o[a.time_field as "inserted_at" | "updated_at"], a)) &&
             (a.statuses === undefined || (a.statuses as number[]).includes(o.status)) &&
             (a.livestream === undefined || (o.is_livestream === true) === a.livestream),
         ),
       ),
   },
-  list_return_orders: posList("returnOrders", "return_orders"),
+  list_return_orders: posList("returnOrders", "return_orders", { span: true }),
   search_products: {
     rows: "variations",
     maxLimit: 50,
@@ -102,11 +111,14 @@ const SPECS: Record<string, Spec> = {
   list_transactions: {
     rows: "transactions",
     maxLimit: 100,
-    args: (s) => fc.record({ detail, status: fc.constantFrom("all", ...new Set(s.pos.transactions.map((t) => t.status as number))) }),
-    truth: (s, a) => ids(s.pos.transactions.filter((t) => a.status === "all" || t.status === a.status)),
+    args: (s) =>
+      fc
+        .record({ detail, status: fc.constantFrom("all", ...new Set(s.pos.transactions.map((t) => t.status as number))), span: opt(window(90)) })
+        .map(({ span, ...rest }) => ({ ...rest, ...span })),
+    truth: (s, a) => ids(s.pos.transactions.filter((t) => (a.status === "all" || t.status === a.status) && inSpan(t.inserted_at, a))),
   },
-  list_payment_histories: posList("paymentHistories", "payments"),
-  search_customers: posList("customers", "customers"),
+  list_payment_histories: posList("paymentHistories", "payments", { span: true }),
+  search_customers: posList("customers", "customers", { span: true }),
   list_customer_point_logs: {
     rows: "point_logs",
     maxLimit: 100,
@@ -114,13 +126,13 @@ const SPECS: Record<string, Spec> = {
     truth: (s, a) => s.pos.pointLogs.filter((l) => l.shop_customer_id === a.customer_id).map((l) => `${l.amount}|${l.current_point}|${ms(l.inserted_at)}`),
     key: (row) => `${row.change}|${row.balance}|${ms(row.at as string)}`,
   },
-  list_stock_transfers: posList("transfers", "transfers", 100, false),
+  list_stock_transfers: posList("transfers", "transfers", { detail: false, span: true }),
   list_purchases: posList("purchases", "purchases"),
-  list_inventory_history: posList("inventoryHistories", "movements"),
-  list_stock_exports: posList("stockExports", "exports", 100, false),
+  list_inventory_history: posList("inventoryHistories", "movements", { span: true }),
+  list_stock_exports: posList("stockExports", "exports", { detail: false }),
   list_stocktakings: posList("stocktakings", "stocktakings"),
-  list_promotions: posList("promotions", "promotions", 100, false),
-  list_combos: posList("combos", "combos", 100, false),
+  list_promotions: posList("promotions", "promotions", { detail: false }),
+  list_combos: posList("combos", "combos", { detail: false }),
   list_call_logs: {
     rows: "calls",
     maxLimit: 30,
