@@ -225,6 +225,12 @@ async function walk(name: string, spec: Spec, first: Args, limits: number[], cha
     seen.push(...rows.map(spec.key ?? ((row) => String(row.id))));
     if (r.data.total !== undefined) totals.add(r.data.total);
     cursor = r.data.next_cursor;
+    // A page cut to its budget is cut to whole rows (or its one row inside), and says so.
+    const cut = r.data.result_cut as string | undefined;
+    if (cut !== undefined) {
+      expect(cut).toMatch(new RegExp(`^(${rows.length} of the \\d+ rows asked for fit|the row shown is over) the ${chars}-character budget for one result`));
+      if (cursor) expect(cut).toContain("next_cursor continues with the next row");
+    }
     if (!cursor) return { seen, totals };
     // Every call moves on: a walk longer than one row a call means a cursor that goes nowhere.
     expect(call, `${name} ${JSON.stringify(first)}`).toBeLessThan(1_000);
@@ -291,9 +297,11 @@ describe("search_orders past page 100 with orders sharing seconds", () => {
     const limit = fc.oneof(fc.integer({ min: 2, max: 6 }), fc.integer({ min: 7, max: 100 }));
     await fc.assert(
       fc.asyncProperty(args, fc.array(limit, { minLength: 1, maxLength: 3 }), budget, async (first, limits, chars) => {
-        const { seen } = await walk("search_orders", spec, first, limits, chars, tied);
+        const { seen, totals } = await walk("search_orders", spec, first, limits, chars, tied);
+        const expected = spec.truth(tied.sandbox, first);
         expect(new Set(seen).size, "an order twice").toBe(seen.length);
-        expect([...seen].sort()).toEqual([...spec.truth(tied.sandbox, first)].sort());
+        expect([...seen].sort()).toEqual([...expected].sort());
+        for (const total of totals) expect(total).toBe(expected.length);
       }),
       { numRuns: 6, examples: [[{}, [5], 100_000], [{ sort: "last_updated_order", ascending: true }, [3, 40], 6_000]] },
     );
