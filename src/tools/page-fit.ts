@@ -65,6 +65,7 @@ interface Page {
  */
 async function fitPage(first: Shown, page: Page, answer: (limit: number) => Promise<unknown>): Promise<Shown> {
   let shown = first;
+  let limit = page.asked;
   for (let tries = 0; ; tries++) {
     const rows = shown.value[page.key];
     if (!Array.isArray(rows)) return withinBudget(shown.value, page.budget);
@@ -73,8 +74,10 @@ async function fitPage(first: Shown, page: Page, answer: (limit: number) => Prom
     if (rows.length <= 1) return cutInside(shown.value, page);
     // The estimate from this answer's row sizes, then halving if the next answer is larger still.
     const room = page.budget - noteSize(shortened(page.asked, page, shown.value)) - CURSOR_SLACK;
-    const fit = rowsThatFit(shown, rows, room);
-    const limit = Math.max(1, Math.min(fit, tries === 0 ? rows.length - 1 : Math.floor(rows.length / 2)));
+    const fewer = Math.max(1, Math.min(rowsThatFit(shown, rows, room), tries === 0 ? rows.length - 1 : Math.floor(rows.length / 2)));
+    // Only a tool that answers more rows than its limit asks for gets here: cut like any result.
+    if (fewer >= limit) return withinBudget(shown.value, page.budget);
+    limit = fewer;
     shown = scrubbed(compact((await answer(limit)) as Record<string, unknown>));
   }
 }
