@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { compact } from "../format/compact.js";
 import { CUT_KEY, scrubbed, withinBudget } from "../outbound.js";
 import type { AnyTool, ToolContext } from "./define.js";
@@ -16,7 +17,9 @@ export async function fitResult(tool: AnyTool, input: Record<PropertyKey, unknow
   if (!key) return withinBudget(shown.value, budget);
   // Progress already reported stands: a client is told progress only ever increases.
   const quiet = { ...ctx, progress: async () => {} };
-  const page = { key, budget, asked: input.limit as number, advice: adviceOf(tool) };
+  // Without a limit the tool answered its default number of rows: as many as it did.
+  const asked = typeof input.limit === "number" ? input.limit : ((shown.value[key] as unknown[] | undefined)?.length ?? 0);
+  const page = { key, budget, asked, advice: adviceOf(tool) };
   return fitPage(shown, page, (limit) => tool.handler({ ...input, limit }, quiet));
 }
 
@@ -26,19 +29,23 @@ const CURSOR_SLACK = 200;
 const keys = new WeakMap<AnyTool, string | null>();
 
 /**
- * The list a paged tool answers in: the first list of its output, when the output has a
- * next_cursor and the input a `limit` to ask for fewer rows with. Undefined for any other tool.
+ * The list a paged tool answers in: the first list of its output (optional or not), when the
+ * output has a next_cursor and the input a `limit` to ask for fewer rows with. Undefined for any
+ * other tool.
  */
 export function rowsKey(tool: AnyTool): string | undefined {
   let key = keys.get(tool);
   if (key === undefined) {
     const shape = tool.output.shape;
     const paged = "next_cursor" in shape && "limit" in tool.input.shape;
-    key = (paged && Object.keys(shape).find((name) => shape[name]?.def.type === "array")) || null;
+    key = (paged && Object.keys(shape).find((name) => isList(shape[name]))) || null;
     keys.set(tool, key);
   }
   return key ?? undefined;
 }
+
+const isList = (schema: unknown): boolean =>
+  schema instanceof z.ZodOptional ? isList(schema.unwrap()) : schema instanceof z.ZodArray;
 
 /** What makes rows smaller, where the tool offers it. */
 function adviceOf(tool: AnyTool): string {
