@@ -1,18 +1,18 @@
 import { holdsSecret, REDACTED, redact, registerSecret, SECRET_PARAMS } from "./clients/redact.js";
 import { setOwn } from "./format/compact.js";
 
-/**
- * The one gate on the way out: every tool result, resource and prompt passes here, so a credential
- * that an upstream echoes into data (a page name, a message, an order note, a customer name) never
- * reaches the client. The JSON text is scanned once; only a text that holds a secret is walked
- * and rebuilt, so a clean result (nearly all) costs one regex pass.
- */
+/** A resource or a listing as it is sent: redacted (`scrubbed`), and cut to its budget. */
 export function outboundJson<T>(value: T, budget = DEFAULT_BUDGET): { value: T; text: string } {
   const out = scrubbed(value);
   return out.text.length <= budget ? out : withinBudget(out.value, budget);
 }
 
-/** The value with every secret redacted, and its JSON text: one pass for a clean value. */
+/**
+ * The one gate on the way out: every tool result (tools/page-fit.ts), resource and prompt passes
+ * here, so a credential that an upstream echoes into data (a page name, a message, an order note,
+ * a customer name) never reaches the client. The JSON text is scanned once; only a text that holds
+ * a secret is walked and rebuilt, so a clean result (nearly all) costs one regex pass.
+ */
 export function scrubbed<T>(value: T): { value: T; text: string } {
   const text = JSON.stringify(value);
   const clean = holdsSecret(text) ? (scrubDeep(value) as T) : value;
@@ -20,9 +20,10 @@ export function scrubbed<T>(value: T): { value: T; text: string } {
 }
 
 /**
- * Characters of JSON one result may take unless its tool sets another budget: about 25k tokens,
- * what clients accept from one tool call (Claude Code stops there). Only a hostile or broken
- * upstream record (a 40,000-entry history, megabytes of note) comes near it.
+ * Characters of JSON one result may take unless configured otherwise (PANCAKE_MAX_RESULT_CHARS) or
+ * its tool sets a smaller budget: about 25k tokens, what clients accept from one tool call (Claude
+ * Code stops there). Only a hostile or broken upstream record (a 40,000-entry history, megabytes
+ * of note) or a page of large raw fields comes near it.
  */
 export const DEFAULT_BUDGET = 100_000;
 
