@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { registerSecret } from "./clients/redact.js";
+import { DEFAULT_BUDGET } from "./outbound.js";
 import { CONFIRM_MODES } from "./tools/confirm.js";
 import { allTools } from "./tools/index.js";
 import { setCursorKey } from "./tools/cursor.js";
@@ -90,6 +91,11 @@ export const configSchema = z.object({
   logLevel: z.enum(LOG_LEVELS),
   connectTimeoutMs: z.number().int().min(100).max(120_000),
   responseTimeoutMs: z.number().int().min(100).max(600_000),
+  /**
+   * Characters of JSON one tool result may take (PANCAKE_MAX_RESULT_CHARS): clients differ in what
+   * they accept from one call. Past it a result is cut with a marker, a page to whole rows.
+   */
+  maxResultChars: z.number().int().min(2_000).max(10_000_000).default(DEFAULT_BUDGET),
   /** Largest upstream answer read (PANCAKE_MAX_RESPONSE_BYTES); see src/clients/http.ts. */
   maxResponseBytes: z.number().int().min(10_000).max(1_000_000_000).optional(),
   allowedHosts: z.array(z.string()).default([]),
@@ -150,6 +156,7 @@ Environment:
   PANCAKE_CONNECT_TIMEOUT_MS  upstream connect timeout (default 10000)
   PANCAKE_TIMEOUT_MS          upstream response timeout, whole body included (default 30000)
   PANCAKE_MAX_RESPONSE_BYTES  largest upstream answer read (default 8000000)
+  PANCAKE_MAX_RESULT_CHARS    characters one tool result may take (default 100000, about 25k tokens)
   PANCAKE_PAGE_RATE_PER_SECOND calls per second per page (default 5, the live limit)
   PANCAKE_POS_RATE_PER_SECOND calls per second per POS shop (default: no limit)
   PANCAKE_LOG_FORMAT          text (default) or json: one JSON object per line, with request ids
@@ -274,6 +281,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     connectTimeoutMs: Number(env.PANCAKE_CONNECT_TIMEOUT_MS || 10_000),
     responseTimeoutMs: Number(env.PANCAKE_TIMEOUT_MS || 30_000),
     maxResponseBytes: env.PANCAKE_MAX_RESPONSE_BYTES ? Number(env.PANCAKE_MAX_RESPONSE_BYTES) : undefined,
+    maxResultChars: env.PANCAKE_MAX_RESULT_CHARS ? Number(env.PANCAKE_MAX_RESULT_CHARS) : undefined,
     pageRatePerSecond: env.PANCAKE_PAGE_RATE_PER_SECOND ? Number(env.PANCAKE_PAGE_RATE_PER_SECOND) : undefined,
     posRatePerSecond: env.PANCAKE_POS_RATE_PER_SECOND ? Number(env.PANCAKE_POS_RATE_PER_SECOND) : undefined,
     allowedHosts: list(env.PANCAKE_MCP_ALLOWED_HOSTS),
@@ -335,6 +343,7 @@ const ENV_NAMES: Record<string, string> = {
   connectTimeoutMs: "PANCAKE_CONNECT_TIMEOUT_MS",
   responseTimeoutMs: "PANCAKE_TIMEOUT_MS",
   maxResponseBytes: "PANCAKE_MAX_RESPONSE_BYTES",
+  maxResultChars: "PANCAKE_MAX_RESULT_CHARS",
   redisUrl: "PANCAKE_REDIS_URL (redis://[:password@]host:port[/db])",
   logFormat: "PANCAKE_LOG_FORMAT",
   tenantsFile: "PANCAKE_MCP_TENANTS",

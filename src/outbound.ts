@@ -1,40 +1,51 @@
 import { holdsSecret, REDACTED, redact, registerSecret, SECRET_PARAMS } from "./clients/redact.js";
 import { setOwn } from "./format/compact.js";
 
-/**
- * The one gate on the way out: every tool result, resource and prompt passes here, so a credential
- * that an upstream echoes into data (a page name, a message, an order note, a customer name) never
- * reaches the client. The JSON text is scanned once; only a text that holds a secret is walked
- * and rebuilt, so a clean result (nearly all) costs one regex pass.
- */
+/** A resource or a listing as it is sent: redacted (`scrubbed`), and cut to its budget. */
 export function outboundJson<T>(value: T, budget = DEFAULT_BUDGET): { value: T; text: string } {
-  const text = JSON.stringify(value);
-  const clean = holdsSecret(text) ? (scrubDeep(value) as T) : value;
-  const cleanText = clean === value ? text : JSON.stringify(clean);
-  return cleanText.length <= budget ? { value: clean, text: cleanText } : withinBudget(clean, budget);
+  const out = scrubbed(value);
+  return out.text.length <= budget ? out : withinBudget(out.value, budget);
 }
 
 /**
- * Characters of JSON one result may take unless its tool sets another budget: about 25k tokens,
- * what clients accept from one tool call (Claude Code stops there). Only a hostile or broken
- * upstream record (a 40,000-entry history, megabytes of note) comes near it.
+ * The one gate on the way out: every tool result (tools/page-fit.ts), resource and prompt passes
+ * here, so a credential that an upstream echoes into data (a page name, a message, an order note,
+ * a customer name) never reaches the client. The JSON text is scanned once; only a text that holds
+ * a secret is walked and rebuilt, so a clean result (nearly all) costs one regex pass.
+ */
+export function scrubbed<T>(value: T): { value: T; text: string } {
+  const text = JSON.stringify(value);
+  const clean = holdsSecret(text) ? (scrubDeep(value) as T) : value;
+  return { value: clean, text: clean === value ? text : JSON.stringify(clean) };
+}
+
+/**
+ * Characters of JSON one result may take unless configured otherwise (PANCAKE_MAX_RESULT_CHARS) or
+ * its tool sets a smaller budget: about 25k tokens, what clients accept from one tool call (Claude
+ * Code stops there). Only a hostile or broken upstream record (a 40,000-entry history, megabytes
+ * of note) or a page of large raw fields comes near it.
  */
 export const DEFAULT_BUDGET = 100_000;
 
 /** Why a result was cut, in the result itself, where the model reads it. */
-const CUT_KEY = "result_cut";
+export const CUT_KEY = "result_cut";
 
 /**
  * The result cut to its budget: every list and object trimmed to its first `keep` entries, with
- * `keep` as large as fits (then long text cut too), and a `result_cut` note naming what was left out.
+ * `keep` as large as fits (then long text cut too), and a `result_cut` note naming what was left
+ * out (`say` words it around the list of cuts).
  */
-function withinBudget<T>(value: T, budget: number): { value: T; text: string } {
+export function withinBudget<T>(
+  value: T,
+  budget: number,
+  say = (what: string) => `over the ${budget}-character budget for one result: ${what}. Ask for less (a smaller limit, detail "compact", a narrower filter).`,
+): { value: T; text: string } {
   const most = widest(value);
   const attempt = (keep: number, textMax: number): { value: T; text: string } | undefined => {
     const cuts: string[] = [];
     const trimmed = trim(value, keep, textMax, "", cuts);
     const what = [...new Set(cuts)];
-    const note = `over the ${budget}-character budget for one result: ${what.slice(0, 10).join("; ")}${what.length > 10 ? `; and ${what.length - 10} more` : ""}. Ask for less (a smaller limit, detail "compact", a narrower filter).`;
+    const note = say(`${what.slice(0, 10).join("; ")}${what.length > 10 ? `; and ${what.length - 10} more` : ""}`);
     const withNote = (trimmed !== null && typeof trimmed === "object" && !Array.isArray(trimmed) ? { ...trimmed, [CUT_KEY]: note } : trimmed) as T;
     const text = JSON.stringify(withNote);
     return text.length <= budget ? { value: withNote, text } : undefined;

@@ -44,6 +44,13 @@ describe("parseCli", () => {
     expect(() => serve([], { PANCAKE_CALL_CENTER_IDS: "sip_a" })).toThrow(/PANCAKE_CALL_CENTER_IDS: expected id=value/);
   });
 
+  it("reads the result budget, within bounds", () => {
+    expect(serve([]).maxResultChars).toBe(100_000);
+    expect(serve([], { PANCAKE_MAX_RESULT_CHARS: "40000" }).maxResultChars).toBe(40_000);
+    expect(() => serve([], { PANCAKE_MAX_RESULT_CHARS: "500" })).toThrow(/PANCAKE_MAX_RESULT_CHARS: .*2000/);
+    expect(() => serve([], { PANCAKE_MAX_RESULT_CHARS: "lots" })).toThrow(/PANCAKE_MAX_RESULT_CHARS/);
+  });
+
   it("expands all and takes a single POS key for every shop", () => {
     const config = serve([], { PANCAKE_TOOLSETS: "all", PANCAKE_POS_API_KEY: "single-key-123" });
     expect(config.toolsets).toEqual([...TOOLSETS]);

@@ -7,9 +7,9 @@ import type { Config } from "../config.js";
 import { compact } from "../format/compact.js";
 import type { Logger } from "../log.js";
 import { type AskUser, approve, type Confirmation } from "./confirm.js";
-import { outboundJson } from "../outbound.js";
 import { CURSOR_KEY } from "./cursor.js";
 import { capFullRows } from "./inputs.js";
+import { fitResult } from "./page-fit.js";
 import { issuesMessage, listsFromSingles, unknownKeysMessage } from "./input-errors.js";
 import { resolvePageArgs } from "./pages/page-refs.js";
 import type { ToolsetName } from "./toolsets.js";
@@ -59,7 +59,10 @@ export interface ToolDefinition<I extends ObjectSchema = ObjectSchema, O extends
   input: I;
   output: O;
   annotations: ToolAnnotations;
-  /** Characters of JSON one result may take (default src/outbound.ts DEFAULT_BUDGET); past it, it is cut with a marker. */
+  /**
+   * Characters of JSON one result may take, when fewer than the configured budget (PANCAKE_MAX_RESULT_CHARS);
+   * past it, it is cut with a marker. A paged tool (next_cursor and limit) is cut to whole rows (page-fit.ts).
+   */
   maxResultChars?: number;
   handler(input: z.output<I>, ctx: ToolContext): Promise<z.input<O>>;
   /** A write that reaches a customer or moves money: what the user is asked to approve first. */
@@ -121,7 +124,7 @@ async function runToolOnce(tool: AnyTool, args: unknown, ctx: ToolContext): Prom
       else if (approval.edits) input = await prepare({ ...(args as Record<string, unknown>), ...approval.edits });
     }
     answer ??= await tool.handler(input, ctx);
-    const { value, text } = outboundJson(compact(answer as Record<string, unknown>), tool.maxResultChars);
+    const { value, text } = await fitResult(tool, input, compact(answer as Record<string, unknown>), ctx);
     return { content: [{ type: "text", text }], structuredContent: value };
   } catch (error) {
     return errorResult(tool.name, error, ctx.logger);

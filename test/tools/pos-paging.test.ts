@@ -80,4 +80,28 @@ describe("POS list paging when limit and detail change between calls", () => {
     expect(next.data.customers).toHaveLength(100);
     expect(getsOf(/\/customers$/) - before).toBe(2);
   });
+
+  // A page cut to its result budget leaves a cursor in pages of the rows that fit.
+  it("search_orders: a follow-up for 100 rows after 7 takes two upstream pages, not fifteen", async () => {
+    const first = await h.call("search_orders", { limit: 7 });
+    const before = getsOf(/\/orders$/);
+    const next = await h.call("search_orders", { limit: 100, cursor: first.data.next_cursor });
+    expect(getsOf(/\/orders$/) - before).toBe(2);
+    const newest = h.sandbox.pos.orders.filter((o) => !o.is_removed).sort((a, b) => b.inserted_at.localeCompare(a.inserted_at));
+    expect([...first.data.orders, ...next.data.orders].map((o: { id: string }) => o.id)).toEqual(newest.slice(0, 107).map((o) => String(o.id)));
+  });
+
+  it("list_page_customers: a follow-up for 100 rows after 5 gets them, in two upstream pages", async () => {
+    const page = h.sandbox.messaging.pages[0]!.id;
+    const span = { page_id: page, since: "2026-01-01", until: "2026-12-31" };
+    const first = await h.call("list_page_customers", { ...span, limit: 5 });
+    const before = getsOf(/\/page_customers$/);
+    const next = await h.call("list_page_customers", { ...span, limit: 100, cursor: first.data.next_cursor });
+    expect(getsOf(/\/page_customers$/) - before).toBe(2);
+    const newest = h.sandbox.messaging.customers
+      .filter((c) => c.page_id === page)
+      .sort((a, b) => b.inserted_at.localeCompare(a.inserted_at) || b.id.localeCompare(a.id));
+    expect(newest.length).toBeGreaterThan(105);
+    expect([...first.data.customers, ...next.data.customers].map((c: { id: string }) => c.id)).toEqual(newest.slice(0, 105).map((c) => c.id));
+  });
 });

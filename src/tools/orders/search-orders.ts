@@ -9,7 +9,7 @@ import { resolveShopId } from "../pos/resolve-shop.js";
 import { orderNames } from "../pos/shop-refs.js";
 import { type LocalFilter, localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
 import { orderFilterInput, orderQuery } from "./order-query.js";
-import { everyRow, pageState, SUM_MAX, walkPages } from "../pos/paging.js";
+import { everyRow, inPagesOf, MAX_PAGE_SIZE, pageState, resumeAt, rowIndex, SUM_MAX, walkPages } from "../pos/paging.js";
 import { LAST_DISTINCT_PAGE, ordersNumbered, SCAN_PAGE_SIZE, SCAN_PAGES } from "./order-ref.js";
 import { groupInput, groupRowSchema, orderGroups } from "./order-groups.js";
 import { tally } from "../group-rows.js";
@@ -87,6 +87,17 @@ function narrow(state: CursorState): CursorState | undefined {
   return { ...state, q: { ...q, updateStatus: time.updateStatus, ...bound }, pg: 1, off: 0, seen };
 }
 
+/**
+ * Past page 100 of small pages (a small limit, or pages cut to their budget) lie only a few
+ * hundred rows: a sort without a time to narrow by reaches on in pages large enough to hold the
+ * row before page 100, and the rows a call asks for. Undefined past row 10,000.
+ */
+function widen(state: CursorState, limit: number): CursorState | undefined {
+  const size = Math.min(MAX_PAGE_SIZE, Math.max(limit, Math.floor(rowIndex(state) / LAST_DISTINCT_PAGE) + 1));
+  const at = inPagesOf(state, size);
+  return at.pg <= LAST_DISTINCT_PAGE ? { ...state, ...at } : undefined;
+}
+
 /** The fields asked for, plus what paging and local filters need. */
 function projection(fields: string[] | undefined, sort: string, filter: LocalFilter | undefined): string[] | undefined {
   const time = SORT_TIME[sort]?.field;
@@ -124,8 +135,13 @@ export const searchOrders = defineTool({
     if (input.group_by) return orderGroups({ ...input, group_by: input.group_by }, ctx, shopId);
     const limit = input.limit ?? ROW_LIMIT;
     let state: CursorState;
-    if (input.cursor) state = decodeCursor("search_orders", input, cursorState);
-    else {
+    if (input.cursor) {
+      const decoded = decodeCursor("search_orders", input, cursorState);
+      // A follow-up for more rows than the cursor's pages hold (after a page cut to its budget,
+      // say) reads them in fewer, larger pages; a scan keeps its pages of 100.
+      const at = decoded.lf ? decoded : resumeAt(decoded, limit);
+      state = at.pg <= LAST_DISTINCT_PAGE ? { ...decoded, ...at } : decoded;
+    } else {
       const lf = localFilter.parse(localFilterOf(input));
       const q = { ...(await orderQuery(ctx.pos, shopId, input, ctx.config.timezone)), fields: projection(input.fields, input.sort, lf) };
       // Filtered here, the list is read in its largest pages: most rows it serves are dropped.
@@ -165,7 +181,7 @@ export const searchOrders = defineTool({
         break;
       }
       if (!next || next.pg <= LAST_DISTINCT_PAGE) break;
-      next = narrow(next);
+      next = narrow(next) ?? widen(next, limit);
       if (!next) {
         note = "The upstream repeats rows past page 100: narrow since/until, or sort by inserted_at, to go further.";
         break;

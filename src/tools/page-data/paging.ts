@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { TimeSpan } from "../../clients/messaging.js";
 import { parseRange, toUnix } from "../../format/time.js";
 import { type CursorCall, decodeCursor, encodeCursor } from "../cursor.js";
-import { MAX_PAGE_SIZE } from "../pos/paging.js";
+import { MAX_PAGE_SIZE, resumeAt } from "../pos/paging.js";
 import { cursorInput, limitInput, pageIdInput, sinceInput, untilInput } from "../inputs.js";
 
 /**
@@ -56,7 +56,7 @@ export async function readPaged<Q extends object, T, R>(
 ) {
   const pageId = input.page_id;
   const state: State = input.cursor
-    ? decodeCursor(tool, { ...(options.bound ?? input), cursor: input.cursor }, stateSchema)
+    ? resumed(decodeCursor(tool, { ...(options.bound ?? input), cursor: input.cursor }, stateSchema), input.limit, options.pageSize)
     : { p: pageId, n: 1, size: options.pageSize ?? input.limit, skip: 0, q: first() as Record<string, unknown> };
   const out: T[] = [];
   let total: number | undefined;
@@ -76,6 +76,16 @@ export async function readPaged<Q extends object, T, R>(
     else at = page.rows.length >= at.size && (total === undefined || at.n * at.size < total) ? { ...at, n: at.n + 1, skip: 0 } : undefined;
   }
   return { rows: out.map(row), total, next_cursor: at ? encodeCursor(tool, options.bound ?? input, at) : undefined };
+}
+
+/**
+ * Where a cursor resumes for `limit` rows: in pages of `limit` when that takes fewer calls (a
+ * follow-up for more rows than a first page cut to its budget held), unless the list's page size is fixed.
+ */
+function resumed(state: State, limit: number, fixed: number | undefined): State {
+  if (fixed !== undefined) return state;
+  const at = resumeAt({ pg: state.n, off: state.skip, ps: state.size }, limit);
+  return { ...state, n: at.pg, skip: at.off, size: at.ps };
 }
 
 /** The parameters every page-number list shares. */

@@ -81,10 +81,19 @@ export async function walkPages<T>(state: PageState, options: WalkOptions<T>): P
  * as `detail: "full"` does, than the first call). Equal calls keep the smaller size.
  */
 export function resumeAt(state: PageState, limit: number): PageState {
-  const index = (state.pg - 1) * state.ps + state.off;
+  const index = rowIndex(state);
   const calls = (size: number) => Math.floor((index + limit - 1) / size) - Math.floor(index / size) + 1;
   if (limit === state.ps || calls(limit) > calls(state.ps) || (calls(limit) === calls(state.ps) && limit > state.ps)) return state;
-  return { pg: Math.floor(index / limit) + 1, off: index % limit, ps: limit };
+  return inPagesOf(state, limit);
+}
+
+/** How many rows of the list come before the one `state` points at. */
+export const rowIndex = (state: PageState): number => (state.pg - 1) * state.ps + state.off;
+
+/** The row `state` points at, in pages of `size`. */
+export function inPagesOf(state: PageState, size: number): PageState {
+  const index = rowIndex(state);
+  return { pg: Math.floor(index / size) + 1, off: index % size, ps: size };
 }
 
 /** A filter the upstream list has no parameter for, applied here to the rows it serves. */

@@ -63,3 +63,28 @@ describe("a finished period given as since alone", () => {
     }
   });
 });
+
+describe("search_orders sorted by a figure, past page 100 of its largest pages", () => {
+  const big = useHarness({ sandbox: { ratePerSecond: 100_000 } });
+
+  it("stops with a note saying what reaches further", async () => {
+    // 10,100 orders: pages of 100, the largest the list serves, reach row 10,000 at page 100.
+    const orders = big.sandbox.pos.orders;
+    const live = orders.filter((o) => !o.is_removed);
+    for (let i = 0; live.length + i < 10_100; i++) orders.push({ ...live[i % live.length]!, id: 1_000_000 + i });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let note: string | undefined;
+    for (let calls = 0; calls < 150 && (calls === 0 || cursor); calls++) {
+      const r = await big.call("search_orders", { sort: "order_valuation", fields: ["status"], limit: 100, ...(cursor ? { cursor } : {}) });
+      expect(r.isError, r.text).toBe(false);
+      seen.push(...r.data.orders.map((o: { id: string }) => String(o.id)));
+      cursor = r.data.next_cursor;
+      note = r.data.note;
+    }
+    expect(seen).toHaveLength(10_000);
+    expect(new Set(seen).size).toBe(10_000);
+    expect(cursor).toBeUndefined();
+    expect(note).toContain("repeats rows past page 100");
+  });
+});
