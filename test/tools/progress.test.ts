@@ -1,4 +1,4 @@
-import type { Progress } from "@modelcontextprotocol/sdk/types.js";
+import type { Progress } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { useHarness } from "../helpers/harness.js";
 import { expectOutputContract } from "../helpers/output-contract.js";
@@ -10,7 +10,7 @@ describe("progress notifications", () => {
   it("list_conversations and list_messages report each upstream page they follow to fill limit", async () => {
     const pageId = h.sandbox.messaging.pages[0]!.id;
     const seen: Progress[] = [];
-    const result = await h.client.callTool({ name: "list_conversations", arguments: { page_ids: pageId, limit: 50 } }, undefined, {
+    const result = await h.client.callTool({ name: "list_conversations", arguments: { page_ids: pageId, limit: 50 } }, {
       onprogress: (p) => seen.push(p),
     });
     expect(result.isError).toBeFalsy();
@@ -21,7 +21,7 @@ describe("progress notifications", () => {
     // Messages come 30 to an upstream call: a longer thread takes two, each reported.
     const long = h.sandbox.messaging.conversations.find((c) => c.page_id === pageId && (h.sandbox.messaging.messages[c.id]?.length ?? 0) > 31)!;
     const messages: Progress[] = [];
-    const read = await h.client.callTool({ name: "list_messages", arguments: { page_id: pageId, conversation_id: long.id, limit: 50 } }, undefined, {
+    const read = await h.client.callTool({ name: "list_messages", arguments: { page_id: pageId, conversation_id: long.id, limit: 50 } }, {
       onprogress: (p) => messages.push(p),
     });
     expect(read.isError).toBeFalsy();
