@@ -11,9 +11,9 @@ import { resources } from "./index.js";
  * raw (read below).
  */
 function templateMatcher(template: string): (uri: string) => Record<string, string> | null {
-  const names: string[] = [];
-  const literal = template.split(/\{(\w+)\}/).map((part, i) => (i % 2 ? (names.push(part), "([^/?#]+)") : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
-  const pattern = new RegExp(`^${literal.join("")}$`);
+  const parts = template.split(/\{(\w+)\}/);
+  const names = parts.filter((_, i) => i % 2 === 1);
+  const pattern = new RegExp(`^${parts.map((part, i) => (i % 2 ? "([^/?#]+)" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("")}$`);
   return (uri) => {
     const m = pattern.exec(uri);
     return m ? Object.fromEntries(names.map((name, i) => [name, m[i + 1]!])) : null;

@@ -42,7 +42,7 @@ describe("a client that cancels or goes away ends the upstream request in flight
     const upstream = await slowUpstream();
     const server = await stdioServer({ PANCAKE_POS_BASE_URL: `${upstream.url}/pos`, PANCAKE_POS_API_KEY: KEY });
     const controller = new AbortController();
-    const call = server.client.callTool({ name: "list_shops", arguments: {} }, undefined, { signal: controller.signal }).catch((e: Error) => e);
+    const call = server.client.callTool({ name: "list_shops", arguments: {} }, { signal: controller.signal }).catch((e: Error) => e);
     await until(() => upstream.requests.length === 1);
     const cancelled = Date.now();
     controller.abort("the user changed their mind");
@@ -65,7 +65,7 @@ describe("a client that cancels or goes away ends the upstream request in flight
     // One signal for 20 calls: the SDK client listens on it once per call.
     setMaxListeners(25, controller.signal);
     const calls = Array.from({ length: 20 }, () =>
-      server.client.callTool({ name: "list_conversations", arguments: { page_ids: [pageId], limit: 5 } }, undefined, { signal: controller.signal }).catch(() => undefined),
+      server.client.callTool({ name: "list_conversations", arguments: { page_ids: [pageId], limit: 5 } }, { signal: controller.signal }).catch(() => undefined),
     );
     await until(() => onPage() >= 1);
     controller.abort();
