@@ -23,9 +23,11 @@ export interface Session {
   transport: TransportName;
   /**
    * The client. Both SDKs share the calls the tests make (list, call, read, get, complete) with one
-   * argument each; typed as the v2 client for both.
+   * argument each; typed as the v2 client for both. A call with options goes through `callTool`.
    */
   client: Client;
+  /** tools/call with request options (a signal): the SDKs take them in different places. */
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, options: { signal?: AbortSignal }): Promise<CallToolResult>;
   /** What the user was asked (elicitation), in order. */
   asked: { message: string; schema: Record<string, unknown> }[];
   /** The user's answer to the next question. */
@@ -92,6 +94,11 @@ export async function openSession(era: ClientEra, transport: TransportName, opti
     transport,
     client,
     stderr,
+    callTool(params: { name: string; arguments?: Record<string, unknown> }, requestOptions: { signal?: AbortSignal }) {
+      // The v1 client takes a result schema before the options.
+      const callV1 = client.callTool as unknown as (p: typeof params, schema: undefined, o: typeof requestOptions) => Promise<CallToolResult>;
+      return era === "2025" ? callV1.call(client, params, undefined, requestOptions) : client.callTool(params, requestOptions);
+    },
     async call(name: string, callArgs: Record<string, unknown> = {}) {
       const result = (await client.callTool({ name, arguments: callArgs })) as CallToolResult;
       const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");

@@ -3,10 +3,11 @@ import { describe, expect, it } from "vitest";
 import { useHarness } from "../helpers/harness.js";
 import { expectOutputContract } from "../helpers/output-contract.js";
 
-// Tools that follow several upstream pages report progress when the client asks for it.
-const h = useHarness();
+// Tools that follow several upstream pages report progress when the client asks for it, in both
+// protocol generations (2026-07-28: on the call's own response stream).
+describe.each(["legacy", "modern"] as const)("progress notifications (%s era)", (era) => {
+  const h = useHarness({ era });
 
-describe("progress notifications", () => {
   it("list_conversations and list_messages report each upstream page they follow to fill limit", async () => {
     const pageId = h.sandbox.messaging.pages[0]!.id;
     const seen: Progress[] = [];
