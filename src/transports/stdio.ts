@@ -1,7 +1,7 @@
+import type { McpServer } from "@modelcontextprotocol/server";
 import { serveStdio as serveStdioEntry } from "@modelcontextprotocol/server/stdio";
 import type { Logger } from "../log.js";
 import type { Era } from "../server.js";
-import type { McpServer } from "@modelcontextprotocol/server";
 
 /**
  * Serves one client over stdin/stdout, in the protocol generation its first message speaks (the

@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INITIALIZE, modernHeaders, modernRpc, raw, rpcMessage } from "../helpers/raw-http.js";
 import { type HttpServerProcess, spawnHttp } from "../helpers/spawn.js";
@@ -24,8 +25,9 @@ describe("Streamable HTTP: the built bin with --demo --http", () => {
     if (server) expect(await server.stop()).toBe(0);
   });
 
-  it("prints ready-to-paste client config", () => {
-    for (const client of ["Claude Desktop", "Claude Code", "Cursor", "VS Code", "MCP Inspector"]) expect(server.stderr()).toContain(client);
+  it("prints ready-to-paste client config", async () => {
+    // The banner follows the "ready on" line the spawn waits for.
+    for (const client of ["Claude Desktop", "Claude Code", "Cursor", "VS Code", "MCP Inspector"]) await expect.poll(() => server.stderr()).toContain(client);
   });
 
   it.each(Object.entries(BODIES))("refuses %s without or with a wrong bearer token", async (_kind, { body, headers }) => {
@@ -67,6 +69,34 @@ describe("Streamable HTTP: the built bin with --demo --http", () => {
     // A 2025-era client's lists carry no such fields.
     const init = await raw(server.url, { body: JSON.stringify({ ...INIT, id: 2, method: "tools/list", params: {} }), headers: auth });
     expect(rpcMessage(init.body).result.ttlMs).toBeUndefined();
+  });
+});
+
+describe("Streamable HTTP: a 2026-07-28 client's change stream", () => {
+  it("is acknowledged, stays open, and ends with its closing result when the server shuts down", async () => {
+    const server = await spawnHttp(["--demo"]);
+    const url = new URL(server.url);
+    const body = modernRpc(7, "subscriptions/listen", { notifications: { toolsListChanged: true } });
+    let received = "";
+    const ended = new Promise<number | undefined>((resolve, reject) => {
+      const req = request(
+        { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...modernHeaders("subscriptions/listen") } },
+        (res) => {
+          res.on("data", (chunk: Buffer) => {
+            received += chunk.toString();
+          });
+          res.on("end", () => resolve(res.statusCode));
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+    await expect.poll(() => received).toMatch(/notifications\/subscriptions\/acknowledged/);
+    const exit = server.stop();
+    expect(await ended).toBe(200);
+    expect(await exit).toBe(0);
+    const close = received.split("\n").filter((line) => line.startsWith("data: ")).map((line) => JSON.parse(line.slice(6))).find((m) => m.id === 7);
+    expect(close.result._meta["io.modelcontextprotocol/subscriptionId"]).toBe(7);
   });
 });
 
