@@ -187,14 +187,14 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
     }
     // The answer to a confirmation this process asked for goes to the call that waits on it.
     if (deliverAnswers(parsed, target.tenant)) return void res.writeHead(202).end();
-    const era = classifyInboundRequest({
+    const generation = classifyInboundRequest({
       httpMethod: "POST",
       protocolVersionHeader: header(req, "mcp-protocol-version"),
       mcpMethodHeader: header(req, "mcp-method"),
       mcpNameHeader: header(req, "mcp-name"),
       body: parsed,
     });
-    if (era.kind !== "legacy") {
+    if (generation.kind !== "legacy") {
       // The SDK's own handler answers 2026-07-28 requests, and refuses malformed claims as the spec says.
       if ((parsed as { method?: unknown } | null)?.method === "subscriptions/listen") {
         // A change stream stays open until the client or shutdown ends it: not a request to drain.
