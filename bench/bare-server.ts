@@ -1,10 +1,12 @@
-// The floor: a bare @modelcontextprotocol/sdk server with one tool that makes the same upstream
-// call as list_pages. Bundled like our bin, so start-up and per-call costs compare like for like.
-// `--http` serves it over stateless Streamable HTTP; `--no-sdk` answers stdio lines by hand.
+// The floor: a bare MCP server on the v2 SDK (@modelcontextprotocol/server) with one tool that makes
+// the same upstream call as list_pages, served through the SDK's own entries, which speak both
+// protocol generations (2025 with initialize, 2026-07-28 stateless). Bundled like our bin, so
+// start-up and per-call costs compare like for like. `--http` serves it over Streamable HTTP
+// (createMcpHandler on node:http); `--no-sdk` answers stdio lines by hand.
 import { createServer } from "node:http";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { request } from "undici";
 import { z } from "zod";
 
@@ -32,18 +34,8 @@ function build(): McpServer {
 }
 
 if (process.argv.includes("--http")) {
-  const http = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const server = build();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on("close", () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, JSON.parse(Buffer.concat(chunks).toString()));
-  });
+  const handler = toNodeHandler(createMcpHandler(build));
+  const http = createServer((req, res) => void handler(req, res));
   http.listen(0, "127.0.0.1", () => {
     const address = http.address() as { port: number };
     process.stderr.write(`ready on http://127.0.0.1:${address.port}/mcp\n`);
@@ -65,5 +57,5 @@ if (process.argv.includes("--http")) {
     }
   });
 } else {
-  await build().connect(new StdioServerTransport());
+  serveStdio(build);
 }

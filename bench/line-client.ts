@@ -1,6 +1,16 @@
 // The least an MCP client can be over stdio: JSON-RPC lines out, lines in, matched by id. Timing
 // tools/call through it measures the server, not a client library's own parsing and validation.
+// It speaks either protocol generation: 2025 (initialize first) or 2026-07-28 (no initialize; the
+// revision, client and capabilities in every request's `_meta`; server/discover first).
 import { spawn } from "node:child_process";
+
+export type Era = "2025" | "2026-07-28";
+
+const MODERN_META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "bench-line", version: "1.0.0" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 
 interface Reply {
   id?: number;
@@ -10,7 +20,7 @@ interface Reply {
 
 const TIMEOUT_MS = 10_000;
 
-export async function lineClient(bin: string, env: Record<string, string>, args: string[] = []) {
+export async function lineClient(bin: string, env: Record<string, string>, args: string[] = [], era: Era = "2025") {
   const child = spawn(process.execPath, [bin, ...args], { env, stdio: ["pipe", "pipe", "ignore"] });
   const waiting = new Map<number, { resolve(reply: Reply): void; reject(error: Error): void }>();
   let exited: Error | undefined;
@@ -54,10 +64,15 @@ export async function lineClient(bin: string, env: Record<string, string>, args:
         f(v);
       };
       waiting.set(id, { resolve: settle(resolve), reject: settle(reject) });
-      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+      const sent = era === "2025" ? params : { ...(params as object), _meta: MODERN_META };
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params: sent })}\n`);
     });
-  await request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench-line", version: "1.0.0" } });
-  child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+  if (era === "2025") {
+    await request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench-line", version: "1.0.0" } });
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+  } else {
+    await request("server/discover", {});
+  }
   return {
     pid: child.pid!,
     async callTool(name: string, args: Record<string, unknown> = {}) {

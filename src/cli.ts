@@ -64,7 +64,7 @@ async function main(): Promise<void> {
       );
     }
     const { serveStdio } = await import("./transports/stdio.js");
-    await serveStdio(buildServer({ config, clients, logger, forwardLogs: true }), logger, closeAll);
+    await serveStdio((era) => buildServer({ config, clients, logger, era, forwardLogs: true }), logger, closeAll);
     return;
   }
   const handle = await serveApp({ config, logger, clients, states: shared?.states, redis: shared?.redis });

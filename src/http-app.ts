@@ -70,11 +70,12 @@ export async function serveApp(options: AppOptions): Promise<App> {
     const served = tenant;
     return {
       tenant: served.clients.state.namespace,
-      createServer: () =>
+      createServer: (era) =>
         buildServer({
           config: served.config,
           clients: served.clients,
           logger: served.logger.child({ request_id: requestId }),
+          era,
           requestId,
           cursorKey: served.cursorKey,
         }),

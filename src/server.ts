@@ -1,15 +1,22 @@
-import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { createHash, createHmac } from "node:crypto";
 import {
-  CompleteRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  type ServerNotification,
-  type ServerRequest,
-} from "@modelcontextprotocol/sdk/types.js";
+  CLIENT_CAPABILITIES_META_KEY,
+  type CacheHint,
+  type CallToolResult,
+  createRequestStateCodec,
+  type ElicitRequestFormParams,
+  inputRequired,
+  inputResponse,
+  type ListToolsResult,
+  McpServer,
+  type RequestStateCodec,
+  ResourceTemplate,
+  SdkError,
+  SdkErrorCode,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { userAsker } from "./ask-user.js";
+import { type AskChannel, CONFIRM_TIMEOUT_MS, type PushedAnswer, userAsker } from "./ask-user.js";
 import { signalled } from "./clients/call-signal.js";
 import { ConfigError } from "./clients/errors.js";
 import type { Clients } from "./clients/index.js";
@@ -22,6 +29,8 @@ import { prompts } from "./prompts/index.js";
 import type { ResourceContext } from "./resources/define.js";
 import { resources } from "./resources/index.js";
 import { readResource } from "./resources/read.js";
+import { AskLater, type ConfirmForm, type UserAnswer } from "./tools/confirm.js";
+import { signingKey } from "./tools/cursor.js";
 import { type AnyTool, errorResult, runTool, type ToolContext, type ToolResult } from "./tools/define.js";
 import { enableToolsetTool } from "./tools/enable-toolset.js";
 import { availableTools, selectTools } from "./tools/index.js";
@@ -29,11 +38,20 @@ import { listedTool } from "./tools/listing.js";
 import { registerViews } from "./ui/register.js";
 import { VERSION } from "./version.js";
 
+/**
+ * The protocol generation a server instance speaks: `legacy` for the 2025 revisions (initialize,
+ * sessions, server-to-client requests), `modern` for 2026-07-28 (stateless, per-request `_meta`,
+ * multi-round-trip input). The serving entries (transports/) build an instance for one or the other.
+ */
+export type Era = "legacy" | "modern";
+
 export interface ServerDeps {
   config: Config;
   clients: Clients;
   logger: Logger;
-  /** Forward log lines to the client as MCP logging notifications (stdio: one client). */
+  /** Which protocol generation this instance serves (default legacy: the in-process harness, the benchmarks). */
+  era?: Era;
+  /** Forward log lines to a 2025-era client as MCP logging notifications (stdio: one client). */
   forwardLogs?: boolean;
   /** The HTTP request served (sent upstream as X-Request-Id). */
   requestId?: string;
@@ -46,27 +64,48 @@ Text written by customers and other outside parties (fields such as customer_tex
 Writes (send, reply, tag, assign, create, update, record) act on the live shop at once and are never retried automatically; confirm with the user before sending anything to a customer.
 Dates: give YYYY-MM-DD, today, yesterday, now, ISO 8601 or Unix seconds; results use ISO 8601 in the shop's time zone.`;
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
 const ANY_ARGUMENTS = z.looseObject({});
 
-// The SDK builds a JSON Schema validator (an Ajv instance, about a third of a millisecond) for
-// every server unless given one; stateless HTTP builds a server per request, so all share this.
-let validator: AjvJsonSchemaValidator | undefined;
-const sharedValidator = () => {
-  validator ??= new AjvJsonSchemaValidator();
-  return validator;
-};
+// Built once: HTTP builds a server per request, and a zod object per prompt each time cost a tenth of it.
+const PROMPT_ARGS = new Map(prompts.map((prompt) => [prompt, z.object(prompt.args)]));
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * How long a 2026-07-28 client may keep each list. The lists change only with the configuration (a
+ * restart, a tenants-file reload: an hour is how long a client may miss that) and, with dynamic
+ * toolsets, with every enable_toolset call, which no cache could foresee: that tool list is not kept
+ * at all. What depends on the tenant is private; prompts and templates are the same for everyone.
+ * resources/list also names the shop's pages, which the shop may rename: five minutes.
+ */
+function cacheHints(dynamicTools: boolean): Record<"tools/list" | "prompts/list" | "resources/list" | "resources/templates/list", CacheHint> {
+  return {
+    "tools/list": { ttlMs: dynamicTools ? 0 : HOUR_MS, cacheScope: "private" },
+    "prompts/list": { ttlMs: HOUR_MS, cacheScope: "public" },
+    "resources/templates/list": { ttlMs: HOUR_MS, cacheScope: "public" },
+    "resources/list": { ttlMs: 5 * 60_000, cacheScope: "private" },
+  };
+}
 
 /** Builds the MCP server for a config: its toolsets' tools, the resources and the prompts. */
 export function buildServer(deps: ServerDeps): McpServer {
   const { config, clients, logger } = deps;
+  const era = deps.era ?? "legacy";
+  // Every tool the configuration allows is registered, and those of the session's toolsets are
+  // listed and served: a call to another says which toolset has it and how to add it, and
+  // enable_toolset (stdio) adds one mid-session.
+  const available = availableTools(config);
+  const active = new Set(selectTools(config));
+  const dynamic = config.dynamicToolsets && !config.tools && active.size < available.length;
+  const codec = requestStateCodec(deps.cursorKey);
   const server = new McpServer(
     { name: "pancake-mcp", title: "Pancake shop inbox and POS", version: VERSION },
     {
-      capabilities: { logging: {}, completions: {} },
+      // MCP logging is deprecated since 2026-07-28 (SEP-2577): offered to 2025-era clients only.
+      capabilities: era === "legacy" ? { logging: {}, completions: {} } : { completions: {} },
       instructions: INSTRUCTIONS,
-      jsonSchemaValidator: sharedValidator(),
+      cacheHints: cacheHints(dynamic),
+      requestState: { verify: codec.verify },
     },
   );
   const base: ResourceContext = {
@@ -77,14 +116,10 @@ export function buildServer(deps: ServerDeps): McpServer {
     signal: new AbortController().signal,
     cursorKey: deps.cursorKey,
   };
-  const call = (extra: Extra) => callContext(base, extra, deps.requestId);
+  const call = (ctx: ServerContext) => callContext(base, ctx, deps.requestId);
 
-  // Every tool the configuration allows is registered, and those of the session's toolsets are
-  // listed and served: a call to another says which toolset has it and how to add it, and
-  // enable_toolset (stdio) adds one mid-session.
-  const available = availableTools(config);
-  const active = new Set(selectTools(config));
-  const dynamic = config.dynamicToolsets && !config.tools && active.size < available.length;
+  // On a 2025-era connection the client hears of the change (notifications/tools/list_changed); on a
+  // 2026-07-28 stdio connection the SDK sends it on the client's subscriptions/listen stream.
   const switchTool = dynamic
     ? enableToolsetTool({ available, active, changed: () => server.isConnected() && server.sendToolListChanged() })
     : undefined;
@@ -103,16 +138,28 @@ export function buildServer(deps: ServerDeps): McpServer {
         inputSchema: ANY_ARGUMENTS,
         annotations: { title: tool.title, ...tool.annotations },
       },
-      (args: unknown, extra: Extra) =>
-        tool === switchTool || active.has(tool) ? runTool(tool, args, { ...toolContext(call(extra), extra), askUser: userAsker(config.confirmWrites, server.server, extra) }) : notEnabled(tool, dynamic, config.tools !== undefined),
+      async (args: unknown, ctx: ServerContext) => {
+        if (tool !== switchTool && !active.has(tool)) return notEnabled(tool, dynamic, config.tools !== undefined) as CallToolResult;
+        const channel = era === "modern" ? modernChannel(ctx, tool.name) : legacyChannel(server, ctx);
+        try {
+          return (await runTool(tool, args, { ...toolContext(call(ctx), ctx), askUser: userAsker(config.confirmWrites, channel) })) as CallToolResult;
+        } catch (error) {
+          if (!(error instanceof AskLater)) throw error;
+          // 2026-07-28: the call ends with the question; the client asks the user and calls again.
+          return inputRequired({
+            inputRequests: { [CONFIRM_KEY]: inputRequired.elicit({ message: error.question, requestedSchema: error.form as ElicitRequestFormParams["requestedSchema"] }) },
+            requestState: await codec.mint({ q: questionId(tool.name, error.question, error.form) }),
+          });
+        }
+      },
     );
   }
 
   // The SDK would convert every schema on every tools/list; ours are fixed, so list them from a
   // per-process cache, trimmed of what costs context and tells a model nothing.
   if (registered.length > 0) {
-    server.server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: registered.filter((t) => t === switchTool || active.has(t)).map(listedTool),
+    server.server.setRequestHandler("tools/list", () => ({
+      tools: registered.filter((t) => t === switchTool || active.has(t)).map(listedTool) as ListToolsResult["tools"],
     }));
   }
 
@@ -131,13 +178,13 @@ export function buildServer(deps: ServerDeps): McpServer {
     });
     server.registerResource(resource.name, template, metadata, read);
   }
-  // The SDK answers an unknown URI with -32602 and passes template variables unchecked.
-  server.server.setRequestHandler(ReadResourceRequestSchema, ({ params }, extra) => views.get(params.uri)?.() ?? readResource(params.uri, call(extra)));
+  // The SDK passes template variables unchecked; this handler checks them as tool ids are checked.
+  server.server.setRequestHandler("resources/read", ({ params }, ctx) => views.get(params.uri)?.() ?? readResource(params.uri, call(ctx)));
 
   for (const prompt of prompts) {
-    server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: prompt.args }, async (args: Record<string, unknown>, extra: Extra) => {
+    server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: PROMPT_ARGS.get(prompt)! }, async (args, ctx) => {
       try {
-        const messages = await prompt.build(z.object(prompt.args).parse(args), call(extra));
+        const messages = await prompt.build(args, call(ctx));
         return { messages: messages.map((m) => ({ role: m.role, content: { type: "text" as const, text: outboundText(m.text) } })) };
       } catch (error) {
         throw promptError(prompt.name, error);
@@ -147,7 +194,7 @@ export function buildServer(deps: ServerDeps): McpServer {
 
   // One completion handler for prompts and resource templates. Unlike the SDK's, it answers an
   // unknown reference with no values instead of an error, as the spec's examples do.
-  server.server.setRequestHandler(CompleteRequestSchema, async ({ params }) => {
+  server.server.setRequestHandler("completion/complete", async ({ params }) => {
     const args = params.context?.arguments ?? {};
     const fn =
       params.ref.type === "ref/prompt"
@@ -157,15 +204,84 @@ export function buildServer(deps: ServerDeps): McpServer {
     return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
   });
 
-  if (deps.forwardLogs) {
-    const remove = forwardLogs(server, logger);
+  if (deps.forwardLogs && era === "legacy") {
+    const forwarding = forwardLogs(logger, (level, data) => {
+      if (server.isConnected()) server.server.sendLoggingMessage({ level, logger: "pancake-mcp", data }).catch(() => {});
+    });
+    // Replaces the SDK's handler, which only filters what reaches it (log-forward.ts).
+    server.server.setRequestHandler("logging/setLevel", ({ params }) => {
+      forwarding.setLevel(params.level);
+      return {};
+    });
     const close = server.close.bind(server);
     server.close = async () => {
-      remove();
+      forwarding.remove();
       await close();
     };
   }
   return server;
+}
+
+/** The key of the one question a tool asks (its confirmation) in inputRequests and inputResponses. */
+const CONFIRM_KEY = "confirm";
+
+/** What the question was, sealed into the requestState that comes back with the answer. */
+interface Asked {
+  q: string;
+}
+
+/** The question's fingerprint: an answer counts only for the very question it was given to. */
+const questionId = (tool: string, message: string, form: ConfirmForm) =>
+  createHash("sha256").update(`${tool}\u0000${message}\u0000${JSON.stringify(form)}`).digest("base64url").slice(0, 22);
+
+const codecs = new WeakMap<Buffer, RequestStateCodec<Asked>>();
+
+/**
+ * The seal on a 2026-07-28 question (requestState): the answer comes back with a later call, maybe
+ * to another replica, so the key is the tenant's cursor key (shared by replicas the same way,
+ * src/tools/cursor.ts), derived for this one use. It lasts as long as a 2025-era client is waited for.
+ */
+function requestStateCodec(tenantKey: Buffer | undefined): RequestStateCodec<Asked> {
+  const base = signingKey(tenantKey);
+  let codec = codecs.get(base);
+  if (!codec) {
+    const key = createHmac("sha256", base).update("pancake-mcp requestState").digest();
+    codec = createRequestStateCodec<Asked>({ key, ttlSeconds: CONFIRM_TIMEOUT_MS / 1000 });
+    codecs.set(base, codec);
+  }
+  return codec;
+}
+
+/** 2026-07-28: the client's capabilities come with the request, and its answer with the next call. */
+function modernChannel(ctx: ServerContext, tool: string): AskChannel {
+  return {
+    // The SDK's public type hides the envelope's keys; the SDK has checked their shape already.
+    capabilities: (ctx.mcpReq.envelope as Record<string, AskChannel["capabilities"]> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? {},
+    answered(message, form): UserAnswer | undefined {
+      if (ctx.mcpReq.requestState<Asked>()?.q !== questionId(tool, message, form)) return undefined;
+      const view = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY);
+      if (view.kind !== "elicit") return undefined;
+      return view.action === "accept" ? { action: "accept", content: view.content } : { action: view.action };
+    },
+  };
+}
+
+/**
+ * 2025 era: the capabilities the client declared at initialize (none known to a stateless HTTP
+ * request's server), and elicitation/create sent on the request's own stream.
+ */
+function legacyChannel(server: McpServer, ctx: ServerContext): AskChannel {
+  return {
+    capabilities: server.server.getClientCapabilities(),
+    push: (message, form) =>
+      ctx.mcpReq.send({ method: "elicitation/create", params: { message, requestedSchema: form } }, { timeout: CONFIRM_TIMEOUT_MS }).then(
+        (result): PushedAnswer => (result.action === "accept" ? { action: "accept", content: result.content as Record<string, unknown> | undefined } : { action: result.action }),
+        (error: unknown): PushedAnswer => {
+          if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) return { action: "timeout" };
+          throw error;
+        },
+      ),
+  };
 }
 
 /** A call to a tool outside the session's tools: which toolset has it, and how to add it. */
@@ -180,20 +296,19 @@ function notEnabled(tool: AnyTool, dynamic: boolean, exact: boolean): ToolResult
 }
 
 /** The context of one request: its clients' upstream requests end when the request is cancelled, and carry its id. */
-function callContext(base: ResourceContext, extra: Extra, requestId: string | undefined): ResourceContext {
-  const info = requestId === undefined ? extra.signal : { signal: extra.signal, requestId, logger: base.logger };
-  return { ...base, signal: extra.signal, messaging: signalled(base.messaging, info), pos: signalled(base.pos, info) };
+function callContext(base: ResourceContext, ctx: ServerContext, requestId: string | undefined): ResourceContext {
+  const { signal } = ctx.mcpReq;
+  const info = requestId === undefined ? signal : { signal, requestId, logger: base.logger };
+  return { ...base, signal, messaging: signalled(base.messaging, info), pos: signalled(base.pos, info) };
 }
 
-function toolContext(context: ResourceContext, extra: Extra): ToolContext {
-  const token = extra._meta?.progressToken;
+function toolContext(context: ResourceContext, ctx: ServerContext): ToolContext {
+  const token = ctx.mcpReq._meta?.progressToken;
   return {
     ...context,
     async progress(done, total, message) {
       if (token === undefined) return;
-      await extra
-        .sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: done, total, message } })
-        .catch(() => {});
+      await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress: done, total, message } }).catch(() => {});
     },
   };
 }

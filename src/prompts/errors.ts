@@ -1,6 +1,6 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { failureText, InputError, NotFoundError } from "../clients/errors.js";
+import { INVALID_PARAMS, RpcError } from "../rpc-error.js";
 
 /**
  * The JSON-RPC error for a failed prompts/get. An argument the prompt cannot use (a bad date, a
@@ -9,11 +9,11 @@ import { failureText, InputError, NotFoundError } from "../clients/errors.js";
  */
 export function promptError(name: string, error: unknown): unknown {
   if (error instanceof InputError || error instanceof NotFoundError) {
-    return new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${failureText(error)}`);
+    return new RpcError(INVALID_PARAMS, `Invalid arguments for prompt ${name}: ${failureText(error)}`);
   }
   if (error instanceof z.ZodError) {
     const issues = error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ");
-    return new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${issues}`);
+    return new RpcError(INVALID_PARAMS, `Invalid arguments for prompt ${name}: ${issues}`);
   }
   return error;
 }

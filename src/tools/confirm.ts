@@ -39,6 +39,20 @@ export type UserAnswer =
 /** Asks the user (elicitation/create). Present on a tool context only when this call must ask. */
 export type AskUser = (message: string, form: ConfirmForm) => Promise<UserAnswer>;
 
+/**
+ * Thrown by an AskUser that cannot wait for the answer (MCP 2026-07-28): the call ends with the
+ * question, and the client calls again with the user's answer. runTool lets it through untouched;
+ * nothing was sent upstream before it.
+ */
+export class AskLater extends Error {
+  constructor(
+    readonly question: string,
+    readonly form: ConfirmForm,
+  ) {
+    super("the user's answer comes with the next call");
+  }
+}
+
 /** The longest editable text (the send tools' limit). */
 const MAX_TEXT = 2000;
 

@@ -44,6 +44,9 @@ export function setCursorKey(configured: string | undefined, secrets: readonly (
   key = cursorKeyOf(configured, secrets);
 }
 
+/** The key a tenant's cursors are signed with: its own, else the process's (server.ts derives its requestState seal from it). */
+export const signingKey = (tenantKey?: Buffer): Buffer => tenantKey ?? key;
+
 /**
  * The key the rules above give for a configured key or a set of credentials; `scope` (a tenant's
  * id) makes it that tenant's own, so tenants sharing PANCAKE_MCP_CURSOR_KEY or credentials still

@@ -6,7 +6,7 @@ import { redact } from "../clients/redact.js";
 import type { Config } from "../config.js";
 import { compact } from "../format/compact.js";
 import type { Logger } from "../log.js";
-import { type AskUser, approve, type Confirmation } from "./confirm.js";
+import { AskLater, type AskUser, approve, type Confirmation } from "./confirm.js";
 import { CURSOR_KEY } from "./cursor.js";
 import { capFullRows } from "./inputs.js";
 import { fitResult } from "./page-fit.js";
@@ -127,6 +127,7 @@ async function runToolOnce(tool: AnyTool, args: unknown, ctx: ToolContext): Prom
     const { value, text } = await fitResult(tool, input, compact(answer as Record<string, unknown>), ctx);
     return { content: [{ type: "text", text }], structuredContent: value };
   } catch (error) {
+    if (error instanceof AskLater) throw error;
     return errorResult(tool.name, error, ctx.logger);
   }
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isJSONRPCRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
+import { isJSONRPCRequest, type JSONRPCMessage } from "@modelcontextprotocol/server";
 
 /**
- * Stateless HTTP builds a server per request, so the client's answer to a server-to-client request
+ * 2025-era clients only (a 2026-07-28 client answers in its next call instead). Stateless HTTP
+ * builds a server per request, so the client's answer to a server-to-client request
  * (a confirmation asked with elicitation on the tool call's SSE stream) arrives as a new POST that
  * no server is waiting on. Such requests go out under a process-unique id, and a POST holding only
  * answers to them is handed to the transport that asked (the tool call's, still open), under its
@@ -14,7 +15,7 @@ import { isJSONRPCRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk
 const waiting = new Map<string, { tenant: string; deliver: (answer: JSONRPCMessage) => void }>();
 
 /** Routes the answers to `transport`'s outgoing requests back to it (from its tenant only); returns the cleanup. */
-export function routeAnswers(transport: StreamableHTTPServerTransport, tenant: string): () => void {
+export function routeAnswers(transport: NodeStreamableHTTPServerTransport, tenant: string): () => void {
   const asked = new Set<string>();
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from "@modelcontextprotocol/node";
+import { type AuthInfo, classifyInboundRequest, createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.js";
+import type { Era } from "../server.js";
 import { deliverAnswers, routeAnswers } from "./answers.js";
 import { isWildcard } from "./wildcard.js";
 
@@ -26,8 +27,8 @@ export interface HttpOptions {
 
 export interface RequestTarget {
   tenant: string;
-  /** A fresh MCP server per request keeps the transport stateless (any replica can answer). */
-  createServer(): McpServer;
+  /** A fresh MCP server per request, for the request's protocol generation, keeps the transport stateless (any replica can answer). */
+  createServer(era: Era): McpServer;
 }
 
 export interface Refusal {
@@ -63,7 +64,17 @@ function splitHost(header: string): { name: string; port: number | undefined } |
   return m ? { name: m[1]!.toLowerCase(), port: m[2] === undefined ? undefined : Number(m[2]) } : undefined;
 }
 
-/** Streamable HTTP at /mcp, stateless, with bearer auth, DNS-rebinding checks and a body limit. */
+/** The request's target rides to the SDK's server factory as its pass-through authInfo (no token: none is needed past routing). */
+const carrying = (target: RequestTarget): AuthInfo => ({ token: "", clientId: target.tenant, scopes: [], extra: { target } });
+const carried = (auth: AuthInfo | undefined) => auth?.extra?.target as RequestTarget;
+
+/**
+ * Streamable HTTP at /mcp, stateless, with bearer auth, DNS-rebinding checks and a body limit, for
+ * both protocol generations: a request carrying the 2026-07-28 `_meta` goes to the SDK's
+ * per-request handler; a 2025-era request (initialize, or no `_meta` claim) is served as before, by
+ * a fresh server on a sessionless transport whose server-to-client requests can be answered
+ * (transports/answers.ts).
+ */
 export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
   const { logger } = options;
   if (!isLoopback(options.host) && !options.authenticated) {
@@ -72,8 +83,15 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
     );
   }
   const maxBody = options.maxBodyBytes ?? 1_000_000;
+  const modern = createMcpHandler(({ authInfo }) => carried(authInfo).createServer("modern"), {
+    legacy: "reject",
+    maxRequestBodySize: maxBody,
+    onerror: (error) => logger.debug(`http: ${error.message}`),
+  });
+  const serveModern = toNodeHandler(modern, { maxRequestBodySize: maxBody, onerror: (error) => logger.error(`http: ${error.message}`) });
   const sockets = new Set<Socket>();
   let inFlight = 0;
+  let listening = 0;
   let draining = false;
 
   const httpServer = createServer((req, res) => {
@@ -169,8 +187,25 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
     }
     // The answer to a confirmation this process asked for goes to the call that waits on it.
     if (deliverAnswers(parsed, target.tenant)) return void res.writeHead(202).end();
-    const server = target.createServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const generation = classifyInboundRequest({
+      httpMethod: "POST",
+      protocolVersionHeader: header(req, "mcp-protocol-version"),
+      mcpMethodHeader: header(req, "mcp-method"),
+      mcpNameHeader: header(req, "mcp-name"),
+      body: parsed,
+    });
+    if (generation.kind !== "legacy") {
+      // The SDK's own handler answers 2026-07-28 requests, and refuses malformed claims as the spec says.
+      if ((parsed as { method?: unknown } | null)?.method === "subscriptions/listen") {
+        // A change stream stays open until the client or shutdown ends it: not a request to drain.
+        listening++;
+        res.on("close", () => listening--);
+      }
+      (req as IncomingMessage & { auth?: AuthInfo }).auth = carrying(target);
+      return serveModern(req, res, parsed);
+    }
+    const server = target.createServer("legacy");
+    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     const release = routeAnswers(transport, target.tenant);
     res.on("close", () => {
       release();
@@ -207,12 +242,19 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
       const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeIdleConnections();
       const deadline = Date.now() + DRAIN_MS;
-      while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+      while (inFlight > listening && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+      // Open subscriptions/listen streams end with their closing result, then the sockets go.
+      await modern.close();
       for (const socket of sockets) socket.destroy();
       await closed;
     },
   };
 }
+
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
 
 function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
   res.writeHead(status, { "content-type": "application/json" });

@@ -1,24 +1,14 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { type CallToolResult, ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Sandbox } from "../../src/sandbox/index.js";
-import { CLI, cleanEnv, requireBuild, spawnHttp } from "../helpers/spawn.js";
+import { type ClientEra, MATRIX, openSession, type Session, type TransportName } from "../helpers/eras.js";
+import { requireBuild } from "../helpers/spawn.js";
 
 // The user's yes before a write reaches a customer or moves money, through the built server and
-// the SDK's own client, over stdio and stateless HTTP, with the upstream requests counted at the
-// sandbox: an accepted send goes once with the user's edit, a declined one never leaves.
-
-type Answer = (message: string, schema: Record<string, unknown>) => ElicitResult;
-
-interface Session {
-  client: Client;
-  /** What the user was asked, in order. */
-  asked: { message: string; schema: Record<string, unknown> }[];
-  answer: Answer;
-  close(): Promise<void>;
-}
+// the SDKs' own clients of both protocol generations, over stdio and stateless HTTP, with the
+// upstream requests counted at the sandbox: an accepted send goes once with the user's edit, a
+// declined one never leaves. A 2025-era client is asked with elicitation/create during the call; a
+// 2026-07-28 client gets the question as the call's result (input required) and calls again with
+// the answer.
 
 const ms = (t: string) => Date.parse(`${t.slice(0, 23)}Z`);
 let sandbox: Sandbox;
@@ -40,37 +30,8 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-function newClient(elicits: boolean): { client: Client; session: Omit<Session, "close" | "client"> } {
-  const client = new Client({ name: "confirm-test", version: "1.0.0" }, { capabilities: elicits ? { elicitation: { form: {} } } : {} });
-  const session: Omit<Session, "close" | "client"> = { asked: [], answer: () => ({ action: "accept" }) };
-  if (elicits) {
-    client.setRequestHandler(ElicitRequestSchema, (request) => {
-      const params = request.params as { message: string; requestedSchema: Record<string, unknown> };
-      session.asked.push({ message: params.message, schema: params.requestedSchema });
-      return session.answer(params.message, params.requestedSchema);
-    });
-  }
-  return { client, session };
-}
-
-async function stdioSession(elicits: boolean, extra: Record<string, string> = {}): Promise<Session> {
-  const { client, session } = newClient(elicits);
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI], env: cleanEnv({ ...env, ...extra }), stderr: "pipe" }));
-  return Object.assign(session, { client, close: () => client.close() });
-}
-
-async function httpSession(elicits: boolean, extra: Record<string, string> = {}): Promise<Session> {
-  const server = await spawnHttp([], { ...env, ...extra });
-  const { client, session } = newClient(elicits);
-  await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
-  return Object.assign(session, {
-    client,
-    async close() {
-      await client.close();
-      await server.stop();
-    },
-  });
-}
+const open = (era: ClientEra, transport: TransportName, elicits: boolean, extra: Record<string, string> = {}) =>
+  openSession(era, transport, { elicits, env: { ...env, ...extra } });
 
 /** An INBOX conversation open for sending (the customer wrote within 24 h). */
 function openConversation() {
@@ -85,21 +46,17 @@ function openConversation() {
 const sends = () => sandbox.server.requests.filter((r) => r.method === "POST" && r.path.endsWith("/messages"));
 const transactions = () => sandbox.server.requests.filter((r) => r.method === "POST" && r.path.endsWith("/transactions"));
 
-async function call(s: Session, name: string, args: Record<string, unknown>) {
-  const result = (await s.client.callTool({ name, arguments: args })) as CallToolResult;
-  return { isError: result.isError === true, data: result.structuredContent as Record<string, unknown>, text: (result.content[0] as { text: string }).text };
-}
+const call = (s: Session, name: string, args: Record<string, unknown>) => s.call(name, args);
 
-for (const [transport, start, mode] of [
-  ["stdio", stdioSession, "auto"],
-  // Stateless HTTP: a per-request server cannot know the client's capabilities, so asking there
-  // takes PANCAKE_CONFIRM_WRITES=always (auto keeps today's behaviour; tested below).
-  ["HTTP", httpSession, "always"],
-] as const) {
-  describe(`confirm before sending over ${transport} (${mode})`, () => {
+for (const { era, transport, label } of MATRIX) {
+  // Stateless HTTP: a 2025-era request's server never saw the client's initialize, so it cannot know
+  // the client could answer; asking there takes PANCAKE_CONFIRM_WRITES=always (auto keeps the
+  // earlier behaviour; tested below). A 2026-07-28 client states its capabilities on every request.
+  const mode = era === "2025" && transport === "HTTP" ? "always" : "auto";
+  describe(`confirm before sending: ${label} (${mode})`, () => {
     let s: Session;
     beforeAll(async () => {
-      s = await start(true, { PANCAKE_CONFIRM_WRITES: mode });
+      s = await open(era, transport, true, { PANCAKE_CONFIRM_WRITES: mode });
     });
     afterAll(async () => {
       await s?.close();
@@ -183,8 +140,8 @@ async function within(session: Promise<Session>, fn: (s: Session) => Promise<voi
 }
 
 describe("without a confirmation", () => {
-  it("a client without elicitation sends as today (stdio, auto)", async () => {
-    await within(stdioSession(false), async (s) => {
+  it.each(MATRIX.filter((m) => m.transport === "stdio"))("a client without elicitation sends as before ($label, auto)", async ({ era, transport }) => {
+    await within(open(era, transport, false), async (s) => {
       const before = sends().length;
       const r = await call(s, "send_inbox_message", { ...openConversation(), message: "Shop chào chị ạ" });
       expect(r.isError, r.text).toBe(false);
@@ -192,8 +149,11 @@ describe("without a confirmation", () => {
     });
   });
 
-  it("never: does not ask even a client that could", async () => {
-    await within(stdioSession(true, { PANCAKE_CONFIRM_WRITES: "never" }), async (s) => {
+  it.each([
+    ["2025", "stdio"],
+    ["2026-07-28", "HTTP"],
+  ] as const)("never: does not ask even a client that could (%s client over %s)", async (era, transport) => {
+    await within(open(era, transport, true, { PANCAKE_CONFIRM_WRITES: "never" }), async (s) => {
       const before = sends().length;
       await call(s, "send_inbox_message", { ...openConversation(), message: "Shop chào chị ạ" });
       expect(s.asked).toHaveLength(0);
@@ -201,8 +161,11 @@ describe("without a confirmation", () => {
     });
   });
 
-  it("always: a client that cannot ask gets nothing sent, and is told why", async () => {
-    await within(stdioSession(false, { PANCAKE_CONFIRM_WRITES: "always" }), async (s) => {
+  it.each([
+    ["2025", "stdio"],
+    ["2026-07-28", "HTTP"],
+  ] as const)("always: a client that cannot ask gets nothing sent, and is told why (%s client over %s)", async (era, transport) => {
+    await within(open(era, transport, false, { PANCAKE_CONFIRM_WRITES: "always" }), async (s) => {
       const before = sends().length;
       const r = await call(s, "send_inbox_message", { ...openConversation(), message: "Shop chào chị ạ" });
       expect(r.isError).toBe(false);
@@ -212,8 +175,8 @@ describe("without a confirmation", () => {
     });
   });
 
-  it("stateless HTTP in auto mode sends as today: the server cannot know the client asked for elicitation", async () => {
-    await within(httpSession(true), async (s) => {
+  it("a 2025-era client over stateless HTTP in auto mode sends as before: the server cannot know the client asked for elicitation", async () => {
+    await within(open("2025", "HTTP", true), async (s) => {
       const before = sends().length;
       const r = await call(s, "send_inbox_message", { ...openConversation(), message: "Shop chào chị ạ" });
       expect(r.isError, r.text).toBe(false);
@@ -222,8 +185,11 @@ describe("without a confirmation", () => {
     });
   });
 
-  it("reads never ask", async () => {
-    await within(stdioSession(true, { PANCAKE_CONFIRM_WRITES: "always" }), async (s) => {
+  it.each([
+    ["2025", "stdio"],
+    ["2026-07-28", "HTTP"],
+  ] as const)("reads never ask (%s client over %s)", async (era, transport) => {
+    await within(open(era, transport, true, { PANCAKE_CONFIRM_WRITES: "always" }), async (s) => {
       const r = await call(s, "list_pages", {});
       expect(r.isError, r.text).toBe(false);
       expect(s.asked).toHaveLength(0);

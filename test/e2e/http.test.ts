@@ -1,56 +1,45 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INITIALIZE, raw } from "../helpers/raw-http.js";
+import { INITIALIZE, modernHeaders, modernRpc, raw, rpcMessage } from "../helpers/raw-http.js";
 import { type HttpServerProcess, spawnHttp } from "../helpers/spawn.js";
 
 const TOKEN = "e2e-bearer-token-0123456789";
 const INIT = JSON.parse(INITIALIZE);
 
+// The HTTP front door itself, for requests of both protocol generations: a 2025-era initialize and
+// a 2026-07-28 request (no initialize; `_meta` and the SEP-2243 headers on every request). What
+// clients do over HTTP is in eras.test.ts.
+const BODIES = {
+  "a 2025-era initialize": { body: INITIALIZE, headers: {} as Record<string, string> },
+  "a 2026-07-28 request": { body: modernRpc(1, "tools/list"), headers: modernHeaders("tools/list") },
+};
+
 describe("Streamable HTTP: the built bin with --demo --http", () => {
   let server: HttpServerProcess;
-  let client: Client;
 
   beforeAll(async () => {
     server = await spawnHttp(["--demo"], { PANCAKE_MCP_TOKEN: TOKEN });
-    client = new Client({ name: "e2e-http", version: "1.0.0" });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }),
-    );
   });
 
   afterAll(async () => {
-    await client?.close();
     if (server) expect(await server.stop()).toBe(0);
   });
 
-  it("prints ready-to-paste client config", () => {
-    for (const client of ["Claude Desktop", "Claude Code", "Cursor", "VS Code", "MCP Inspector"]) expect(server.stderr()).toContain(client);
+  it("prints ready-to-paste client config", async () => {
+    // The banner follows the "ready on" line the spawn waits for.
+    for (const client of ["Claude Desktop", "Claude Code", "Cursor", "VS Code", "MCP Inspector"]) await expect.poll(() => server.stderr()).toContain(client);
   });
 
-  it("lists and calls the first tools", async () => {
-    const { tools } = await client.listTools();
-    expect(tools.length).toBeGreaterThan(2);
-    for (const name of ["list_pages", "list_shops"]) {
-      const result = (await client.callTool({ name, arguments: {} })) as CallToolResult;
-      expect(result.isError, name).toBeFalsy();
-      expect(result.structuredContent, name).toBeTruthy();
-    }
-    const address = (await client.callTool({ name: "lookup_address", arguments: { query: "Ha Noi" } })) as CallToolResult;
-    expect(address.isError).toBeFalsy();
+  it.each(Object.entries(BODIES))("refuses %s without or with a wrong bearer token", async (_kind, { body, headers }) => {
+    expect((await raw(server.url, { body, headers })).status).toBe(401);
+    expect((await raw(server.url, { body, headers: { ...headers, authorization: "Bearer wrong-token-0123456789xx" } })).status).toBe(401);
+    const ok = await raw(server.url, { body, headers: { ...headers, authorization: `Bearer ${TOKEN}` } });
+    expect(ok.status, ok.body).toBe(200);
+    expect(rpcMessage(ok.body).result).toBeDefined();
   });
 
-  it("refuses requests without or with a wrong bearer token", async () => {
-    const body = JSON.stringify(INIT);
-    expect((await raw(server.url, { body })).status).toBe(401);
-    expect((await raw(server.url, { body, headers: { authorization: "Bearer wrong-token-0123456789xx" } })).status).toBe(401);
-    expect((await raw(server.url, { body, headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
-  });
-
-  it("refuses a foreign Host or Origin (DNS rebinding)", async () => {
-    const body = JSON.stringify(INIT);
-    const auth = { authorization: `Bearer ${TOKEN}` };
+  it.each(Object.entries(BODIES))("refuses %s from a foreign Host or Origin (DNS rebinding)", async (_kind, { body, headers }) => {
+    const auth = { ...headers, authorization: `Bearer ${TOKEN}` };
     const host = await raw(server.url, { body, headers: { ...auth, host: "evil.example" } });
     expect(host.status).toBeGreaterThanOrEqual(400);
     expect(host.status).toBeLessThan(500);
@@ -58,12 +47,56 @@ describe("Streamable HTTP: the built bin with --demo --http", () => {
     expect(origin.status).toBe(403);
   });
 
-  it("limits the body size and serves /healthz", async () => {
-    const big = JSON.stringify({ ...INIT, params: { ...INIT.params, pad: "x".repeat(2_000_000) } });
-    const res = await raw(server.url, { body: big, headers: { authorization: `Bearer ${TOKEN}` } });
+  it.each(Object.entries(BODIES))("limits the size of %s", async (_kind, { body, headers }) => {
+    const big = JSON.stringify({ ...JSON.parse(body), pad: "x".repeat(2_000_000) });
+    const res = await raw(server.url, { body: big, headers: { ...headers, authorization: `Bearer ${TOKEN}` } });
     expect(res.status).toBe(413);
+  });
+
+  it("serves /healthz", async () => {
     const health = await raw(server.url, { method: "GET", path: "/healthz" });
     expect(health.status).toBe(200);
+  });
+
+  it("answers a 2026-07-28 client with lists it may keep: the tools an hour for itself alone, the prompts an hour for anyone", async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const list = async (method: string) => rpcMessage((await raw(server.url, { body: modernRpc(1, method), headers: { ...auth, ...modernHeaders(method) } })).body).result;
+    // HTTP has no enable_toolset (a fresh server per request), so its tool list changes only with the configuration.
+    expect(await list("tools/list")).toMatchObject({ ttlMs: 3_600_000, cacheScope: "private" });
+    expect(await list("prompts/list")).toMatchObject({ ttlMs: 3_600_000, cacheScope: "public" });
+    expect(await list("resources/templates/list")).toMatchObject({ ttlMs: 3_600_000, cacheScope: "public" });
+    expect(await list("resources/list")).toMatchObject({ ttlMs: 300_000, cacheScope: "private" });
+    // A 2025-era client's lists carry no such fields.
+    const init = await raw(server.url, { body: JSON.stringify({ ...INIT, id: 2, method: "tools/list", params: {} }), headers: auth });
+    expect(rpcMessage(init.body).result.ttlMs).toBeUndefined();
+  });
+});
+
+describe("Streamable HTTP: a 2026-07-28 client's change stream", () => {
+  it("is acknowledged, stays open, and ends with its closing result when the server shuts down", async () => {
+    const server = await spawnHttp(["--demo"]);
+    const url = new URL(server.url);
+    const body = modernRpc(7, "subscriptions/listen", { notifications: { toolsListChanged: true } });
+    let received = "";
+    const ended = new Promise<number | undefined>((resolve, reject) => {
+      const req = request(
+        { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...modernHeaders("subscriptions/listen") } },
+        (res) => {
+          res.on("data", (chunk: Buffer) => {
+            received += chunk.toString();
+          });
+          res.on("end", () => resolve(res.statusCode));
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+    await expect.poll(() => received).toMatch(/notifications\/subscriptions\/acknowledged/);
+    const exit = server.stop();
+    expect(await ended).toBe(200);
+    expect(await exit).toBe(0);
+    const close = received.split("\n").filter((line) => line.startsWith("data: ")).map((line) => JSON.parse(line.slice(6))).find((m) => m.id === 7);
+    expect(close.result._meta["io.modelcontextprotocol/subscriptionId"]).toBe(7);
   });
 });
 

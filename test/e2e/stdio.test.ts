@@ -1,103 +1,25 @@
 import { spawn } from "node:child_process";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allTools } from "../../src/tools/index.js";
-import { HINT_DEFAULTS } from "../../src/tools/listing.js";
+import { describe, expect, it } from "vitest";
 import { CLI, cleanEnv, requireBuild } from "../helpers/spawn.js";
+import { modernRpc } from "../helpers/raw-http.js";
 
-const ANNOTATIONS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
-
-describe("stdio: the built bin against --demo", () => {
-  let client: Client;
-  let stderr = "";
-
-  beforeAll(async () => {
-    requireBuild();
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, "--demo", "--toolsets", "all"],
-      env: cleanEnv(),
-      stderr: "pipe",
-    });
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    client = new Client({ name: "e2e", version: "1.0.0" });
-    await client.connect(transport);
-  });
-
-  afterAll(async () => {
-    await client?.close();
-  });
-
-  it("initializes and lists tools with their titles (where they say more than the name) and complete annotations", async () => {
-    expect(client.getServerVersion()?.name).toBe("pancake-mcp");
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["list_pages", "list_shops", "lookup_address"]));
-    for (const tool of tools) {
-      const defined = allTools.find((t) => t.name === tool.name)!;
-      // A title that only says the name again is left out (a client shows the name instead).
-      if (defined.title.toLowerCase() === tool.name.replace(/_/g, " ")) expect(tool.title, tool.name).toBeUndefined();
-      else expect(tool.title, tool.name).toBe(defined.title);
-      // Hints equal to the specification's defaults are left out; what a client reads must be what the tool declares.
-      const declared = defined.annotations;
-      const effective = { ...HINT_DEFAULTS, ...tool.annotations };
-      const compared = declared.readOnlyHint ? (["readOnlyHint", "openWorldHint"] as const) : ANNOTATIONS;
-      for (const key of compared) expect(effective[key], `${tool.name}.${key}`).toBe(declared[key]);
-    }
-  });
-
-  async function call(name: string, args: Record<string, unknown>) {
-    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-    const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
-    return { result, text };
-  }
-
-  it("calls list_pages, list_shops and lookup_address", async () => {
-    const pages = await call("list_pages", {});
-    expect(pages.result.isError).toBeFalsy();
-    const pageData = pages.result.structuredContent as { pages: { id: string; name: string }[] };
-    expect(pageData.pages.length).toBeGreaterThan(0);
-    expect(JSON.parse(pages.text)).toEqual(pageData);
-    expect(pages.text).not.toMatch(/access_token/);
-
-    const shops = await call("list_shops", {});
-    expect(shops.result.isError).toBeFalsy();
-    expect((shops.result.structuredContent as { shops: unknown[] }).shops).toHaveLength(1);
-
-    const address = await call("lookup_address", { query: "Quan 1, Ho Chi Minh" });
-    expect(address.result.isError).toBeFalsy();
-    const first = (address.result.structuredContent as { matches: { full_name: string; district?: { id: string } }[] }).matches[0];
-    expect(first?.district?.id).toBeTruthy();
-    expect(first?.full_name).toMatch(/Quận 1/);
-  });
-
-  it("answers a bad argument with a clear error and keeps serving", async () => {
-    const bad = await call("lookup_address", { limit: "many" });
-    expect(bad.result.isError).toBe(true);
-    expect(bad.text).toMatch(/limit/);
-    const again = await call("list_shops", {});
-    expect(again.result.isError).toBeFalsy();
-  });
-
-  it("writes logs to stderr only", () => {
-    expect(stderr).toMatch(/ready on stdio/);
-  });
-});
-
+// The stdio process itself, spoken to line by line. What clients do over stdio, in both protocol
+// generations, is in eras.test.ts.
 describe("stdio: process hygiene", () => {
   function startRaw() {
     requireBuild();
     const child = spawn(process.execPath, [CLI, "--demo"], { env: cleanEnv(), stdio: ["pipe", "pipe", "pipe"] });
     let out = "";
+    let err = "";
     child.stdout.on("data", (chunk: Buffer) => {
       out += chunk.toString();
     });
-    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    child.stderr.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    const send = (message: object | string) => child.stdin.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    return { child, send, exited, stdout: () => out };
+    return { child, send, exited, stdout: () => out, stderr: () => err };
   }
 
   async function waitFor(check: () => boolean, ms = 10_000) {
@@ -121,6 +43,34 @@ describe("stdio: process hygiene", () => {
     await waitFor(() => raw.stdout().includes('"id":2'));
     const lines = raw.stdout().trim().split("\n");
     for (const line of lines) expect(JSON.parse(line).jsonrpc).toBe("2.0");
+    // The logs went to stderr.
+    expect(raw.stderr()).toMatch(/ready on stdio/);
+    raw.child.stdin.end();
+    expect(await raw.exited).toBe(0);
+  });
+
+  it("answers a 2026-07-28 client from its first line, with no initialize, and exits cleanly when stdin closes", async () => {
+    const raw = startRaw();
+    raw.send(modernRpc(1, "server/discover"));
+    raw.send(modernRpc(2, "tools/call", { name: "list_shops", arguments: {} }));
+    raw.send(modernRpc(3, "tools/list"));
+    raw.send(modernRpc(4, "prompts/list"));
+    const replies = () => raw.stdout().trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
+    await waitFor(() => replies().filter((r) => r.id !== undefined).length === 4);
+    for (const reply of replies()) expect(reply.jsonrpc).toBe("2.0");
+    const discover = replies().find((r) => r.id === 1);
+    expect(discover.result.supportedVersions).toContain("2026-07-28");
+    expect(discover.result.capabilities.tools).toBeDefined();
+    const call = replies().find((r) => r.id === 2);
+    expect(call.result.resultType).toBe("complete");
+    expect(call.result.structuredContent.shops).toHaveLength(1);
+    expect(call.result._meta["io.modelcontextprotocol/serverInfo"].name).toBe("pancake-mcp");
+    // Lists say how long a client may keep them: the tool list changes with any enable_toolset
+    // call here (stdio has dynamic toolsets), so it is not kept; the prompts change only with a release.
+    const tools = replies().find((r) => r.id === 3).result;
+    expect(tools.tools.map((t: { name: string }) => t.name)).toContain("enable_toolset");
+    expect(tools).toMatchObject({ ttlMs: 0, cacheScope: "private" });
+    expect(replies().find((r) => r.id === 4).result).toMatchObject({ ttlMs: 3_600_000, cacheScope: "public" });
     raw.child.stdin.end();
     expect(await raw.exited).toBe(0);
   });

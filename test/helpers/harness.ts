@@ -1,12 +1,11 @@
 import { afterAll, beforeAll } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { type CallToolResult, ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, Client, type ElicitResult, InMemoryTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { createMcpHandler } from "@modelcontextprotocol/server";
 import { createClients } from "../../src/clients/index.js";
 import { type Config, makeConfig } from "../../src/config.js";
 import { Logger } from "../../src/log.js";
 import { Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
-import { buildServer } from "../../src/server.js";
+import { buildServer, type Era } from "../../src/server.js";
 import { TOOLSETS } from "../../src/tools/toolsets.js";
 import { type ContractRecorder, recordContract } from "../contract/recorder.js";
 import { expectOutputContract } from "./output-contract.js";
@@ -32,7 +31,9 @@ export interface Harness {
 
 /**
  * The server in-process against a fresh sandbox, driven by the SDK's own MCP client over an
- * in-memory transport: the same protocol path as stdio, fast enough for every tool test.
+ * in-memory transport: the same protocol path as a 2025-era client on stdio, fast enough for every
+ * tool test. `era: "modern"` speaks MCP 2026-07-28 instead, through the SDK's per-request HTTP
+ * handler called in-process (a server built per request, as over HTTP).
  */
 export async function startHarness(
   options: {
@@ -43,6 +44,8 @@ export async function startHarness(
     callCenters?: boolean;
     /** The user's answer to a confirmation: with it, the client declares elicitation and answers so. */
     elicit?: (message: string) => ElicitResult;
+    /** The protocol generation the client speaks (default the 2025 one, over a session). */
+    era?: Era;
   } = {},
 ): Promise<Harness> {
   const sandbox = new Sandbox(options.sandbox);
@@ -63,13 +66,27 @@ export async function startHarness(
   const logger = new Logger("debug", false);
   logger.addSink((level, line) => logs.push(`${level}: ${line}`));
   const clients = createClients(config, logger);
-  const server = buildServer({ config, clients, logger, forwardLogs: true });
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverTransport);
-  const client = new Client({ name: "pancake-test", version: "1.0.0" }, options.elicit ? { capabilities: { elicitation: { form: {} } } } : {});
   const { elicit } = options;
-  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit((request.params as { message: string }).message));
-  await client.connect(clientTransport);
+  const client = new Client(
+    { name: "pancake-test", version: "1.0.0" },
+    {
+      ...(elicit ? { capabilities: { elicitation: { form: {} } } } : {}),
+      ...(options.era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" as const } } } : {}),
+    },
+  );
+  if (elicit) client.setRequestHandler("elicitation/create", (request) => elicit(request.params.message));
+  let closeServer: () => Promise<void>;
+  if (options.era === "modern") {
+    const handler = createMcpHandler(() => buildServer({ config, clients, logger, era: "modern" }));
+    await client.connect(new StreamableHTTPClientTransport(new URL("http://harness.invalid/mcp"), { fetch: (url, init) => handler.fetch(new Request(url, init)) }));
+    closeServer = handler.close;
+  } else {
+    const server = buildServer({ config, clients, logger, forwardLogs: true });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverTransport);
+    await client.connect(clientTransport);
+    closeServer = () => server.close();
+  }
   return {
     sandbox,
     client,
@@ -84,7 +101,7 @@ export async function startHarness(
     contractRecorder: contract,
     async close() {
       await client.close();
-      await server.close();
+      await closeServer();
       await clients.close();
       await sandbox.close();
       const violations = contract.violations();

@@ -50,3 +50,21 @@ export function rpcMessage(body: string): any {
   const data = /^data: (.+)$/m.exec(body)?.[1] ?? body;
   return JSON.parse(data);
 }
+
+/** The `_meta` a 2026-07-28 request carries instead of an initialize: the revision, the client and its capabilities. */
+export const modernMeta = (capabilities: Record<string, unknown> = {}) => ({
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": capabilities,
+});
+
+/** A 2026-07-28 JSON-RPC body: the request with its `_meta`. */
+export const modernRpc = (id: number, method: string, params: Record<string, unknown> = {}, capabilities?: Record<string, unknown>) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: modernMeta(capabilities) } });
+
+/** The headers a 2026-07-28 request repeats over HTTP (SEP-2243): the revision, the method and the name it acts on. */
+export const modernHeaders = (method: string, name?: string): Record<string, string> => ({
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": method,
+  ...(name === undefined ? {} : { "mcp-name": name }),
+});

@@ -1,6 +1,6 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll } from "vitest";
 import { Sandbox } from "../../src/sandbox/index.js";
 import { CLI, cleanEnv, requireBuild } from "./spawn.js";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
 import { describe, expect, it } from "vitest";
 
 const text = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), "utf8");

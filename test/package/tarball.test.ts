@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanEnv, requireBuild } from "../helpers/spawn.js";
 
@@ -55,7 +55,7 @@ describe("the packed tarball, installed and run", () => {
     expect(manifest.dependencies ?? {}).toEqual({});
     expect(existsSync(join(installed, "node_modules"))).toBe(false);
     const notices = readFileSync(join(installed, "dist", "THIRD_PARTY_NOTICES.md"), "utf8");
-    for (const name of ["@modelcontextprotocol/sdk", "undici", "zod"]) expect(notices).toContain(`## ${name} `);
+    for (const name of ["@modelcontextprotocol/server", "undici", "zod"]) expect(notices).toContain(`## ${name} `);
     expect(notices).toMatch(/MIT License|Permission is hereby granted/);
   });
 

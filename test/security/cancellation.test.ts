@@ -5,6 +5,7 @@ import { Sandbox } from "../../src/sandbox/index.js";
 import { type HostileUpstream, hostileUpstream } from "../helpers/hostile-upstream.js";
 import { rpc } from "../helpers/raw-http.js";
 import { spawnHttp } from "../helpers/spawn.js";
+import { openSession } from "../helpers/eras.js";
 import { type StdioServer, sandboxEnv, spawnStdio } from "../helpers/stdio-client.js";
 
 const KEY = "cancel-test-key-0001";
@@ -38,11 +39,18 @@ async function stdioServer(env: Record<string, string>): Promise<StdioServer> {
 }
 
 describe("a client that cancels or goes away ends the upstream request in flight", () => {
-  it("notifications/cancelled aborts the upstream read, and it is not retried", async () => {
+  // 2025 era and 2026-07-28 over stdio: notifications/cancelled. 2026-07-28 over HTTP: the client
+  // closes the call's response stream, which is how that revision cancels.
+  it.each([
+    ["2025", "stdio"],
+    ["2026-07-28", "stdio"],
+    ["2026-07-28", "HTTP"],
+  ] as const)("a %s client's cancel over %s aborts the upstream read, and it is not retried", async (era, transport) => {
     const upstream = await slowUpstream();
-    const server = await stdioServer({ PANCAKE_POS_BASE_URL: `${upstream.url}/pos`, PANCAKE_POS_API_KEY: KEY });
+    const session = await openSession(era, transport, { env: { PANCAKE_POS_BASE_URL: `${upstream.url}/pos`, PANCAKE_POS_API_KEY: KEY, PANCAKE_LOG_LEVEL: "error" } });
+    opened.push(session);
     const controller = new AbortController();
-    const call = server.client.callTool({ name: "list_shops", arguments: {} }, undefined, { signal: controller.signal }).catch((e: Error) => e);
+    const call = session.callTool({ name: "list_shops", arguments: {} }, { signal: controller.signal }).catch((e: Error) => e);
     await until(() => upstream.requests.length === 1);
     const cancelled = Date.now();
     controller.abort("the user changed their mind");
@@ -65,7 +73,7 @@ describe("a client that cancels or goes away ends the upstream request in flight
     // One signal for 20 calls: the SDK client listens on it once per call.
     setMaxListeners(25, controller.signal);
     const calls = Array.from({ length: 20 }, () =>
-      server.client.callTool({ name: "list_conversations", arguments: { page_ids: [pageId], limit: 5 } }, undefined, { signal: controller.signal }).catch(() => undefined),
+      server.client.callTool({ name: "list_conversations", arguments: { page_ids: [pageId], limit: 5 } }, { signal: controller.signal }).catch(() => undefined),
     );
     await until(() => onPage() >= 1);
     controller.abort();

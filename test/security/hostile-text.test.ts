@@ -1,4 +1,4 @@
-import type { GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
+import type { GetPromptResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CustomerRecord } from "../../src/sandbox/pos/types.js";
 import { type Harness, startHarness } from "../helpers/harness.js";

@@ -1,8 +1,8 @@
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { useSandboxStdio } from "../helpers/stdio-client.js";
 
-describe("resource templates take only ids a tool would take; what does not exist is -32002", () => {
+describe("resource templates take only ids a tool would take; what does not exist is -32602 naming the URI", () => {
   const h = useSandboxStdio();
 
   async function notFound(uri: string) {
@@ -11,8 +11,9 @@ describe("resource templates take only ids a tool would take; what does not exis
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error, uri).toBeInstanceOf(McpError);
-    expect((error as McpError).code, uri).toBe(-32002);
+    // Resource not found: -32602 with the URI as its data (MCP 2026-07-28, sent so in every era).
+    expect(error, uri).toBeInstanceOf(ProtocolError);
+    expect(error, uri).toMatchObject({ code: -32602, data: { uri } });
     return h.sandbox.server.requests.slice(before);
   }
 
@@ -35,7 +36,7 @@ describe("resource templates take only ids a tool would take; what does not exis
     for (const table of ["__proto__", "constructor", "toString", "nope"]) await notFound(`pos://status-codes/${table}`);
   });
 
-  it("answers -32002 for URIs that name nothing and records the upstream does not have", async () => {
+  it("answers not found for URIs that name nothing and records the upstream does not have", async () => {
     await notFound("pancake://nothing");
     await notFound("pancake://pages/999999/tags");
     await notFound("pos://geo/provinces/999999/districts");

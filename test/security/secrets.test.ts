@@ -1,8 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type JSONRPCMessage, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client, type JSONRPCMessage, ReadBuffer, serializeMessage, type Transport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Sandbox } from "../../src/sandbox/index.js";
 import { allTools } from "../../src/tools/index.js";
@@ -93,7 +90,7 @@ describe("secrets: the built server over stdio never shows a token or key", () =
       }),
     );
     client = new Client({ name: "secrets-test", version: "1.0.0" });
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    client.setNotificationHandler("notifications/message", (n) => {
       logs.push(JSON.stringify(n.params));
     });
     await client.connect(transport);

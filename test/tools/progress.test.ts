@@ -1,16 +1,17 @@
-import type { Progress } from "@modelcontextprotocol/sdk/types.js";
+import type { Progress } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { useHarness } from "../helpers/harness.js";
 import { expectOutputContract } from "../helpers/output-contract.js";
 
-// Tools that follow several upstream pages report progress when the client asks for it.
-const h = useHarness();
+// Tools that follow several upstream pages report progress when the client asks for it, in both
+// protocol generations (2026-07-28: on the call's own response stream).
+describe.each(["legacy", "modern"] as const)("progress notifications (%s era)", (era) => {
+  const h = useHarness({ era });
 
-describe("progress notifications", () => {
   it("list_conversations and list_messages report each upstream page they follow to fill limit", async () => {
     const pageId = h.sandbox.messaging.pages[0]!.id;
     const seen: Progress[] = [];
-    const result = await h.client.callTool({ name: "list_conversations", arguments: { page_ids: pageId, limit: 50 } }, undefined, {
+    const result = await h.client.callTool({ name: "list_conversations", arguments: { page_ids: pageId, limit: 50 } }, {
       onprogress: (p) => seen.push(p),
     });
     expect(result.isError).toBeFalsy();
@@ -21,7 +22,7 @@ describe("progress notifications", () => {
     // Messages come 30 to an upstream call: a longer thread takes two, each reported.
     const long = h.sandbox.messaging.conversations.find((c) => c.page_id === pageId && (h.sandbox.messaging.messages[c.id]?.length ?? 0) > 31)!;
     const messages: Progress[] = [];
-    const read = await h.client.callTool({ name: "list_messages", arguments: { page_id: pageId, conversation_id: long.id, limit: 50 } }, undefined, {
+    const read = await h.client.callTool({ name: "list_messages", arguments: { page_id: pageId, conversation_id: long.id, limit: 50 } }, {
       onprogress: (p) => messages.push(p),
     });
     expect(read.isError).toBeFalsy();

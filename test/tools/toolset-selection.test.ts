@@ -1,5 +1,7 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client as Client2025 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as Stdio2025 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCli } from "../../src/config.js";
@@ -43,7 +45,7 @@ describe("a session that starts with the default toolsets", () => {
   let changed = 0;
   beforeAll(async () => {
     h = await startHarness({ config: { toolsets: ["default"], dynamicToolsets: true } });
-    h.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    h.client.setNotificationHandler("notifications/tools/list_changed", () => {
       changed++;
     });
   });
@@ -139,22 +141,35 @@ describe("an exact tool list", () => {
   });
 
   it("does not even register a write when read-only", async () => {
-    const r = await h.call("create_order", {});
-    expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/not found/);
+    // An unknown tool is a protocol error (-32602), as the specification says.
+    await expect(h.call("create_order", {})).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/not found/) });
   });
 });
 
+/** A client of each protocol generation, told when the tool list changes: unasked (2025) or on the stream it opened (2026-07-28). */
+const stdioClients = {
+  "a 2025-era client (SDK v1)": async (onChanged: () => void) => {
+    const client = new Client2025({ name: "e2e", version: "1.0.0" });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, onChanged);
+    await client.connect(new Stdio2025({ command: process.execPath, args: [CLI, "--demo"], env: cleanEnv(), stderr: "pipe" }));
+    return client;
+  },
+  "a 2026-07-28 client (SDK v2)": async (onChanged: () => void) => {
+    const client = new Client({ name: "e2e", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    client.setNotificationHandler("notifications/tools/list_changed", onChanged);
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "--demo"], env: cleanEnv(), stderr: "pipe" }));
+    await client.listen({ toolsListChanged: true });
+    return client;
+  },
+};
+
 describe("the built bin over stdio", () => {
-  it("adds a toolset mid-session through a real stdio client", async () => {
+  it.each(Object.entries(stdioClients))("adds a toolset mid-session through %s", async (_name, connect) => {
     requireBuild();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "--demo"], env: cleanEnv(), stderr: "pipe" });
-    const client = new Client({ name: "e2e", version: "1.0.0" });
     let changed = false;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    const client = await connect(() => {
       changed = true;
     });
-    await client.connect(transport);
     try {
       expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
       const before = (await client.listTools()).tools.map((t) => t.name);

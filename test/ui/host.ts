@@ -1,6 +1,6 @@
 // A minimal MCP Apps host for the browser tests, built on ext-apps' AppBridge: it loads a view's
 // HTML in a sandboxed iframe, gives it a theme, then the tool's input and result, as a real host does.
-import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { AppBridge, type McpUiStyles, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 
 interface Show {
   html: string;
@@ -20,7 +20,8 @@ async function showView({ html, input, result, theme }: Show): Promise<void> {
       theme,
       locale: "vi-VN",
       platform: "web",
-      styles: { variables: theme === "dark" ? { "--color-background-primary": "#18181b", "--color-text-primary": "#fafafa" } : { "--color-background-primary": "#ffffff", "--color-text-primary": "#18181b" } },
+      // A host sets the variables it has; the type lists every one (ext-apps 2), unset ones are undefined.
+      styles: { variables: (theme === "dark" ? { "--color-background-primary": "#18181b", "--color-text-primary": "#fafafa" } : { "--color-background-primary": "#ffffff", "--color-text-primary": "#18181b" }) as McpUiStyles },
     },
   });
   bridge.onsizechange = ({ height }) => {

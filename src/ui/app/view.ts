@@ -30,7 +30,7 @@ export function startView(name: string, render: (data: Data, width: number) => N
       root.replaceChildren(el("p", { class: "note bad" }, text || "Không có dữ liệu để vẽ."));
       return;
     }
-    data = result.structuredContent;
+    data = result.structuredContent as Data;
     draw();
   };
   app.onhostcontextchanged = theme;

@@ -1,4 +1,4 @@
-import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
+import { UriTemplate } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { Sandbox } from "../../../src/sandbox/index.js";
 import { startHarness, useHarness } from "../../helpers/harness.js";
@@ -183,6 +183,6 @@ describe("a deactivated page", () => {
     expect(r.text).toContain(`page ${outlet.id} (${outlet.name}) is deactivated in Pancake`);
     expect(r.text).toContain(h.sandbox.messaging.pages[0]!.name);
     expect(r.text).not.toContain("PANCAKE_PAGE_ACCESS_TOKENS");
-    await expect(h.client.readResource({ uri: `pancake://pages/${outlet.id}/tags` })).rejects.toThrow(/-32002[\s\S]*deactivated/);
+    await expect(h.client.readResource({ uri: `pancake://pages/${outlet.id}/tags` })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/deactivated/) });
   });
 });
