@@ -7,11 +7,11 @@ import { orderCurrency, orderStatusName } from "../../format/orders.js";
 import { sanitizeName } from "../../format/text.js";
 import { recordDate, recordTime } from "../../format/time.js";
 import type { ToolContext } from "../define.js";
+import { type Group, isPeriod, NONE, type Period, periodOf, rankGroups, restNote, tally } from "../group-rows.js";
 import { someOf } from "../pos/fields.js";
 import { carriers, orderSources, type Ref, staff, warehouses } from "../pos/shop-refs.js";
 import { sweep } from "../pos/sweep.js";
 import { geoIndex } from "../shop/geo-index.js";
-import { type Group, isPeriod, NONE, type Period, periodOf, rankGroups, tally } from "../group-rows.js";
 import { localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
 import { type FilterInput, orderQuery, timeField } from "./order-query.js";
 import { LAST_DISTINCT_PAGE } from "./order-ref.js";
@@ -219,20 +219,23 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   const counted = voided.length ? matched.filter((o) => !VOID_STATUSES.has(o.status ?? -1)) : matched;
   const label = keys.map((key) => labeller(key, names, time, tz));
   const groups: Group[] = tally(counted, (o) => label.map((f) => f(o)), figuresOf, "orders");
-  const { top, other } = rankGroups(groups, {
+  const { top, rest } = rankGroups(groups, {
     figure: input.group_sort ?? "orders",
     limit: input.limit ?? GROUP_LIMIT,
-    inLabelOrder: input.group_sort === undefined && isPeriod(keys[0]!),
+    inTimeOrder: input.group_sort === undefined && isPeriod(keys[0]!),
   });
+  const rows = top.map((g) => rowOf(keys, g.labels, g.figures));
+  // The summed row sits where its groups would: "earlier" before the periods, "other" after the largest.
+  const restRow = rest && { ...rowOf(keys, keys.map(() => rest.label), rest.figures), groups: rest.groups };
   const voidSum = voided.reduce((sum, o) => sum + figuresOf(o).total, 0);
   const notes = [
     partialNote(read, tz),
     voided.length && `${voided.length} canceled orders are left out of the groups (canceled): pass statuses or group by status to count them.`,
     names.provinces?.note(),
-    other && `${other.groups} more groups are summed in the "other" row: raise limit (up to 100) to list them.`,
+    restNote(rest, 100),
   ].filter(Boolean);
   return {
-    groups: [...top.map((g) => rowOf(keys, g.labels, g.figures)), ...(other ? [{ ...rowOf(keys, keys.map(() => "other"), other.figures), groups: other.groups }] : [])],
+    groups: !restRow ? rows : rest.label === "earlier" ? [restRow, ...rows] : [...rows, restRow],
     total: counted.length,
     canceled: voided.length ? { orders: voided.length, total: voidSum } : undefined,
     complete: read.complete,

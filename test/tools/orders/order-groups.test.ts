@@ -179,6 +179,28 @@ describe("search_orders group_by", () => {
     expect(answered(byMonth.groups, "month")).toEqual(truth(inRange, (o) => shopDay(shippedAt(o)!).slice(0, 7)));
   });
 
+  it("lists the newest periods past limit and sums the earlier ones in one row before them", async () => {
+    const live = visible().filter((o) => !isVoid(o));
+    const days = truth(live, (o) => shopDay(o.inserted_at));
+    const order = Object.keys(days).sort();
+    expect(order.length).toBeGreaterThan(40);
+    const r = await groups({ group_by: ["day"] });
+    const [first, ...listed] = r.groups;
+    expect(listed.map((g) => g.day)).toEqual(order.slice(-40));
+    // Today's orders are listed (the seed has some), not summed away.
+    expect(listed.at(-1)!.day).toBe(shopDay(new Date().toISOString().slice(0, 19)));
+    const earlier = order.slice(0, -40).map((d) => days[d]!);
+    expect(first).toEqual({
+      day: "earlier",
+      groups: earlier.length,
+      orders: earlier.reduce((t, f) => t + f.orders, 0),
+      total: earlier.reduce((t, f) => t + f.total, 0),
+      cod: earlier.reduce((t, f) => t + f.cod, 0),
+      shipping_fee: earlier.reduce((t, f) => t + f.shipping_fee, 0),
+    });
+    expect(r.note).toContain(`The ${earlier.length} earliest groups are summed in the "earlier" row`);
+  });
+
   it("splits by two keys", async () => {
     const live = visible().filter((o) => !isVoid(o));
     const r = await groups({ group_by: ["warehouse", "carrier"], limit: 100 });
