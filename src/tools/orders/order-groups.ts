@@ -36,8 +36,9 @@ export const GROUP_BOUNDS = { orders: 10_000, ms: 20_000 };
 const PARALLEL_PAGES = 4;
 /** Groups listed when the call names no limit: a month of days fits. */
 const GROUP_LIMIT = 40;
-/** Canceled and deleted-recently: no longer sales. */
-const VOID_STATUSES = new Set([6, 7]);
+/** No longer sales, so left out of the groups and counted apart, each under its own name. */
+const VOID_STATUSES = { canceled: 6, deleted: 7 } as const;
+const isVoid = (o: PosOrder) => Object.values(VOID_STATUSES).some((code) => o.status === code);
 
 export const groupRowSchema = z.looseObject({ orders: z.number(), total: z.number(), cod: z.number(), shipping_fee: z.number() });
 
@@ -215,8 +216,13 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   ]);
   const matched = read.rows.filter(keep);
   // Canceled orders are no sale: left out and counted apart, unless asked for by status.
-  const voided = !input.statuses?.length && !keys.includes("status") ? matched.filter((o) => VOID_STATUSES.has(o.status ?? -1)) : [];
-  const counted = voided.length ? matched.filter((o) => !VOID_STATUSES.has(o.status ?? -1)) : matched;
+  // Canceled and deleted orders are no sale: left out and counted apart, unless asked for by status.
+  const apart = !input.statuses?.length && !keys.includes("status");
+  const counted = apart ? matched.filter((o) => !isVoid(o)) : matched;
+  const voided = Object.entries(VOID_STATUSES).flatMap(([name, code]) => {
+    const orders = apart ? matched.filter((o) => o.status === code) : [];
+    return orders.length ? [{ name, orders: orders.length, total: orders.reduce((sum, o) => sum + figuresOf(o).total, 0) }] : [];
+  });
   const label = keys.map((key) => labeller(key, names, time, tz));
   const groups: Group[] = tally(counted, (o) => label.map((f) => f(o)), figuresOf, "orders");
   const { top, rest } = rankGroups(groups, {
@@ -227,17 +233,17 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   const rows = top.map((g) => rowOf(keys, g.labels, g.figures));
   // The summed row sits where its groups would: "earlier" before the periods, "other" after the largest.
   const restRow = rest && { ...rowOf(keys, keys.map(() => rest.label), rest.figures), groups: rest.groups };
-  const voidSum = voided.reduce((sum, o) => sum + figuresOf(o).total, 0);
   const notes = [
     partialNote(read, tz),
-    voided.length && `${voided.length} canceled orders are left out of the groups (canceled): pass statuses or group by status to count them.`,
+    voided.length &&
+      `${voided.map((v) => `${v.orders} ${v.name}`).join(" and ")} orders are left out of the groups (${voided.map((v) => v.name).join(", ")}): pass statuses or group by status to count them.`,
     names.provinces?.note(),
     restNote(rest, 100),
   ].filter(Boolean);
   return {
     groups: !restRow ? rows : rest.label === "earlier" ? [restRow, ...rows] : [...rows, restRow],
     total: counted.length,
-    canceled: voided.length ? { orders: voided.length, total: voidSum } : undefined,
+    ...Object.fromEntries(voided.map(({ name, ...sums }) => [name, sums])),
     complete: read.complete,
     currency: orderCurrency(counted),
     note: notes.length ? notes.join(" ") : undefined,

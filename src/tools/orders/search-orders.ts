@@ -113,6 +113,7 @@ export const searchOrders = defineTool({
     groups: z.array(groupRowSchema).optional(),
     total: z.number().optional(),
     canceled: z.object({ orders: z.number(), total: z.number() }).optional().describe("Left out of the groups"),
+    deleted: z.object({ orders: z.number(), total: z.number() }).optional().describe("Deleted recently: left out of the groups"),
     complete: z.boolean().optional(),
     next_cursor: z.string().optional(),
     currency: z.string().optional(),

@@ -52,7 +52,7 @@ const provinceName = (provinceId: string) => {
 async function groups(args: Record<string, unknown>) {
   const r = await h.call("search_orders", args);
   expect(r.isError, r.text).toBe(false);
-  return r.data as { groups: Row[]; total: number; canceled?: { orders: number; total: number }; complete: boolean; note?: string };
+  return r.data as { groups: Row[]; total: number; canceled?: { orders: number; total: number }; deleted?: { orders: number; total: number }; complete: boolean; note?: string };
 }
 
 afterEach(() => {
@@ -67,8 +67,13 @@ describe("search_orders group_by", () => {
     const r = await groups({ group_by: ["carrier"] });
     expect(answered(r.groups, "carrier")).toEqual(truth(orders.filter((o) => !isVoid(o)), partnerName));
     expect(r.total).toBe(orders.filter((o) => !isVoid(o)).length);
-    expect(r.canceled).toEqual({ orders: orders.filter(isVoid).length, total: figures(orders.filter(isVoid)).total });
-    expect(r.note).toContain(`${orders.filter(isVoid).length} canceled orders are left out of the groups`);
+    // Canceled (6) and deleted recently (7) apart, each under its own name.
+    const [canceled, deleted] = [6, 7].map((status) => orders.filter((o) => o.status === status));
+    expect(canceled!.length).toBeGreaterThan(0);
+    expect(deleted!.length).toBeGreaterThan(0);
+    expect(r.canceled).toEqual({ orders: canceled!.length, total: figures(canceled!).total });
+    expect(r.deleted).toEqual({ orders: deleted!.length, total: figures(deleted!).total });
+    expect(r.note).toContain(`${canceled!.length} canceled and ${deleted!.length} deleted orders are left out of the groups (canceled, deleted)`);
     expect(r.complete).toBe(true);
     const reads = h.sandbox.server.requests.filter((q) => q.path.endsWith("/orders"));
     expect(reads.map((q) => Number(q.query.page_number?.[0])).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
@@ -82,6 +87,7 @@ describe("search_orders group_by", () => {
     const byStatus = await groups({ group_by: ["status"] });
     expect(answered(byStatus.groups, "status")).toEqual(truth(visible(), (o) => o.status_name));
     expect(byStatus.canceled).toBeUndefined();
+    expect(byStatus.deleted).toBeUndefined();
     const canceled = await groups({ group_by: ["carrier"], statuses: ["canceled"] });
     expect(canceled.total).toBe(visible().filter((o) => o.status === 6).length);
   });
