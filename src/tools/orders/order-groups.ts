@@ -79,11 +79,13 @@ interface Names {
 }
 
 const named = (refs: Ref[]) => new Map(refs.map((r) => [r.id, r.name]));
-const unnamed = (value: string) => `(unnamed ${value})`;
+/** A group the shop's lists do not name: its id, sanitized like any upstream text. */
+const unnamed = (value: string) => `(unnamed ${sanitizeName(value) ?? "?"})`;
 
 /**
  * Provinces by the list in force since 1 July 2025: `/geo/provinces` lists the 63 old ones, each
- * with the `new_id` it merged into, and `is_new` the 34 current ones (reference README).
+ * with the `new_id` it merged into, and `is_new` the 34 current ones (reference README). Without
+ * the lists (`read` false), each order's province is named as the order names it.
  */
 class Provinces {
   /** Current name -> old provinces counted under it, as met in the orders. */
@@ -91,26 +93,31 @@ class Provinces {
   private readonly current: Map<string, string>;
   private readonly old: Map<string, PosProvince>;
 
-  constructor(old: PosProvince[], current: PosProvince[]) {
+  constructor(old: PosProvince[], current: PosProvince[], private readonly read = true) {
     this.old = new Map(old.map((p) => [String(p.id), p]));
     this.current = new Map(current.map((p) => [String(p.id), sanitizeName(p.name) ?? String(p.id)]));
   }
 
-  /** An order that carries `new_province_id` is placed by it; one on the old list, by what its province became. */
+  /**
+   * An order is placed by `new_province_id`, else by what its old province became. The vendor's
+   * records carry the old `province_id` beside the new one (the OpenAPI's order examples): that
+   * old province is counted as merged either way.
+   */
   of(order: PosOrder): string {
     const address = rec(order.shipping_address);
-    const now = id(address.new_province_id) ?? id(address.province_id);
-    if (now && this.current.has(now)) return this.current.get(now)!;
-    const old = now === undefined ? undefined : this.old.get(now);
-    const oldName = sanitizeName(old?.name ?? address.province_name);
-    const into = old?.new_id ? this.current.get(String(old.new_id)) : undefined;
-    if (!into) return oldName ?? (now ? unnamed(now) : NONE);
+    const given = id(address.province_id);
+    const old = given === undefined ? undefined : this.old.get(given);
+    const into = [id(address.new_province_id), given, id(old?.new_id)].map((key) => key && this.current.get(key)).find(Boolean);
+    const oldName = sanitizeName(old?.name);
+    const key = id(address.new_province_id) || given;
+    if (!into) return oldName ?? sanitizeName(address.province_name) ?? (key ? unnamed(key) : NONE);
     if (oldName) this.merged.set(into, (this.merged.get(into) ?? new Set()).add(oldName));
     return into;
   }
 
   /** "Thành phố Hồ Chí Minh counts old Hồ Chí Minh, Bình Dương, Bà Rịa-Vũng Tàu" for each province several met old ones merged into. */
   note(): string | undefined {
+    if (!this.read) return "The province lists could not be read: provinces are named as each order names them, old and post-2025 names apart.";
     const merges = [...this.merged].filter(([, olds]) => olds.size > 1).map(([into, olds]) => `${into} counts old ${[...olds].join(", ")}`);
     return merges.length ? `Provinces as since 1 July 2025: ${merges.join("; ")}.` : undefined;
   }
@@ -126,7 +133,12 @@ async function groupNames(pos: PosClient, shopId: string, keys: readonly GroupKe
     list(need("carrier"), () => carriers(pos, shopId)),
     list(need("creator") || need("seller"), () => staff(pos, shopId)),
     list(need("warehouse"), () => warehouses(pos, shopId)),
-    need("province") ? Promise.all([geo.provinces("old"), geo.provinces("new")]).then(([old, current]) => new Provinces(old, current)) : undefined,
+    need("province")
+      ? Promise.all([geo.provinces("old"), geo.provinces("new")]).then(
+          ([old, current]) => new Provinces(old, current),
+          () => new Provinces([], [], false),
+        )
+      : undefined,
   ]);
   return { sources: named(s), carriers: named(c), staff: named(u), warehouses: named(w), provinces };
 }

@@ -162,6 +162,35 @@ describe("search_orders group_by", () => {
     }
   });
 
+  it("names the old provinces merged into one when the orders carry both ids, as the vendor's records do", async () => {
+    // The OpenAPI's order examples carry the old province_id beside new_province_id.
+    const oldForm = visible().filter((o) => !o.shipping_address.new_province_id);
+    const saved = oldForm.map((o) => o.shipping_address);
+    for (const o of oldForm) o.shipping_address = { ...o.shipping_address, new_province_id: pos().geo.provinces.find((p) => p.id === o.shipping_address.province_id)!.new_id };
+    try {
+      const live = visible().filter((o) => !isVoid(o));
+      const r = await groups({ group_by: ["province"] });
+      expect(answered(r.groups, "province")).toEqual(truth(live, (o) => provinceName(o.shipping_address.province_id)));
+      expect(r.note).toMatch(/Thành phố Hồ Chí Minh counts old .*Bình Dương/);
+    } finally {
+      oldForm.forEach((o, i) => {
+        o.shipping_address = saved[i]!;
+      });
+    }
+  });
+
+  it("names ids no list names by the id, sanitized", async () => {
+    const order = visible().find((o) => !isVoid(o) && o.partner)!;
+    const saved = order.partner;
+    order.partner = { ...saved!, partner_id: "77\u202e\u200bx" as unknown as number };
+    try {
+      const r = await groups({ group_by: ["carrier"], limit: 100 });
+      expect(r.groups.map((g) => g.carrier)).toContain("(unnamed 77x)");
+    } finally {
+      order.partner = saved;
+    }
+  });
+
   it("groups by day, week and month of the time field the call filters on, in the shop's time zone", async () => {
     const shippedAt = (o: OrderRecord) => o.status_history.find((s) => s.status === 2)?.updated_at;
     const first = shopDay(new Date(Date.now() - 30 * DAY).toISOString().slice(0, 19));
@@ -306,5 +335,17 @@ describe("search_orders status_older_than", () => {
       expect(r.text).toContain("status_older_than");
       expect(r.text).toContain('"2 days", "36 hours", "1 week"');
     }
+  });
+});
+
+describe("search_orders group_by province without the province lists", () => {
+  const cold = useHarness({ sandbox: { ratePerSecond: 10_000 } });
+  it("names each order's province as the order does, and says so", async () => {
+    cold.sandbox.server.injectFault({ path: "/geo/provinces", kind: "status", status: 502, times: Number.POSITIVE_INFINITY });
+    const live = cold.sandbox.pos.orders.filter((o) => !o.is_removed && !isVoid(o));
+    const r = await cold.call("search_orders", { group_by: ["province"], limit: 100 });
+    expect(r.isError, r.text).toBe(false);
+    expect(answered(r.data.groups, "province")).toEqual(truth(live, (o) => o.shipping_address.province_name));
+    expect(r.data.note).toContain("The province lists could not be read");
   });
 });
