@@ -10,7 +10,7 @@ import type { ToolContext } from "../define.js";
 import { type Group, isPeriod, NONE, type Period, periodOf, rankGroups, restNote, tally } from "../group-rows.js";
 import { someOf } from "../pos/fields.js";
 import { carriers, orderSources, type Ref, staff, warehouses } from "../pos/shop-refs.js";
-import { sweep } from "../pos/sweep.js";
+import { type Sweep, sweep } from "../pos/sweep.js";
 import { geoIndex } from "../shop/geo-index.js";
 import { localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
 import { type FilterInput, orderQuery, timeField } from "./order-query.js";
@@ -262,12 +262,20 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   };
 }
 
-/** How far a grouping got when it stopped short, and how to reach the rest. */
-function partialNote(read: { rows: PosOrder[]; total?: number; complete: boolean; stopped?: "bound" | "time" }, timeZone: string): string | undefined {
+/**
+ * How far a grouping got when it stopped short, and how to reach the rest. Its counts are of the
+ * rows read: the list's total counts every order its query matches, before the filters applied
+ * here (status_older_than with since/until, post_ids, livestream) and the canceled ones left out.
+ */
+function partialNote(read: Sweep<PosOrder>, timeZone: string): string | undefined {
   if (read.complete) return undefined;
   if (!read.stopped) return `The orders changed while they were read (${read.rows.length} read, the list counts ${read.total}): call again for exact figures.`;
   const oldest = read.rows.reduce<string | undefined>((min, o) => (o.inserted_at && (!min || o.inserted_at < min) ? o.inserted_at : min), undefined);
   // The list repeats page 100 past it (reference README), so the bound is never above 100 pages.
-  const why = read.stopped === "time" ? `read in ${GROUP_BOUNDS.ms / 1000} s` : `one grouping reads up to ${GROUP_BOUNDS.orders}`;
-  return `Counted the newest ${read.rows.length} of ${read.total ?? "more"} matching orders (${why}), created since ${recordTime(oldest, timeZone) ?? "?"}: narrow since/until or add filters to count the rest.`;
+  const why = {
+    time: `read in ${GROUP_BOUNDS.ms / 1000} s`,
+    bound: `one grouping reads up to ${GROUP_BOUNDS.orders}`,
+    short: "the list served fewer a page than asked, even asked for fewer",
+  }[read.stopped];
+  return `Read the newest ${read.rows.length} of the ${read.total ?? "more"} orders the list holds for these filters (${why}), created since ${recordTime(oldest, timeZone) ?? "?"}, and grouped the matches among them: narrow since/until or add filters to count the rest.`;
 }

@@ -252,7 +252,7 @@ describe("search_orders group_by", () => {
       const newest = [...visible()].sort((a, b) => (a.inserted_at < b.inserted_at ? 1 : a.inserted_at > b.inserted_at ? -1 : b.id - a.id)).slice(0, 100);
       expect(r.total).toBe(100);
       expect(answered(r.groups, "status")).toEqual(truth(newest, (o) => o.status_name));
-      expect(r.note).toContain(`Counted the newest 100 of ${visible().length} matching orders`);
+      expect(r.note).toContain(`Read the newest 100 of the ${visible().length} orders the list holds for these filters`);
     } finally {
       Object.assign(GROUP_BOUNDS, saved);
     }
@@ -266,7 +266,7 @@ describe("search_orders group_by", () => {
       const r = await groups({ group_by: ["status"] });
       expect(r.complete).toBe(false);
       expect(r.total).toBe(100);
-      expect(r.note).toMatch(/Counted the newest 100 of \d+ matching orders \(read in 0\.05 s\)/);
+      expect(r.note).toMatch(/Read the newest 100 of the \d+ orders the list holds for these filters \(read in 0\.05 s\)/);
     } finally {
       Object.assign(GROUP_BOUNDS, saved);
     }
