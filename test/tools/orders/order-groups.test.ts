@@ -17,6 +17,9 @@ const at = (recordTime: string) => Date.parse(`${recordTime}Z`);
 /** The shop's calendar day (Asia/Ho_Chi_Minh, UTC+7 all year) of a record time. */
 const shopDay = (recordTime: string) => new Date(at(recordTime) + 7 * HOUR).toISOString().slice(0, 10);
 
+/** Newest first, ties by the higher id first: the list's default order. */
+const newestOf = (orders: OrderRecord[]) => [...orders].sort((a, b) => (a.inserted_at < b.inserted_at ? 1 : a.inserted_at > b.inserted_at ? -1 : b.id - a.id));
+
 type Figures = { orders: number; total: number; cod: number; shipping_fee: number };
 type Row = Figures & Record<string, unknown>;
 
@@ -249,7 +252,7 @@ describe("search_orders group_by", () => {
     try {
       const r = await groups({ group_by: ["status"] });
       expect(r.complete).toBe(false);
-      const newest = [...visible()].sort((a, b) => (a.inserted_at < b.inserted_at ? 1 : a.inserted_at > b.inserted_at ? -1 : b.id - a.id)).slice(0, 100);
+      const newest = newestOf(visible()).slice(0, 100);
       expect(r.total).toBe(100);
       expect(answered(r.groups, "status")).toEqual(truth(newest, (o) => o.status_name));
       expect(r.note).toContain(`Read the newest 100 of the ${visible().length} orders the list holds for these filters`);
@@ -326,6 +329,32 @@ describe("search_orders status_older_than", () => {
     const working = [0, 1, 12, 13, 8, 9, 2];
     const r = await groups({ group_by: ["status"], statuses: ["new", "confirmed", "waiting_to_print", "printed", "packing", "waiting_to_ship", "shipped"], status_older_than: "1 week" });
     expect(answered(r.groups, "status")).toEqual(truth(visible().filter((o) => working.includes(o.status) && stuck(o)), (o) => o.status_name));
+  });
+
+  it("with since/until too (then filtered here), says so where the total and totals would be, and counts a partial grouping right", async () => {
+    const since = Date.now() - 60 * DAY;
+    const inRange = visible().filter((o) => at(o.inserted_at) >= since);
+    const stale = (o: OrderRecord) => at(o.last_update_status_at) <= Date.now() - HOUR;
+    const rows = await h.call("search_orders", { status_older_than: "1 hour", since: new Date(since).toISOString(), limit: 5 });
+    expect(rows.isError, rows.text).toBe(false);
+    expect(rows.data.next_cursor).toBeDefined();
+    expect(rows.data.total).toBeUndefined();
+    expect(rows.data.note).toContain("No total or totals: status_older_than (with since/until) is applied here");
+
+    const saved = { ...GROUP_BOUNDS };
+    GROUP_BOUNDS.orders = 150;
+    try {
+      const r = await groups({ group_by: ["status"], status_older_than: "1 hour", since: new Date(since).toISOString() });
+      const read = newestOf(inRange).slice(0, 100);
+      // Grouped by status, canceled orders are a group of their own.
+      const counted = read.filter(stale);
+      expect(counted.length).toBeLessThan(100);
+      expect(r.total).toBe(counted.length);
+      expect(r.note).toContain(`Read the newest 100 of the ${inRange.length} orders the list holds for these filters`);
+      expect(r.note).toContain("grouped the matches among them");
+    } finally {
+      Object.assign(GROUP_BOUNDS, saved);
+    }
   });
 
   it("refuses a span it cannot read, naming the forms it takes", async () => {

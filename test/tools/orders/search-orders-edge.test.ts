@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { OrderRecord } from "../../../src/sandbox/pos/index.js";
 import { startOfDay, toDateInZone } from "../../../src/format/time.js";
+import type { OrderRecord } from "../../../src/sandbox/pos/index.js";
 import { useHarness } from "../../helpers/harness.js";
 
 const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
@@ -63,3 +63,21 @@ describe("a finished period given as since alone", () => {
     }
   });
 });
+
+describe("search_orders filtered here past its page budget", () => {
+  const big = useHarness({ sandbox: { ratePerSecond: 10_000 } });
+  it("names the filter it read for", async () => {
+    const orders = big.sandbox.pos.orders;
+    const template = orders.find((o) => !o.is_removed)!;
+    const stamp = new Date(Date.now() - 60_000).toISOString().slice(0, 19);
+    // More new orders than one call reads (20 pages of 100), the newest, none in its status for a day yet.
+    for (let i = 0; i < 2_100; i++) {
+      orders.push({ ...structuredClone(template), id: 900_000 + i, display_id: 900_000 + i, inserted_at: stamp, last_update_status_at: stamp });
+    }
+    const r = await big.call("search_orders", { status_older_than: "1 day", since: "2000-01-01", limit: 5 });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.next_cursor).toBeDefined();
+    expect(r.data.note).toBe("Read 2000 orders for status_older_than (with since/until): pass next_cursor to read on.");
+  });
+});
+
