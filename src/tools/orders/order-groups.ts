@@ -178,7 +178,7 @@ function labeller(key: GroupKey, names: Names, time: string | number, timeZone: 
 }
 
 /** The money of an order: goods after discounts (as rows' `total`), cash on delivery, shipping charged. */
-function figuresOf(o: PosOrder) {
+export function figuresOf(o: PosOrder) {
   return {
     total: num(o.total_price_after_sub_discount) ?? num(o.total_price) ?? 0,
     cod: num(o.cod) ?? 0,
@@ -195,7 +195,7 @@ const rowOf = (keys: readonly GroupKey[], labels: string[], figures: Record<stri
   shipping_fee: figures.shipping_fee ?? 0,
 });
 
-export type GroupInput = FilterInput & {
+type GroupInput = FilterInput & {
   group_by: GroupKey[];
   group_sort?: (typeof FIGURES)[number] | undefined;
   limit?: number | undefined;

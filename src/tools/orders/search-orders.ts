@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { OrderListParams } from "../../clients/pos.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
-import { inStatusFor, orderCurrency, orderRow, orderRowSchema, upstreamRecord } from "../../format/orders.js";
+import { inStatusFor, orderCurrency, orderRow, orderRowSchema, orderStatusName, upstreamRecord } from "../../format/orders.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import { defineTool, READ } from "../define.js";
 import { tally } from "../group-rows.js";
@@ -9,7 +9,7 @@ import { cursorInput, shopIdInput } from "../inputs.js";
 import { everyRow, pageState, SUM_MAX, walkPages } from "../pos/paging.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { orderNames } from "../pos/shop-refs.js";
-import { groupInput, groupRowSchema, orderGroups } from "./order-groups.js";
+import { figuresOf, groupInput, groupRowSchema, orderGroups } from "./order-groups.js";
 import { type LocalFilter, localFields, localFilter, localFilterNames, localFilterOf, localMatch } from "./order-local-filter.js";
 import { orderFilterInput, orderQuery } from "./order-query.js";
 import { LAST_DISTINCT_PAGE, ordersNumbered, SCAN_PAGE_SIZE, SCAN_PAGES } from "./order-ref.js";
@@ -17,9 +17,9 @@ import { LAST_DISTINCT_PAGE, ordersNumbered, SCAN_PAGE_SIZE, SCAN_PAGES } from "
 /** Rows listed when the call names no limit. */
 const ROW_LIMIT = 20;
 
-/** What the orders come to per status (a sum over canceled and live orders means nothing): goods after discounts, cash to collect on delivery. */
+/** What the orders come to per status (a sum over canceled and live orders means nothing), in the figures of a grouping. */
 function totalsOf(orders: readonly PosOrder[]) {
-  const groups = tally(orders.map((o) => orderRow(o, "UTC")), (o) => [o.status_name ?? String(o.status)], (o) => ({ total: o.total ?? 0, cod: o.cod ?? 0 }), "orders");
+  const groups = tally(orders, (o) => [orderStatusName(o.status) ?? String(o.status)], figuresOf, "orders");
   return Object.fromEntries(groups.map((g) => [g.labels[0], g.figures]));
 }
 
@@ -128,7 +128,7 @@ export const searchOrders = defineTool({
     complete: z.boolean().optional(),
     next_cursor: z.string().optional(),
     currency: z.string().optional(),
-    totals: z.record(z.string(), z.object({ orders: z.number(), total: z.number(), cod: z.number() })).optional().describe("Per status, over every match (up to 300)"),
+    totals: z.record(z.string(), z.object({ orders: z.number(), total: z.number(), cod: z.number(), shipping_fee: z.number() })).optional().describe("Per status, over every match (up to 300)"),
     note: z.string().optional(),
   }),
   async handler(input, ctx) {

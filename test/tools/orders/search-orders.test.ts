@@ -15,11 +15,12 @@ const ids = (orders: { id: number | string }[]) => orders.map((o) => String(o.id
 
 type Row = { id: string; [field: string]: unknown };
 
-/** What a set of orders comes to: goods after discounts, and cash to collect on delivery. */
+/** What a set of orders comes to: goods after discounts, cash to collect on delivery, shipping charged (none when free). */
 const sums = (orders: OrderRecord[]) => ({
   orders: orders.length,
   total: orders.reduce((t, o) => t + o.total_price_after_sub_discount, 0),
   cod: orders.reduce((t, o) => t + o.cod, 0),
+  shipping_fee: orders.reduce((t, o) => t + (o.is_free_shipping ? 0 : o.shipping_fee), 0),
 });
 
 async function all(args: Record<string, unknown>): Promise<{ rows: Row[]; calls: number; note?: string }> {
