@@ -13,7 +13,7 @@ import { carriers, orderSources, type Ref, staff, warehouses } from "../pos/shop
 import { type Sweep, sweep } from "../pos/sweep.js";
 import { geoIndex } from "../shop/geo-index.js";
 import { localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
-import { type FilterInput, orderQuery, timeField } from "./order-query.js";
+import { type FilterInput, orderQuery, rangeEcho, timeField } from "./order-query.js";
 import { LAST_DISTINCT_PAGE } from "./order-ref.js";
 
 // search_orders with group_by: one row per group, counted and summed over every order that
@@ -257,6 +257,7 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
     total: counted.length,
     ...Object.fromEntries(voided.map(({ name, ...sums }) => [name, sums])),
     complete: read.complete,
+    range: rangeEcho(input, tz),
     currency: orderCurrency(counted),
     note: notes.length ? notes.join(" ") : undefined,
   };

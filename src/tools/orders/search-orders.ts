@@ -11,7 +11,7 @@ import { resolveShopId } from "../pos/resolve-shop.js";
 import { orderNames } from "../pos/shop-refs.js";
 import { figuresOf, groupInput, groupRowSchema, orderGroups } from "./order-groups.js";
 import { type LocalFilter, localFields, localFilter, localFilterNames, localFilterOf, localMatch } from "./order-local-filter.js";
-import { orderFilterInput, orderQuery } from "./order-query.js";
+import { orderFilterInput, orderQuery, rangeEcho } from "./order-query.js";
 import { LAST_DISTINCT_PAGE, ordersNumbered, SCAN_PAGE_SIZE, SCAN_PAGES } from "./order-ref.js";
 
 /** Rows listed when the call names no limit. */
@@ -115,7 +115,7 @@ export const searchOrders = defineTool({
     shop_id: shopIdInput,
     ...orderFilterInput,
     ...groupInput,
-    fields: z.array(z.string().max(60)).max(60).optional().describe("Raw fields"),
+    fields: z.array(z.string().max(60)).max(60).optional().describe("Upstream fields to return raw, instead of rows"),
     limit: z.number().int().min(1).max(100).optional().describe("Max rows or groups"),
     cursor: cursorInput,
   }),
@@ -127,6 +127,7 @@ export const searchOrders = defineTool({
     deleted: z.object({ orders: z.number(), total: z.number() }).optional().describe("Deleted recently: left out of the groups"),
     complete: z.boolean().optional(),
     next_cursor: z.string().optional(),
+    range: z.object({ since: z.string().optional(), until: z.string().optional() }).optional().describe("since/until as read"),
     currency: z.string().optional(),
     totals: z.record(z.string(), z.object({ orders: z.number(), total: z.number(), cod: z.number(), shipping_fee: z.number() })).optional().describe("Per status, over every match (up to 300)"),
     note: z.string().optional(),
@@ -207,6 +208,7 @@ export const searchOrders = defineTool({
       orders: names ? rows.map((o) => ({ ...orderRow(o, ctx.config.timezone, names), in_status_for: aged ? inStatusFor(o) : undefined })) : rows.map(upstreamRecord),
       total,
       next_cursor: next ? encodeCursor("search_orders", input, next) : undefined,
+      range: input.cursor ? undefined : rangeEcho(input, ctx.config.timezone),
       currency: names ? orderCurrency(rows) : undefined,
       totals: all?.length ? totalsOf(all) : undefined,
       note,

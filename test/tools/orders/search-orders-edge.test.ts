@@ -43,6 +43,26 @@ describe("search_orders with relative days", () => {
   });
 });
 
+describe("search_orders says what relative dates resolved to", () => {
+  // The shop's zone (Asia/Ho_Chi_Minh) is UTC+7 all year.
+  const shopDate = (ms: number) => new Date(ms + 7 * 3_600_000).toISOString().slice(0, 10);
+  const yesterday = () => shopDate(Date.now() - 86_400_000);
+
+  it("in rows and groups, in the shop's zone, an open end left open", async () => {
+    const day = { since: `${yesterday()}T00:00:00+07:00`, until: `${yesterday()}T23:59:59+07:00` };
+    const rows = await h.call("search_orders", { since: "yesterday", until: "yesterday", limit: 1 });
+    expect(rows.isError, rows.text).toBe(false);
+    expect(rows.data.range).toEqual(day);
+    const grouped = await h.call("search_orders", { since: "yesterday", until: "yesterday", group_by: ["status"] });
+    expect(grouped.data.range).toEqual(day);
+    const month = await h.call("search_orders", { since: "this month", limit: 1 });
+    expect(month.data.range).toEqual({ since: `${shopDate(Date.now()).slice(0, 8)}01T00:00:00+07:00` });
+    // No range asked, none said; a page read on with the cursor repeats none.
+    expect((await h.call("search_orders", { limit: 1 })).data.range).toBeUndefined();
+    expect((await h.call("search_orders", { cursor: rows.data.next_cursor ?? month.data.next_cursor, limit: 1 })).data.range).toBeUndefined();
+  });
+});
+
 describe("a finished period given as since alone", () => {
   it("is refused naming both readings, where it used to count today's orders into yesterday's", async () => {
     for (const word of ["yesterday", "last week", "last month"]) {

@@ -103,9 +103,16 @@ describe("search_orders", () => {
     const r = await h.call("search_orders", { statuses: ["lost"] });
     expect(r.isError).toBe(true);
     expect(r.text).toContain("statuses");
-    expect(r.text).toContain("waiting_to_ship");
+    for (const status of ORDER_STATUSES) expect(r.text).toContain(`${status.name} (${status.code})`);
     const typo = await h.call("search_orders", { statuses: ["shiped"] });
     expect(typo.text).toContain("Did you mean shipped?");
+  });
+
+  it("names the common statuses where a tools-only client reads them: in the listed parameter", async () => {
+    const listed = (await h.client.listTools()).tools.find((t) => t.name === "search_orders")!;
+    const statuses = (listed.inputSchema.properties as Record<string, { description: string }>).statuses!.description;
+    for (const name of ["new", "confirmed", "shipped", "received", "delivered", "returning", "returned", "canceled", "codes"]) expect(statuses).toContain(name);
+    expect((listed.inputSchema.properties as Record<string, { description: string }>).fields!.description).toMatch(/raw.*instead of rows/);
   });
 
   it("searches phone text", async () => {
