@@ -35,7 +35,7 @@ export const updateOrder = defineTool({
       throw new InputError(undefined, "nothing to change", "Pass at least one field, e.g. status or note.");
     }
     const placed = await addressIds(ctx.pos, "shipping_address", fields.shipping_address);
-    const body = orderBody({ ...fields, shipping_address: placed.address }, placed.newForm);
+    const body = orderBody({ ...fields, shipping_address: placed.address }, placed.form);
     const lines = items === undefined ? undefined : parseItems("items", items);
     const shopId = await resolveShopId(ctx, shop_id);
     if (fields.warehouse_id !== undefined) body.warehouse_id = await warehouseId(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);
