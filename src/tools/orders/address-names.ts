@@ -48,8 +48,9 @@ export interface Placed<A> {
   form?: AddressForm;
 }
 
-const AS_TYPED =
-  "No province or ward matched here, so the address was sent as typed for the POS to place (it parses free text): check it with get_order, or pass commune_id from lookup_address.";
+/** Why an address went as typed: nothing matched its province, or nothing below it matched a ward. */
+const asTyped = (what: "province" | "ward") =>
+  `No ${what} matched here, so the address was sent as typed for the POS to place (it parses free text): check it with get_order, or pass commune_id from lookup_address.`;
 
 /** An old district and a post-2025 ward that the same words name equally well ("Bình Thạnh, TP HCM"). */
 function districtOrWard(matches: PlaceMatch[]): [PlaceMatch, PlaceMatch] | undefined {
@@ -79,8 +80,8 @@ export async function addressIds<A extends Address | undefined>(pos: PosClient, 
   if (!given.address) return { address: given };
   const parts = given.address.split(",").map((s) => s.trim()).filter(Boolean);
   // Nothing to place it by: it goes as typed, and the result says so (a silent pass read as placed).
-  const typedOnly = { address: given, match: { unmatched: parts.slice(1), note: AS_TYPED } };
-  if (parts.length < 2) return { ...typedOnly, match: { note: AS_TYPED } };
+  const typedOnly = { address: given, match: { unmatched: parts.slice(1), note: asTyped("province") } };
+  if (parts.length < 2) return { ...typedOnly, match: { note: asTyped("province") } };
   const geo = geoIndex(pos);
   const last = parts.at(-1)!;
   const [old, fresh] = await Promise.all([geo.provinces("old"), geo.provinces("new")]);
@@ -108,7 +109,7 @@ export async function addressIds<A extends Address | undefined>(pos: PosClient, 
   const unmatched = places.filter((part) => !wardNames.some((n) => matchScore(part, n) > 0));
   const label = only?.district || only?.commune ? only.full_name : (sanitizeName(named[0]!.name) ?? last);
   const found = { matched: label, ...(unmatched.length ? { unmatched } : {}) };
-  if (best.length === 0 || best.some((m) => !m.commune)) return { address: given, match: { ...found, note: AS_TYPED } };
+  if (best.length === 0 || best.some((m) => !m.commune)) return { address: given, match: { ...found, note: asTyped("ward") } };
   if (!only) {
     const listed = distinct.slice(0, 5).map((m) => m.full_name).join("; ");
     throw new InputError(`${field}.address`, `the place ${JSON.stringify(parts.slice(street.length).join(", "))} matches ${distinct.length} places: ${listed}`, "Name the ward or district too, or pass commune_id from lookup_address.");

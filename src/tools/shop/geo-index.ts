@@ -106,13 +106,17 @@ export function placeLevel(name: string): "district" | "ward" | undefined {
   return undefined;
 }
 
+const isCity = (name: string) => /^(thanh pho|tinh|tp)(\s|$)/.test(fold(name).replace(/[.,]/g, " ").trim());
+
 /** 3: same name, 2: one starts with the other, 1: one contains the other, 0: no match. */
 export function matchScore(typed: string, name: string): number {
   const b = squash(placeKey(name));
   if (!b) return 0;
-  // "Phường 1" is not "Quận 1": a stated level must be the place's level.
+  // "Phường 1" is not "Quận 1": a stated level must be the place's level. A ward is never a
+  // "Thành phố" (a province, or a city that was a district): "Phường Thủ Dầu Một" is not the old city.
   const [typedLevel, nameLevel] = [placeLevel(typed), placeLevel(name)];
   if (typedLevel && nameLevel && typedLevel !== nameLevel) return 0;
+  if ((typedLevel === "ward" && isCity(name)) || (nameLevel === "ward" && isCity(typed))) return 0;
   if (fold(typed) === fold(name)) return 3;
   return Math.max(0, ...typedKeys(typed).map((a) => keyScore(a, b)));
 }

@@ -84,6 +84,10 @@ describe("create_order with a two-tier address", () => {
     const r = await h.call("create_order", { items: [item()], phone: "0912345678", shipping_address: { address: "208 Xô Viết Nghệ Tĩnh, Phường Bình Thạnh, TP HCM" } });
     expect(sentAddress(lastPost().body)).toMatchObject(twoTier("208 Xô Viết Nghệ Tĩnh", "Phường Bình Thạnh"));
     expect(r.data.address_match.form).toBe("new");
+    // A ward's prefix is never the old city of the same name (Thành phố Thủ Dầu Một, Bình Dương).
+    const city = await h.call("create_order", { items: [item()], phone: "0912345678", shipping_address: { address: "7 Yersin, Phường Thủ Dầu Một, Bình Dương" } });
+    expect(city.data.address_match).toEqual({ matched: `Phường Thủ Dầu Một, ${hcm().name}`, form: "new" });
+    expect(sentAddress(lastPost().body)).toMatchObject({ commune_id: ward("Phường Thủ Dầu Một").id, render_type: "new" });
   });
 
   it("places a ward named like the city as lookup_address does", async () => {
