@@ -7,7 +7,7 @@ import { pagedList } from "../pos/paging.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { warehouseId, warehouses } from "../pos/shop-refs.js";
 import { hasVariantWords, splitVariant, variationIds } from "./resolve-items.js";
-import { variationRow, variationRowSchema } from "./variation-row.js";
+import { STOCK_FIGURES, variationRow, variationRowSchema } from "./variation-row.js";
 
 /** Upstream pages (of 100 variations) one low-stock call reads before answering with a cursor. */
 const STOCK_SCAN_PAGES = 30;
@@ -54,6 +54,7 @@ export const searchProducts = defineTool({
     total: z.number().optional(),
     next_cursor: z.string().optional(),
     note: z.string().optional(),
+    figures: z.string().optional(),
   }),
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);
@@ -103,6 +104,7 @@ export const searchProducts = defineTool({
       total: part ? undefined : page.total,
       next_cursor: page.next_cursor,
       note: page.stopped ? `Read ${STOCK_SCAN_PAGES * 100} variations: pass next_cursor to read on.` : (part ?? missing),
+      figures: names && page.rows.length ? STOCK_FIGURES : undefined,
     };
   },
 });

@@ -171,4 +171,17 @@ describe("search_products stock figures", () => {
     const none = (await h.call("search_products", { variation_ids: [v.id], warehouse_id: elsewhere.id })).data.variations[0] as Row;
     expect(none.stock_incoming).toBeUndefined();
   });
+
+  it("says in the answer what each stock figure its rows carry counts, and not to add them up", async () => {
+    const v = pos().variations.find((x) => incoming(x) > 0 && x.variations_warehouses.some((s) => s.actual_remain_quantity > s.remain_quantity))!;
+    const r = await h.call("search_products", { variation_ids: [v.id] });
+    const row = r.data.variations[0] as Row;
+    const shown = Object.keys(row).filter((k) => k.startsWith("stock_"));
+    expect(shown.sort()).toEqual(["stock_available", "stock_by_warehouse", "stock_incoming", "stock_physical"]);
+    for (const figure of shown) expect(r.data.figures).toContain(`${figure}:`);
+    expect(r.data.figures).toContain("never add them up");
+    // Raw records carry none of these names, and an empty answer no line.
+    expect((await h.call("search_products", { variation_ids: [v.id], detail: "full" })).data.figures).toBeUndefined();
+    expect((await h.call("search_products", { search: "zzzz-no-such" })).data.figures).toBeUndefined();
+  });
 });
