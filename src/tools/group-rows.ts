@@ -51,7 +51,7 @@ export function tally<T>(rows: Iterable<T>, labelsOf: (row: T) => string[], figu
   return [...groups.values()];
 }
 
-export interface Ranked<G extends Group> {
+interface Ranked<G extends Group> {
   top: G[];
   /**
    * The groups not listed, summed: past `limit` by size ("other"), or, in time order, the periods

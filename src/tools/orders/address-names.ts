@@ -37,7 +37,7 @@ export type AddressMatch = z.infer<typeof addressMatchSchema>;
  * and text it had; new_full_address as the example gives it for the old form ("123, Hà Nội": the
  * street and the province).
  */
-export type AddressForm =
+type AddressForm =
   | { render_type: "new"; new_province_id: string; new_full_address: string; district_id: null }
   | { render_type: "old"; new_province_id?: string; new_full_address: string };
 

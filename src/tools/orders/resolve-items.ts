@@ -87,7 +87,7 @@ const VARIANT_WORDS = 3;
 const CANDIDATES_MAX = 200;
 
 /** The variations a search finds: all of them up to CANDIDATES_MAX, else those read and how many there are. */
-export interface Candidates {
+interface Candidates {
   rows: PosVariation[];
   /** Every match was read. */
   complete: boolean;

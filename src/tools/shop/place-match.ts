@@ -30,9 +30,9 @@ export type PlaceMatch = z.infer<typeof placeMatchSchema>;
 const rank = (m: PlaceMatch) => (m.form === "old" && m.district && !m.commune ? 0 : m.form === "new" ? 1 : 2);
 
 /** Best first; between equal readings, by rank. */
-export const byScore = (a: PlaceMatch, b: PlaceMatch) => (b.score ?? 0) - (a.score ?? 0) || rank(a) - rank(b);
+const byScore = (a: PlaceMatch, b: PlaceMatch) => (b.score ?? 0) - (a.score ?? 0) || rank(a) - rank(b);
 
-export interface MatchOptions {
+interface MatchOptions {
   /** old: three-tier places only, new: two-tier only; default both. */
   list?: "old" | "new" | "all";
   /** The province (of the list asked for) the places are in. */
