@@ -46,6 +46,16 @@ function answered(rows: Row[], key: string): Record<string, Figures> {
   );
 }
 
+/** The row summing groups left out of a listing: labelled for `key`, with how many groups it holds. */
+const summed = (key: string, label: string, rest: Figures[]) => ({
+  [key]: label,
+  groups: rest.length,
+  orders: rest.reduce((t, f) => t + f.orders, 0),
+  total: rest.reduce((t, f) => t + f.total, 0),
+  cod: rest.reduce((t, f) => t + f.cod, 0),
+  shipping_fee: rest.reduce((t, f) => t + f.shipping_fee, 0),
+});
+
 const partnerName = (o: OrderRecord) => pos().partners.find((p) => p.id === o.partner?.partner_id)?.name ?? "(none)";
 const provinceName = (provinceId: string) => {
   const old = pos().geo.provinces.find((p) => p.id === provinceId)!;
@@ -121,14 +131,7 @@ describe("search_orders group_by", () => {
     const r = await groups({ group_by: ["province"], limit: 3 });
     expect(r.groups.slice(0, 3).map((g) => g.province)).toEqual(ranked.slice(0, 3).map(([name]) => name));
     const rest = ranked.slice(3).map(([, f]) => f);
-    expect(r.groups[3]).toEqual({
-      province: "other",
-      groups: rest.length,
-      orders: rest.reduce((t, f) => t + f.orders, 0),
-      total: rest.reduce((t, f) => t + f.total, 0),
-      cod: rest.reduce((t, f) => t + f.cod, 0),
-      shipping_fee: rest.reduce((t, f) => t + f.shipping_fee, 0),
-    });
+    expect(r.groups[3]).toEqual(summed("province", "other", rest));
     expect(r.note).toContain(`${rest.length} more groups`);
 
     const byCod = await groups({ group_by: ["carrier"], statuses: ["shipped"], group_sort: "cod" });
@@ -228,14 +231,7 @@ describe("search_orders group_by", () => {
     // Today's orders are listed (the seed has some), not summed away.
     expect(listed.at(-1)!.day).toBe(shopDay(new Date().toISOString().slice(0, 19)));
     const earlier = order.slice(0, -40).map((d) => days[d]!);
-    expect(first).toEqual({
-      day: "earlier",
-      groups: earlier.length,
-      orders: earlier.reduce((t, f) => t + f.orders, 0),
-      total: earlier.reduce((t, f) => t + f.total, 0),
-      cod: earlier.reduce((t, f) => t + f.cod, 0),
-      shipping_fee: earlier.reduce((t, f) => t + f.shipping_fee, 0),
-    });
+    expect(first).toEqual(summed("day", "earlier", earlier));
     expect(r.note).toContain(`The ${earlier.length} earliest groups are summed in the "earlier" row`);
   });
 

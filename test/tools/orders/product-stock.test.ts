@@ -27,6 +27,19 @@ const incoming = (v: VariationRecord, warehouseId?: string) =>
     .filter((it) => it.variation_id === v.id)
     .reduce((t, it) => t + it.quantity, 0);
 
+/** Every variation a search lists, following next_cursor from the first call, and the first call's total. */
+async function walk(harness: typeof h, args: Record<string, unknown>) {
+  const first = await harness.call("search_products", args);
+  expect(first.isError, first.text).toBe(false);
+  const seen = ids(first.data.variations);
+  for (let cursor = first.data.next_cursor; cursor; ) {
+    const next = await harness.call("search_products", { ...args, cursor });
+    seen.push(...ids(next.data.variations));
+    cursor = next.data.next_cursor;
+  }
+  return { total: first.data.total as number | undefined, seen };
+}
+
 describe("search_products by product name and variant words", () => {
   it("finds the one variation a name and its variant's words designate, accents optional", async () => {
     for (const v of [pos().variations.find((x) => x.product.name === "Áo thun Hàn Quốc" && variant(x) === "Nâu M")!, pos().variations.find((x) => variant(x).startsWith("Xanh navy"))!]) {
@@ -42,14 +55,8 @@ describe("search_products by product name and variant words", () => {
   it("pages the variations of several products a short name and a size designate", async () => {
     const expected = pos().variations.filter((v) => v.product.name.startsWith("Áo thun") && v.fields.some((f) => f.value === "M"));
     expect(expected.length).toBeGreaterThan(1);
-    const first = await h.call("search_products", { search: "ao thun M", limit: 1 });
-    expect(first.data.total).toBe(expected.length);
-    const seen = ids(first.data.variations);
-    for (let cursor = first.data.next_cursor; cursor; ) {
-      const next = await h.call("search_products", { search: "ao thun M", limit: 1, cursor });
-      seen.push(...ids(next.data.variations));
-      cursor = next.data.next_cursor;
-    }
+    const { total, seen } = await walk(h, { search: "ao thun M", limit: 1 });
+    expect(total).toBe(expected.length);
     expect(seen).toEqual(expected.map((v) => v.id));
   });
 
@@ -102,15 +109,8 @@ describe("a name and variant words over a catalog larger than one page", () => {
     const expected = found("ao").filter(brownM);
     expect(found("ao").length).toBeGreaterThan(100);
     expect(found("ao").length).toBeLessThanOrEqual(200);
-    const first = await big.call("search_products", { search: "Áo nâu M", limit: 50 });
-    expect(first.isError, first.text).toBe(false);
-    expect(first.data.total).toBe(expected.length);
-    const seen = ids(first.data.variations);
-    for (let cursor = first.data.next_cursor; cursor; ) {
-      const next = await big.call("search_products", { search: "Áo nâu M", limit: 50, cursor });
-      seen.push(...ids(next.data.variations));
-      cursor = next.data.next_cursor;
-    }
+    const { total, seen } = await walk(big, { search: "Áo nâu M", limit: 50 });
+    expect(total).toBe(expected.length);
     expect(seen.sort()).toEqual(expected.map((v) => v.id).sort());
   });
 
