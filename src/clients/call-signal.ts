@@ -1,5 +1,5 @@
-import type { Logger } from "../log.js";
 import { NetworkError } from "./errors.js";
+import type { Logger } from "../log.js";
 
 /**
  * The abort signal of the MCP request being served, carried to every upstream request made on its

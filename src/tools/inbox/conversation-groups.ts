@@ -4,7 +4,6 @@ import { tagLabels } from "../../format/conversations.js";
 import { fold, sanitizeName } from "../../format/text.js";
 import { type DateRange, parseRange, toDateInZone, toIsoInZone, toUnix } from "../../format/time.js";
 import type { ToolContext } from "../define.js";
-import { rankGroups, restNote } from "../group-rows.js";
 import {
   awaitingNotes,
   checkAcrossPages,
@@ -19,6 +18,7 @@ import {
   within24h,
 } from "./conversation-search.js";
 import type { ListConversationsInput } from "./list-conversations.js";
+import { rankGroups, restNote } from "../group-rows.js";
 
 /**
  * list_conversations with group_by: "new comment threads per page last week", "conversations by

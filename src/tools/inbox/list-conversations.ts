@@ -13,8 +13,8 @@ import { decodeCursor, encodeCursor } from "../cursor.js";
 import { defineTool, READ, type ToolContext } from "../define.js";
 import { cursorInput, detailRowsInput, idInput, jsonish, limitInput, sinceInput, untilInput } from "../inputs.js";
 import { pageIdsInput } from "../pages/page-refs.js";
-import { GROUP_KEYS, groupConversations, groupsOutput, LIMIT_MAX } from "./conversation-groups.js";
 import { rememberConversations } from "./conversation-lookup.js";
+import { GROUP_KEYS, groupConversations, groupsOutput, LIMIT_MAX } from "./conversation-groups.js";
 import { searchConversations, searchedPageSchema } from "./conversation-search.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
 

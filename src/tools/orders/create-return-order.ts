@@ -5,12 +5,12 @@ import type { PosOrder, PosOrderItem } from "../../clients/schemas/pos.js";
 import { num } from "../../format/compact.js";
 import { returnOrderRow, returnOrderRowSchema } from "../../format/orders.js";
 import { fold, sanitizeName } from "../../format/text.js";
-import { linesText } from "../confirm.js";
 import { CREATE, defineTool } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
-import { planned } from "../pos/plan.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
+import { linesText } from "../confirm.js";
 import { warehouseRef } from "../pos/shop-refs.js";
+import { planned } from "../pos/plan.js";
 import { orderRefInput, resolveOrder } from "./order-ref.js";
 import { namedLines, parseItems, quantityInput, resolveItems, variationInfo } from "./resolve-items.js";
 

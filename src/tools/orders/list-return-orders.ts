@@ -4,9 +4,9 @@ import { returnOrderRow, returnOrderRowSchema, upstreamRecord } from "../../form
 import { toUnix } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailRowsInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
+import { resolveShopId } from "../pos/resolve-shop.js";
 import { openRange } from "../pos/open-range.js";
 import { pagedList } from "../pos/paging.js";
-import { resolveShopId } from "../pos/resolve-shop.js";
 
 const statusValue = z.union([z.string().max(40), z.number().int()]);
 

@@ -1,4 +1,3 @@
-import type { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosCustomer } from "../../clients/schemas/pos.js";
@@ -7,6 +6,7 @@ import type { Chat } from "../inbox/chat-profile.js";
 import { type ChatCustomer, chatCustomers } from "../pos/chat-customers.js";
 import type { Ref } from "../pos/shop-refs.js";
 import type { addressInput } from "./order-body.js";
+import type { z } from "zod";
 
 // An order made for a chat (create_order conversation_id): the POS customer the chat belongs to,
 // the receiver the chat captured, and the link the vendor's order records carry to their chat.

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
-import type { OrderListParams, OrderSort, PosClient } from "../../clients/pos.js";
 import { ORDER_STATUSES, ORDER_TIME_STATUSES, requireStatus } from "../../clients/pos-codes.js";
+import type { OrderListParams, OrderSort, PosClient } from "../../clients/pos.js";
 import { parseDuration } from "../../format/duration.js";
 import { toIsoInZone, toUnix } from "../../format/time.js";
 import { sinceInput, untilInput } from "../inputs.js";
-import { customerId } from "../pos/customer-ref.js";
-import { openRange } from "../pos/open-range.js";
-import { searchText } from "../pos/phone.js";
 import { carriers, orderSources, refId, sourcePair } from "../pos/shop-refs.js";
+import { openRange } from "../pos/open-range.js";
+import { customerId } from "../pos/customer-ref.js";
+import { searchText } from "../pos/phone.js";
 import { orderNumberOf } from "./order-ref.js";
 
 // The filters of GET /orders in the caller's words (names, human dates), turned into the

@@ -4,15 +4,15 @@ import type { PosOrder } from "../../clients/schemas/pos.js";
 import { inStatusFor, orderCurrency, orderRow, orderRowSchema, orderStatusName, upstreamRecord } from "../../format/orders.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import { defineTool, READ } from "../define.js";
-import { tally } from "../group-rows.js";
 import { cursorInput, shopIdInput } from "../inputs.js";
-import { everyRow, pageState, SUM_MAX, walkPages } from "../pos/paging.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { orderNames } from "../pos/shop-refs.js";
-import { figuresOf, groupInput, groupRowSchema, orderGroups } from "./order-groups.js";
 import { type LocalFilter, localFields, localFilter, localFilterNames, localFilterOf, localMatch } from "./order-local-filter.js";
 import { orderFilterInput, orderQuery, rangeEcho } from "./order-query.js";
+import { everyRow, pageState, SUM_MAX, walkPages } from "../pos/paging.js";
 import { LAST_DISTINCT_PAGE, ordersNumbered, SCAN_PAGE_SIZE, SCAN_PAGES } from "./order-ref.js";
+import { figuresOf, groupInput, groupRowSchema, orderGroups } from "./order-groups.js";
+import { tally } from "../group-rows.js";
 
 /** Rows listed when the call names no limit. */
 const ROW_LIMIT = 20;

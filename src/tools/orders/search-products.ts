@@ -3,9 +3,9 @@ import type { PosVariation } from "../../clients/schemas/pos.js";
 import { upstreamRecord } from "../../format/orders.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailRowsInput, limitInput, shopIdInput } from "../inputs.js";
-import { pagedList } from "../pos/paging.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { warehouseId, warehouses } from "../pos/shop-refs.js";
+import { pagedList } from "../pos/paging.js";
 import { hasVariantWords, splitVariant, variationIds } from "./resolve-items.js";
 import { STOCK_FIGURES, variationRow, variationRowSchema } from "./variation-row.js";
 

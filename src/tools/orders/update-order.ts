@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { sanitizeText } from "../../format/text.js";
 import { InputError } from "../../clients/errors.js";
 import { orderCurrency, orderDetail, orderDetailSchema } from "../../format/orders.js";
-import { sanitizeText } from "../../format/text.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";

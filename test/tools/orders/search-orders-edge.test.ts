@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { startOfDay, toDateInZone } from "../../../src/format/time.js";
 import type { OrderRecord } from "../../../src/sandbox/pos/index.js";
+import { startOfDay, toDateInZone } from "../../../src/format/time.js";
 import { useHarness } from "../../helpers/harness.js";
 
 const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
