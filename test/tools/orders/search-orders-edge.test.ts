@@ -101,3 +101,41 @@ describe("search_orders filtered here past its page budget", () => {
   });
 });
 
+describe("search_orders found by time in status, past page 100 of its largest pages", () => {
+  const big = useHarness({ sandbox: { ratePerSecond: 100_000 } });
+
+  /** Every row a search lists through its cursors, and the last call's note. */
+  async function walk(args: Record<string, unknown>) {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let note: string | undefined;
+    for (let calls = 0; calls < 150 && (calls === 0 || cursor); calls++) {
+      const r = await big.call("search_orders", { ...args, ...(cursor ? { cursor } : {}) });
+      expect(r.isError, r.text).toBe(false);
+      seen.push(...r.data.orders.map((o: { id: string }) => String(o.id)));
+      cursor = r.data.next_cursor;
+      note = r.data.note;
+    }
+    return { seen, note };
+  }
+
+  it("suggests the sort that follows that time, which then reaches further", async () => {
+    // 10,100 orders, each in its status for a day: pages of 100 reach row 10,000 at page 100.
+    const orders = big.sandbox.pos.orders;
+    const live = orders.filter((o) => !o.is_removed);
+    const day = Date.now() - 86_400_000;
+    for (let i = 0; live.length + i < 10_100; i++) {
+      const stamp = new Date(day - i * 1000).toISOString().slice(0, 19);
+      orders.push({ ...live[i % live.length]!, id: 1_000_000 + i, last_update_status_at: stamp });
+    }
+    const stale = orders.filter((o) => !o.is_removed && Date.parse(`${o.last_update_status_at}Z`) <= Date.now() - 3_600_000);
+    expect(stale.length).toBeGreaterThan(10_000);
+    const byCreation = await walk({ status_older_than: "1 hour", fields: ["status"], limit: 100 });
+    expect(byCreation.seen).toHaveLength(10_000);
+    expect(byCreation.note).toContain("sort by last_update_status_at");
+    expect(byCreation.note).not.toContain("inserted_at");
+    const byStatusTime = await walk({ status_older_than: "1 hour", sort: "last_update_status_at", fields: ["status"], limit: 100 });
+    expect(new Set(byStatusTime.seen).size).toBe(stale.length);
+  });
+});
+

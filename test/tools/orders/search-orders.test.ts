@@ -225,17 +225,6 @@ describe("search_orders", () => {
     expect(listed.some((r) => r.query.endDateTime !== undefined)).toBe(true);
   });
 
-  it("past page 100 of orders found by time in status, suggests the sort that follows that time, which then reaches them all", async () => {
-    const stale = visible().filter((o) => ms(o.last_update_status_at) <= Date.now() - 3_600_000);
-    expect(stale.length).toBeGreaterThan(500);
-    const { rows, note } = await all({ status_older_than: "1 hour", limit: 5 });
-    expect(rows.length).toBe(500);
-    expect(note).toContain("sort by last_update_status_at");
-    expect(note).not.toContain("inserted_at");
-    const sorted = await all({ status_older_than: "1 hour", sort: "last_update_status_at", limit: 5 });
-    expect(ids(sorted.rows).sort()).toEqual(ids(stale).sort());
-  });
-
   it("stops with a note when a sort cannot be walked past page 100", async () => {
     const { rows, note } = await all({ sort: "order_valuation", limit: 5 });
     expect(rows.length).toBe(500);
