@@ -453,7 +453,7 @@ async function contextCost() {
 // ---- 5b. grouping on the server ----
 // "Orders by province this month": the one group_by answer against the rows it summarises (every
 // search_orders page of the same filter, 100 rows a call, as a model would page them), and its
-// time against one plain page of that search.
+// time against a bare search_orders page and a page of that search.
 async function groupBy() {
   const c = await stdioClient(CLI);
   const month = { since: "last 30 days" };
@@ -487,21 +487,22 @@ async function groupBy() {
     await time(month);
     await time({});
     const grouping: number[] = [];
+    // A page of the same 30 days also reads every match in full for its totals (up to 300), so
+    // the grouping compares well with it; a bare page is one of all orders (more than 300
+    // match, so it reads only its page): the ratio judged is against that one.
     const page: number[] = [];
-    // A page of the same search also reads every match for its totals (up to 300); one of all
-    // orders (more than 300) reads only its page.
     const bare: number[] = [];
     for (let i = 0; i < n(15, 3); i++) {
       grouping.push(await time(grouped));
       page.push(await time(month));
       bare.push(await time({}));
     }
-    const ratio = median(grouping) / median(page);
+    const ratio = median(grouping) / median(bare);
     row({
-      figure: `group_by time: orders by province over 30 days (${rows} orders) vs one plain search_orders page of them, median`,
+      figure: `group_by time: orders by province over 30 days (${rows} orders) vs one bare search_orders page, median`,
       value: round(median(grouping), 1),
       unit: "ms",
-      target: `<= 3x one page (${round(median(page), 1)} ms; a page of all orders ${round(median(bare), 1)} ms); ratio ${round(ratio)}`,
+      target: `<= 3x a bare page (all orders, no totals read: ${round(median(bare), 1)} ms); ratio ${round(ratio)}; against a page of the same 30 days, which reads its ${rows} matches for totals (${round(median(page), 1)} ms): ratio ${round(median(grouping) / median(page))}`,
       pass: ratio <= 3,
     });
   } finally {

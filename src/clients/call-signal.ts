@@ -70,6 +70,29 @@ const joints = new WeakMap<object, Map<string, Joint>>();
 
 const cancelled = () => new NetworkError("request", "network", "cancelled by the client");
 
+const leavers = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Runs `leave` when the call's signal aborts, and returns what forgets it. One listener a signal,
+ * however many loads the call waits on at once: a lookup reads dozens of address lists together,
+ * and a listener each made Node warn of a leak past ten on one signal.
+ */
+function onAbort(signal: AbortSignal, leave: () => void): () => void {
+  let waiting = leavers.get(signal);
+  if (!waiting) {
+    const all = new Set<() => void>();
+    waiting = all;
+    leavers.set(signal, all);
+    signal.addEventListener("abort", () => {
+      for (const each of [...all]) each();
+    }, { once: true });
+  }
+  waiting.add(leave);
+  return () => {
+    waiting.delete(leave);
+  };
+}
+
 /**
  * A load several calls may share (a cached list, the page list). `share` starts it at most once
  * while it is in flight (a cache's own de-duplication); it runs on a view of the shared client
@@ -101,11 +124,12 @@ export function joinedLoad<C extends object, T>(
   joint.waiters++;
   return new Promise<T>((resolve, reject) => {
     let settled = false;
+    let forget: () => void = () => {};
     const settle = (finish: () => void) => {
       if (settled) return;
       settled = true;
       joint.waiters--;
-      signal.removeEventListener("abort", leave);
+      forget();
       finish();
     };
     const leave = () =>
@@ -114,7 +138,7 @@ export function joinedLoad<C extends object, T>(
         reject(cancelled());
       });
     if (signal.aborted) return leave();
-    signal.addEventListener("abort", leave, { once: true });
+    forget = onAbort(signal, leave);
     promise.then(
       (value) => settle(() => resolve(value)),
       (error) => settle(() => reject(error)),

@@ -51,23 +51,35 @@ export function tally<T>(rows: Iterable<T>, labelsOf: (row: T) => string[], figu
   return [...groups.values()];
 }
 
-export interface Ranked {
-  top: Group[];
-  /** The groups past `limit`, summed: how many, and their figures. */
-  other?: { groups: number; figures: Record<string, number> };
+interface Ranked<G extends Group> {
+  top: G[];
+  /**
+   * The groups not listed, summed: past `limit` by size ("other"), or, in time order, the periods
+   * before the newest `limit` ("earlier").
+   */
+  rest?: { label: "other" | "earlier"; groups: number; figures: Record<string, number> };
 }
 
 /**
- * Groups largest first by `figure` (ties by label), or in label order when `inLabelOrder` (time
- * periods read in time order); the first `limit` kept, the rest summed into one `other`.
+ * Groups largest first by `figure` (ties by label), the first `limit` kept and the rest summed as
+ * "other"; or in label order when `inTimeOrder` (periods first: labels sort in time order), the
+ * newest `limit` kept and the earlier ones summed as "earlier", so what hides is never today.
  */
-export function rankGroups(groups: Group[], options: { figure: string; limit: number; inLabelOrder?: boolean }): Ranked {
+export function rankGroups<G extends Group>(groups: G[], options: { figure: string; limit: number; inTimeOrder?: boolean }): Ranked<G> {
   const byLabel = (a: Group, b: Group) => a.labels.join("\u0000").localeCompare(b.labels.join("\u0000"));
   const byFigure = (a: Group, b: Group) => (b.figures[options.figure] ?? 0) - (a.figures[options.figure] ?? 0) || byLabel(a, b);
-  const sorted = [...groups].sort(options.inLabelOrder ? byLabel : byFigure);
+  const sorted = [...groups].sort(options.inTimeOrder ? byLabel : byFigure);
   if (sorted.length <= options.limit) return { top: sorted };
-  const rest = sorted.slice(options.limit);
+  const [top, rest] = options.inTimeOrder ? [sorted.slice(-options.limit), sorted.slice(0, -options.limit)] : [sorted.slice(0, options.limit), sorted.slice(options.limit)];
   const figures: Record<string, number> = {};
   for (const group of rest) for (const [name, value] of Object.entries(group.figures)) figures[name] = (figures[name] ?? 0) + value;
-  return { top: sorted.slice(0, options.limit), other: { groups: rest.length, figures } };
+  return { top, rest: { label: options.inTimeOrder ? "earlier" : "other", groups: rest.length, figures } };
+}
+
+/** What the summed row holds and how to list its groups. */
+export function restNote(rest: Ranked<Group>["rest"], maxLimit: number): string | undefined {
+  if (!rest) return undefined;
+  return rest.label === "earlier"
+    ? `The ${rest.groups} earliest groups are summed in the "earlier" row: narrow since, or raise limit (up to ${maxLimit}), to list them.`
+    : `${rest.groups} more groups are summed in the "other" row: raise limit (up to ${maxLimit}) to list them.`;
 }

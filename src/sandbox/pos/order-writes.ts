@@ -72,16 +72,30 @@ function itemsOf(state: PosState, value: unknown): OrderItem[] {
   });
 }
 
-function addressOf(state: PosState, value: unknown, name: string, phone: string): ShippingAddress | undefined {
+/** The fields of the form an address is written in, on the vendor's order records. */
+const FORM_FIELDS = ["render_type", "new_province_id", "new_full_address"] as const;
+
+const formFields = (from: object) => Object.fromEntries(FORM_FIELDS.filter((k) => k in from).map((k) => [k, (from as Body)[k]])) as Partial<ShippingAddress>;
+
+/**
+ * The address a write leaves on an order. The names and the old full text follow the ids, as the
+ * POS fills them from its address data; the form fields (render_type, new_province_id,
+ * new_full_address) are kept as sent, and a new order given none has them as the vendor's records
+ * show a three-tier address. An update that sends none keeps the order's: no document says the
+ * POS works them out again, so a client moving an address between forms must send them.
+ */
+function addressOf(state: PosState, value: unknown, name: string, phone: string, previous?: ShippingAddress): ShippingAddress | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const a = value as Body;
   const full = String(a.full_name ?? name);
   const tel = String(a.phone_number ?? phone);
-  // A known ward or commune id places the address in its form, whatever else the body says.
+  const sent = formFields(a);
+  // A known ward or commune id places the address in its tiers, whatever else the body says.
   const ward = state.geo.wards.find((w) => w.id === a.commune_id);
-  if (ward) return wardAddress(state.geo, ward, String(a.address ?? ""), full, tel);
+  if (ward) return { ...wardAddress(state.geo, ward, String(a.address ?? ""), full, tel), ...sent };
   if (typeof a.commune_id === "string" && state.geo.communes.some((c) => c.id === a.commune_id)) {
-    return renderedOld(state.geo, shippingAddress(state.geo, a.commune_id, String(a.address ?? ""), full, tel));
+    const placed = shippingAddress(state.geo, a.commune_id, String(a.address ?? ""), full, tel);
+    return { ...(previous ? { ...placed, ...formFields(previous) } : renderedOld(state.geo, placed)), ...sent };
   }
   return { ...(a as unknown as ShippingAddress), full_name: full, phone_number: tel };
 }
@@ -189,7 +203,7 @@ export function updateOrder(state: PosState, order: OrderRecord, body: Body): Or
   }
   copyFields(order, Object.fromEntries(Object.entries(body).filter(([key]) => !IGNORED_BY_UPDATE.has(key))));
   if (items) order.items = items;
-  const address = addressOf(state, body.shipping_address, order.bill_full_name, order.bill_phone_number);
+  const address = addressOf(state, body.shipping_address, order.bill_full_name, order.bill_phone_number, order.shipping_address);
   if (address) order.shipping_address = address;
   applyTotals(order);
   order.updated_at = at;

@@ -15,15 +15,16 @@ export const customerRowSchema = z.looseObject({
 });
 
 /**
- * What a customer row's order figures count, said once per answer. The POS OpenAPI names them
- * only: order_count "Số lượng đơn hàng", succeed_order_count "Số lượng đơn hàng thành công",
- * purchased_amount "Tổng giá trị mua" (the words of the levels' upgrade_by_total_purchase, so the
- * figure levels go by). Its example customer has 108 orders of which 8 succeeded: order_count
- * counts orders that did not succeed (cancelled, returned). That the spend sums succeeded
- * (received) orders only is the sandbox's reading, documented nowhere and not yet observed live.
+ * What a customer row's order figures count, said once per answer, in the POS OpenAPI's words:
+ * order_count "Số lượng đơn hàng", succeed_order_count "Số lượng đơn hàng thành công",
+ * purchased_amount "Tổng giá trị mua" (total purchase value; the words of the levels'
+ * upgrade_by_total_purchase, so the figure levels go by). Its example customer has 108 orders of
+ * which 8 succeeded: order_count counts orders that did not succeed too. The same example has a
+ * purchased_amount of 0 beside its 8 successful orders, so which orders the spend sums is not
+ * documented (the sandbox sums received ones): the line says so rather than guess.
  */
 export const ORDER_FIGURES =
-  "order_count: every order, cancelled and returned included; succeeded_orders: received; purchased_amount: value of received orders";
+  "order_count: all orders, unsuccessful ones included; succeeded_orders: successful ones; purchased_amount: total purchase value as the POS keeps it (which orders it sums is not documented)";
 
 /** Customer-entered strings (phones, emails, tags), each sanitized, blanks dropped. */
 const names = (values: readonly unknown[] | null | undefined) =>

@@ -110,11 +110,11 @@ export const saveCustomer = defineTool({
       // The customer endpoints document no render_type or new_* fields (the OpenAPI's customer
       // address has the old ones only): a two-tier address goes as its new ids and its text.
       body.shop_customer_address = await Promise.all(
-        placed.map(async ({ address: a, newForm }, i) => ({
+        placed.map(async ({ address: a, form }, i) => ({
           country_code: 84,
           ...a,
           phone_number: a.phone_number === undefined ? undefined : phoneInput(`addresses[${i}].phone_number`, a.phone_number),
-          full_address: newForm?.new_full_address ?? (await fullAddress(ctx.pos, a)),
+          full_address: form?.render_type === "new" ? form.new_full_address : await fullAddress(ctx.pos, a),
         })),
       );
     }

@@ -18,6 +18,7 @@ import {
   within24h,
 } from "./conversation-search.js";
 import type { ListConversationsInput } from "./list-conversations.js";
+import { rankGroups, restNote } from "../group-rows.js";
 
 /**
  * list_conversations with group_by: "new comment threads per page last week", "conversations by
@@ -29,6 +30,9 @@ import type { ListConversationsInput } from "./list-conversations.js";
 export const GROUP_KEYS = ["page", "type", "tag", "assignee", "day"] as const;
 type GroupKey = (typeof GROUP_KEYS)[number];
 
+/** list_conversations' largest limit: 50 rows are about 7,700 tokens, more crowd a model's context for little gain. */
+export const LIMIT_MAX = 50;
+
 const NO_TAG = "(no tag)";
 const UNASSIGNED = "(unassigned)";
 /** The page-number list refuses longer spans (as list-conversations.ts reads it: 31 days). */
@@ -37,6 +41,8 @@ const TOTAL_SPAN_DAYS = 31;
 export const groupsOutput = {
   groups: z.array(z.looseObject({ count: z.number() })).optional(),
   other: z.object({ groups: z.number(), count: z.number() }).optional(),
+  /** By day: the days before the newest `limit`, summed. */
+  earlier: z.object({ groups: z.number(), count: z.number() }).optional(),
   complete: z.boolean().optional(),
 };
 
@@ -84,17 +90,18 @@ function combinations(keys: readonly GroupKey[], m: Match, ctx: ToolContext, day
   );
 }
 
-/** Days in their order; anything else by count, the largest first. `limit` groups, the rest summed in `other`. */
+/**
+ * Days in time order, the newest `limit` listed and the earlier summed in `earlier`; anything else
+ * by count, the largest first, the rest summed in `other` (group-rows.ts, as search_orders ranks).
+ */
 function ranked(groups: Group[], keys: readonly GroupKey[], limit: number) {
-  const label = (g: Group) => Object.values(g.fields).join(" ");
-  groups.sort((a, b) =>
-    keys[0] === "day" ? a.fields.day!.localeCompare(b.fields.day!) || b.count - a.count : b.count - a.count || label(a).localeCompare(label(b)),
-  );
-  const rest = groups.slice(limit);
-  return {
-    groups: groups.slice(0, limit).map((g) => ({ ...g.fields, count: g.count })),
-    other: rest.length ? { groups: rest.length, count: rest.reduce((t, g) => t + g.count, 0) } : undefined,
+  const labelled = groups.map((g) => ({ labels: Object.values(g.fields), figures: { count: g.count }, fields: g.fields }));
+  const { top, rest } = rankGroups(labelled, { figure: "count", limit, inTimeOrder: keys[0] === "day" });
+  const rows = {
+    groups: top.map((g) => ({ ...g.fields, count: g.figures.count })),
+    ...(rest ? { [rest.label]: { groups: rest.groups, count: rest.figures.count ?? 0 } } : {}),
   };
+  return { rows, note: restNote(rest, LIMIT_MAX) };
 }
 
 const rangeOut = (range: DateRange | undefined, tz: string) => (range ? { since: toIsoInZone(range.since, tz), until: toIsoInZone(range.until, tz) } : undefined);
@@ -123,6 +130,7 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
     }
   }
   const { range, complete } = scanned;
+  const { rows, note } = ranked([...byId.values()], keys, input.limit);
   const several = keys.some((k) => k === "tag" || k === "assignee");
   const notes = [
     scanned.results.some((r) => r.value && !r.value.scan.complete)
@@ -132,9 +140,10 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
     range || keys.includes("day") ? timeNote(input) : "",
     several ? "a conversation with several tags or assignees counts under each; total counts it once" : "",
     ...awaitingNotes(scanned, input),
+    note,
   ].filter(Boolean);
   return {
-    ...ranked([...byId.values()], keys, input.limit),
+    ...rows,
     total: scanned.matches.length,
     complete,
     range: rangeOut(range, tz),
@@ -163,16 +172,17 @@ async function countedPerPage(input: ListConversationsInput, ctx: ToolContext) {
   });
   if (results.some((r) => !r.error && r.value === undefined)) return undefined;
   const counted = results.filter((r) => (r.value ?? 0) > 0);
+  const { rows, note } = ranked(
+    counted.map((r) => ({ fields: pageFields(ctx, r.pageId), count: r.value! })),
+    ["page"],
+    input.limit,
+  );
   return {
-    ...ranked(
-      counted.map((r) => ({ fields: pageFields(ctx, r.pageId), count: r.value! })),
-      ["page"],
-      input.limit,
-    ),
+    ...rows,
     total: counted.reduce((t, r) => t + r.value!, 0),
     complete: results.every((r) => !r.error),
     range: rangeOut(range, tz),
     pages: results.map((r) => ({ page_id: r.pageId, page_name: ctx.messaging.pageName(r.pageId), matched: r.value ?? 0, complete: !r.error, error: r.error?.message })),
-    note: [timeNote(input), results.some((r) => r.error) ? FAILED_NOTE : ""].filter(Boolean).join("; "),
+    note: [timeNote(input), results.some((r) => r.error) ? FAILED_NOTE : "", note].filter(Boolean).join("; "),
   };
 }

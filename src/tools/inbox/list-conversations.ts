@@ -14,7 +14,7 @@ import { defineTool, READ, type ToolContext } from "../define.js";
 import { cursorInput, detailRowsInput, idInput, jsonish, limitInput, sinceInput, untilInput } from "../inputs.js";
 import { pageIdsInput } from "../pages/page-refs.js";
 import { rememberConversations } from "./conversation-lookup.js";
-import { GROUP_KEYS, groupConversations, groupsOutput } from "./conversation-groups.js";
+import { GROUP_KEYS, groupConversations, groupsOutput, LIMIT_MAX } from "./conversation-groups.js";
 import { searchConversations, searchedPageSchema } from "./conversation-search.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
 
@@ -99,8 +99,7 @@ const input = z.object({
   time_field: z.enum(["updated", "created"]).optional().describe("What since/until and the order read (default updated: last activity)"),
   group_by: jsonish(z.array(z.enum(GROUP_KEYS)).min(1).max(2)).optional().describe("Counts per group over every match, no rows"),
   with_total: z.boolean().optional().describe("Count matches (one page, ≤31 days, default last 30)"),
-  // 50 rows are about 7,700 tokens: more at once crowds a model's context for little gain.
-  limit: limitInput(50, 20),
+  limit: limitInput(LIMIT_MAX, 20),
   cursor: cursorInput,
   detail: detailRowsInput,
 });

@@ -106,7 +106,7 @@ const plan = planned(async (args: z.output<typeof input>, ctx) => {
   const captured = fromChat(record.fields, chat);
   const fields = captured.fields;
   const placed = await addressIds(ctx.pos, "shipping_address", fields.shipping_address);
-  const body = orderBody({ ...fields, shipping_address: placed.address }, placed.newForm);
+  const body = orderBody({ ...fields, shipping_address: placed.address }, placed.form);
   // The OpenAPI links an order to its customer as customer.id (it has no shop_customer_id).
   if (customer) body.customer = { id: String(customer.id) };
   const warehouse = fields.warehouse_id === undefined ? undefined : await warehouseRef(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);

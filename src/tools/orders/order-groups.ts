@@ -9,11 +9,11 @@ import { recordDate, recordTime } from "../../format/time.js";
 import type { ToolContext } from "../define.js";
 import { someOf } from "../pos/fields.js";
 import { carriers, orderSources, type Ref, staff, warehouses } from "../pos/shop-refs.js";
-import { sweep } from "../pos/sweep.js";
+import { type Sweep, sweep } from "../pos/sweep.js";
 import { geoIndex } from "../shop/geo-index.js";
-import { type Group, isPeriod, NONE, type Period, periodOf, rankGroups, tally } from "../group-rows.js";
+import { type Group, isPeriod, NONE, type Period, periodOf, rankGroups, restNote, tally } from "../group-rows.js";
 import { localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
-import { type FilterInput, orderQuery, timeField } from "./order-query.js";
+import { type FilterInput, orderQuery, rangeEcho, timeField } from "./order-query.js";
 import { LAST_DISTINCT_PAGE } from "./order-ref.js";
 
 // search_orders with group_by: one row per group, counted and summed over every order that
@@ -36,8 +36,9 @@ export const GROUP_BOUNDS = { orders: 10_000, ms: 20_000 };
 const PARALLEL_PAGES = 4;
 /** Groups listed when the call names no limit: a month of days fits. */
 const GROUP_LIMIT = 40;
-/** Canceled and deleted-recently: no longer sales. */
-const VOID_STATUSES = new Set([6, 7]);
+/** No longer sales, so left out of the groups and counted apart, each under its own name. */
+const VOID_STATUSES = { canceled: 6, deleted: 7 } as const;
+const isVoid = (o: PosOrder) => Object.values(VOID_STATUSES).some((code) => o.status === code);
 
 export const groupRowSchema = z.looseObject({ orders: z.number(), total: z.number(), cod: z.number(), shipping_fee: z.number() });
 
@@ -78,11 +79,13 @@ interface Names {
 }
 
 const named = (refs: Ref[]) => new Map(refs.map((r) => [r.id, r.name]));
-const unnamed = (value: string) => `(unnamed ${value})`;
+/** A group the shop's lists do not name: its id, sanitized like any upstream text. */
+const unnamed = (value: string) => `(unnamed ${sanitizeName(value) ?? "?"})`;
 
 /**
  * Provinces by the list in force since 1 July 2025: `/geo/provinces` lists the 63 old ones, each
- * with the `new_id` it merged into, and `is_new` the 34 current ones (reference README).
+ * with the `new_id` it merged into, and `is_new` the 34 current ones (reference README). Without
+ * the lists (`read` false), each order's province is named as the order names it.
  */
 class Provinces {
   /** Current name -> old provinces counted under it, as met in the orders. */
@@ -90,26 +93,31 @@ class Provinces {
   private readonly current: Map<string, string>;
   private readonly old: Map<string, PosProvince>;
 
-  constructor(old: PosProvince[], current: PosProvince[]) {
+  constructor(old: PosProvince[], current: PosProvince[], private readonly read = true) {
     this.old = new Map(old.map((p) => [String(p.id), p]));
     this.current = new Map(current.map((p) => [String(p.id), sanitizeName(p.name) ?? String(p.id)]));
   }
 
-  /** An order that carries `new_province_id` is placed by it; one on the old list, by what its province became. */
+  /**
+   * An order is placed by `new_province_id`, else by what its old province became. The vendor's
+   * records carry the old `province_id` beside the new one (the OpenAPI's order examples): that
+   * old province is counted as merged either way.
+   */
   of(order: PosOrder): string {
     const address = rec(order.shipping_address);
-    const now = id(address.new_province_id) ?? id(address.province_id);
-    if (now && this.current.has(now)) return this.current.get(now)!;
-    const old = now === undefined ? undefined : this.old.get(now);
-    const oldName = sanitizeName(old?.name ?? address.province_name);
-    const into = old?.new_id ? this.current.get(String(old.new_id)) : undefined;
-    if (!into) return oldName ?? (now ? unnamed(now) : NONE);
+    const given = id(address.province_id);
+    const old = given === undefined ? undefined : this.old.get(given);
+    const into = [id(address.new_province_id), given, id(old?.new_id)].map((key) => key && this.current.get(key)).find(Boolean);
+    const oldName = sanitizeName(old?.name);
+    const key = id(address.new_province_id) || given;
+    if (!into) return oldName ?? sanitizeName(address.province_name) ?? (key ? unnamed(key) : NONE);
     if (oldName) this.merged.set(into, (this.merged.get(into) ?? new Set()).add(oldName));
     return into;
   }
 
   /** "Thành phố Hồ Chí Minh counts old Hồ Chí Minh, Bình Dương, Bà Rịa-Vũng Tàu" for each province several met old ones merged into. */
   note(): string | undefined {
+    if (!this.read) return "The province lists could not be read: provinces are named as each order names them, old and post-2025 names apart.";
     const merges = [...this.merged].filter(([, olds]) => olds.size > 1).map(([into, olds]) => `${into} counts old ${[...olds].join(", ")}`);
     return merges.length ? `Provinces as since 1 July 2025: ${merges.join("; ")}.` : undefined;
   }
@@ -125,7 +133,12 @@ async function groupNames(pos: PosClient, shopId: string, keys: readonly GroupKe
     list(need("carrier"), () => carriers(pos, shopId)),
     list(need("creator") || need("seller"), () => staff(pos, shopId)),
     list(need("warehouse"), () => warehouses(pos, shopId)),
-    need("province") ? Promise.all([geo.provinces("old"), geo.provinces("new")]).then(([old, current]) => new Provinces(old, current)) : undefined,
+    need("province")
+      ? Promise.all([geo.provinces("old"), geo.provinces("new")]).then(
+          ([old, current]) => new Provinces(old, current),
+          () => new Provinces([], [], false),
+        )
+      : undefined,
   ]);
   return { sources: named(s), carriers: named(c), staff: named(u), warehouses: named(w), provinces };
 }
@@ -165,7 +178,7 @@ function labeller(key: GroupKey, names: Names, time: string | number, timeZone: 
 }
 
 /** The money of an order: goods after discounts (as rows' `total`), cash on delivery, shipping charged. */
-function figuresOf(o: PosOrder) {
+export function figuresOf(o: PosOrder) {
   return {
     total: num(o.total_price_after_sub_discount) ?? num(o.total_price) ?? 0,
     cod: num(o.cod) ?? 0,
@@ -182,7 +195,7 @@ const rowOf = (keys: readonly GroupKey[], labels: string[], figures: Record<stri
   shipping_fee: figures.shipping_fee ?? 0,
 });
 
-export type GroupInput = FilterInput & {
+type GroupInput = FilterInput & {
   group_by: GroupKey[];
   group_sort?: (typeof FIGURES)[number] | undefined;
   limit?: number | undefined;
@@ -215,38 +228,55 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   ]);
   const matched = read.rows.filter(keep);
   // Canceled orders are no sale: left out and counted apart, unless asked for by status.
-  const voided = !input.statuses?.length && !keys.includes("status") ? matched.filter((o) => VOID_STATUSES.has(o.status ?? -1)) : [];
-  const counted = voided.length ? matched.filter((o) => !VOID_STATUSES.has(o.status ?? -1)) : matched;
+  // Canceled and deleted orders are no sale: left out and counted apart, unless asked for by status.
+  const apart = !input.statuses?.length && !keys.includes("status");
+  const counted = apart ? matched.filter((o) => !isVoid(o)) : matched;
+  const voided = Object.entries(VOID_STATUSES).flatMap(([name, code]) => {
+    const orders = apart ? matched.filter((o) => o.status === code) : [];
+    return orders.length ? [{ name, orders: orders.length, total: orders.reduce((sum, o) => sum + figuresOf(o).total, 0) }] : [];
+  });
   const label = keys.map((key) => labeller(key, names, time, tz));
   const groups: Group[] = tally(counted, (o) => label.map((f) => f(o)), figuresOf, "orders");
-  const { top, other } = rankGroups(groups, {
+  const { top, rest } = rankGroups(groups, {
     figure: input.group_sort ?? "orders",
     limit: input.limit ?? GROUP_LIMIT,
-    inLabelOrder: input.group_sort === undefined && isPeriod(keys[0]!),
+    inTimeOrder: input.group_sort === undefined && isPeriod(keys[0]!),
   });
-  const voidSum = voided.reduce((sum, o) => sum + figuresOf(o).total, 0);
+  const rows = top.map((g) => rowOf(keys, g.labels, g.figures));
+  // The summed row sits where its groups would: "earlier" before the periods, "other" after the largest.
+  const restRow = rest && { ...rowOf(keys, keys.map(() => rest.label), rest.figures), groups: rest.groups };
   const notes = [
     partialNote(read, tz),
-    voided.length && `${voided.length} canceled orders are left out of the groups (canceled): pass statuses or group by status to count them.`,
+    voided.length &&
+      `${voided.map((v) => `${v.orders} ${v.name}`).join(" and ")} orders are left out of the groups (${voided.map((v) => v.name).join(", ")}): pass statuses or group by status to count them.`,
     names.provinces?.note(),
-    other && `${other.groups} more groups are summed in the "other" row: raise limit (up to 100) to list them.`,
+    restNote(rest, 100),
   ].filter(Boolean);
   return {
-    groups: [...top.map((g) => rowOf(keys, g.labels, g.figures)), ...(other ? [{ ...rowOf(keys, keys.map(() => "other"), other.figures), groups: other.groups }] : [])],
+    groups: !restRow ? rows : rest.label === "earlier" ? [restRow, ...rows] : [...rows, restRow],
     total: counted.length,
-    canceled: voided.length ? { orders: voided.length, total: voidSum } : undefined,
+    ...Object.fromEntries(voided.map(({ name, ...sums }) => [name, sums])),
     complete: read.complete,
+    range: rangeEcho(input, tz),
     currency: orderCurrency(counted),
     note: notes.length ? notes.join(" ") : undefined,
   };
 }
 
-/** How far a grouping got when it stopped short, and how to reach the rest. */
-function partialNote(read: { rows: PosOrder[]; total?: number; complete: boolean; stopped?: "bound" | "time" }, timeZone: string): string | undefined {
+/**
+ * How far a grouping got when it stopped short, and how to reach the rest. Its counts are of the
+ * rows read: the list's total counts every order its query matches, before the filters applied
+ * here (status_older_than with since/until, post_ids, livestream) and the canceled ones left out.
+ */
+function partialNote(read: Sweep<PosOrder>, timeZone: string): string | undefined {
   if (read.complete) return undefined;
   if (!read.stopped) return `The orders changed while they were read (${read.rows.length} read, the list counts ${read.total}): call again for exact figures.`;
   const oldest = read.rows.reduce<string | undefined>((min, o) => (o.inserted_at && (!min || o.inserted_at < min) ? o.inserted_at : min), undefined);
   // The list repeats page 100 past it (reference README), so the bound is never above 100 pages.
-  const why = read.stopped === "time" ? `read in ${GROUP_BOUNDS.ms / 1000} s` : `one grouping reads up to ${GROUP_BOUNDS.orders}`;
-  return `Counted the newest ${read.rows.length} of ${read.total ?? "more"} matching orders (${why}), created since ${recordTime(oldest, timeZone) ?? "?"}: narrow since/until or add filters to count the rest.`;
+  const why = {
+    time: `read in ${GROUP_BOUNDS.ms / 1000} s`,
+    bound: `one grouping reads up to ${GROUP_BOUNDS.orders}`,
+    short: "the list served fewer a page than asked, even asked for fewer",
+  }[read.stopped];
+  return `Read the newest ${read.rows.length} of the ${read.total ?? "more"} orders the list holds for these filters (${why}), created since ${recordTime(oldest, timeZone) ?? "?"}, and grouped the matches among them: narrow since/until or add filters to count the rest.`;
 }

@@ -33,6 +33,10 @@ export const localFields = (f: LocalFilter): string[] =>
       )
     : [];
 
+/** The parameters a local filter stands for, as the caller named them: "post_ids, status_older_than". */
+export const localFilterNames = (f: LocalFilter): string =>
+  f ? [f.n && "order number", f.posts && "post_ids", f.live !== undefined && "livestream", f.stale !== undefined && "status_older_than (with since/until)"].filter(Boolean).join(", ") : "";
+
 /** A post id as the inbox gives it (`<page id>_<post id>`) or only its own part. */
 const samePost = (stored: unknown, wanted: string) => typeof stored === "string" && (stored === wanted || stored.endsWith(`_${wanted}`));
 

@@ -3,7 +3,7 @@ import { InputError } from "../../clients/errors.js";
 import { ORDER_STATUSES, ORDER_TIME_STATUSES, requireStatus } from "../../clients/pos-codes.js";
 import type { OrderListParams, OrderSort, PosClient } from "../../clients/pos.js";
 import { parseDuration } from "../../format/duration.js";
-import { toUnix } from "../../format/time.js";
+import { toIsoInZone, toUnix } from "../../format/time.js";
 import { sinceInput, untilInput } from "../inputs.js";
 import { carriers, orderSources, refId, sourcePair } from "../pos/shop-refs.js";
 import { openRange } from "../pos/open-range.js";
@@ -51,7 +51,7 @@ export const orderFilterInput = {
     .array(statusValue)
     .max(ORDER_STATUSES.length)
     .optional()
-    .describe("Names or codes (pos://status-codes/orders)"),
+    .describe("new, confirmed, packing, waiting_to_ship, shipped, received (delivered), returning, returned, canceled, … or codes"),
   time_field: statusValue
     .optional()
     .describe("Field of since/until: inserted_at (default), updated_at, paid_at, a status name, …"),
@@ -100,6 +100,13 @@ export function statusClock(input: Pick<FilterInput, "status_older_than" | "sinc
   const before = Math.floor((now - parseDuration("status_older_than", input.status_older_than)) / 1000);
   const ranged = input.since !== undefined || input.until !== undefined;
   return { before, upstream: !ranged || (input.time_field !== undefined && timeField(input.time_field) === -1) };
+}
+
+/** What since/until resolved to ("this month", "last 30 days"), in the shop's zone; an end not given stays open. */
+export function rangeEcho(input: Pick<FilterInput, "since" | "until">, timeZone: string): { since?: string; until?: string } | undefined {
+  if (input.since === undefined && input.until === undefined) return undefined;
+  const { since, until } = openRange(input.since, input.until, timeZone);
+  return { since: since && toIsoInZone(since, timeZone), until: until && toIsoInZone(until, timeZone) };
 }
 
 async function sourcePairs(pos: PosClient, shopId: string, values: string[]): Promise<string[][]> {

@@ -66,25 +66,51 @@ export function pickVariation(field: string, candidates: PosVariation[], product
 /** Trailing words a product name may carry as its variant ("Xanh navy L"). */
 const VARIANT_WORDS = 3;
 
+/** Variations of a name read at most to pick one by its variant words: two pages of 100. */
+const CANDIDATES_MAX = 200;
+
+/** The variations a search finds: all of them up to CANDIDATES_MAX, else those read and how many there are. */
+interface Candidates {
+  rows: PosVariation[];
+  /** Every match was read. */
+  complete: boolean;
+  total?: number;
+}
+
+/** Every variation a catalog search finds, in pages of 100 read at once, up to CANDIDATES_MAX. */
+async function candidatesOf(pos: PosClient, shopId: string, search: string): Promise<Candidates> {
+  const size = 100;
+  const first = await pos.listVariations(shopId, { search, page_size: size, page_number: 1 });
+  const total = first.total_entries;
+  const known = total ?? (first.data.length < size ? first.data.length : undefined);
+  if (known !== undefined && known <= first.data.length) return { rows: first.data, complete: true, total };
+  const pages = Math.min(Math.ceil((known ?? Number.POSITIVE_INFINITY) / size), CANDIDATES_MAX / size);
+  const rest = await Promise.all(Array.from({ length: pages - 1 }, (_, i) => pos.listVariations(shopId, { search, page_size: size, page_number: i + 2 })));
+  const rows = [...new Map([first, ...rest].flatMap((page) => page.data).map((v) => [String(v.id), v])).values()];
+  return { rows, complete: known !== undefined && rows.length >= known, total };
+}
+
 /**
  * A product named with its variant words in one text ("Áo thun Hàn Quốc nâu M", accents
  * optional): the catalog is searched for the text less its last one, two, then three words; the
  * first that finds variations names the product, the words left its variant. Undefined when none
  * does. For texts the catalog's own search finds nothing for.
  */
-export async function splitVariant(pos: PosClient, shopId: string, text: string): Promise<{ product: string; variant: string; candidates: PosVariation[] } | undefined> {
+export async function splitVariant(pos: PosClient, shopId: string, text: string): Promise<({ product: string; variant: string } & Candidates) | undefined> {
   const all = text.trim().split(/\s+/);
   for (let cut = all.length - 1; cut >= Math.max(1, all.length - VARIANT_WORDS); cut--) {
     const product = all.slice(0, cut).join(" ");
-    const found = await pos.listVariations(shopId, { search: product, page_size: 50 });
-    if (found.data.length) return { product, variant: all.slice(cut).join(" "), candidates: found.data };
+    const found = await candidatesOf(pos, shopId, product);
+    if (found.rows.length) return { product, variant: all.slice(cut).join(" "), ...found };
   }
   return undefined;
 }
 
 /**
  * Every item's variation, looked up before anything is written: ids are checked to exist,
- * product names, SKUs and barcodes are resolved (several matches is an error listing them).
+ * product names, SKUs and barcodes are resolved (several matches is an error listing them). A
+ * name that finds more variations than are read is no choice: one match among those read may not
+ * be the only one.
  */
 export async function resolveItems(pos: PosClient, shopId: string, items: ItemInput[], field = "items"): Promise<ResolvedItem[]> {
   if (items.length === 0) throw new InputError(field, "needs at least one item", "Pass items: [{variation_id or product, quantity}].");
@@ -102,13 +128,18 @@ export async function resolveItems(pos: PosClient, shopId: string, items: ItemIn
     if (!item.product?.trim()) {
       throw new InputError(`${where}.variation_id`, "is required (or product: a name, SKU or barcode)", "Use search_products to find the variation_id.");
     }
-    const found = await pos.listVariations(shopId, { search: item.product.trim(), page_size: 50 });
+    const found = await candidatesOf(pos, shopId, item.product.trim());
     // "Áo thun Hàn Quốc nâu M" as the product: its last words are the variant.
-    const split = found.data.length || item.variant ? undefined : await splitVariant(pos, shopId, item.product);
-    const variation = split
-      ? pickVariation(`${where}.product`, split.candidates, split.product, split.variant)
-      : pickVariation(`${where}.product`, found.data, item.product, item.variant);
-    resolved.push({ input: item, variation });
+    const split = found.rows.length || item.variant ? undefined : await splitVariant(pos, shopId, item.product);
+    const [list, product, variant] = split ? [split, split.product, split.variant] : [found, item.product, item.variant];
+    if (!list.complete && !list.rows.some((v) => namesVariation(v, product))) {
+      throw new InputError(
+        `${where}.product`,
+        `${JSON.stringify(product)} finds ${list.total ?? `more than ${list.rows.length}`} variations, of several products: too many to choose one from (${CANDIDATES_MAX} are read)`,
+        "Give the product's full name, a SKU or the variation_id (search_products lists them).",
+      );
+    }
+    resolved.push({ input: item, variation: pickVariation(`${where}.product`, list.rows, product, variant) });
   }
   return resolved;
 }

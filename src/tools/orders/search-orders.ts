@@ -1,25 +1,25 @@
 import { z } from "zod";
 import type { OrderListParams } from "../../clients/pos.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
-import { inStatusFor, orderCurrency, orderRow, orderRowSchema, upstreamRecord } from "../../format/orders.js";
+import { inStatusFor, orderCurrency, orderRow, orderRowSchema, orderStatusName, upstreamRecord } from "../../format/orders.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { orderNames } from "../pos/shop-refs.js";
-import { type LocalFilter, localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
-import { orderFilterInput, orderQuery } from "./order-query.js";
+import { type LocalFilter, localFields, localFilter, localFilterNames, localFilterOf, localMatch } from "./order-local-filter.js";
+import { orderFilterInput, orderQuery, rangeEcho } from "./order-query.js";
 import { everyRow, inPagesOf, MAX_PAGE_SIZE, pageState, resumeAt, rowIndex, SUM_MAX, walkPages } from "../pos/paging.js";
 import { LAST_DISTINCT_PAGE, ordersNumbered, SCAN_PAGE_SIZE, SCAN_PAGES } from "./order-ref.js";
-import { groupInput, groupRowSchema, orderGroups } from "./order-groups.js";
+import { figuresOf, groupInput, groupRowSchema, orderGroups } from "./order-groups.js";
 import { tally } from "../group-rows.js";
 
 /** Rows listed when the call names no limit. */
 const ROW_LIMIT = 20;
 
-/** What the orders come to per status (a sum over canceled and live orders means nothing): goods after discounts, cash to collect on delivery. */
+/** What the orders come to per status (a sum over canceled and live orders means nothing), in the figures of a grouping. */
 function totalsOf(orders: readonly PosOrder[]) {
-  const groups = tally(orders.map((o) => orderRow(o, "UTC")), (o) => [o.status_name ?? String(o.status)], (o) => ({ total: o.total ?? 0, cod: o.cod ?? 0 }), "orders");
+  const groups = tally(orders, (o) => [orderStatusName(o.status) ?? String(o.status)], figuresOf, "orders");
   return Object.fromEntries(groups.map((g) => [g.labels[0], g.figures]));
 }
 
@@ -104,6 +104,17 @@ function projection(fields: string[] | undefined, sort: string, filter: LocalFil
   return fields && [...new Set([...fields, "id", ...(time ? [time] : []), ...localFields(filter)])];
 }
 
+/**
+ * What reaches past page 100 (the list repeats rows there): a sort that follows the time the query
+ * filters on lets the window move; none does for other time fields, so only since/until narrows.
+ */
+function pastPage100(q: OrderListParams): string {
+  const filtered = q.updateStatus === undefined ? undefined : String(q.updateStatus);
+  const sort = filtered === undefined ? "inserted_at" : Object.entries(SORT_TIME).find(([, t]) => String(t.updateStatus) === filtered)?.[0];
+  const how = sort && sort !== sortOf(q)?.[1] ? `, or sort by ${sort}` : "";
+  return `The upstream repeats rows past page 100: narrow since/until${how} to go further.`;
+}
+
 export const searchOrders = defineTool({
   name: "search_orders",
   title: "Search orders",
@@ -115,7 +126,7 @@ export const searchOrders = defineTool({
     shop_id: shopIdInput,
     ...orderFilterInput,
     ...groupInput,
-    fields: z.array(z.string().max(60)).max(60).optional().describe("Raw fields"),
+    fields: z.array(z.string().max(60)).max(60).optional().describe("Upstream fields to return raw, instead of rows"),
     limit: z.number().int().min(1).max(100).optional().describe("Max rows or groups"),
     cursor: cursorInput,
   }),
@@ -124,10 +135,12 @@ export const searchOrders = defineTool({
     groups: z.array(groupRowSchema).optional(),
     total: z.number().optional(),
     canceled: z.object({ orders: z.number(), total: z.number() }).optional().describe("Left out of the groups"),
+    deleted: z.object({ orders: z.number(), total: z.number() }).optional().describe("Deleted recently: left out of the groups"),
     complete: z.boolean().optional(),
     next_cursor: z.string().optional(),
+    range: z.object({ since: z.string().optional(), until: z.string().optional() }).optional().describe("since/until as read"),
     currency: z.string().optional(),
-    totals: z.record(z.string(), z.object({ orders: z.number(), total: z.number(), cod: z.number() })).optional().describe("Per status, over every match (up to 300)"),
+    totals: z.record(z.string(), z.object({ orders: z.number(), total: z.number(), cod: z.number(), shipping_fee: z.number() })).optional().describe("Per status, over every match (up to 300)"),
     note: z.string().optional(),
   }),
   async handler(input, ctx) {
@@ -177,13 +190,13 @@ export const searchOrders = defineTool({
       if (!state.lf) total ??= walk.total;
       next = walk.next && { ...state, ...walk.next, ...edge, tot: total };
       if (next && budget <= 0 && rows.length < limit) {
-        note = `Read ${SCAN_PAGES * SCAN_PAGE_SIZE} orders for post_ids/livestream/order number: pass next_cursor to read on.`;
+        note = `Read ${SCAN_PAGES * SCAN_PAGE_SIZE} orders for ${localFilterNames(state.lf)}: pass next_cursor to read on.`;
         break;
       }
       if (!next || next.pg <= LAST_DISTINCT_PAGE) break;
       next = narrow(next) ?? widen(next, limit);
       if (!next) {
-        note = "The upstream repeats rows past page 100: narrow since/until, or sort by inserted_at, to go further.";
+        note = pastPage100(state.q as OrderListParams);
         break;
       }
       if (rows.length >= limit) break;
@@ -201,11 +214,17 @@ export const searchOrders = defineTool({
     const all = !first ? undefined : !next ? rows : !state.lf && total !== undefined && total <= SUM_MAX
           ? await everyRow(total, (page_number, page_size) => ctx.pos.listOrders(shopId, { ...(state.q as OrderListParams), page_number, page_size }))
           : undefined;
-    if (first && !all && total !== undefined) note = `No totals over ${SUM_MAX} matches: narrow the filters (since/until, statuses) to have goods and COD summed.`;
+    if (first && !all) {
+      note =
+        total !== undefined
+          ? `No totals over ${SUM_MAX} matches: narrow the filters (since/until, statuses) to have goods and COD summed.`
+          : `No total or totals: ${localFilterNames(state.lf)} is applied here to the rows as they are read; group_by status counts and sums every match.`;
+    }
     return {
       orders: names ? rows.map((o) => ({ ...orderRow(o, ctx.config.timezone, names), in_status_for: aged ? inStatusFor(o) : undefined })) : rows.map(upstreamRecord),
       total,
       next_cursor: next ? encodeCursor("search_orders", input, next) : undefined,
+      range: input.cursor ? undefined : rangeEcho(input, ctx.config.timezone),
       currency: names ? orderCurrency(rows) : undefined,
       totals: all?.length ? totalsOf(all) : undefined,
       note,

@@ -7,7 +7,7 @@ import { resolveShopId } from "../pos/resolve-shop.js";
 import { warehouseId, warehouses } from "../pos/shop-refs.js";
 import { pagedList } from "../pos/paging.js";
 import { hasVariantWords, splitVariant, variationIds } from "./resolve-items.js";
-import { variationRow, variationRowSchema } from "./variation-row.js";
+import { STOCK_FIGURES, variationRow, variationRowSchema } from "./variation-row.js";
 
 /** Upstream pages (of 100 variations) one low-stock call reads before answering with a cursor. */
 const STOCK_SCAN_PAGES = 30;
@@ -54,6 +54,7 @@ export const searchProducts = defineTool({
     total: z.number().optional(),
     next_cursor: z.string().optional(),
     note: z.string().optional(),
+    figures: z.string().optional(),
   }),
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);
@@ -61,13 +62,14 @@ export const searchProducts = defineTool({
     const ids = input.cursor || !input.variation_ids ? undefined : await variationIds(ctx.pos, shopId, input.variation_ids, (i) => `variation_ids[${i}]`);
     const search = input.search?.trim() || undefined;
     let served = 0;
-    // Filters this tool applies itself travel in the cursor beside the upstream ones.
-    const read = (query: { search?: string | undefined; variation_ids?: string[] | undefined }) =>
+    // Filters this tool applies itself travel in the cursor beside the upstream ones, and so does
+    // `part`: rows that are the matches among part of a name's variations, with no total.
+    const read = (query: { search?: string | undefined; variation_ids?: string[] | undefined; part?: string }) =>
       pagedList(
         "search_products",
         input,
         () => ({ ...query, max_stock: input.max_stock, wh: warehouse }),
-        async ({ max_stock: _max, wh: _wh, ...q }, page_number, page_size) => {
+        async ({ max_stock: _max, wh: _wh, part: _part, ...q }, page_number, page_size) => {
           const got = await ctx.pos.listVariations(shopId, { ...q, page_number, page_size });
           served += got.data.length;
           return got;
@@ -79,10 +81,15 @@ export const searchProducts = defineTool({
     let missing: string | undefined;
     if (!input.cursor && search && !ids && served === 0) {
       const split = await splitVariant(ctx.pos, shopId, search);
-      const matched = split?.candidates.filter((v) => hasVariantWords(v, split.variant)).map((v) => String(v.id)) ?? [];
-      if (matched.length) page = await read({ variation_ids: matched });
-      else if (split) missing = `No variation of ${JSON.stringify(split.product)} has ${JSON.stringify(split.variant)}: search ${JSON.stringify(split.product)} for its variants.`;
+      const matched = split?.rows.filter((v) => hasVariantWords(v, split.variant)).map((v) => String(v.id)) ?? [];
+      const part =
+        split && !split.complete
+          ? `Only the variations with ${JSON.stringify(split.variant)} among the first ${split.rows.length} of ${split.total ?? "more"} of ${JSON.stringify(split.product)}: more may be past them, give more of the product's name.`
+          : undefined;
+      if (matched.length) page = await read({ variation_ids: matched, part });
+      else if (split) missing = part ?? `No variation of ${JSON.stringify(split.product)} has ${JSON.stringify(split.variant)}: search ${JSON.stringify(split.product)} for its variants.`;
     }
+    const { part } = page.query;
     const names = input.detail === "full" ? undefined : new Map((await warehouses(ctx.pos, shopId).catch(() => [])).map((w) => [w.id, w.name]));
     const only = page.query.wh;
     return {
@@ -94,9 +101,10 @@ export const searchProducts = defineTool({
         const low = lowIn(v, max).filter(Boolean).map((w) => names.get(w) ?? w);
         return low.length ? { ...row, low_in: low } : row;
       }),
-      total: page.total,
+      total: part ? undefined : page.total,
       next_cursor: page.next_cursor,
-      note: page.stopped ? `Read ${STOCK_SCAN_PAGES * 100} variations: pass next_cursor to read on.` : missing,
+      note: page.stopped ? `Read ${STOCK_SCAN_PAGES * 100} variations: pass next_cursor to read on.` : (part ?? missing),
+      figures: names && page.rows.length ? STOCK_FIGURES : undefined,
     };
   },
 });

@@ -42,7 +42,7 @@ export const updateOrder = defineTool({
     requireLive(current);
     if (items) requireNew(current);
     const placed = await addressIds(ctx.pos, "shipping_address", fields.shipping_address);
-    const body = orderBody({ ...fields, shipping_address: placed.address }, placed.newForm);
+    const body = orderBody({ ...fields, shipping_address: placed.address }, placed.form);
     if (fields.warehouse_id !== undefined) body.warehouse_id = await warehouseId(ctx.pos, shopId, "warehouse_id", fields.warehouse_id);
     if (items) body.items = itemLines(await resolveItems(ctx.pos, shopId, items));
     const note = nextNote(current.note, { note: fields.note, add_note, reason }, body.status as number | undefined);

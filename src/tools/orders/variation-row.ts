@@ -18,6 +18,14 @@ export function variantText(v: PosVariation): string | undefined {
 }
 
 /**
+ * What the stock figures of a row count, said once per answer (search_products), in the POS
+ * OpenAPI's terms (see variationRow). remain_quantity "may include incoming/waiting stock
+ * depending on shop settings", so available and incoming may overlap: the line says not to add them.
+ */
+export const STOCK_FIGURES =
+  "stock_available: units it can sell (remain_quantity; by shop setting it may already count incoming ones); stock_physical: on the shelf, units of orders not yet shipped included; stock_incoming: on purchases not yet received; stock_by_warehouse: stock_available per warehouse. They overlap: never add them up.";
+
+/**
  * A variation with its price and its stock, in the terms of the POS OpenAPI's VariationWarehouse:
  * `stock_available` is remain_quantity, what it can still sell ("may include incoming/waiting
  * stock depending on shop settings"); `stock_physical` is actual_remain_quantity, what is on the

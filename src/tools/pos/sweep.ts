@@ -18,8 +18,30 @@ export interface Sweep<T> {
   total?: number;
   /** Every match was read, and the list served as many distinct rows as it counts. */
   complete: boolean;
-  /** Why a sweep stopped short: its row or page bound, or its time. */
-  stopped?: "bound" | "time";
+  /**
+   * Why a sweep stopped short: its row or page bound, its time, or a list that kept serving fewer
+   * rows a page than asked (`short`: the rows past such a page are never served at that size).
+   */
+  stopped?: "bound" | "time" | "short";
+}
+
+/**
+ * Reads a sweep makes of a list at most: a list found serving fewer rows on a later page than on
+ * its first (the live order list serves 94 of 100 when rows carry large fields, as issue 21
+ * reports) is read again from page 1 at the size it served, since pages of another size do not
+ * line up with the ones read.
+ */
+const PASSES = 3;
+
+interface Pass<T> {
+  pages: T[][];
+  total?: number;
+  /** The last page of the list, as far as is known; a bound may end the pass before it. */
+  last: number;
+  /** Pages the bounds let this pass read. */
+  end: number;
+  /** A page before the last served this many rows, fewer than asked: what to ask for next. */
+  short?: { page: number; served: number };
 }
 
 /**
@@ -35,28 +57,54 @@ export async function sweep<C extends object, T extends { id: string | number }>
   progress?: ToolContext["progress"],
 ): Promise<Sweep<T>> {
   const deadline = Date.now() + bounds.ms;
-  const first = await fetch(client, 1, MAX_PAGE_SIZE);
-  const size = first.data.length;
+  let asked = MAX_PAGE_SIZE;
+  for (let pass = 1; ; pass++) {
+    const read = await readPass(client, bounds, deadline, asked, fetch, progress);
+    if (!read.short || pass === PASSES || Date.now() >= deadline) return outcome(read);
+    asked = read.short.served;
+  }
+}
+
+async function readPass<C extends object, T extends { id: string | number }>(
+  client: C,
+  bounds: SweepBounds,
+  deadline: number,
+  asked: number,
+  fetch: (client: C, page: number, size: number) => Promise<UpstreamPage<T>>,
+  progress?: ToolContext["progress"],
+): Promise<Pass<T>> {
+  const first = await fetch(client, 1, asked);
+  // Later pages ask for the size the list served, in case it serves less than asked.
+  const size = Math.max(1, first.data.length);
   const total = first.total_entries;
-  // Without a total the list ends at its first short page; until one is read it may go on to the last.
-  let announced = size === 0 ? 1 : total !== undefined ? Math.ceil(total / size) : size < MAX_PAGE_SIZE ? 1 : Number.POSITIVE_INFINITY;
-  const end = Math.min(announced, bounds.lastPage, Math.max(1, Math.floor(bounds.rows / Math.max(size, 1))));
+  // Without a total the list ends at an empty page, or at a short one the page after it shows is the last.
+  let last = first.data.length === 0 ? 1 : total !== undefined ? Math.ceil(total / size) : Number.POSITIVE_INFINITY;
+  const end = Math.min(bounds.lastPage, Math.max(1, Math.floor(bounds.rows / size)));
   const pages: T[][] = [first.data];
+  const pass: Pass<T> = { pages, total, last, end };
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), Math.max(0, deadline - Date.now()));
   const view = bounded(client, stop.signal);
+  /** Without a total, a short page and whether the page after it had rows. */
+  let tentative: number | undefined;
   let next = 2;
   let read = 1;
+  const shortAt = (page: number, served: number) => {
+    pass.short = { page: Math.min(page, pass.short?.page ?? page), served: Math.min(served, pass.short?.served ?? served) };
+    stop.abort();
+  };
   const worker = async () => {
-    while (next <= Math.min(end, announced) && Date.now() < deadline && !stop.signal.aborted) {
+    while (next <= Math.min(end, last + (tentative === undefined ? 0 : 1)) && Date.now() < deadline && !stop.signal.aborted) {
       const page = next++;
       try {
-        // Later pages ask for the size the list served, in case it serves less than asked.
         const data = (await fetch(view, page, size)).data;
         pages[page - 1] = data;
-        if (total === undefined && data.length < size) announced = Math.min(announced, page);
         read += 1;
-        await progress?.(read, end, `page ${read} of ${end}`);
+        if (data.length === 0) last = Math.min(last, page - 1);
+        else if (tentative !== undefined && page > tentative) shortAt(tentative, pages[tentative - 1]!.length);
+        else if (data.length < size && total === undefined) [tentative, last] = [page, Math.min(last, page)];
+        else if (data.length < size && page < last) shortAt(page, data.length);
+        await progress?.(read, Math.min(end, last), `page ${read} of ${Math.min(end, last)}`);
       } catch (error) {
         if (stop.signal.aborted && !callSignal(client)?.aborted) return;
         stop.abort();
@@ -69,15 +117,20 @@ export async function sweep<C extends object, T extends { id: string | number }>
   } finally {
     clearTimeout(timer);
   }
-  const last = Math.min(end, announced);
+  return { ...pass, last };
+}
+
+function outcome<T extends { id: string | number }>({ pages, total, last, end, short }: Pass<T>): Sweep<T> {
+  // A short page's own rows are read; the ones after it were skipped.
+  const upTo = Math.min(end, last, short?.page ?? Number.POSITIVE_INFINITY);
   let gapless = 0;
-  while (gapless < last && pages[gapless]) gapless++;
+  while (gapless < upTo && pages[gapless]) gapless++;
   const rows = [...new Map(pages.slice(0, gapless).flat().map((row) => [String(row.id), row])).values()];
-  const readAll = gapless === announced;
+  const readAll = !short && gapless === last;
   return {
     rows,
     total,
     complete: readAll && (total === undefined || rows.length === total),
-    stopped: gapless < last ? "time" : readAll ? undefined : "bound",
+    stopped: gapless < upTo ? "time" : short ? "short" : readAll ? undefined : "bound",
   };
 }

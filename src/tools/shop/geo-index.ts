@@ -94,25 +94,29 @@ export function placeKey(name: string): string {
  */
 function typedKeys(typed: string): string[] {
   const key = squash(placeKey(typed));
-  const alias = level(typed) ? undefined : ALIASES[key];
+  const alias = placeLevel(typed) ? undefined : ALIASES[key];
   return [NUMBERED.exec(key)?.[1] ?? key, ...(alias ? [squash(alias)] : [])];
 }
 
 /** The level a prefix names ("Quận 1" a district, "P.1" a ward), when it names one. */
-function level(name: string): "district" | "ward" | undefined {
+export function placeLevel(name: string): "district" | "ward" | undefined {
   const folded = fold(name).replace(/[.,]/g, " ").trim();
   if (/^(quan|huyen|thi xa|q|h|tx)(\s|\d|$)/.test(folded)) return "district";
   if (/^(phuong|xa|thi tran|dac khu|p|f|tt)(\s|\d|$)/.test(folded)) return "ward";
   return undefined;
 }
 
+const isCity = (name: string) => /^(thanh pho|tinh|tp)(\s|$)/.test(fold(name).replace(/[.,]/g, " ").trim());
+
 /** 3: same name, 2: one starts with the other, 1: one contains the other, 0: no match. */
 export function matchScore(typed: string, name: string): number {
   const b = squash(placeKey(name));
   if (!b) return 0;
-  // "Phường 1" is not "Quận 1": a stated level must be the place's level.
-  const [typedLevel, nameLevel] = [level(typed), level(name)];
+  // "Phường 1" is not "Quận 1": a stated level must be the place's level. A ward is never a
+  // "Thành phố" (a province, or a city that was a district): "Phường Thủ Dầu Một" is not the old city.
+  const [typedLevel, nameLevel] = [placeLevel(typed), placeLevel(name)];
   if (typedLevel && nameLevel && typedLevel !== nameLevel) return 0;
+  if ((typedLevel === "ward" && isCity(name)) || (nameLevel === "ward" && isCity(typed))) return 0;
   if (fold(typed) === fold(name)) return 3;
   return Math.max(0, ...typedKeys(typed).map((a) => keyScore(a, b)));
 }

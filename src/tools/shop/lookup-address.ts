@@ -3,8 +3,8 @@ import { InputError } from "../../clients/errors.js";
 import type { PosProvince } from "../../clients/schemas/pos.js";
 import { defineTool, READ } from "../define.js";
 import { idInput, limitInput } from "../inputs.js";
-import { type GeoIndex, geoIndex } from "./geo-index.js";
-import { byScore, matchPlaces, matchWards, type PlaceMatch, placeMatchSchema, placeRow, wardRow } from "./place-match.js";
+import { geoIndex } from "./geo-index.js";
+import { matchAddress, type PlaceMatch, placeMatchSchema, placeRow, wardRow } from "./place-match.js";
 
 const output = z.object({
   matches: z.array(placeMatchSchema).describe("Best first"),
@@ -63,7 +63,7 @@ export const lookupAddress = defineTool({
     const parts = input.query.split(",").map((s) => s.trim()).filter(Boolean);
     // A province given decides the form; otherwise both, unless one is asked for.
     const list = scope ? scope.form : (input.province_list ?? "all");
-    return answer(list, await bothForms(geo, old, parts, list, scope?.p));
+    return answer(list, await matchAddress(geo, parts, { list, scope: scope?.p }));
   },
 });
 
@@ -72,16 +72,6 @@ function findProvince(old: PosProvince[], fresh: PosProvince[], id: string): { p
   const inOld = old.find((p) => String(p.id) === id);
   if (inOld) return { p: inOld, form: "old" };
   return { p: findById(fresh, id), form: "new" };
-}
-
-/**
- * The places the parts name in the forms asked for, best first. A new-list province alone is left
- * out where an old province that merged into it matched as well: that row already gives its new_id.
- */
-async function bothForms(geo: GeoIndex, old: PosProvince[], parts: string[], list: "old" | "new" | "all", scope?: PosProvince) {
-  const [three, two] = await Promise.all([list === "new" ? [] : matchPlaces(geo, old, parts, scope), list === "old" ? [] : matchWards(geo, parts, scope)]);
-  const covered = (m: PlaceMatch) => !m.commune && three.some((o) => o.province.new_id === m.province.id && (o.score ?? 0) >= (m.score ?? 0));
-  return [...three, ...two.filter((m) => !covered(m))].sort(byScore);
 }
 
 function findById<T extends { id: string | number }>(items: T[], id: string): T {

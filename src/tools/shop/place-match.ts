@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { PosCommune, PosDistrict, PosProvince } from "../../clients/schemas/pos.js";
 import { sanitizeName } from "../../format/text.js";
-import { type GeoIndex, matchScore } from "./geo-index.js";
+import { type GeoIndex, matchScore, placeLevel } from "./geo-index.js";
 
 // Typed place names ("Bến Nghé, Q1, tp hcm") matched to province, district and commune records:
 // shared by lookup_address and the order tools that take an address in words.
@@ -10,7 +10,6 @@ const place = z.object({ id: z.string(), name: z.string().optional() });
 
 /** old: the three tiers before the reform of 1 July 2025 (province, district, ward); new: province and ward. */
 export const addressForm = z.enum(["old", "new"]);
-export type AddressForm = z.infer<typeof addressForm>;
 
 export const placeMatchSchema = z.object({
   full_name: z.string(),
@@ -22,31 +21,109 @@ export const placeMatchSchema = z.object({
 });
 export type PlaceMatch = z.infer<typeof placeMatchSchema>;
 
-/** Best first; between equal readings the post-2025 one, the form addresses are written in now. */
-export const byScore = (a: PlaceMatch, b: PlaceMatch) => (b.score ?? 0) - (a.score ?? 0) || Number(b.form === "new") - Number(a.form === "new");
+/**
+ * An old district named alone first, then the post-2025 form (the one addresses are written in
+ * now), then the other old readings: "Bình Thạnh" without "Quận" is as likely the old district,
+ * several wards since July 2025, as the new ward of its name, and the broader reading is the
+ * safer first.
+ */
+const rank = (m: PlaceMatch) => (m.form === "old" && m.district && !m.commune ? 0 : m.form === "new" ? 1 : 2);
 
-/** Every place the parts (commune, district, province; any order) may name, best first. */
-export async function matchPlaces(geo: GeoIndex, provinces: PosProvince[], parts: string[], scope?: PosProvince): Promise<PlaceMatch[]> {
-  const scored = (scope ? [scope] : provinces).map((p) => ({ p, ...best(parts, p.name ?? "") })).filter((m) => m.score > 0 || scope);
-  const topScore = Math.max(0, ...scored.map((m) => m.score));
-  // No province named: look for the district in every province (cached after the first time).
-  const candidates = scored.length > 0 ? scored.filter((m) => m.score === topScore) : provinces.map((p) => ({ p, score: 0, part: -1 }));
+/** Best first; between equal readings, by rank. */
+const byScore = (a: PlaceMatch, b: PlaceMatch) => (b.score ?? 0) - (a.score ?? 0) || rank(a) - rank(b);
 
+interface MatchOptions {
+  /** old: three-tier places only, new: two-tier only; default both. */
+  list?: "old" | "new" | "all";
+  /** The province (of the list asked for) the places are in. */
+  scope?: PosProvince;
+  /** The one part that may name the province (an address's last); else any part may. */
+  provincePart?: number;
+}
+
+/**
+ * Every place the parts (ward or commune, district, province; any order) may name, in the forms
+ * asked for, best first: lookup_address's answer, and what the order tools place an address in
+ * words by, so both place a text alike. A post-2025 province is named by its own name or by an
+ * old one merged into it ("Thủ Dầu Một, Bình Dương" finds the new ward in TP HCM). An old
+ * province is named by its own name; by the post-2025 province it merged into only when nothing
+ * was found below a province otherwise ("phường Phú Cường, TP HCM": an old ward under today's
+ * name), so the other provinces' lists are read only then. A province named only so is no answer
+ * by itself, and a post-2025 province alone is left out where an old one that merged into it
+ * matched as well: that row already gives its new_id.
+ */
+export async function matchAddress(geo: GeoIndex, parts: string[], options: MatchOptions = {}): Promise<PlaceMatch[]> {
+  const list = options.list ?? "all";
+  const [old, fresh] = await Promise.all([geo.provinces("old"), geo.provinces("new")]);
+  const sameId = (a: unknown, b: unknown) => a != null && String(a) === String(b);
+  const byOwn = provincesNamed(old, (p) => [p.name], parts, options);
+  const [first, two] = await Promise.all([
+    list === "new" ? [] : matchPlaces(geo, byOwn, parts),
+    list === "old" ? [] : matchWards(geo, provincesNamed(fresh, (p) => [p.name, ...old.filter((o) => sameId(o.new_id, p.id)).map((o) => o.name)], parts, options), parts),
+  ]);
+  const below = (m: PlaceMatch) => m.district || m.commune;
+  const looked = new Set(byOwn.filter((c) => c.named).map((c) => c.p));
+  const underNewName = () =>
+    provincesNamed(
+      old.filter((p) => !looked.has(p)),
+      (p) => [undefined, ...fresh.filter((n) => sameId(n.id, p.new_id)).map((n) => n.name)],
+      parts,
+      options,
+    ).filter((c) => c.named);
+  const three = list === "new" || options.scope || [...first, ...two].some(below) ? first : [...first, ...(await matchPlaces(geo, underNewName(), parts))];
+  const covered = (m: PlaceMatch) => !m.commune && three.some((o) => o.province.new_id === m.province.id && (o.score ?? 0) >= (m.score ?? 0));
+  return [...three, ...two.filter((m) => !covered(m))].sort(byScore);
+}
+
+/** A province the parts may be in: the part naming it (-1: none), whether by its own name, whether named at all. */
+interface Named {
+  p: PosProvince;
+  score: number;
+  part: number;
+  own: boolean;
+  named: boolean;
+}
+
+/**
+ * The provinces the parts name best, by any of `names` (its own first); with `scope` that one
+ * province, named or not. No part naming one: every province, unnamed (a district or ward is
+ * looked for in all), unless `provincePart` had to name it.
+ */
+function provincesNamed(provinces: PosProvince[], names: (p: PosProvince) => (string | null | undefined)[], parts: string[], options: MatchOptions): Named[] {
+  const { scope, provincePart } = options;
+  const scored = (scope ? [scope] : provinces)
+    .map((p) => {
+      const [own, ...others] = names(p).map((n) => best(parts, n ?? "", provincePart));
+      const other = others.reduce((a, b) => (b.score > a.score ? b : a), { score: 0, part: -1 });
+      return other.score > own!.score ? { p, ...other, own: false, named: true } : { p, ...own!, own: true, named: own!.score > 0 || !!scope };
+    })
+    .filter((m) => m.named);
+  const top = Math.max(0, ...scored.map((m) => m.score));
+  if (scored.length > 0) return scored.filter((m) => m.score === top);
+  return provincePart === undefined ? provinces.map((p) => ({ p, score: 0, part: -1, own: true, named: false })) : [];
+}
+
+/** The old (three-tier) places the parts name in the candidate provinces. */
+async function matchPlaces(geo: GeoIndex, candidates: Named[], parts: string[]): Promise<PlaceMatch[]> {
+  const restOf = (part: number) => parts.filter((_, i) => i !== part);
+  // No province named, only a district is looked for (in every province): a part with a ward's
+  // prefix names none, and reading every province's districts would find nothing.
+  if (!candidates.some((c) => c.named) && parts.every((part) => placeLevel(part) === "ward")) return [];
   // A cold cache reads every candidate province's districts at once, not one after another.
-  await Promise.all(candidates.map(({ p }) => geo.districts(String(p.id))));
+  await Promise.all(candidates.filter((c) => restOf(c.part).length > 0).map(({ p }) => geo.districts(String(p.id))));
   const matches: PlaceMatch[] = [];
-  for (const { p, score, part } of candidates) {
-    const rest = parts.filter((_, i) => i !== part);
+  for (const { p, score, part, own, named } of candidates) {
+    const rest = restOf(part);
     if (rest.length === 0) {
-      matches.push({ ...placeRow(p), score });
+      if (own) matches.push({ ...placeRow(p), score });
       continue;
     }
     const districts = await geo.districts(String(p.id));
     const hits = districts.map((d) => ({ d, ...best(rest, d.name ?? "") })).filter((m) => m.score > 0);
-    if (hits.length === 0 && (score > 0 || scope)) {
+    if (hits.length === 0 && named) {
       // A named province but no district: the ward alone ("Phường 1, hcm"), in any of its districts.
       const wards = await communesNamed(geo, p, districts, rest);
-      matches.push(...(wards.length ? wards.map((w) => ({ ...w, score: score + (w.score ?? 0) })) : [{ ...placeRow(p), score }]));
+      matches.push(...(wards.length ? wards.map((w) => ({ ...w, score: score + (w.score ?? 0) })) : own ? [{ ...placeRow(p), score }] : []));
     }
     const dTop = Math.max(0, ...hits.map((h) => h.score));
     const top = hits.filter((h) => h.score === dTop);
@@ -63,32 +140,20 @@ export async function matchPlaces(geo: GeoIndex, provinces: PosProvince[], parts
       for (const c of cHits) matches.push({ ...placeRow(p, hit.d, c.c), score: score + hit.score + c.score });
     }
   }
-  return matches.sort(byScore);
+  return matches;
 }
 
-/**
- * Every post-2025 place the parts (ward, province; any order) may name, best first: the province
- * by its own name or by an old one merged into it ("Bình Dương" is part of TP HCM now), then the
- * province's best-matching wards. No province named: the wards of every province (cached).
- */
-export async function matchWards(geo: GeoIndex, parts: string[], scope?: PosProvince): Promise<PlaceMatch[]> {
-  const [fresh, old] = await Promise.all([geo.provinces("new"), geo.provinces("old")]);
-  const named = (p: PosProvince) =>
-    [p, ...old.filter((o) => o.new_id != null && String(o.new_id) === String(p.id))]
-      .map((q) => best(parts, q.name ?? ""))
-      .reduce((a, b) => (b.score > a.score ? b : a));
-  const scored = (scope ? [scope] : fresh).map((p) => ({ p, ...named(p) })).filter((m) => m.score > 0 || scope);
-  const topScore = Math.max(0, ...scored.map((m) => m.score));
-  const candidates = scored.length > 0 ? scored.filter((m) => m.score === topScore) : fresh.map((p) => ({ p, score: 0, part: -1 }));
-  const lists = await Promise.all(candidates.map(({ p }) => geo.wards(String(p.id))));
-  const matches = candidates.flatMap(({ p, score, part }, i) => {
-    const rest = parts.filter((_, j) => j !== part);
-    if (rest.length === 0) return [{ ...wardRow(p), score }];
+/** The post-2025 (two-tier) places the parts name in the candidate provinces: each one's best-matching wards. */
+async function matchWards(geo: GeoIndex, candidates: Named[], parts: string[]): Promise<PlaceMatch[]> {
+  const restOf = (part: number) => parts.filter((_, i) => i !== part);
+  const lists = await Promise.all(candidates.map(({ p, part }) => (restOf(part).length ? geo.wards(String(p.id)) : [])));
+  return candidates.flatMap(({ p, score, part, own }, i) => {
+    const rest = restOf(part);
+    if (rest.length === 0) return own ? [{ ...wardRow(p), score }] : [];
     const hits = lists[i]!.map((w) => ({ w, ...best(rest, w.name ?? "") })).filter((h) => h.score > 0);
     const top = Math.max(0, ...hits.map((h) => h.score));
     return hits.filter((h) => h.score === top).map((h) => ({ ...wardRow(p, h.w), score: score + h.score }));
   });
-  return matches.sort(byScore);
 }
 
 /** The communes of a province that the parts name, the best-scored only. */
@@ -106,12 +171,13 @@ async function communesNamed(geo: GeoIndex, p: PosProvince, districts: PosDistri
 }
 
 /**
- * The best-matching part of the typed query for a name, and its index; the later part on a tie,
+ * The best-matching part of the typed query for a name (of part `only`, if given), and its index; the later part on a tie,
  * as people write the province last ("Sài Gòn, hcm": the ward, then the city).
  */
-function best(parts: string[], name: string): { score: number; part: number } {
+function best(parts: string[], name: string, only?: number): { score: number; part: number } {
   let result = { score: 0, part: -1 };
   parts.forEach((typed, i) => {
+    if (only !== undefined && i !== only) return;
     const score = matchScore(typed, name);
     if (score > 0 && score >= result.score) result = { score, part: i };
   });

@@ -32,8 +32,28 @@ describe("search_customers", () => {
       purchased_amount: received(c).reduce((t, o) => t + o.total_price, 0),
     });
     expect(row.succeeded_orders).toBeLessThan(row.order_count);
-    expect(r.data.figures).toContain("order_count: every order, cancelled and returned included");
-    expect(r.data.figures).toContain("purchased_amount: value of received orders");
+    // Every figure a row carries is explained once in the answer, beside the rows and never without them.
+    for (const figure of ["order_count", "succeeded_orders", "purchased_amount"]) expect(r.data.figures).toContain(`${figure}:`);
+    const none = await h.call("search_customers", { search: "0000000000" });
+    expect(none.data.customers).toEqual([]);
+    expect(none.data.figures).toBeUndefined();
+    const raw = await h.call("search_customers", { search: c.phone_numbers[0], detail: "full" });
+    expect(raw.data.figures).toBeUndefined();
+  });
+
+  it("gives the spend as the POS keeps it, not a sum of its own: which orders it sums is not documented", async () => {
+    const c = withOrders();
+    const saved = c.purchased_amount;
+    // A record whose spend is no sum of its orders (the OpenAPI's example customer: 8 successful orders, 0 spent).
+    c.purchased_amount = 12_345;
+    try {
+      const r = await h.call("search_customers", { search: c.phone_numbers[0] });
+      expect(r.data.customers.find((x: { id: string }) => x.id === c.id).purchased_amount).toBe(12_345);
+      expect(r.data.figures).toContain("purchased_amount: total purchase value");
+      expect(r.data.figures).toContain("not documented");
+    } finally {
+      c.purchased_amount = saved;
+    }
   });
 
   it("finds a customer and their orders by a phone written with the country code in parentheses, dashes or dots", async () => {

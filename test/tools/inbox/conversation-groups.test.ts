@@ -134,6 +134,24 @@ describe("list_conversations group_by: counts over every page, read to the end",
     expect(r.data.note).toMatch(/day are of creation/);
   });
 
+  it("lists the newest days past limit and sums the earlier ones, never hiding today", async () => {
+    const since = now - 10 * DAY;
+    const expected = tally(
+      live.filter((c) => ms(c.updated_at) >= since * 1000),
+      (c) => [localDay(ms(c.updated_at))],
+    );
+    const days = [...expected.keys()].sort();
+    expect(days.length).toBeGreaterThan(4);
+    const r = await h.call("list_conversations", { since, until: now, group_by: "day", limit: 3 });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.groups.map((g: Row) => g.day)).toEqual(days.slice(-3));
+    expect(r.data.groups.at(-1).day).toBe(localDay(now * 1000));
+    const earlier = days.slice(0, -3);
+    expect(r.data.earlier).toEqual({ groups: earlier.length, count: earlier.reduce((t, d) => t + expected.get(d)!, 0) });
+    expect(r.data.other).toBeUndefined();
+    expect(r.data.note).toContain(`The ${earlier.length} earliest groups are summed in the "earlier" row`);
+  });
+
   it("counts by last activity by default, and a post's comment threads on the post's page", async () => {
     const since = now - 10 * DAY;
     const expected = tally(

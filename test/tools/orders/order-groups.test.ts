@@ -17,6 +17,9 @@ const at = (recordTime: string) => Date.parse(`${recordTime}Z`);
 /** The shop's calendar day (Asia/Ho_Chi_Minh, UTC+7 all year) of a record time. */
 const shopDay = (recordTime: string) => new Date(at(recordTime) + 7 * HOUR).toISOString().slice(0, 10);
 
+/** Newest first, ties by the higher id first: the list's default order. */
+const newestOf = (orders: OrderRecord[]) => [...orders].sort((a, b) => (a.inserted_at < b.inserted_at ? 1 : a.inserted_at > b.inserted_at ? -1 : b.id - a.id));
+
 type Figures = { orders: number; total: number; cod: number; shipping_fee: number };
 type Row = Figures & Record<string, unknown>;
 
@@ -43,6 +46,16 @@ function answered(rows: Row[], key: string): Record<string, Figures> {
   );
 }
 
+/** The row summing groups left out of a listing: labelled for `key`, with how many groups it holds. */
+const summed = (key: string, label: string, rest: Figures[]) => ({
+  [key]: label,
+  groups: rest.length,
+  orders: rest.reduce((t, f) => t + f.orders, 0),
+  total: rest.reduce((t, f) => t + f.total, 0),
+  cod: rest.reduce((t, f) => t + f.cod, 0),
+  shipping_fee: rest.reduce((t, f) => t + f.shipping_fee, 0),
+});
+
 const partnerName = (o: OrderRecord) => pos().partners.find((p) => p.id === o.partner?.partner_id)?.name ?? "(none)";
 const provinceName = (provinceId: string) => {
   const old = pos().geo.provinces.find((p) => p.id === provinceId)!;
@@ -52,7 +65,7 @@ const provinceName = (provinceId: string) => {
 async function groups(args: Record<string, unknown>) {
   const r = await h.call("search_orders", args);
   expect(r.isError, r.text).toBe(false);
-  return r.data as { groups: Row[]; total: number; canceled?: { orders: number; total: number }; complete: boolean; note?: string };
+  return r.data as { groups: Row[]; total: number; canceled?: { orders: number; total: number }; deleted?: { orders: number; total: number }; complete: boolean; note?: string };
 }
 
 afterEach(() => {
@@ -67,8 +80,13 @@ describe("search_orders group_by", () => {
     const r = await groups({ group_by: ["carrier"] });
     expect(answered(r.groups, "carrier")).toEqual(truth(orders.filter((o) => !isVoid(o)), partnerName));
     expect(r.total).toBe(orders.filter((o) => !isVoid(o)).length);
-    expect(r.canceled).toEqual({ orders: orders.filter(isVoid).length, total: figures(orders.filter(isVoid)).total });
-    expect(r.note).toContain(`${orders.filter(isVoid).length} canceled orders are left out of the groups`);
+    // Canceled (6) and deleted recently (7) apart, each under its own name.
+    const [canceled, deleted] = [6, 7].map((status) => orders.filter((o) => o.status === status));
+    expect(canceled!.length).toBeGreaterThan(0);
+    expect(deleted!.length).toBeGreaterThan(0);
+    expect(r.canceled).toEqual({ orders: canceled!.length, total: figures(canceled!).total });
+    expect(r.deleted).toEqual({ orders: deleted!.length, total: figures(deleted!).total });
+    expect(r.note).toContain(`${canceled!.length} canceled and ${deleted!.length} deleted orders are left out of the groups (canceled, deleted)`);
     expect(r.complete).toBe(true);
     const reads = h.sandbox.server.requests.filter((q) => q.path.endsWith("/orders"));
     expect(reads.map((q) => Number(q.query.page_number?.[0])).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
@@ -82,6 +100,7 @@ describe("search_orders group_by", () => {
     const byStatus = await groups({ group_by: ["status"] });
     expect(answered(byStatus.groups, "status")).toEqual(truth(visible(), (o) => o.status_name));
     expect(byStatus.canceled).toBeUndefined();
+    expect(byStatus.deleted).toBeUndefined();
     const canceled = await groups({ group_by: ["carrier"], statuses: ["canceled"] });
     expect(canceled.total).toBe(visible().filter((o) => o.status === 6).length);
   });
@@ -112,14 +131,7 @@ describe("search_orders group_by", () => {
     const r = await groups({ group_by: ["province"], limit: 3 });
     expect(r.groups.slice(0, 3).map((g) => g.province)).toEqual(ranked.slice(0, 3).map(([name]) => name));
     const rest = ranked.slice(3).map(([, f]) => f);
-    expect(r.groups[3]).toEqual({
-      province: "other",
-      groups: rest.length,
-      orders: rest.reduce((t, f) => t + f.orders, 0),
-      total: rest.reduce((t, f) => t + f.total, 0),
-      cod: rest.reduce((t, f) => t + f.cod, 0),
-      shipping_fee: rest.reduce((t, f) => t + f.shipping_fee, 0),
-    });
+    expect(r.groups[3]).toEqual(summed("province", "other", rest));
     expect(r.note).toContain(`${rest.length} more groups`);
 
     const byCod = await groups({ group_by: ["carrier"], statuses: ["shipped"], group_sort: "cod" });
@@ -156,6 +168,35 @@ describe("search_orders group_by", () => {
     }
   });
 
+  it("names the old provinces merged into one when the orders carry both ids, as the vendor's records do", async () => {
+    // The OpenAPI's order examples carry the old province_id beside new_province_id.
+    const oldForm = visible().filter((o) => !o.shipping_address.new_province_id);
+    const saved = oldForm.map((o) => o.shipping_address);
+    for (const o of oldForm) o.shipping_address = { ...o.shipping_address, new_province_id: pos().geo.provinces.find((p) => p.id === o.shipping_address.province_id)!.new_id };
+    try {
+      const live = visible().filter((o) => !isVoid(o));
+      const r = await groups({ group_by: ["province"] });
+      expect(answered(r.groups, "province")).toEqual(truth(live, (o) => provinceName(o.shipping_address.province_id)));
+      expect(r.note).toMatch(/Thành phố Hồ Chí Minh counts old .*Bình Dương/);
+    } finally {
+      oldForm.forEach((o, i) => {
+        o.shipping_address = saved[i]!;
+      });
+    }
+  });
+
+  it("names ids no list names by the id, sanitized", async () => {
+    const order = visible().find((o) => !isVoid(o) && o.partner)!;
+    const saved = order.partner;
+    order.partner = { ...saved!, partner_id: "77\u202e\u200bx" as unknown as number };
+    try {
+      const r = await groups({ group_by: ["carrier"], limit: 100 });
+      expect(r.groups.map((g) => g.carrier)).toContain("(unnamed 77x)");
+    } finally {
+      order.partner = saved;
+    }
+  });
+
   it("groups by day, week and month of the time field the call filters on, in the shop's time zone", async () => {
     const shippedAt = (o: OrderRecord) => o.status_history.find((s) => s.status === 2)?.updated_at;
     const first = shopDay(new Date(Date.now() - 30 * DAY).toISOString().slice(0, 19));
@@ -179,6 +220,21 @@ describe("search_orders group_by", () => {
     expect(answered(byMonth.groups, "month")).toEqual(truth(inRange, (o) => shopDay(shippedAt(o)!).slice(0, 7)));
   });
 
+  it("lists the newest periods past limit and sums the earlier ones in one row before them", async () => {
+    const live = visible().filter((o) => !isVoid(o));
+    const days = truth(live, (o) => shopDay(o.inserted_at));
+    const order = Object.keys(days).sort();
+    expect(order.length).toBeGreaterThan(40);
+    const r = await groups({ group_by: ["day"] });
+    const [first, ...listed] = r.groups;
+    expect(listed.map((g) => g.day)).toEqual(order.slice(-40));
+    // Today's orders are listed (the seed has some), not summed away.
+    expect(listed.at(-1)!.day).toBe(shopDay(new Date().toISOString().slice(0, 19)));
+    const earlier = order.slice(0, -40).map((d) => days[d]!);
+    expect(first).toEqual(summed("day", "earlier", earlier));
+    expect(r.note).toContain(`The ${earlier.length} earliest groups are summed in the "earlier" row`);
+  });
+
   it("splits by two keys", async () => {
     const live = visible().filter((o) => !isVoid(o));
     const r = await groups({ group_by: ["warehouse", "carrier"], limit: 100 });
@@ -192,10 +248,10 @@ describe("search_orders group_by", () => {
     try {
       const r = await groups({ group_by: ["status"] });
       expect(r.complete).toBe(false);
-      const newest = [...visible()].sort((a, b) => (a.inserted_at < b.inserted_at ? 1 : a.inserted_at > b.inserted_at ? -1 : b.id - a.id)).slice(0, 100);
+      const newest = newestOf(visible()).slice(0, 100);
       expect(r.total).toBe(100);
       expect(answered(r.groups, "status")).toEqual(truth(newest, (o) => o.status_name));
-      expect(r.note).toContain(`Counted the newest 100 of ${visible().length} matching orders`);
+      expect(r.note).toContain(`Read the newest 100 of the ${visible().length} orders the list holds for these filters`);
     } finally {
       Object.assign(GROUP_BOUNDS, saved);
     }
@@ -209,7 +265,7 @@ describe("search_orders group_by", () => {
       const r = await groups({ group_by: ["status"] });
       expect(r.complete).toBe(false);
       expect(r.total).toBe(100);
-      expect(r.note).toMatch(/Counted the newest 100 of \d+ matching orders \(read in 0\.05 s\)/);
+      expect(r.note).toMatch(/Read the newest 100 of the \d+ orders the list holds for these filters \(read in 0\.05 s\)/);
     } finally {
       Object.assign(GROUP_BOUNDS, saved);
     }
@@ -271,6 +327,32 @@ describe("search_orders status_older_than", () => {
     expect(answered(r.groups, "status")).toEqual(truth(visible().filter((o) => working.includes(o.status) && stuck(o)), (o) => o.status_name));
   });
 
+  it("with since/until too (then filtered here), says so where the total and totals would be, and counts a partial grouping right", async () => {
+    const since = Date.now() - 60 * DAY;
+    const inRange = visible().filter((o) => at(o.inserted_at) >= since);
+    const stale = (o: OrderRecord) => at(o.last_update_status_at) <= Date.now() - HOUR;
+    const rows = await h.call("search_orders", { status_older_than: "1 hour", since: new Date(since).toISOString(), limit: 5 });
+    expect(rows.isError, rows.text).toBe(false);
+    expect(rows.data.next_cursor).toBeDefined();
+    expect(rows.data.total).toBeUndefined();
+    expect(rows.data.note).toContain("No total or totals: status_older_than (with since/until) is applied here");
+
+    const saved = { ...GROUP_BOUNDS };
+    GROUP_BOUNDS.orders = 150;
+    try {
+      const r = await groups({ group_by: ["status"], status_older_than: "1 hour", since: new Date(since).toISOString() });
+      const read = newestOf(inRange).slice(0, 100);
+      // Grouped by status, canceled orders are a group of their own.
+      const counted = read.filter(stale);
+      expect(counted.length).toBeLessThan(100);
+      expect(r.total).toBe(counted.length);
+      expect(r.note).toContain(`Read the newest 100 of the ${inRange.length} orders the list holds for these filters`);
+      expect(r.note).toContain("grouped the matches among them");
+    } finally {
+      Object.assign(GROUP_BOUNDS, saved);
+    }
+  });
+
   it("refuses a span it cannot read, naming the forms it takes", async () => {
     for (const value of ["soon", "2 fortnights", "-3 days", "days"]) {
       const r = await h.call("search_orders", { status_older_than: value });
@@ -278,5 +360,17 @@ describe("search_orders status_older_than", () => {
       expect(r.text).toContain("status_older_than");
       expect(r.text).toContain('"2 days", "36 hours", "1 week"');
     }
+  });
+});
+
+describe("search_orders group_by province without the province lists", () => {
+  const cold = useHarness({ sandbox: { ratePerSecond: 10_000 } });
+  it("names each order's province as the order does, and says so", async () => {
+    cold.sandbox.server.injectFault({ path: "/geo/provinces", kind: "status", status: 502, times: Number.POSITIVE_INFINITY });
+    const live = cold.sandbox.pos.orders.filter((o) => !o.is_removed && !isVoid(o));
+    const r = await cold.call("search_orders", { group_by: ["province"], limit: 100 });
+    expect(r.isError, r.text).toBe(false);
+    expect(answered(r.data.groups, "province")).toEqual(truth(live, (o) => o.shipping_address.province_name));
+    expect(r.data.note).toContain("The province lists could not be read");
   });
 });

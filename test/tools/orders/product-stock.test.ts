@@ -27,6 +27,19 @@ const incoming = (v: VariationRecord, warehouseId?: string) =>
     .filter((it) => it.variation_id === v.id)
     .reduce((t, it) => t + it.quantity, 0);
 
+/** Every variation a search lists, following next_cursor from the first call, and the first call's total. */
+async function walk(harness: typeof h, args: Record<string, unknown>) {
+  const first = await harness.call("search_products", args);
+  expect(first.isError, first.text).toBe(false);
+  const seen = ids(first.data.variations);
+  for (let cursor = first.data.next_cursor; cursor; ) {
+    const next = await harness.call("search_products", { ...args, cursor });
+    seen.push(...ids(next.data.variations));
+    cursor = next.data.next_cursor;
+  }
+  return { total: first.data.total as number | undefined, seen };
+}
+
 describe("search_products by product name and variant words", () => {
   it("finds the one variation a name and its variant's words designate, accents optional", async () => {
     for (const v of [pos().variations.find((x) => x.product.name === "Áo thun Hàn Quốc" && variant(x) === "Nâu M")!, pos().variations.find((x) => variant(x).startsWith("Xanh navy"))!]) {
@@ -42,14 +55,8 @@ describe("search_products by product name and variant words", () => {
   it("pages the variations of several products a short name and a size designate", async () => {
     const expected = pos().variations.filter((v) => v.product.name.startsWith("Áo thun") && v.fields.some((f) => f.value === "M"));
     expect(expected.length).toBeGreaterThan(1);
-    const first = await h.call("search_products", { search: "ao thun M", limit: 1 });
-    expect(first.data.total).toBe(expected.length);
-    const seen = ids(first.data.variations);
-    for (let cursor = first.data.next_cursor; cursor; ) {
-      const next = await h.call("search_products", { search: "ao thun M", limit: 1, cursor });
-      seen.push(...ids(next.data.variations));
-      cursor = next.data.next_cursor;
-    }
+    const { total, seen } = await walk(h, { search: "ao thun M", limit: 1 });
+    expect(total).toBe(expected.length);
     expect(seen).toEqual(expected.map((v) => v.id));
   });
 
@@ -58,6 +65,72 @@ describe("search_products by product name and variant words", () => {
     expect(r.data.variations).toEqual([]);
     expect(r.data.note).toContain('"Áo thun Hàn Quốc"');
     expect(r.data.note).toContain('"tím XXL"');
+  });
+});
+
+describe("a name and variant words over a catalog larger than one page", () => {
+  const big = useHarness({ sandbox: { ratePerSecond: 10_000 } });
+  const base = () => big.sandbox.pos.variations.find((v) => v.product.name === "Áo thun Hàn Quốc")!;
+  /** Copies of a variation under another product name and variant, first in the catalog. */
+  const add = (from: number, count: number, name: (i: number) => string, values: [string, string]) => {
+    for (let i = from; i < from + count; i++) {
+      const copy = structuredClone(base());
+      copy.id = `extra-${i}`;
+      copy.display_id = `EX${i}`;
+      copy.barcode = `BC${i}`;
+      copy.product = { ...copy.product, name: name(i), display_id: `EXP${i}` };
+      copy.fields = [
+        { ...copy.fields[0]!, value: values[0] },
+        { ...copy.fields[1]!, value: values[1] },
+      ];
+      big.sandbox.pos.variations.unshift(copy);
+    }
+  };
+  /** What the catalog's search finds for a word (name, SKU, barcode, product SKU; accents and case aside). */
+  const found = (word: string) =>
+    big.sandbox.pos.variations.filter((v) => [v.product.name, v.display_id, v.barcode, v.product.display_id].some((t) => ascii(t).toLowerCase().includes(word)));
+  const brownM = (v: VariationRecord) => variant(v) === "Nâu M";
+
+  it("create_order refuses to pick one of several products past the first 50 read, and lists them", async () => {
+    add(0, 49, (i) => `Áo thun mẫu ${i}`, ["Trắng", "S"]);
+    add(99, 1, () => "Áo thun mẫu 99", ["Nâu", "M"]);
+    const both = found("ao thun").filter(brownM);
+    expect(both.map((v) => v.product.name).sort()).toEqual(["Áo thun Hàn Quốc", "Áo thun mẫu 99"]);
+    const posts = big.sandbox.server.count("POST", `/pos/api/v1/shops/${big.sandbox.pos.shop.id}/orders`);
+    const r = await big.call("create_order", { items: [{ product: "Áo thun nâu M", quantity: 1 }], phone: "0912345678" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("matches 2 variations");
+    for (const v of both) expect(r.text).toContain(v.display_id);
+    expect(big.sandbox.server.count("POST", `/pos/api/v1/shops/${big.sandbox.pos.shop.id}/orders`)).toBe(posts);
+  });
+
+  it("search_products reads every variation of a name up to 200 and counts the matches among all of them", async () => {
+    add(100, 60, (i) => `Áo sơ mi mẫu ${i}`, ["Nâu", "M"]);
+    const expected = found("ao").filter(brownM);
+    expect(found("ao").length).toBeGreaterThan(100);
+    expect(found("ao").length).toBeLessThanOrEqual(200);
+    const { total, seen } = await walk(big, { search: "Áo nâu M", limit: 50 });
+    expect(total).toBe(expected.length);
+    expect(seen.sort()).toEqual(expected.map((v) => v.id).sort());
+  });
+
+  it("past 200 variations of a name, gives no total and says it read only some; create_order refuses to choose", async () => {
+    add(200, 150, (i) => `Áo sơ mi mẫu ${i}`, ["Nâu", "M"]);
+    const all = found("ao");
+    expect(all.length).toBeGreaterThan(200);
+    const r = await big.call("search_products", { search: "Áo nâu M", limit: 50 });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.total).toBeUndefined();
+    expect(r.data.note).toContain(`among the first 200 of ${all.length} of "Áo"`);
+    for (const v of r.data.variations as Row[]) expect(brownM(big.sandbox.pos.variations.find((x) => x.id === v.variation_id)!)).toBe(true);
+    // Read on with the cursor, the note and the missing total stay.
+    const next = await big.call("search_products", { search: "Áo nâu M", limit: 50, cursor: r.data.next_cursor });
+    expect(next.data.total).toBeUndefined();
+    expect(next.data.note).toBe(r.data.note);
+
+    const order = await big.call("create_order", { items: [{ product: "Áo nâu M", quantity: 1 }], phone: "0912345678" });
+    expect(order.isError).toBe(true);
+    expect(order.text).toContain(`"Áo" finds ${all.length} variations, of several products: too many to choose one from`);
   });
 });
 
@@ -97,5 +170,18 @@ describe("search_products stock figures", () => {
     const elsewhere = pos().warehouses.find((w) => incoming(v, w.id) === 0)!;
     const none = (await h.call("search_products", { variation_ids: [v.id], warehouse_id: elsewhere.id })).data.variations[0] as Row;
     expect(none.stock_incoming).toBeUndefined();
+  });
+
+  it("says in the answer what each stock figure its rows carry counts, and not to add them up", async () => {
+    const v = pos().variations.find((x) => incoming(x) > 0 && x.variations_warehouses.some((s) => s.actual_remain_quantity > s.remain_quantity))!;
+    const r = await h.call("search_products", { variation_ids: [v.id] });
+    const row = r.data.variations[0] as Row;
+    const shown = Object.keys(row).filter((k) => k.startsWith("stock_"));
+    expect(shown.sort()).toEqual(["stock_available", "stock_by_warehouse", "stock_incoming", "stock_physical"]);
+    for (const figure of shown) expect(r.data.figures).toContain(`${figure}:`);
+    expect(r.data.figures).toContain("never add them up");
+    // Raw records carry none of these names, and an empty answer no line.
+    expect((await h.call("search_products", { variation_ids: [v.id], detail: "full" })).data.figures).toBeUndefined();
+    expect((await h.call("search_products", { search: "zzzz-no-such" })).data.figures).toBeUndefined();
   });
 });

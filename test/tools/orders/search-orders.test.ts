@@ -15,11 +15,12 @@ const ids = (orders: { id: number | string }[]) => orders.map((o) => String(o.id
 
 type Row = { id: string; [field: string]: unknown };
 
-/** What a set of orders comes to: goods after discounts, and cash to collect on delivery. */
+/** What a set of orders comes to: goods after discounts, cash to collect on delivery, shipping charged (none when free). */
 const sums = (orders: OrderRecord[]) => ({
   orders: orders.length,
   total: orders.reduce((t, o) => t + o.total_price_after_sub_discount, 0),
   cod: orders.reduce((t, o) => t + o.cod, 0),
+  shipping_fee: orders.reduce((t, o) => t + (o.is_free_shipping ? 0 : o.shipping_fee), 0),
 });
 
 async function all(args: Record<string, unknown>): Promise<{ rows: Row[]; calls: number; note?: string }> {
@@ -102,9 +103,16 @@ describe("search_orders", () => {
     const r = await h.call("search_orders", { statuses: ["lost"] });
     expect(r.isError).toBe(true);
     expect(r.text).toContain("statuses");
-    expect(r.text).toContain("waiting_to_ship");
+    for (const status of ORDER_STATUSES) expect(r.text).toContain(`${status.name} (${status.code})`);
     const typo = await h.call("search_orders", { statuses: ["shiped"] });
     expect(typo.text).toContain("Did you mean shipped?");
+  });
+
+  it("names the common statuses where a tools-only client reads them: in the listed parameter", async () => {
+    const listed = (await h.client.listTools()).tools.find((t) => t.name === "search_orders")!;
+    const statuses = (listed.inputSchema.properties as Record<string, { description: string }>).statuses!.description;
+    for (const name of ["new", "confirmed", "shipped", "received", "delivered", "returning", "returned", "canceled", "codes"]) expect(statuses).toContain(name);
+    expect((listed.inputSchema.properties as Record<string, { description: string }>).fields!.description).toMatch(/raw.*instead of rows/);
   });
 
   it("searches phone text", async () => {

@@ -50,13 +50,54 @@ describe("create_order with a two-tier address", () => {
     const r = await h.call("create_order", { items: [item()], phone: "0912345678", shipping_address: { address: "12 Lê Lợi, Bến Nghé, Q1, tp hcm" } });
     expect(r.isError, r.text).toBe(false);
     const sent = sentAddress(lastPost().body);
-    expect(sent).toMatchObject({ address: "12 Lê Lợi", commune_id: benNghe.id, district_id: benNghe.district_id, province_id: benNghe.province_id });
-    expect(sent.render_type).toBeUndefined();
+    // Sent as the vendor's records carry a three-tier address: render_type old, the province's new id.
+    const province = pos().geo.provinces.find((p) => p.id === benNghe.province_id)!;
+    expect(sent).toEqual(
+      expect.objectContaining({ address: "12 Lê Lợi", commune_id: benNghe.id, district_id: benNghe.district_id, province_id: benNghe.province_id, render_type: "old", new_province_id: province.new_id }),
+    );
     expect(r.data.address_match).toMatchObject({ form: "old" });
     // Read back as the vendor's records show a three-tier address: in its old form.
     const stored = pos().orders.find((o) => String(o.id) === r.data.id)!;
     expect(stored.shipping_address.render_type).toBe("old");
     expect(r.data.order.address.full_address).toBe(stored.shipping_address.full_address);
+  });
+
+  it("sends an old district written without Quận as typed, naming both readings, where it once became one new ward", async () => {
+    for (const [typed, name] of [
+      ["208 Xô Viết Nghệ Tĩnh, Bình Thạnh, TP HCM", "Bình Thạnh"],
+      ["12 Quang Trung, Gò Vấp, HCM", "Gò Vấp"],
+    ] as const) {
+      const district = pos().geo.districts.find((d) => d.province_id === "701" && d.name === `Quận ${name}`)!;
+      const w = ward(`Phường ${name}`);
+      const r = await h.call("create_order", { items: [item()], phone: "0912345678", shipping_address: { address: typed } });
+      expect(r.isError, r.text).toBe(false);
+      const sent = sentAddress(lastPost().body);
+      expect(sent.address).toBe(typed);
+      expect(sent.commune_id).toBeUndefined();
+      expect(sent.render_type).toBeUndefined();
+      expect(r.data.address_match.form).toBeUndefined();
+      expect(r.data.address_match.note).toContain(`${district.name}, Hồ Chí Minh`);
+      expect(r.data.address_match.note).toContain(`${w.name}, ${hcm().name}`);
+      expect(r.data.address_match.note).toContain("sent as typed");
+    }
+    // Written as the ward, it is the ward.
+    const r = await h.call("create_order", { items: [item()], phone: "0912345678", shipping_address: { address: "208 Xô Viết Nghệ Tĩnh, Phường Bình Thạnh, TP HCM" } });
+    expect(sentAddress(lastPost().body)).toMatchObject(twoTier("208 Xô Viết Nghệ Tĩnh", "Phường Bình Thạnh"));
+    expect(r.data.address_match.form).toBe("new");
+    // A ward's prefix is never the old city of the same name (Thành phố Thủ Dầu Một, Bình Dương).
+    const city = await h.call("create_order", { items: [item()], phone: "0912345678", shipping_address: { address: "7 Yersin, Phường Thủ Dầu Một, Bình Dương" } });
+    expect(city.data.address_match).toEqual({ matched: `Phường Thủ Dầu Một, ${hcm().name}`, form: "new" });
+    expect(sentAddress(lastPost().body)).toMatchObject({ commune_id: ward("Phường Thủ Dầu Một").id, render_type: "new" });
+  });
+
+  it("places a ward named like the city as lookup_address does", async () => {
+    const typed = "12 Lê Lợi, Sài Gòn, HCM";
+    const looked = await h.call("lookup_address", { query: typed });
+    expect(looked.data.matches[0].commune.id).toBe(ward("Phường Sài Gòn").id);
+    const r = await h.call("create_order", { items: [item()], phone: "0912345678", shipping_address: { address: typed } });
+    expect(r.isError, r.text).toBe(false);
+    expect(sentAddress(lastPost().body)).toMatchObject(twoTier("12 Lê Lợi", "Phường Sài Gòn"));
+    expect(r.data.address_match).toEqual({ matched: looked.data.matches[0].full_name, form: "new" });
   });
 
   it("lists the wards an ambiguous name fits and sends nothing", async () => {
@@ -99,13 +140,18 @@ describe("update_order with a two-tier address", () => {
     expect(read.data.order.address.full_address).toBe(expected.new_full_address);
   });
 
-  it("and back to a three-tier one", async () => {
+  it("and back to a three-tier one, saying so in the form fields (the record keeps those it is not sent)", async () => {
     const order = pos().orders.find((o) => o.status === 0 && !o.is_removed && o.shipping_address.render_type === "new")!;
     const daKao = pos().geo.communes.find((c) => c.name === "Phường Đa Kao")!;
+    const province = pos().geo.provinces.find((p) => p.id === daKao.province_id)!;
     const r = await h.call("update_order", { order_id: order.id, shipping_address: { address: "7 Hai Bà Trưng, Đa Kao, Quận 1, TP HCM" } });
     expect(r.isError, r.text).toBe(false);
     expect(r.data.address_match).toMatchObject({ form: "old" });
-    expect(order.shipping_address).toMatchObject({ commune_id: daKao.id, district_id: daKao.district_id, province_id: daKao.province_id, render_type: "old" });
+    const form = { render_type: "old", new_province_id: province.new_id, new_full_address: `7 Hai Bà Trưng, ${province.name}` };
+    expect(sentAddress(lastPut(order.id).body)).toMatchObject({ commune_id: daKao.id, district_id: daKao.district_id, province_id: daKao.province_id, ...form });
+    expect(order.shipping_address).toMatchObject({ commune_id: daKao.id, district_id: daKao.district_id, province_id: daKao.province_id, ...form });
+    const read = await h.call("get_order", { order_id: order.id });
+    expect(read.data.order.address.full_address).toBe(order.shipping_address.full_address);
   });
 });
 

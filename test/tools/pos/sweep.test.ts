@@ -71,4 +71,49 @@ describe("sweep", () => {
     expect(read.complete).toBe(false);
     expect(read.stopped).toBeUndefined();
   });
+
+  it("reads again at the size a later page served when the list serves fewer rows there than on page 1", async () => {
+    // A byte cap, not a row cap (issue 21: 94 of 100 with large fields): 94 on page 1, then 90 a page.
+    const all = rows(950);
+    const reads: { page: number; size: number }[] = [];
+    const fetch = async (_c: object, page: number, size: number) => {
+      reads.push({ page, size });
+      const served = Math.min(size, page === 1 && size === 100 ? 94 : 90);
+      return { data: all.slice((page - 1) * size, (page - 1) * size + served), total_entries: all.length };
+    };
+    const read = await sweep({}, bounds, fetch);
+    expect(read.rows.map((r) => r.id)).toEqual(all.map((r) => r.id));
+    expect(read).toMatchObject({ total: 950, complete: true });
+    expect(read.stopped).toBeUndefined();
+    expect(reads.filter((r) => r.size === 90).map((r) => r.page).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  });
+
+  it("stops with its own reason when the list keeps serving fewer than asked, counting only what it read in order", async () => {
+    const all = rows(950);
+    // Every page serves a few rows fewer than asked, whatever was asked: no size reads it without gaps.
+    const fetch = async (_c: object, page: number, size: number) => ({ data: all.slice((page - 1) * size, (page - 1) * size + size - (page === 1 ? 0 : 3)), total_entries: all.length });
+    const read = await sweep({}, { ...bounds, parallel: 1 }, fetch);
+    expect(read).toMatchObject({ complete: false, stopped: "short" });
+    // Page 1 and the short page after it, each row once and none past the gap.
+    const ids = read.rows.map((r) => r.id);
+    expect(ids).toEqual(Array.from({ length: ids.length }, (_, i) => i + 1));
+  });
+
+  it("without a total, reads the page after a short one: more rows there means the short page was not the end", async () => {
+    const all = rows(420);
+    const fetch = async (_c: object, page: number, size: number) => {
+      const served = page === 3 ? size - 5 : size;
+      return { data: all.slice((page - 1) * size, (page - 1) * size + served) };
+    };
+    const read = await sweep({}, { ...bounds, parallel: 1 }, fetch);
+    expect(read.complete).toBe(false);
+    expect(read.stopped).toBe("short");
+    expect(read.rows.length).toBeLessThan(420);
+    // And a list whose first page is short: the page after it says whether there is more.
+    const capped = list(rows(230), { cap: 50, total: false });
+    const whole = await sweep({}, bounds, capped.fetch);
+    expect(whole.rows).toHaveLength(230);
+    expect(whole.complete).toBe(true);
+  });
 });
+

@@ -23,6 +23,28 @@ describe("reference data on a cold cache", () => {
     expect(Math.max(...times) - Math.min(...times)).toBeLessThan(delayMs);
   });
 
+  it("reads no district list for a ward named without its province, and warns of no listener leak reading every province's wards", async () => {
+    const warnings: Error[] = [];
+    const warned = (w: Error) => warnings.push(w);
+    process.on("warning", warned);
+    const before = h.sandbox.server.requests.length;
+    try {
+      const r = await h.call("lookup_address", { query: "Phường Sài Gòn" });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(r.isError, r.text).toBe(false);
+      expect(r.data.matches[0].commune.name).toBe("Phường Sài Gòn");
+    } finally {
+      process.off("warning", warned);
+    }
+    const reads = h.sandbox.server.requests.slice(before);
+    // A ward's prefix names no district: only the post-2025 provinces' wards are read, each once.
+    expect(reads.filter((q) => q.path.endsWith("/geo/districts"))).toEqual([]);
+    const wards = reads.filter((q) => q.path.endsWith("/geo/communes")).map((q) => q.query.province_id?.[0]);
+    expect(new Set(wards).size).toBe(wards.length);
+    expect(wards.length).toBeGreaterThan(10);
+    expect(warnings.map((w) => w.name)).not.toContain("MaxListenersExceededWarning");
+  });
+
   it("reads analytics metrics, order tags and categories once for repeated calls, and no carriers for products", async () => {
     const before = { metrics: gets(/\/analytics\/(get_list_formula|get_analytic_fields)$/).length, tags: gets(/\/orders\/tags$/).length, categories: gets(/\/categories$/).length };
     for (let i = 0; i < 2; i++) await h.call("get_sales_analytics", { since: "2026-11-01", until: "2026-11-22" });

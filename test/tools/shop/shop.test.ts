@@ -51,12 +51,19 @@ describe("lookup_address", () => {
     expect(top(await h.call("lookup_address", { query: "ben nghe, sai gon" }))).toEqual(expected());
     const wards = await h.call("lookup_address", { query: "phuong 1, hcm" });
     expect(wards.data.matches.map((m: { district: { name: string } }) => m.district.name).sort()).toEqual(["Quận Bình Thạnh", "Quận Gò Vấp"]);
-    // "Bình Thạnh" names an old district and a post-2025 ward alike: both readings come, the ward first.
+    // "Bình Thạnh" names an old district and a post-2025 ward alike: both readings come, equally
+    // scored, the district first (several wards since July 2025, the new Phường Bình Thạnh one of them).
     const district = await h.call("lookup_address", { query: "binhthanh, hcm" });
-    expect(district.data.matches.slice(0, 2).map((m: { district?: { id: string }; commune?: { id: string } }) => m.commune?.id ?? m.district?.id)).toEqual([
-      pos().geo.wards.find((w) => w.name === "Phường Bình Thạnh")!.id,
+    const [first, second] = district.data.matches as { district?: { id: string }; commune?: { id: string }; score: number }[];
+    expect([first!.commune?.id ?? first!.district?.id, second!.commune?.id ?? second!.district?.id]).toEqual([
       pos().geo.districts.find((d) => d.name === "Quận Bình Thạnh")!.id,
+      pos().geo.wards.find((w) => w.name === "Phường Bình Thạnh")!.id,
     ]);
+    expect(first!.score).toBe(second!.score);
+    // With its prefix, the ward alone.
+    const ward = await h.call("lookup_address", { query: "Phường Bình Thạnh, hcm" });
+    expect(ward.data.matches[0].commune.id).toBe(pos().geo.wards.find((w) => w.name === "Phường Bình Thạnh")!.id);
+    expect(ward.data.matches.some((m: { district?: unknown }) => m.district)).toBe(false);
   });
 
   it("says when it shows fewer places than it found", async () => {
