@@ -37,7 +37,13 @@ const refNames = (list: Ref[], ...ids: unknown[]) =>
  * province, when that is another) and the source. Said in the result, so a default is not taken
  * for a choice.
  */
-async function defaultsTaken(pos: PosClient, shopId: string, args: { warehouse_id?: string | undefined; source?: string | undefined }, order: PosOrder, detail: ReturnType<typeof orderDetail>) {
+async function defaultsTaken(
+  pos: PosClient,
+  shopId: string,
+  args: { warehouse_id?: string | undefined; source?: string | undefined; shipping_fee?: number | undefined },
+  order: PosOrder,
+  detail: ReturnType<typeof orderDetail>,
+) {
   const notes: string[] = [];
   if (args.warehouse_id === undefined && detail.warehouse) {
     const provinces = await deliveryProvinces(pos, order);
@@ -46,6 +52,8 @@ async function defaultsTaken(pos: PosClient, shopId: string, args: { warehouse_i
     notes.push(`warehouse: ${name}, the POS's default (none given)${near ? `; ${near.name} is in the delivery's province: update_order warehouse_id to ship from it` : ""}`);
   }
   if (args.source === undefined && detail.source) notes.push(`source: ${detail.source}, the POS's default (none given; pass source, e.g. the page the customer wrote on)`);
+  // An update through the API cannot change fees later (order-changes.ts), so a fee left out is worth a word now.
+  if (args.shipping_fee === undefined) notes.push(`shipping_fee: ${detail.shipping_fee ?? 0} (none given); the POS keeps an order's fees, so update_order cannot add one later`);
   return notes.length ? notes : undefined;
 }
 
@@ -175,7 +183,7 @@ export const createOrder = defineTool({
       ...(receiverFrom ? [`receiver's ${receiverFrom}`] : []),
       ...(missing.length ? [`no receiver ${missing.join(" or ")} given${chat ? ", on record or in the chat" : " or on record"}: set it with update_order before the order ships`] : []),
       // The chat's page is the order's source when none was given: not a default of the POS.
-      ...((await defaultsTaken(ctx.pos, shopId, { warehouse_id: args.warehouse_id, source: args.source ?? chat?.page_id }, order, detail)) ?? []),
+      ...((await defaultsTaken(ctx.pos, shopId, { warehouse_id: args.warehouse_id, source: args.source ?? chat?.page_id, shipping_fee: args.shipping_fee }, order, detail)) ?? []),
     ];
     return {
       id: String(order.id),

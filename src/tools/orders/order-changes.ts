@@ -78,7 +78,14 @@ export function nextTags(order: PosOrder, known: Map<string, string>, add: numbe
 
 /** Order fields the POS keeps to itself on an update through the API (see the sandbox's order-writes.ts). */
 const FEES = new Set(["shipping_fee", "partner_fee", "is_free_shipping", "total_discount", "surcharge", "customer_pay_fee"]);
-const FEE_FIX = "The POS keeps its own fees and discount on an existing order (an update through the API is ignored): set it in the POS app, or create the order again with it (create_order) and cancel this one.";
+const FEES_KEPT = "The POS keeps its own fees and discount on an existing order (an update through the API is ignored)";
+/** Statuses before the parcel leaves with the carrier: the order can still be made again. */
+const BEFORE_SHIPPING = new Set([0, 17, 11, 20, 1, 12, 13, 8, 9]);
+/** What to do about a fee that did not take: an order already with the carrier cannot just be made again. */
+const feeFix = (status: unknown) =>
+  BEFORE_SHIPPING.has(Number(status))
+    ? `${FEES_KEPT}: set it in the POS app, or create the order again with it (create_order) and cancel this one.`
+    : `${FEES_KEPT}, and this one is already with the carrier: set it in the POS app, and tell the carrier if the COD changes.`;
 const ITEMS_FIX = "The POS replaces lines only while an order is new: use create_return_order, or create a new order.";
 /** Body keys under the name the tools take them by. */
 const PARAMS: Record<string, string> = { bill_full_name: "customer_name", bill_phone_number: "phone" };
@@ -99,7 +106,7 @@ function orderChecks(body: Record<string, unknown>, order: PosOrder): SentField[
     if (key === "tags") return { field, sent: tagIds(sent), held: tagIds(held.tags) };
     if (key === "shipping_address") return { field, sent: picked(sent, ADDRESS_KEYS), held: held.shipping_address };
     if (key === "bill_phone_number") return { field, sent: phones(sent), held: phones(held[key]) };
-    return { field, sent, held: held[key], fix: FEES.has(key) ? FEE_FIX : undefined };
+    return { field, sent, held: held[key], fix: FEES.has(key) ? feeFix(held.status) : undefined };
   });
 }
 

@@ -94,6 +94,7 @@ describe("create_order, get_order, update_order", () => {
     expect(r.data.defaults).toEqual([
       `warehouse: ${fallback.name}, the POS's default (none given); ${hcm.name} is in the delivery's province: update_order warehouse_id to ship from it`,
       `source: ${stored.order_sources_name}, the POS's default (none given; pass source, e.g. the page the customer wrote on)`,
+      "shipping_fee: 0 (none given); the POS keeps an order's fees, so update_order cannot add one later",
     ]);
   });
 
@@ -107,7 +108,12 @@ describe("create_order, get_order, update_order", () => {
     expect(r.isError, r.text).toBe(false);
     const stored = pos().orders.find((o) => String(o.id) === r.data.id)!;
     expect(stored).toMatchObject({ order_sources: "-1", order_sources_name: "Facebook", page_id: page.id });
-    expect(r.data.defaults).toEqual(["no receiver phone or address given or on record: set it with update_order before the order ships"]);
+    expect(r.data.defaults).toEqual([
+      "no receiver phone or address given or on record: set it with update_order before the order ships",
+      "shipping_fee: 0 (none given); the POS keeps an order's fees, so update_order cannot add one later",
+    ]);
+    const charged = await h.call("create_order", { items: [{ variation_id: pos().variations[1]!.id, quantity: 1 }], warehouse_id: "Kho Ha Noi", source: page.name, shipping_fee: 30_000 });
+    expect(charged.data.defaults).toEqual(["no receiver phone or address given or on record: set it with update_order before the order ships"]);
     const unknown = await h.call("create_order", { items: [{ variation_id: pos().variations[1]!.id, quantity: 1 }], source: "Myspace" });
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toContain('source: unknown value "Myspace"');

@@ -28,6 +28,14 @@ describe("update_order reads the order back", () => {
     expect(r.data.order).toMatchObject({ shipping_fee: fee, staff_note: "Miễn phí ship" });
   });
 
+  it("does not offer to make an order again once it is with the carrier", async () => {
+    const order = live().find((o) => o.status === 2 && o.shipping_fee > 0)!;
+    const r = await h.call("update_order", { order_id: `#${order.display_id}`, shipping_fee: 0 });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.not_applied).toEqual([{ field: "shipping_fee", sent: 0, holds: order.shipping_fee, fix: expect.stringMatching(/already with the carrier: set it in the POS app/) }]);
+    expect(r.data.not_applied[0].fix).not.toMatch(/create_order/);
+  });
+
   it("says nothing is missing when every field took", async () => {
     const order = live().find((o) => o.status === 0)!;
     const r = await h.call("update_order", { order_id: order.id, customer_name: "Chị Hạnh", status: "confirmed" });
