@@ -278,6 +278,25 @@ describe("get_page_stats, metric new_customers", () => {
   });
 });
 
+describe("get_page_stats new_customers against the conversations", () => {
+  it("counts as new the people whose first conversation with the page began in the range, never more than the new conversations", async () => {
+    const s = h.sandbox.messaging;
+    const span = days("2025-12-26", UNTIL);
+    for (const page of pages) {
+      const threads = s.conversations.filter((c) => c.page_id === page);
+      const first = new Map<string, number>();
+      for (const c of threads) first.set(c.from.id, Math.min(first.get(c.from.id) ?? Infinity, Date.parse(`${c.inserted_at}Z`)));
+      const inSpan = (ms: number) => ms >= span.from && ms <= span.to;
+      const people = [...first.values()].filter(inSpan).length;
+      const begun = threads.filter((c) => inSpan(Date.parse(`${c.inserted_at}Z`))).length;
+      const r = await h.call("get_page_stats", { metric: "new_customers", page_ids: [page], since: "2025-12-26", until: UNTIL });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.data.totals.new_customer_count, page).toBe(people);
+      expect(people).toBeLessThanOrEqual(begun);
+    }
+  });
+});
+
 describe("get_ad_stats", () => {
   it("gives campaign metrics as numbers with the currency once", async () => {
     const r = await h.call("get_ad_stats", { page_ids: [pages[0]], since: SINCE, until: UNTIL });
