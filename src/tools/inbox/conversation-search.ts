@@ -201,14 +201,15 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
   return {
     conversations: shown.map(({ c, r }) => {
       if (input.detail === "full") return fullRecord(c);
-      const row: ConversationRow & { page_id?: string; waiting_minutes?: number } = conversationRow(c, {
+      const since = awaiting ? waitingSince(c) : undefined;
+      const row: ConversationRow & { page_id?: string } = conversationRow(c, {
         pageId: r.pageId,
         timeZone: tz,
         tags: r.value?.tags ?? new Map(),
+        byCreation: input.time_field === "created",
+        waitingMinutes: since === undefined ? undefined : Math.floor((now - since) / 60_000),
       });
       if (several) row.page_id = r.pageId;
-      const since = awaiting ? waitingSince(c) : undefined;
-      if (since !== undefined) row.waiting_minutes = Math.floor((now - since) / 60_000);
       return row;
     }),
     total,

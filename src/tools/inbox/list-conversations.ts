@@ -99,7 +99,7 @@ const input = z.object({
   time_field: z.enum(["updated", "created"]).optional().describe("What since/until and the order read (default updated: last activity)"),
   group_by: jsonish(z.array(z.enum(GROUP_KEYS)).min(1).max(2)).optional().describe("Counts per group over every match, no rows"),
   with_total: z.boolean().optional().describe("Count matches (one page, ≤31 days, default last 30)"),
-  // 50 rows are about 7,700 tokens: more at once crowds a model's context for little gain.
+  // 50 rows are about 4,600 tokens: more at once crowds a model's context for little gain.
   limit: limitInput(50, 20),
   cursor: cursorInput,
   detail: detailRowsInput,
@@ -172,7 +172,7 @@ async function listPage(input: ListConversationsInput, ctx: ToolContext, pageId:
   }
   const { since, until } = state.q;
   return {
-    conversations: rows.map((c) => (input.detail === "full" ? fullRecord(c) : conversationRow(c, { pageId, timeZone: tz, tags: names }))),
+    conversations: rows.map((c) => (input.detail === "full" ? fullRecord(c) : conversationRow(c, { pageId, timeZone: tz, tags: names, byCreation: input.time_field === "created" }))),
     // A list that ended within the first call was counted whole.
     total: total ?? (next === undefined && input.cursor === undefined ? rows.length : undefined),
     // A total counts the conversations of a range (the last 30 days unless since/until): say which.

@@ -113,7 +113,8 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     expect(ids(r.data.conversations)).toEqual(ids(expected).slice(0, 10));
     expect(r.data.total).toBe(expected.length);
     expect(r.data.truncated).toBe(true);
-    expect(r.data.conversations.every((row: { last_from: string }) => row.last_from === "customer")).toBe(true);
+    // The customer wrote last in each: each says how long they have waited instead.
+    expect(r.data.conversations.every((row: { waiting_minutes: number; last_from?: string }) => row.waiting_minutes >= 0 && row.last_from === undefined)).toBe(true);
     for (const page of s.pages) {
       const summary = r.data.pages.find((p: { page_id: string }) => p.page_id === page.id);
       expect(summary.matched).toBe(expected.filter((c) => c.page_id === page.id).length);
@@ -136,6 +137,8 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     for (const row of r.data.conversations) {
       const at = all.find((a) => a.c.id === row.id)!.at;
       expect(Math.abs(row.waiting_minutes - (Date.now() - at) / 60_000)).toBeLessThan(2);
+      // How long they have waited says who wrote last and when: neither is said again.
+      expect([row.last_from, row.updated_at], row.id).toEqual([undefined, undefined]);
     }
   });
 
