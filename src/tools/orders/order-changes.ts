@@ -34,7 +34,7 @@ export function requireNew(order: PosOrder, field = "items"): void {
   throw new InputError(
     field,
     `order #${order.display_id ?? order.id} is ${orderStatusName(order.status) ?? "past new"} (status ${order.status}): its lines can be replaced only while it is new (status 0)`,
-    "To take items back, use create_return_order (exchange_items for what goes out instead); to sell other items, create a new order with create_order.",
+    "To take items back, use create_return_order (toolset orders; exchange_items for what goes out instead); to sell other items, create a new order with create_order.",
   );
 }
 
@@ -79,7 +79,7 @@ export function nextTags(order: PosOrder, known: Map<string, string>, add: numbe
 /** Order fields the POS keeps to itself on an update through the API (see the sandbox's order-writes.ts). */
 const FEES = new Set(["shipping_fee", "partner_fee", "is_free_shipping", "total_discount", "surcharge", "customer_pay_fee"]);
 const FEE_FIX = "The POS keeps its own fees and discount on an existing order (an update through the API is ignored): set it in the POS app, or create the order again with it (create_order) and cancel this one.";
-const ITEMS_FIX = "The POS replaces lines only while an order is new: use create_return_order, or create a new order.";
+const ITEMS_FIX = "The POS replaces lines only while an order is new: use create_return_order (toolset orders), or create a new order.";
 /** Body keys under the name the tools take them by. */
 const PARAMS: Record<string, string> = { bill_full_name: "customer_name", bill_phone_number: "phone" };
 const ADDRESS_KEYS = ["address", "commune_id", "district_id", "province_id", "full_name", "phone_number"];
