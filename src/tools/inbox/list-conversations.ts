@@ -16,6 +16,7 @@ import { pageIdsInput } from "../pages/page-refs.js";
 import { rememberConversations } from "./conversation-lookup.js";
 import { GROUP_KEYS, groupConversations, groupsOutput } from "./conversation-groups.js";
 import { searchConversations, searchedPageSchema } from "./conversation-search.js";
+import { withNamedGroups } from "./named-groups.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
 
 const NAME = "list_conversations";
@@ -126,7 +127,10 @@ export const listConversations = defineTool({
     note: z.string().optional(),
   }),
   async handler(input, ctx) {
-    if (input.group_by) return groupConversations(groupable(input), ctx);
+    if (input.group_by) {
+      const grouped = groupable(input);
+      return withNamedGroups(await groupConversations(grouped, ctx), grouped, ctx);
+    }
     const state = input.cursor ? decodeCursor(NAME, input, stateSchema) : undefined;
     if (state && !input.page_ids.includes(state.p)) {
       throw new InputError("cursor", `belongs to page ${state.p}, not to page_ids`, "Pass the same page as the call that returned it, or omit page_ids.");
