@@ -43,38 +43,43 @@ export interface RowContext {
   timeZone: string;
   /** Tag id -> name of the page. */
   tags: ReadonlyMap<string, string>;
+  /** The list reads creation times (time_field "created"): rows say when each conversation began. */
+  byCreation?: boolean;
+  /** Awaiting a reply: how long the customer has waited, which says who wrote last and when. */
+  waitingMinutes?: number;
 }
 
 /**
- * A conversation as a list shows it. What most rows share is left out rather than repeated on
- * each (a list of 50 runs to thousands of tokens): `seen` and `has_phone` only when they say
- * something (false, true), `unread_count` only above 0, `last_sender` only for staff (a
- * customer's name is customer_name), and `last_customer_message_at` only when staff wrote after
- * it (else it is updated_at, and last_from says "customer").
+ * A conversation as a list shows it: what a seller reads (who, what type, the last words and
+ * whose they are, tags, assignees, unread, since when), about 90 tokens, so a list of 50 stays
+ * near 4,500. Left out: what only raw access uses (the inbox's customer_id, which models confuse
+ * with the POS customer id, where the conversation id finds the chat's customer; a post id on an
+ * inbox thread; the message count; the customer's last message time once staff wrote after it,
+ * when nobody is waiting), and what repeats another field or the usual value: `unread` only when
+ * something is (the count, or true when marked unread), `has_phone` only when true,
+ * `last_sender` only for staff (a customer's name is customer_name), `created_at` only in a list
+ * by creation, and for a conversation awaiting a reply `waiting_minutes` instead of last_from and
+ * updated_at (the customer's last message: the wait began then).
  */
 export function conversationRow(c: Conversation, ctx: RowContext) {
   const customer = c.customers?.[0];
   const lastSide = c.last_sent_by ? sideOf(c.last_sent_by, ctx.pageId) : undefined;
-  const updated = recordTime(c.updated_at, ctx.timeZone);
-  const customerWrote = recordTime(c.last_customer_interactive_at, ctx.timeZone);
+  const waiting = ctx.waitingMinutes;
   return {
     id: String(c.id),
     type: c.type ?? undefined,
     customer_name: sanitizeName(customer?.name ?? c.from?.name),
-    customer_id: id(c.customer_id ?? customer?.id),
     snippet: sanitizeText(c.snippet, { max: 200 }),
-    last_from: lastSide,
+    last_from: waiting === undefined ? lastSide : undefined,
     last_sender: lastSide === "page" ? senderName(c.last_sent_by, lastSide) : undefined,
-    seen: c.seen === false ? false : undefined,
-    unread_count: c.unread_count ? c.unread_count : undefined,
+    unread: c.unread_count ? c.unread_count : c.seen === false ? true : undefined,
     tags: tagLabels(c.tags, ctx.tags),
     assignees: (c.current_assign_users ?? []).map((u) => sanitizeName(u.name) ?? id(u.id)).filter((n) => n !== undefined),
     has_phone: c.has_phone === true ? true : undefined,
-    post_id: id(c.post_id),
-    message_count: c.message_count ?? undefined,
-    created_at: recordTime(c.inserted_at, ctx.timeZone),
-    updated_at: updated,
-    last_customer_message_at: customerWrote === updated ? undefined : customerWrote,
+    post_id: c.type === "INBOX" ? undefined : id(c.post_id),
+    created_at: ctx.byCreation ? recordTime(c.inserted_at, ctx.timeZone) : undefined,
+    updated_at: waiting === undefined ? recordTime(c.updated_at, ctx.timeZone) : undefined,
+    waiting_minutes: waiting,
   };
 }
 

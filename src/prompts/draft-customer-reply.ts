@@ -91,7 +91,8 @@ export const draftCustomerReply = definePrompt({
     const rows = chat.messages.slice(-HISTORY).map((m) => messageRow(m, { pageId: args.page_id, timeZone: ctx.config.timezone }));
     const context = {
       conversation: { id: args.conversation_id, type: chat.type, post_id: chat.postId, messages: rows.length },
-      customer: { customer_name: sanitizeName(chat.name), customer_id: chat.customerId, phones: chat.phones },
+      // Not the inbox's customer id: a model takes it for the POS customer's (recent_orders has those).
+      customer: { customer_name: sanitizeName(chat.name), phones: chat.phones },
       recent_orders: await recentOrders(ctx, chat),
     };
     const last = rows[rows.length - 1];

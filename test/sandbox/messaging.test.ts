@@ -72,6 +72,28 @@ describe("messaging seed", () => {
     expect(s.ads.some((a) => a.page_id === s.adsDeniedPageId)).toBe(false);
   });
 
+  it("creates a page customer when the person first writes to the page, however the other draws fall", () => {
+    for (const hostile of [false, true]) {
+      const s = seedMessaging({ now, people, hostile });
+      for (const page of s.pages) {
+        const threads = s.conversations.filter((c) => c.page_id === page.id);
+        const oldest = threads.map((c) => c.inserted_at).sort()[0]!;
+        for (const customer of s.customers.filter((c) => c.page_id === page.id)) {
+          const theirs = threads.filter((c) => c.from.id === customer.psid);
+          // Their first message or comment: the earliest message of theirs on the page.
+          const first = theirs
+            .flatMap((c) => s.messages[c.id]!.filter((m) => m.from.id === customer.psid))
+            .map((m) => m.inserted_at.slice(0, 19))
+            .sort()[0];
+          // Someone with no conversation in the data set wrote first before it began.
+          if (first === undefined) expect(customer.inserted_at < oldest, customer.psid).toBe(true);
+          else expect(customer.inserted_at, customer.psid).toBe(first);
+          expect(customer.updated_at >= customer.inserted_at).toBe(true);
+        }
+      }
+    }
+  });
+
   it("looks like a Vietnamese shop's inbox: busiest in the evening, ads selling less than the shop does", () => {
     const sandbox = new Sandbox({ now });
     const s = sandbox.messaging;

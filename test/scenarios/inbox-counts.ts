@@ -105,11 +105,45 @@ export const inboxCountScenarios: Scenario<unknown>[] = [
   {
     question: "How many calls did we miss this week?",
     async ask(q) {
-      const r = await q.call("list_call_logs", { since: "this week", missed: true, limit: 1 });
+      const r = await q.call("list_call_logs", { since: "this week", limit: 0 });
       return r.data.totals.missed;
     },
     // Incoming calls nobody answered, on every page with a call centre.
     truth: (s) =>
       s.messaging.callLogs.filter((l) => thisWeek(s, localDay(at(l.created_time))) && l.direction === "inbound" && l.answered_time === null).length,
+  },
+  {
+    question: "How many calls did each page miss this week?",
+    async ask(q) {
+      const r = await q.call("list_call_logs", { since: "this week", limit: 0 });
+      return Object.fromEntries(r.data.pages.map((p: { page_name: string; totals: { missed: number } }) => [p.page_name, p.totals.missed]));
+    },
+    truth: (s) =>
+      Object.fromEntries(
+        s.messaging.pages
+          .filter((p) => s.messaging.sipPackages[p.id])
+          .map((p) => [
+            p.name,
+            s.messaging.callLogs.filter((l) => l.page_id === p.id && thisWeek(s, localDay(at(l.created_time))) && l.direction === "inbound" && l.answered_time === null)
+              .length,
+          ]),
+      ),
+  },
+  {
+    question: "How many ratings and livestream comments did each page get this month?",
+    async ask(q) {
+      const r = await q.call("list_conversations", { time_field: "created", since: "this month", type: ["RATING", "COMMENT_LIVESTREAM"], group_by: ["page", "type"] });
+      return Object.fromEntries(r.data.groups.map((g: Group) => [`${g.page} ${g.type}`, g.count]));
+    },
+    // Every page and type named, a page without any (the Instagram one has neither) at 0.
+    truth: (s) =>
+      Object.fromEntries(
+        s.messaging.pages.flatMap((p) =>
+          ["RATING", "COMMENT_LIVESTREAM"].map((type) => [
+            `${p.name} ${type}`,
+            live(s).filter((c) => c.page_id === p.id && c.type === type && createdDay(c) >= `${shopDay(s).slice(0, 8)}01`).length,
+          ]),
+        ),
+      ),
   },
 ];

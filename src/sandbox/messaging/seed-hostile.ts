@@ -1,8 +1,8 @@
 import { appendMessage, buildConversation, buildMessage, customerSender, staffSender } from "./messages.js";
-import { messageId, type PageSeedContext } from "./seed-inbox.js";
+import { messageId, type PageSeedContext, touchCustomer } from "./seed-inbox.js";
 import { HOSTILE } from "./text.js";
 import { iso } from "./time.js";
-import type { MessageRecord } from "./types.js";
+import type { MessageRecord, PageCustomerRecord } from "./types.js";
 
 /**
  * An attacker writing to the page: an inbox thread and a comment whose author name and texts
@@ -12,7 +12,10 @@ import type { MessageRecord } from "./types.js";
 export function seedHostile(ctx: PageSeedContext): string[] {
   const { rng, page, now } = ctx;
   const psid = "6999999999999999001";
-  const customer = {
+  const texts = [HOSTILE.lines, [HOSTILE.lines[2]!, HOSTILE.lines[1]!]];
+  // Each thread begins with its first message, ten minutes apart up to now.
+  const begun = texts.map((lines) => now - lines.length * 10 * 60_000);
+  const customer: PageCustomerRecord = {
     id: rng.uuid(),
     customer_id: rng.uuid(),
     page_id: page.id,
@@ -22,21 +25,22 @@ export function seedHostile(ctx: PageSeedContext): string[] {
     birthday: null,
     lives_in: HOSTILE.lines[0]!,
     phone_numbers: [],
-    inserted_at: iso(now - 3 * 3_600_000),
-    updated_at: iso(now - 3 * 3_600_000),
+    // A page customer is created by their first message.
+    inserted_at: iso(Math.min(...begun)),
+    updated_at: iso(Math.min(...begun)),
     can_inbox: true,
     thread_id: `t_${psid}`,
   };
   ctx.out.customers.push(customer);
   const post = ctx.posts[ctx.posts.length - 1]!;
   const threads = [
-    buildConversation({ id: `${page.id}_${psid}`, page, customer, type: "INBOX", at: now - 2 * 3_600_000 }),
+    buildConversation({ id: `${page.id}_${psid}`, page, customer, type: "INBOX", at: begun[0]! }),
     buildConversation({
       id: `${post.id.split("_")[1]}_666000000001`,
       page,
       customer,
       type: "COMMENT",
-      at: now - 90 * 60_000,
+      at: begun[1]!,
       postId: post.id,
     }),
   ];
@@ -44,7 +48,7 @@ export function seedHostile(ctx: PageSeedContext): string[] {
     const list: MessageRecord[] = [];
     ctx.out.messages[conversation.id] = list;
     ctx.out.conversations.push(conversation);
-    const lines = t === 0 ? HOSTILE.lines : [HOSTILE.lines[2]!, HOSTILE.lines[1]!];
+    const lines = texts[t]!;
     lines.forEach((text, i) => {
       const at = now - (lines.length - i) * 10 * 60_000;
       if (i === 1) {
@@ -68,6 +72,7 @@ export function seedHostile(ctx: PageSeedContext): string[] {
       });
       appendMessage(list, conversation, message);
     });
+    touchCustomer(customer, conversation);
   });
   return threads.map((c) => c.id);
 }

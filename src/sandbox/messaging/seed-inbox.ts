@@ -34,11 +34,23 @@ export interface PageSeedContext {
   out: InboxSeed;
 }
 
-/** The page's customers: one record per person of the pool, created before their first conversation. */
+/**
+ * The conversations the data set holds begin at most this long ago (those not on a post within 90
+ * days, posts within 88): a page customer with none of them first wrote to the page before.
+ */
+const HISTORY_MS = 91 * DAY_MS;
+
+/**
+ * The page's customers: one record per person of the pool. A page customer is created when the
+ * person first writes to the page, so seedConversations() dates it at their first conversation;
+ * one who has none in the data set wrote first before it (a date here, in the 90 days before it).
+ */
 export function seedCustomers(ctx: PageSeedContext, pool: Person[]): PageCustomerRecord[] {
   const { rng, page, now } = ctx;
+  const history = now - HISTORY_MS;
   return pool.map((person) => {
-    const at = busyHourOf(rng, now - rng.int(3600, 90 * 86_400) * 1000, now - 3_600_000);
+    // The draws a date within the data set used to take, so every later draw stays as it was.
+    const at = busyHourOf(rng, history - rng.int(3600, 90 * 86_400) * 1000, history);
     return {
       id: rng.uuid(),
       customer_id: rng.uuid(),
@@ -78,6 +90,12 @@ export function seedConversations(ctx: PageSeedContext, customers: PageCustomerR
     const customer = type === "INBOX" ? inboxQueue.splice(rng.int(0, inboxQueue.length - 1), 1)[0]! : rng.pick(customers);
     seedConversation(ctx, type, customer, people.get(customer.psid)!);
   }
+  const first = new Map<string, string>();
+  for (const c of ctx.out.conversations) {
+    const seen = first.get(c.from.id);
+    if (c.page_id === page.id && (seen === undefined || c.inserted_at < seen)) first.set(c.from.id, c.inserted_at);
+  }
+  for (const customer of customers) customer.inserted_at = first.get(customer.psid) ?? customer.inserted_at;
 }
 
 function seedConversation(ctx: PageSeedContext, type: ConversationRecord["type"], customer: PageCustomerRecord, person: Person): void {
@@ -240,7 +258,6 @@ export function messageId(rng: Random): string {
 
 /** Keeps the customer record consistent with what their conversations show. */
 export function touchCustomer(customer: PageCustomerRecord, c: ConversationRecord): void {
-  if (c.inserted_at < customer.inserted_at) customer.inserted_at = c.inserted_at;
   if (c.updated_at > customer.updated_at) customer.updated_at = c.updated_at;
   for (const p of c.recent_phone_numbers) {
     if (!customer.phone_numbers.includes(p.phone_number)) customer.phone_numbers.push(p.phone_number);

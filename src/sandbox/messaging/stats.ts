@@ -8,6 +8,8 @@
  * end seconds; a `DD/MM/YYYY - DD/MM/YYYY` range includes both end days. Only records whose time is
  * inside the range count, and each is counted in the local day or hour holding its time.
  * A phone's "first capture" is the earliest customer message of the page that captured it.
+ * A page customer is created (page_customers inserted_at) when the person first writes to the
+ * page: their first message or comment, the start of their first conversation there.
  *
  * customer_engagements (date_range with times; optional user_ids keeps only conversations whose
  * assignee_ids contain one of them). categories: local days from the range's last day back to its

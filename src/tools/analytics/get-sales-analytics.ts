@@ -115,7 +115,7 @@ export const getSalesAnalytics = defineTool({
     returned_record: z.enum(["inserted_at", "updated_at", "success_record"]).optional().describe("When returns are deducted"),
     select_fields: jsonish(someOf(z.string().regex(/^[a-z_]+[\w-]*$/).max(80), 30))
       .optional()
-      .describe("list_sales_metrics fields, e.g. price; shop formulas only if named"),
+      .describe("list_sales_metrics (toolset analytics) fields, e.g. price; shop formulas only if named"),
     sort_by: sortByInput.describe("A metric of the rows, largest first"),
     limit: limitInput(500, 100),
   }),

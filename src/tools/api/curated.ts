@@ -42,7 +42,7 @@ export const CURATED: Record<string, readonly (readonly [tool: string, toolset: 
 /** Never called through the `api` tools, whatever is registered, and why. */
 export const NEVER: Record<string, string> = {
   "messaging POST /v1/pages/{page_id}/generate_page_access_token":
-    "it invalidates the page's current token and breaks every integration using it; only generate_page_access_token (with confirm) does it",
+    "it invalidates the page's current token and breaks every integration using it; only generate_page_access_token (toolset pages), with confirm, does it",
   "messaging POST /public_api/v1/pages/{page_id}/upload_contents":
     "it takes the file's bytes; send_inbox_message and reply_to_comment upload a file from its URL themselves",
 };

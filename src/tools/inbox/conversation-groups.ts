@@ -30,7 +30,7 @@ import { rankGroups, restNote } from "../group-rows.js";
 export const GROUP_KEYS = ["page", "type", "tag", "assignee", "day"] as const;
 type GroupKey = (typeof GROUP_KEYS)[number];
 
-/** list_conversations' largest limit: 50 rows are about 7,700 tokens, more crowd a model's context for little gain. */
+/** list_conversations' largest limit: 50 rows are about about 4,600 tokens, more crowd a model's context for little gain. */
 export const LIMIT_MAX = 50;
 
 const NO_TAG = "(no tag)";

@@ -102,7 +102,7 @@ export async function findConversation(client: MessagingClient, pageId: string, 
   if (found) return found;
   throw new NotFoundError(
     `conversation ${conversationId} is not among the ${SEARCH_PAGES * 60} most recently updated conversations of page ${pageId}`,
-    "Check the id with list_conversations, or pass customer_id (and post_id for a private reply) from its row.",
+    "Check the id with list_conversations, or pass customer_id (and post_id for a private reply) from its record (detail \"full\").",
   );
 }
 

@@ -150,16 +150,23 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
   return { results, matches, awaiting, filtering, ranged, range, complete: results.every((r) => r.value?.scan.complete), now, customerNote: named?.note };
 }
 
-/** What a scan says about each page: matches, how far back it was read, a refusal. */
+/**
+ * What a scan says about each page: matches, a refusal, and whether its list was read to the end
+ * (of the range, when one was sent); one that was not says how far back it was read, the list's
+ * time of the oldest conversation read, in both the search and the count.
+ */
 export function pagesOf(scanned: Scanned, ctx: ToolContext) {
-  return scanned.results.map((r) => ({
-    page_id: r.pageId,
-    page_name: ctx.messaging.pageName(r.pageId),
-    matched: r.value?.scan.rows.length ?? 0,
-    searched_back_to: recordTime(r.value?.scan.oldest, ctx.config.timezone),
-    complete: r.value?.scan.complete ?? false,
-    error: r.error?.message,
-  }));
+  return scanned.results.map((r) => {
+    const scan = r.value?.scan;
+    return {
+      page_id: r.pageId,
+      page_name: ctx.messaging.pageName(r.pageId),
+      matched: scan?.rows.length ?? 0,
+      searched_back_to: scan && !scan.complete ? recordTime(scan.oldest, ctx.config.timezone) : undefined,
+      complete: scan?.complete ?? false,
+      error: r.error?.message,
+    };
+  });
 }
 
 /** Inbox conversations awaiting a reply that the page can still message (the customer wrote in the last 24 hours). */
@@ -194,20 +201,23 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
   return {
     conversations: shown.map(({ c, r }) => {
       if (input.detail === "full") return fullRecord(c);
-      const row: ConversationRow & { page_id?: string; waiting_minutes?: number } = conversationRow(c, {
+      const since = awaiting ? waitingSince(c) : undefined;
+      const row: ConversationRow & { page_id?: string } = conversationRow(c, {
         pageId: r.pageId,
         timeZone: tz,
         tags: r.value?.tags ?? new Map(),
+        byCreation: input.time_field === "created",
+        waitingMinutes: since === undefined ? undefined : Math.floor((now - since) / 60_000),
       });
       if (several) row.page_id = r.pageId;
-      const since = awaiting ? waitingSince(c) : undefined;
-      if (since !== undefined) row.waiting_minutes = Math.floor((now - since) / 60_000);
       return row;
     }),
     total,
     range: range && awaiting ? { since: toIsoInZone(range.since, tz), until: toIsoInZone(range.until, tz) } : undefined,
     within_24h: within24h(scanned),
     truncated: shown.length < matches.length || (!complete && total === undefined) || undefined,
+    // A total of matches is only as whole as the lists read for it.
+    complete,
     pages: pagesOf(scanned, ctx),
     note: notes.length ? notes.join("; ") : undefined,
   };

@@ -25,7 +25,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * dropped); by a phone captured in it (any common form); or as a POS customer, given by id or by
  * a phone on their record, by what that record carries: its phones, its `fb_id` (the chat's
  * page-scoped or platform id) and the inbox customer its `conversation_link` names. An id the
- * POS does not know is taken as the inbox's own customer id (a conversation row's customer_id).
+ * POS does not know is taken as the inbox's own customer id (a raw conversation record's customer_id).
  */
 export async function customerMatcher(ctx: ToolContext, typed: string): Promise<CustomerMatch> {
   const phone = normalizePhone(typed);

@@ -16,6 +16,7 @@ import { pageIdsInput } from "../pages/page-refs.js";
 import { rememberConversations } from "./conversation-lookup.js";
 import { GROUP_KEYS, groupConversations, groupsOutput, LIMIT_MAX } from "./conversation-groups.js";
 import { searchConversations, searchedPageSchema } from "./conversation-search.js";
+import { withNamedGroups } from "./named-groups.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
 
 const NAME = "list_conversations";
@@ -92,7 +93,7 @@ const input = z.object({
     .optional()
     .describe("Only these"),
   tags: tagsInput,
-  post_id: idInput("Only comments on this post (list_posts)").optional(),
+  post_id: idInput("Only comments on this post (list_posts, toolset page_data)").optional(),
   unread_first: z.boolean().optional().describe("Unread first"),
   since: sinceInput,
   until: untilInput,
@@ -125,7 +126,10 @@ export const listConversations = defineTool({
     note: z.string().optional(),
   }),
   async handler(input, ctx) {
-    if (input.group_by) return groupConversations(groupable(input), ctx);
+    if (input.group_by) {
+      const grouped = groupable(input);
+      return withNamedGroups(await groupConversations(grouped, ctx), grouped, ctx);
+    }
     const state = input.cursor ? decodeCursor(NAME, input, stateSchema) : undefined;
     if (state && !input.page_ids.includes(state.p)) {
       throw new InputError("cursor", `belongs to page ${state.p}, not to page_ids`, "Pass the same page as the call that returned it, or omit page_ids.");
@@ -171,7 +175,7 @@ async function listPage(input: ListConversationsInput, ctx: ToolContext, pageId:
   }
   const { since, until } = state.q;
   return {
-    conversations: rows.map((c) => (input.detail === "full" ? fullRecord(c) : conversationRow(c, { pageId, timeZone: tz, tags: names }))),
+    conversations: rows.map((c) => (input.detail === "full" ? fullRecord(c) : conversationRow(c, { pageId, timeZone: tz, tags: names, byCreation: input.time_field === "created" }))),
     // A list that ended within the first call was counted whole.
     total: total ?? (next === undefined && input.cursor === undefined ? rows.length : undefined),
     // A total counts the conversations of a range (the last 30 days unless since/until): say which.
@@ -198,7 +202,7 @@ function pageOfPost(input: ListConversationsInput, searching: boolean): string {
   if (searching) throw new InputError("post_id", "lists one post's comments; it does not combine with customer/awaiting_reply", "Drop one of them: each row's last_from says who wrote last.");
   const postId = input.post_id!;
   const page = input.page_ids.length === 1 ? input.page_ids[0] : input.page_ids.find((id) => postId.startsWith(`${id}_`));
-  if (!page) throw new InputError("post_id", `${postId} is not a post of the pages listed`, "Pass page_ids with the post's page, or a post id from list_posts.");
+  if (!page) throw new InputError("post_id", `${postId} is not a post of the pages listed`, "Pass page_ids with the post's page, or a post id from list_posts (toolset page_data).");
   return page;
 }
 

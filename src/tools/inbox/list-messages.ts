@@ -77,7 +77,7 @@ export const listMessages = defineTool({
   input: z.object({
     page_id: pageIdInput,
     conversation_id: conversationIdInput,
-    customer_id: idInput("From the conversation row").optional(),
+    customer_id: idInput("Raw record's customer_id; else looked up").optional(),
     limit: limitInput(100, 20),
     cursor: cursorInput,
   }),
@@ -93,7 +93,7 @@ export const listMessages = defineTool({
     const customer =
       state?.customer ?? input.customer_id ?? (await findConversation(ctx.messaging, input.page_id, input.conversation_id)).customer_id;
     if (!customer) {
-      throw new InputError("customer_id", "the conversation row names no customer", "Pass customer_id from list_conversations.");
+      throw new InputError("customer_id", "the conversation record names no customer", 'Pass customer_id from its list_conversations record (detail "full").');
     }
     const window = await readMessages(ctx.messaging, input.page_id, input.conversation_id, customer, state?.passed ?? 0, input.limit, (n) =>
       ctx.progress(n, input.limit),

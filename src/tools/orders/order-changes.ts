@@ -34,7 +34,7 @@ export function requireNew(order: PosOrder, field = "items"): void {
   throw new InputError(
     field,
     `order #${order.display_id ?? order.id} is ${orderStatusName(order.status) ?? "past new"} (status ${order.status}): its lines can be replaced only while it is new (status 0)`,
-    "To take items back, use create_return_order (exchange_items for what goes out instead); to sell other items, create a new order with create_order.",
+    "To take items back, use create_return_order (toolset orders; exchange_items for what goes out instead); to sell other items, create a new order with create_order.",
   );
 }
 
@@ -86,7 +86,7 @@ const feeFix = (status: unknown) =>
   BEFORE_SHIPPING.has(Number(status))
     ? `${FEES_KEPT}: set it in the POS app, or create the order again with it (create_order) and cancel this one.`
     : `${FEES_KEPT}, and this one is already with the carrier: set it in the POS app, and tell the carrier if the COD changes.`;
-const ITEMS_FIX = "The POS replaces lines only while an order is new: use create_return_order, or create a new order.";
+const ITEMS_FIX = "The POS replaces lines only while an order is new: use create_return_order (toolset orders), or create a new order.";
 /** Body keys under the name the tools take them by. */
 const PARAMS: Record<string, string> = { bill_full_name: "customer_name", bill_phone_number: "phone" };
 const ADDRESS_KEYS = ["address", "commune_id", "district_id", "province_id", "full_name", "phone_number"];

@@ -7,7 +7,7 @@ import { num } from "../../format/compact.js";
 import { sanitizeName } from "../../format/text.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ, type ToolContext } from "../define.js";
-import { cursorInput, idInput, limitInput, sinceInput, untilInput } from "../inputs.js";
+import { cursorInput, idInput, sinceInput, untilInput } from "../inputs.js";
 import { eachPage } from "../page-stats/fan-out.js";
 import { pageIdsInput } from "../pages/page-refs.js";
 import { addTotals, type CallOutcome, callTotalsSchema, type Counted, countCalls, noCalls, pagesOnce } from "./call-totals.js";
@@ -85,7 +85,8 @@ const input = z.object({
   since: sinceInput,
   until: untilInput,
   missed: z.boolean().optional().describe("Unanswered incoming calls only"),
-  limit: limitInput(30, 20),
+  // "How many did we miss" wants the totals, not rows to count: limit 0 asks for them alone.
+  limit: z.number().int().min(0).max(30).default(20).describe("Max rows; 0: totals only"),
   cursor: cursorInput,
   subscription_id: idInput("Call-centre id of the one page").optional(),
 });
@@ -108,23 +109,25 @@ async function pageCalls(input: Input, ctx: ToolContext, pageId: string, id: str
   const query = { id: id!, ...span };
   const counting = cursor === undefined && (input.since !== undefined || input.until !== undefined);
   try {
-    const [page, counted] = await Promise.all([
-      readPaged(
-        NAME,
-        { page_id: pageId, cursor, limit: input.limit },
-        () => query,
-        (q) => read(q).then((calls) => ({ rows: calls })),
-        (c): CallRow => callRow(c, tz),
-        // The tool takes several pages, so its cursor names its page inside (checked against page_ids).
-        { pageSize: PAGE_SIZE, bound: {}, ...(input.missed ? { keep: isMissed, maxCalls: MISSED_CALLS } : {}) },
-      ),
-      counting ? countCalls(read, query, outcomeOf) : undefined,
-    ]);
+    // limit 0 asks for the totals alone: no row is read for them.
+    const listed: Promise<{ rows: CallRow[]; total?: number; next_cursor?: string }> =
+      input.limit === 0
+        ? Promise.resolve({ rows: [] })
+        : readPaged(
+            NAME,
+            { page_id: pageId, cursor, limit: input.limit },
+            () => query,
+            (q) => read(q).then((calls) => ({ rows: calls })),
+            (c): CallRow => callRow(c, tz),
+            // The tool takes several pages, so its cursor names its page inside (checked against page_ids).
+            { pageSize: PAGE_SIZE, bound: {}, ...(input.missed ? { keep: isMissed, maxCalls: MISSED_CALLS } : {}) },
+          );
+    const [page, counted] = await Promise.all([listed, counting ? countCalls(read, query, outcomeOf) : undefined]);
     if (id) known.set(pageId, id);
     // A first call whose list ended holds every match; a complete count knows them too.
     const total = counted?.complete
       ? counted.totals[input.missed ? "missed" : "calls"]
-      : cursor === undefined && page.next_cursor === undefined
+      : input.limit > 0 && cursor === undefined && page.next_cursor === undefined
         ? page.rows.length
         : undefined;
     return { ...page, total, counted };
@@ -155,7 +158,7 @@ export const listCallLogs = defineTool({
   name: NAME,
   title: "List call logs",
   description:
-    "Call-centre calls, newest first: phone, staff, answered, duration, recording; with since/until, totals (missed among them). Missed today: since \"today\", missed true.",
+    "Call-centre calls, newest first: phone, staff, answered, duration, recording; with since/until, totals of the whole range, whatever limit (missed among them). Missed today: since \"today\", missed true.",
   toolset: "page_data",
   annotations: READ,
   input,
@@ -171,6 +174,10 @@ export const listCallLogs = defineTool({
     note: z.string().optional(),
   }),
   async handler(input, ctx) {
+    if (input.limit === 0 && (input.cursor !== undefined || (input.since === undefined && input.until === undefined))) {
+      const field = input.cursor === undefined ? "since" : "cursor";
+      throw new InputError("limit", `0 asks for the totals of a range alone: ${field === "since" ? "they need since/until" : "a cursor continues rows"}`, field === "since" ? 'Pass since (e.g. "this week"), or a limit above 0.' : "Drop cursor, or pass a limit above 0.");
+    }
     const ids = new Map(input.page_ids.map((pageId) => [pageId, packageOf(input, ctx, pageId)]));
     const continued = input.cursor === undefined ? undefined : cursorPage(NAME, input.cursor);
     if (continued !== undefined && !input.page_ids.includes(continued)) {

@@ -17,7 +17,7 @@ export const getPageStats = defineTool({
   name: "get_page_stats",
   title: "Page statistics",
   description:
-    "Inbox statistics of pages, summed over pages with a total per page. metric: messages (from customers, from staff, new conversations/customers, phones), engagement (conversations customers wrote in, new, answered), new_customers (people new to a page, not conversations), tags (net uses per tag). E.g. busiest day: sort_by \"customer_inbox_count\", limit 1.",
+    "Inbox statistics of pages, summed over pages with a total per page. metric: messages (from customers, from staff, new conversations/customers, phones), engagement (conversations customers wrote in, new, answered), new_customers (people new to a page, not conversations), tags (net uses per tag). E.g. day with most customer inbox messages: sort_by \"customer_inbox_count\", limit 1.",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({

@@ -69,7 +69,7 @@ const PAGE_FIELDS = [
  * as new conversations it named the wrong page, so every note says it.
  */
 const NEW_CUSTOMERS_ARE_PEOPLE =
-  'new_customer_count = people new to the page (first message or comment; list_page_customers lists them), not new conversations (list_conversations time_field "created" with group_by counts those)';
+  'new_customer_count = people new to the page (first message or comment; list_page_customers (toolset page_data) lists them), not new conversations (list_conversations time_field "created" with group_by counts those)';
 
 const HOURLY_ENGAGEMENT = ["inbox", "comment", "total", "new_customer", "new_customer_from_inbox"] as const;
 /**

@@ -116,6 +116,7 @@ describe("call_api_write", () => {
     expect(order.text).toContain("is a change create_order makes");
     const token = await h.call("call_api_write", { operation: "messaging POST /v1/pages/{page_id}/generate_page_access_token", params: { page_id: "1" } });
     expect(token.text).toContain("invalidates the page's current token");
+    expect(token.text).toContain("only generate_page_access_token (toolset pages), with confirm, does it");
     const read = await h.call("call_api_write", { operation: "pos GET /shops/{shop_id}/supplier" });
     expect(read.text).toContain("operation: is a read");
   });

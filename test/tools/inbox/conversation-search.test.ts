@@ -54,12 +54,26 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     expect(ids(r.data.conversations)).toEqual(ids(expected).slice(0, 50));
     expect(r.data.total).toBe(expected.length);
     for (const row of r.data.conversations) expect(row.page_id).toBe(expected.find((c) => c.id === row.id)!.page_id);
+    // Every page holds fewer than 600 conversations: each list was read to its end.
+    expect(s.pages.every((page) => s.conversations.filter((c) => c.page_id === page.id).length < 600)).toBe(true);
+    expect(r.data.complete).toBe(true);
     for (const page of s.pages) {
       const summary = r.data.pages.find((p: { page_id: string }) => p.page_id === page.id);
-      expect(summary).toMatchObject({ page_name: page.name, matched: expected.filter((c) => c.page_id === page.id).length, complete: true });
-      const oldest = s.conversations.filter((c) => c.page_id === page.id).sort(byUpdated).at(-1)!;
-      expect(Date.parse(summary.searched_back_to)).toBe(ms(oldest.updated_at));
+      expect(summary).toEqual({ page_id: page.id, page_name: page.name, matched: expected.filter((c) => c.page_id === page.id).length, complete: true });
     }
+  });
+
+  it("counts a page read to the range's start as complete, with no searched_back_to to misread", async () => {
+    // "Types of conversation on Mây Kids in the last 7 days": the oldest one counted may be days
+    // after the range begins, and the list was still read to its start.
+    const page = s.pages[1]!;
+    const r = await h.call("list_conversations", { page_ids: page.name, since: "last 7 days", group_by: ["type"] });
+    expect(r.isError, r.text).toBe(false);
+    const since = Date.parse(r.data.range.since);
+    const inRange = s.conversations.filter((c) => c.page_id === page.id && ms(c.updated_at) >= since);
+    expect(r.data.total).toBe(inRange.length);
+    expect(r.data.complete).toBe(true);
+    expect(r.data.pages).toEqual([{ page_id: page.id, page_name: page.name, matched: inRange.length, complete: true }]);
   });
 
   it("drops a form of address and matches the full name folded", async () => {
@@ -99,7 +113,8 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     expect(ids(r.data.conversations)).toEqual(ids(expected).slice(0, 10));
     expect(r.data.total).toBe(expected.length);
     expect(r.data.truncated).toBe(true);
-    expect(r.data.conversations.every((row: { last_from: string }) => row.last_from === "customer")).toBe(true);
+    // The customer wrote last in each: each says how long they have waited instead.
+    expect(r.data.conversations.every((row: { waiting_minutes: number; last_from?: string }) => row.waiting_minutes >= 0 && row.last_from === undefined)).toBe(true);
     for (const page of s.pages) {
       const summary = r.data.pages.find((p: { page_id: string }) => p.page_id === page.id);
       expect(summary.matched).toBe(expected.filter((c) => c.page_id === page.id).length);
@@ -122,6 +137,8 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     for (const row of r.data.conversations) {
       const at = all.find((a) => a.c.id === row.id)!.at;
       expect(Math.abs(row.waiting_minutes - (Date.now() - at) / 60_000)).toBeLessThan(2);
+      // How long they have waited says who wrote last and when: neither is said again.
+      expect([row.last_from, row.updated_at], row.id).toEqual([undefined, undefined]);
     }
   });
 
@@ -236,11 +253,19 @@ describe("list_conversations: a bounded search says how far back it looked", () 
     expect(r.isError, r.text).toBe(false);
     expect(r.data.conversations).toEqual([]);
     expect(r.data.total).toBe(0);
+    expect(r.data.complete).toBe(false);
     expect(r.data.pages[0]).toMatchObject({ matched: 0, complete: false });
     expect(Date.parse(r.data.pages[0].searched_back_to)).toBe(ms(sorted[599]!.updated_at));
     expect(r.data.note).toMatch(/since/);
     // Within a span that reaches it, the same search finds it.
     const found = await h.call("list_conversations", { page_ids: page.id, customer: "khach hang rat cu", since: "2025-01-01", until: "2025-12-31" });
     expect(ids(found.data.conversations)).toEqual([`${page.id}_old599`]);
+    expect(found.data).toMatchObject({ total: 1, complete: true });
+    expect(found.data.pages[0].searched_back_to).toBeUndefined();
+    // Every page, the others read to their end: the one cut short makes the answer incomplete.
+    const all = await h.call("list_conversations", { customer: "khach hang rat cu" });
+    expect(all.data.complete).toBe(false);
+    expect(all.data.pages.filter((p: { complete: boolean }) => !p.complete).map((p: { page_id: string }) => p.page_id)).toEqual([page.id]);
+    for (const other of all.data.pages.filter((p: { page_id: string }) => p.page_id !== page.id)) expect(other.searched_back_to).toBeUndefined();
   });
 });

@@ -53,6 +53,30 @@ describe("list_call_logs totals", () => {
     expect(r.data.calls.every((c: { answered: boolean; direction: string }) => !c.answered && c.direction === "inbound")).toBe(true);
   });
 
+  it("answers the totals alone with limit 0, the same whatever the limit, and says so in its listing", async () => {
+    const s = h.sandbox.messaging;
+    const week = s.callLogs.filter((l) => ms(l.created_time) >= WEEK);
+    const alone = await h.call("list_call_logs", { since: "this week", limit: 0 });
+    expect(alone.isError, alone.text).toBe(false);
+    expect(alone.data).toMatchObject({ calls: [], total: week.length, totals: totalsOf(week), complete: true });
+    expect(alone.data.truncated).toBeUndefined();
+    expect(alone.data.next_cursor).toBeUndefined();
+    for (const p of alone.data.pages) expect(p.totals).toEqual(totalsOf(week.filter((l) => l.page_id === p.page_id)));
+    const withRows = await h.call("list_call_logs", { since: "this week", limit: 30 });
+    expect(withRows.data.totals).toEqual(alone.data.totals);
+    const tool = (await h.client.listTools()).tools.find((t) => t.name === "list_call_logs")!;
+    expect(tool.description).toMatch(/totals of the whole range, whatever limit/);
+    expect((tool.inputSchema.properties as Record<string, { description?: string }>).limit!.description).toMatch(/0: totals only/);
+  });
+
+  it("refuses limit 0 where there are no totals to give, before calling", async () => {
+    const before = h.sandbox.server.requests.length;
+    const r = await h.call("list_call_logs", { limit: 0 });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/limit: 0 asks for the totals of a range alone: they need since\/until/);
+    expect(h.sandbox.server.requests.length).toBe(before);
+  });
+
   it("without since/until lists without totals, and says what gives them", async () => {
     const r = await h.call("list_call_logs", { page_ids: h.sandbox.messaging.pages[0]!.id, limit: 5 });
     expect(r.isError, r.text).toBe(false);

@@ -135,6 +135,22 @@ describe("get_page_stats, metric messages", () => {
     expect(r.data.note).toMatch(/inbox_interactive_count = older inbox conversations \(begun before that hour\) in which the customer wrote again/);
   });
 
+  it("answers what its description's example says, followed to the letter", async () => {
+    const tool = (await h.client.listTools()).tools.find((t) => t.name === "get_page_stats")!;
+    const [, question, figure, limit] = /E\.g\. ([^:]+): sort_by "(\w+)", limit (\d+)/.exec(tool.description ?? "")!;
+    // The example names what its figure counts: customer_inbox_count counts customers' inbox
+    // messages (not new conversations, as a "busiest day" reads).
+    expect(question).toBe("day with most customer inbox messages");
+    const r = await h.call("get_page_stats", { since: SINCE, until: UNTIL, sort_by: figure, limit: Number(limit) });
+    expect(r.isError, r.text).toBe(false);
+    const perDay = new Map<string, number>();
+    for (const page of pages) {
+      for (const [day, counts] of pageActivity(h.sandbox.messaging, page, SPAN, localDay)) perDay.set(day, (perDay.get(day) ?? 0) + (counts.get("customer_inbox_count") ?? 0));
+    }
+    const [best] = [...perDay].sort((a, b) => b[1] - a[1]);
+    expect(r.data.rows).toEqual([expect.objectContaining({ date: best![0], customer_inbox_count: best![1] })]);
+  });
+
   it("gives active hours in the shop zone", async () => {
     const r = await h.call("get_page_stats", { page_ids: [pages[0]], since: "2025-12-31", until: "2025-12-31", by: "hour" });
     const span = days("2025-12-31", "2025-12-31");
@@ -274,6 +290,25 @@ describe("get_page_stats, metric new_customers", () => {
       const want = newCustomers(h.sandbox.messaging, row.page_id, SPAN, localDay);
       expect(row.new_customer_count).toBe(total(want, "new_customer_count"));
       expect(row.new_phone_number_count).toBe(total(want, "new_phone_number_count"));
+    }
+  });
+});
+
+describe("get_page_stats new_customers against the conversations", () => {
+  it("counts as new the people whose first conversation with the page began in the range, never more than the new conversations", async () => {
+    const s = h.sandbox.messaging;
+    const span = days("2025-12-26", UNTIL);
+    for (const page of pages) {
+      const threads = s.conversations.filter((c) => c.page_id === page);
+      const first = new Map<string, number>();
+      for (const c of threads) first.set(c.from.id, Math.min(first.get(c.from.id) ?? Infinity, Date.parse(`${c.inserted_at}Z`)));
+      const inSpan = (ms: number) => ms >= span.from && ms <= span.to;
+      const people = [...first.values()].filter(inSpan).length;
+      const begun = threads.filter((c) => inSpan(Date.parse(`${c.inserted_at}Z`))).length;
+      const r = await h.call("get_page_stats", { metric: "new_customers", page_ids: [page], since: "2025-12-26", until: UNTIL });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.data.totals.new_customer_count, page).toBe(people);
+      expect(people).toBeLessThanOrEqual(begun);
     }
   });
 });
