@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { registerSecret } from "./clients/redact.js";
+import { registerSecret } from "./text/redact.js";
 import { DEFAULT_BUDGET } from "./outbound.js";
 import { CONFIRM_MODES } from "./tools/confirm.js";
 import { allTools } from "./tools/index.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigFileError, parseCli } from "../src/config.js";
-import { redact } from "../src/clients/redact.js";
+import { redact } from "../src/text/redact.js";
 import { TOOLSETS } from "../src/tools/toolsets.js";
 
 function serve(argv: string[], env: Record<string, string> = {}) {

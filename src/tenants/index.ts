@@ -1,6 +1,6 @@
 import type { Dispatcher } from "undici";
 import { type Clients, createClients } from "../clients/index.js";
-import { registerSecret } from "../clients/redact.js";
+import { registerSecret } from "../text/redact.js";
 import { type Config, configSecrets } from "../config.js";
 import type { Logger } from "../log.js";
 import { MemoryScope } from "../state/memory.js";

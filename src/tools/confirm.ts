@@ -1,4 +1,4 @@
-import { sanitizeName } from "../format/text.js";
+import { sanitizeName } from "../text/sanitize.js";
 
 /**
  * The user's yes before a tool reaches a customer or moves money. A tool declares a `confirm` hook

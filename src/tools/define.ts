@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { MessagingClient } from "../clients/messaging.js";
 import type { PosClient } from "../clients/pos.js";
 import { InputError, PancakeError } from "../clients/errors.js";
-import { redact } from "../clients/redact.js";
+import { redact } from "../text/redact.js";
 import type { Config } from "../config.js";
 import { compact } from "../format/compact.js";
 import type { Logger } from "../log.js";

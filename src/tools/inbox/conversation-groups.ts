@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { id } from "../../format/compact.js";
 import { tagLabels } from "../../format/conversations.js";
-import { fold, sanitizeName } from "../../format/text.js";
+import { fold } from "../../text/fold.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { type DateRange, parseRange, toDateInZone, toIsoInZone, toUnix } from "../../format/time.js";
 import type { ToolContext } from "../define.js";
 import {

@@ -1,8 +1,9 @@
 import { InputError } from "../../clients/errors.js";
 import type { MessagingClient } from "../../clients/messaging.js";
 import type { PageUser, Tag } from "../../clients/schemas/messaging.js";
-import { bestMatches, nameScore, nearestName } from "../../format/name-match.js";
-import { fold, sanitizeName } from "../../format/text.js";
+import { bestMatches, nameScore, nearestName } from "../../text/name-match.js";
+import { fold } from "../../text/fold.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { cachePer } from "../pos/ttl-cache.js";
 
 /**

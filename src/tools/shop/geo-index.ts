@@ -1,6 +1,6 @@
 import type { PosClient } from "../../clients/pos.js";
 import type { PosCommune, PosDistrict, PosProvince } from "../../clients/schemas/pos.js";
-import { fold } from "../../format/text.js";
+import { fold } from "../../text/fold.js";
 import { cachePer } from "../pos/ttl-cache.js";
 
 // Ids in the keys come from callers (lookup_address, the geo resource templates): a cache without
