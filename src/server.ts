@@ -30,7 +30,7 @@ import type { ResourceContext } from "./resources/define.js";
 import { resources } from "./resources/index.js";
 import { readResource } from "./resources/read.js";
 import { AskLater, type ConfirmForm, type UserAnswer } from "./tools/confirm.js";
-import { signingKey } from "./tools/cursor.js";
+import { signingKey } from "./cursor-key.js";
 import { type AnyTool, errorResult, runTool, type ToolContext, type ToolResult } from "./tools/define.js";
 import { enableToolsetTool } from "./tools/enable-toolset.js";
 import { availableTools, selectTools } from "./tools/index.js";

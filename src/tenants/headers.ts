@@ -4,7 +4,7 @@ import { createClients } from "../clients/index.js";
 import { registerSecret } from "../text/redact.js";
 import { type Config, configSecrets, parsePairs } from "../config.js";
 import { credentialHash } from "../state/seal.js";
-import { cursorKeyOf } from "../tools/cursor.js";
+import { cursorKeyOf } from "../cursor-key.js";
 import type { Tenant, TenantDeps } from "./index.js";
 
 /**

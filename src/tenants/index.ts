@@ -6,7 +6,7 @@ import type { Logger } from "../log.js";
 import { MemoryScope } from "../state/memory.js";
 import type { StateScope } from "../state/scope.js";
 import { credentialHash, sealKey } from "../state/seal.js";
-import { cursorKeyOf } from "../tools/cursor.js";
+import { cursorKeyOf } from "../cursor-key.js";
 
 /** Who a request is served for: its config, clients (credentials), cursor key and logger. */
 export interface Tenant {

@@ -6,13 +6,6 @@ import { sanitizeName } from "../text/sanitize.js";
  * when the context can ask, and sends nothing upstream unless the user accepts.
  */
 
-/**
- * PANCAKE_CONFIRM_WRITES, for the tools that declare `confirm` (they reach a customer or move
- * money): `auto` asks where the client can, `always` refuses to make them unasked, `never` does not ask.
- */
-export const CONFIRM_MODES = ["auto", "always", "never"] as const;
-export type ConfirmMode = (typeof CONFIRM_MODES)[number];
-
 /** What a tool asks the user to approve. */
 export interface Confirmation {
   /** One line: what happens on accept. */

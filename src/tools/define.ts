@@ -12,7 +12,7 @@ import { capFullRows } from "./inputs.js";
 import { fitResult } from "./page-fit.js";
 import { issuesMessage, listsFromSingles, unknownKeysMessage } from "./input-errors.js";
 import { resolvePageArgs } from "./pages/page-refs.js";
-import type { ToolsetName } from "./toolsets.js";
+import type { ToolsetName } from "../toolsets.js";
 
 /** All four hints are required: clients decide on confirmation prompts from them. */
 export interface ToolAnnotations {
