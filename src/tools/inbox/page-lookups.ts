@@ -4,7 +4,7 @@ import type { PageUser, Tag } from "../../clients/schemas/messaging.js";
 import { bestMatches, nameScore, nearestName } from "../../text/name-match.js";
 import { fold } from "../../text/fold.js";
 import { sanitizeName } from "../../text/sanitize.js";
-import { cachePer } from "../pos/ttl-cache.js";
+import { cachePer } from "../../state/ttl-cache.js";
 
 /**
  * Per-page lists that several tools and resources join against (tag names, staff names). They
