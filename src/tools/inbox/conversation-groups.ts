@@ -18,7 +18,7 @@ import {
   timeOf,
   within24h,
 } from "./conversation-search.js";
-import type { ListConversationsInput } from "./list-conversations.js";
+import { type GROUP_KEYS, LIMIT_MAX, type ListConversationsInput } from "./list-conversations-input.js";
 import { rankGroups, restNote } from "../group-rows.js";
 
 /**
@@ -28,11 +28,7 @@ import { rankGroups, restNote } from "../group-rows.js";
  * A grouped answer never looks complete when a page was not read to its end.
  */
 
-export const GROUP_KEYS = ["page", "type", "tag", "assignee", "day"] as const;
 type GroupKey = (typeof GROUP_KEYS)[number];
-
-/** list_conversations' largest limit: 50 rows are about 7,700 tokens, more crowd a model's context for little gain. */
-export const LIMIT_MAX = 50;
 
 const NO_TAG = "(no tag)";
 const UNASSIGNED = "(unassigned)";
