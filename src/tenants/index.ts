@@ -14,7 +14,7 @@ export interface Tenant {
   id: string;
   config: Config;
   clients: Clients;
-  /** Unset for the environment's tenant, which keeps the process's key (src/tools/cursor.ts). */
+  /** Unset for the environment's tenant, which keeps the process's key (src/cursor-key.ts). */
   cursorKey?: Buffer;
   logger: Logger;
 }

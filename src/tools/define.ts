@@ -39,7 +39,7 @@ export interface ToolContext {
   progress(done: number, total?: number, message?: string): Promise<void>;
   /** Set when this call must ask the user before a write that declares `confirm` (tools/confirm.ts). */
   askUser?: AskUser;
-  /** The tenant's cursor key (src/tools/cursor.ts); unset, the process's own. */
+  /** The tenant's cursor key (src/cursor-key.ts); unset, the process's own. */
   cursorKey?: Buffer;
 }
 
