@@ -1,4 +1,5 @@
-import { type AskUser, AskLater, type ConfirmForm, type ConfirmMode, type UserAnswer } from "./tools/confirm.js";
+import type { ConfirmMode } from "./config.js";
+import { type AskUser, AskLater, type ConfirmForm, type UserAnswer } from "./tools/confirm.js";
 
 /** A person answers a confirmation: give them time, but not forever (then nothing is sent). */
 export const CONFIRM_TIMEOUT_MS = 10 * 60_000;

@@ -8,6 +8,7 @@ import type { StateScope } from "./state/scope.js";
 import { openRedis } from "./state/open.js";
 import { namespaceOf, redisStates, type StateSource } from "./tenants/index.js";
 import { serveApp } from "./http-app.js";
+import { unknownTools } from "./tools/index.js";
 import { isWildcard } from "./transports/wildcard.js";
 import { VERSION } from "./version.js";
 
@@ -19,6 +20,9 @@ async function main(): Promise<void> {
   if (command.kind === "sandbox") return runSandbox(command.port, command.host);
 
   let config: Config = command.config;
+  // Checked here, where the server is assembled: the configuration knows no tool (config.ts).
+  const unknown = unknownTools(config.tools);
+  if (unknown) throw new ConfigFileError(`invalid configuration:\n  PANCAKE_TOOLS / --tools: ${unknown}`);
   const logger = new Logger(config.logLevel, config.logFormat);
   const cleanups: (() => Promise<void>)[] = [];
   let banner: ((url: string) => Promise<string>) | undefined;

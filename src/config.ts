@@ -1,14 +1,19 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { registerSecret } from "./clients/redact.js";
+import { registerSecret } from "./text/redact.js";
 import { DEFAULT_BUDGET } from "./outbound.js";
-import { CONFIRM_MODES } from "./tools/confirm.js";
-import { allTools } from "./tools/index.js";
-import { setCursorKey } from "./tools/cursor.js";
-import { closestKey } from "./tools/input-errors.js";
-import { TOOLSETS, type ToolsetChoice } from "./tools/toolsets.js";
+import { setCursorKey } from "./cursor-key.js";
+import { TOOLSETS, type ToolsetChoice } from "./toolsets.js";
 
 const LOG_LEVELS = ["debug", "info", "warning", "error"] as const;
+
+/**
+ * PANCAKE_CONFIRM_WRITES, for the tools that declare `confirm` (they reach a customer or move
+ * money, src/tools/confirm.ts): `auto` asks where the client can, `always` refuses to make them
+ * unasked, `never` does not ask.
+ */
+export const CONFIRM_MODES = ["auto", "always", "never"] as const;
+export type ConfirmMode = (typeof CONFIRM_MODES)[number];
 
 /** `a=1,b=2` -> { a: "1", b: "2" }; whitespace around items is ignored. */
 export function parsePairs(name: string, text: string | undefined): Record<string, string> {
@@ -72,7 +77,7 @@ export const configSchema = z.object({
   /** Ask the user before writes that reach a customer or move money (tools/confirm.ts). */
   confirmWrites: z.enum(CONFIRM_MODES).default("auto"),
   mcpToken: z.string().min(16, "PANCAKE_MCP_TOKEN must be at least 16 characters").optional(),
-  /** Signs next_cursor values; replicas behind one load balancer share it (src/tools/cursor.ts). */
+  /** Signs next_cursor values; replicas behind one load balancer share it (src/cursor-key.ts). */
   cursorKey: z.string().min(32, "PANCAKE_MCP_CURSOR_KEY must be at least 32 characters").optional(),
   http: z.boolean(),
   /** PANCAKE_MCP_TENANTS: a JSON file of tenants, each with its token, credentials and tools (src/tenants/file.ts). */
@@ -298,8 +303,6 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     throw new ConfigFileError(`invalid configuration:\n  ${[...new Set(problems)].join("\n  ")}`);
   }
   const config = parsed.data;
-  const unknown = unknownTools(config.tools);
-  if (unknown) throw new ConfigFileError(`invalid configuration:\n  PANCAKE_TOOLS / --tools: ${unknown}`);
   const clash = tenantClash(config);
   if (clash) throw new ConfigFileError(`invalid configuration:\n  PANCAKE_MCP_TENANTS: ${clash}`);
   registerConfigSecrets(config);
@@ -318,18 +321,6 @@ function tenantClash(config: Config): string | undefined {
     Object.keys(config.posApiKeys).length > 0 && "PANCAKE_POS_API_KEY",
   ].filter(Boolean);
   return single.length > 0 ? `each tenant has its own token and credentials in the file; remove ${single.join(", ")} from the environment` : undefined;
-}
-
-/** What is wrong with a list of tool names (the unknown ones, each with its nearest name), if anything. */
-export function unknownTools(tools: readonly string[] | undefined): string | undefined {
-  const unknown = (tools ?? []).filter((name) => !allTools.some((t) => t.name === name));
-  if (unknown.length === 0) return undefined;
-  const names = allTools.map((t) => t.name);
-  const each = unknown.map((name) => {
-    const near = closestKey(name, names);
-    return `${name}${near ? ` (did you mean ${near}?)` : ""}`;
-  });
-  return `no tool ${each.join(", ")}; see docs/tools.md or --toolsets`;
 }
 
 const ENV_NAMES: Record<string, string> = {

@@ -6,7 +6,7 @@ import type { Config } from "./config.js";
 import type { Logger } from "./log.js";
 import { buildServer } from "./server.js";
 import { toolEvents } from "./tools/define.js";
-import { cacheEvents } from "./tools/pos/ttl-cache.js";
+import { cacheEvents } from "./state/ttl-cache.js";
 import type { RedisState } from "./state/redis.js";
 import { headerCredentials, headerTenant } from "./tenants/headers.js";
 import { memoryStates, type StateSource, type Tenant } from "./tenants/index.js";

@@ -1,4 +1,4 @@
-import { redact } from "./clients/redact.js";
+import { redact } from "./text/redact.js";
 
 export type LogLevel = "debug" | "info" | "warning" | "error";
 const order: Record<LogLevel, number> = { debug: 0, info: 1, warning: 2, error: 3 };

@@ -1,6 +1,6 @@
 import type { limiterEvents, upstreamEvents } from "./clients/http.js";
 import type { toolEvents } from "./tools/define.js";
-import type { cacheEvents } from "./tools/pos/ttl-cache.js";
+import type { cacheEvents } from "./state/ttl-cache.js";
 
 export interface Metrics {
   /** Counts an MCP request by tenant. */

@@ -1,5 +1,5 @@
-import { holdsSecret, REDACTED, redact, registerSecret, SECRET_PARAMS } from "./clients/redact.js";
-import { setOwn } from "./format/compact.js";
+import { holdsSecret, REDACTED, redact, registerSecret, SECRET_PARAMS } from "./text/redact.js";
+import { setOwn } from "./text/own-property.js";
 
 /** A resource or a listing as it is sent: redacted (`scrubbed`), and cut to its budget. */
 export function outboundJson<T>(value: T, budget = DEFAULT_BUDGET): { value: T; text: string } {

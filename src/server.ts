@@ -30,7 +30,7 @@ import type { ResourceContext } from "./resources/define.js";
 import { resources } from "./resources/index.js";
 import { readResource } from "./resources/read.js";
 import { AskLater, type ConfirmForm, type UserAnswer } from "./tools/confirm.js";
-import { signingKey } from "./tools/cursor.js";
+import { signingKey } from "./cursor-key.js";
 import { type AnyTool, errorResult, runTool, type ToolContext, type ToolResult } from "./tools/define.js";
 import { enableToolsetTool } from "./tools/enable-toolset.js";
 import { availableTools, selectTools } from "./tools/index.js";
@@ -55,7 +55,7 @@ export interface ServerDeps {
   forwardLogs?: boolean;
   /** The HTTP request served (sent upstream as X-Request-Id). */
   requestId?: string;
-  /** The tenant's cursor key, when the server serves several (src/tools/cursor.ts). */
+  /** The tenant's cursor key, when the server serves several (src/cursor-key.ts). */
   cursorKey?: Buffer;
 }
 
@@ -239,7 +239,7 @@ const codecs = new WeakMap<Buffer, RequestStateCodec<Asked>>();
 /**
  * The seal on a 2026-07-28 question (requestState): the answer comes back with a later call, maybe
  * to another replica, so the key is the tenant's cursor key (shared by replicas the same way,
- * src/tools/cursor.ts), derived for this one use. It lasts as long as a 2025-era client is waited for.
+ * src/cursor-key.ts), derived for this one use. It lasts as long as a 2025-era client is waited for.
  */
 function requestStateCodec(tenantKey: Buffer | undefined): RequestStateCodec<Asked> {
   const base = signingKey(tenantKey);

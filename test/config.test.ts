@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigFileError, parseCli } from "../src/config.js";
-import { redact } from "../src/clients/redact.js";
-import { TOOLSETS } from "../src/tools/toolsets.js";
+import { redact } from "../src/text/redact.js";
+import { TOOLSETS } from "../src/toolsets.js";
 
 function serve(argv: string[], env: Record<string, string> = {}) {
   const command = parseCli(argv, env);

@@ -1,4 +1,4 @@
-import { redact } from "./redact.js";
+import { redact } from "../text/redact.js";
 
 /**
  * Every failure a tool can meet is one of these. The tool wrapper turns them into isError

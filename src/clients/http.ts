@@ -12,8 +12,8 @@ import {
 } from "./errors.js";
 import { RateLimiter, type Slot } from "./limiter.js";
 import type { Limiter } from "../state/scope.js";
-import { sanitizeText } from "../format/text.js";
-import { registerSecret, SECRET_PARAMS } from "./redact.js";
+import { sanitizeText } from "../text/sanitize.js";
+import { registerSecret, SECRET_PARAMS } from "../text/redact.js";
 
 const SECRET_PARAM_SET: ReadonlySet<string> = new Set(SECRET_PARAMS);
 

@@ -3,12 +3,12 @@ import { ConfigError, InputError, UpstreamError } from "./errors.js";
 import { joinedLoad, original } from "./call-signal.js";
 import { type HttpCore, listIn, pathOf, type QueryValue, type RequestOptions } from "./http.js";
 import { fetchMedia, type Media, multipartFile } from "./media.js";
-import { registerSecret } from "./redact.js";
+import { registerSecret } from "../text/redact.js";
 import { MemoryScope } from "../state/memory.js";
 import type { SharedCache, StateScope } from "../state/scope.js";
-import { setOwn } from "../format/compact.js";
-import { bestMatches, nearestName } from "../format/name-match.js";
-import { sanitizeName } from "../format/text.js";
+import { setOwn } from "../text/own-property.js";
+import { bestMatches, nearestName } from "../text/name-match.js";
+import { sanitizeName } from "../text/sanitize.js";
 import {
   type AdRecord,
   adRecordSchema,

@@ -1,4 +1,4 @@
-import { nearestName } from "../format/name-match.js";
+import { nearestName } from "../text/name-match.js";
 import { InputError } from "./errors.js";
 
 // Status code tables of the POS API. Each is the seed's table ("States" of spec/pos-api.md) with

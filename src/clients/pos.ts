@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { ConfigError, InputError, OutcomeUnknownError } from "./errors.js";
 import { type HttpCore, listIn, pathOf, type QueryValue, type RequestOptions } from "./http.js";
-import { registerSecret } from "./redact.js";
+import { registerSecret } from "../text/redact.js";
 import { MemoryScope } from "../state/memory.js";
 import type { StateScope } from "../state/scope.js";
 import * as S from "./schemas/pos.js";

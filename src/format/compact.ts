@@ -1,3 +1,5 @@
+import { setOwn } from "../text/own-property.js";
+
 /**
  * Drops null, undefined, empty strings, empty arrays and empty objects, deeply. A tool result's
  * own top-level lists stay even when empty, so "no rows" reads as `items: []`.
@@ -41,13 +43,4 @@ export function num(value: unknown): number | undefined {
 /** An upstream id (string or number) as a string. */
 export function id(value: unknown): string | undefined {
   return typeof value === "string" || typeof value === "number" ? String(value) : undefined;
-}
-
-/**
- * An own property even for the key "__proto__", which plain assignment would turn into the
- * prototype. Only that key takes the slow defineProperty path: results run through here whole.
- */
-export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }

@@ -1,6 +1,6 @@
 import type { Conversation, Message } from "../clients/schemas/messaging.js";
 import { id } from "./compact.js";
-import { sanitizeDeep, sanitizeName, sanitizeText } from "./text.js";
+import { sanitizeDeep, sanitizeName, sanitizeText } from "../text/sanitize.js";
 import { recordTime } from "./time.js";
 
 /**

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ORDER_STATUSES, PAYMENT_TYPES, RETURN_ORDER_STATUSES, statusName } from "../clients/pos-codes.js";
 import type { PosOrder, PosOrderItem, PosReturnOrder } from "../clients/schemas/pos.js";
 import { id, num } from "./compact.js";
-import { sanitizeDeep, sanitizeName, sanitizeText } from "./text.js";
+import { sanitizeDeep, sanitizeName, sanitizeText } from "../text/sanitize.js";
 import { shortDuration } from "./duration.js";
 import { recordDate, recordTime } from "./time.js";
 

@@ -1,4 +1,4 @@
-import { fold } from "../format/text.js";
+import { fold } from "../text/fold.js";
 import { startOfDay, toDateInZone } from "../format/time.js";
 import type { ResourceContext } from "../resources/define.js";
 import { completePageId } from "../resources/pages.js";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { compact } from "../format/compact.js";
 import { messageRow } from "../format/conversations.js";
 import { orderCurrency, orderRow } from "../format/orders.js";
-import { sanitizeName } from "../format/text.js";
+import { sanitizeName } from "../text/sanitize.js";
 import type { ResourceContext } from "../resources/define.js";
 import { completePageId } from "../resources/pages.js";
 import { type Chat, readChat } from "../tools/inbox/chat-profile.js";

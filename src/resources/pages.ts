@@ -1,5 +1,5 @@
 import { compact } from "../format/compact.js";
-import { fold } from "../format/text.js";
+import { fold } from "../text/fold.js";
 import { pageTagRows } from "../tools/inbox/list-page-tags.js";
 import { pageRows } from "../tools/pages/list-pages.js";
 import { pageUserRows } from "../tools/pages/list-page-users.js";

@@ -1,6 +1,7 @@
 import { NotFoundError } from "../clients/errors.js";
 import { POS_STATUS_TABLES, type PosStatusTable } from "../clients/pos-codes.js";
-import { fold, sanitizeName } from "../format/text.js";
+import { fold } from "../text/fold.js";
+import { sanitizeName } from "../text/sanitize.js";
 import { geoIndex } from "../tools/shop/geo-index.js";
 import { shopRow } from "../tools/shop/list-shops.js";
 import { cachedShops } from "../tools/pos/resolve-shop.js";

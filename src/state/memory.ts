@@ -1,5 +1,5 @@
 import { RateLimiter } from "../clients/limiter.js";
-import { TtlCache } from "../tools/pos/ttl-cache.js";
+import { TtlCache } from "./ttl-cache.js";
 import type { CacheOptions, Limiter, StateScope } from "./scope.js";
 
 /** Slots count from when each answer began; the margin covers timer and clock granularity. */

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import type { Logger } from "../log.js";
-import type { TtlCache } from "../tools/pos/ttl-cache.js";
+import type { TtlCache } from "./ttl-cache.js";
 import type { MemoryScope } from "./memory.js";
 import { RedisLink } from "./redis-link.js";
 import { LIMITER_SCRIPTS, RedisLimiter } from "./redis-limiter.js";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { type Config, configSchema, toolList, toolsetList, unknownTools } from "../config.js";
-import { CONFIRM_MODES } from "../tools/confirm.js";
+import { CONFIRM_MODES, type Config, configSchema, toolList, toolsetList } from "../config.js";
+import { unknownTools } from "../tools/index.js";
 
 /**
  * The tenants file (PANCAKE_MCP_TENANTS): one entry per tenant (a shop, or an agency's client),

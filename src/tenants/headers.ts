@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
 import { createClients } from "../clients/index.js";
-import { registerSecret } from "../clients/redact.js";
+import { registerSecret } from "../text/redact.js";
 import { type Config, configSecrets, parsePairs } from "../config.js";
 import { credentialHash } from "../state/seal.js";
-import { cursorKeyOf } from "../tools/cursor.js";
+import { cursorKeyOf } from "../cursor-key.js";
 import type { Tenant, TenantDeps } from "./index.js";
 
 /**
@@ -48,7 +48,7 @@ export function headerCredentials(headers: IncomingHttpHeaders): Credentials | u
 export function headerTenant(base: Tenant, credentials: Credentials, deps: TenantDeps): Tenant {
   const config: Config = { ...base.config, ...credentials };
   const secrets = configSecrets(config);
-  // Scrubbed from what this request returns; kept among the most recent only (src/clients/redact.ts).
+  // Scrubbed from what this request returns; kept among the most recent only (src/text/redact.ts).
   for (const secret of secrets) registerSecret(secret);
   const digest = credentialHash(secrets, 32);
   const logger = base.logger.child({ credentials: `headers:${digest.slice(0, 8)}` });

@@ -1,12 +1,12 @@
 import type { Dispatcher } from "undici";
 import { type Clients, createClients } from "../clients/index.js";
-import { registerSecret } from "../clients/redact.js";
+import { registerSecret } from "../text/redact.js";
 import { type Config, configSecrets } from "../config.js";
 import type { Logger } from "../log.js";
 import { MemoryScope } from "../state/memory.js";
 import type { StateScope } from "../state/scope.js";
 import { credentialHash, sealKey } from "../state/seal.js";
-import { cursorKeyOf } from "../tools/cursor.js";
+import { cursorKeyOf } from "../cursor-key.js";
 
 /** Who a request is served for: its config, clients (credentials), cursor key and logger. */
 export interface Tenant {
@@ -14,7 +14,7 @@ export interface Tenant {
   id: string;
   config: Config;
   clients: Clients;
-  /** Unset for the environment's tenant, which keeps the process's key (src/tools/cursor.ts). */
+  /** Unset for the environment's tenant, which keeps the process's key (src/cursor-key.ts). */
   cursorKey?: Buffer;
   logger: Logger;
 }

@@ -1,17 +1,10 @@
-import { sanitizeName } from "../format/text.js";
+import { sanitizeName } from "../text/sanitize.js";
 
 /**
  * The user's yes before a tool reaches a customer or moves money. A tool declares a `confirm` hook
  * (what it is about to do: who, what, how much); runTool asks through the client (MCP elicitation)
  * when the context can ask, and sends nothing upstream unless the user accepts.
  */
-
-/**
- * PANCAKE_CONFIRM_WRITES, for the tools that declare `confirm` (they reach a customer or move
- * money): `auto` asks where the client can, `always` refuses to make them unasked, `never` does not ask.
- */
-export const CONFIRM_MODES = ["auto", "always", "never"] as const;
-export type ConfirmMode = (typeof CONFIRM_MODES)[number];
 
 /** What a tool asks the user to approve. */
 export interface Confirmation {

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { MessagingClient } from "../clients/messaging.js";
 import type { PosClient } from "../clients/pos.js";
 import { InputError, PancakeError } from "../clients/errors.js";
-import { redact } from "../clients/redact.js";
+import { redact } from "../text/redact.js";
 import type { Config } from "../config.js";
 import { compact } from "../format/compact.js";
 import type { Logger } from "../log.js";
@@ -12,7 +12,7 @@ import { capFullRows } from "./inputs.js";
 import { fitResult } from "./page-fit.js";
 import { issuesMessage, listsFromSingles, unknownKeysMessage } from "./input-errors.js";
 import { resolvePageArgs } from "./pages/page-refs.js";
-import type { ToolsetName } from "./toolsets.js";
+import type { ToolsetName } from "../toolsets.js";
 
 /** All four hints are required: clients decide on confirmation prompts from them. */
 export interface ToolAnnotations {
@@ -39,7 +39,7 @@ export interface ToolContext {
   progress(done: number, total?: number, message?: string): Promise<void>;
   /** Set when this call must ask the user before a write that declares `confirm` (tools/confirm.ts). */
   askUser?: AskUser;
-  /** The tenant's cursor key (src/tools/cursor.ts); unset, the process's own. */
+  /** The tenant's cursor key (src/cursor-key.ts); unset, the process's own. */
   cursorKey?: Buffer;
 }
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { AnyTool } from "./define.js";
 import { listedTool } from "./listing.js";
 import { typeText } from "./signature.js";
-import { DEFAULT_TOOLS, TOOLSET_DESCRIPTIONS, TOOLSETS } from "./toolsets.js";
+import { DEFAULT_TOOLS, TOOLSET_DESCRIPTIONS, TOOLSETS } from "../toolsets.js";
 
 interface Prop {
   type?: string | string[];

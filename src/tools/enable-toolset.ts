@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type AnyTool, defineTool } from "./define.js";
 import { toolSignature } from "./signature.js";
-import { TOOLSET_DESCRIPTIONS, TOOLSETS, type ToolsetName } from "./toolsets.js";
+import { TOOLSET_DESCRIPTIONS, TOOLSETS, type ToolsetName } from "../toolsets.js";
 
 /** The session's tool list, as enable_toolset sees and changes it. */
 export interface ToolsetSwitch {

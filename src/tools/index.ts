@@ -1,6 +1,7 @@
 import type { Config } from "../config.js";
 import { type AnyTool, isWriteTool } from "./define.js";
-import { DEFAULT_TOOLS } from "./toolsets.js";
+import { closestKey } from "./input-errors.js";
+import { DEFAULT_TOOLS } from "../toolsets.js";
 import { tools as analytics } from "./analytics/index.js";
 import { tools as api } from "./api/index.js";
 import { tools as catalog } from "./catalog/index.js";
@@ -47,4 +48,19 @@ export function selectTools(config: Pick<Config, "toolsets" | "readOnly" | "tool
   return availableTools(config).filter((tool) =>
     named ? named.has(tool.name) : wanted.has(tool.toolset) || byDefault?.has(tool.name) === true,
   );
+}
+
+/**
+ * What is wrong with a list of tool names (the unknown ones, each with its nearest name), if
+ * anything: checked where a server is assembled from a tool list (the CLI, the tenants file).
+ */
+export function unknownTools(tools: readonly string[] | undefined): string | undefined {
+  const unknown = (tools ?? []).filter((name) => !allTools.some((t) => t.name === name));
+  if (unknown.length === 0) return undefined;
+  const names = allTools.map((t) => t.name);
+  const each = unknown.map((name) => {
+    const near = closestKey(name, names);
+    return `${name}${near ? ` (did you mean ${near}?)` : ""}`;
+  });
+  return `no tool ${each.join(", ")}; see docs/tools.md or --toolsets`;
 }

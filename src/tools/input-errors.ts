@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { editDistance as distance } from "../format/edit-distance.js";
+import { editDistance as distance } from "../text/edit-distance.js";
 
 /**
  * What a model reads when its arguments do not fit. zod's own words ("Invalid input") do not tell

@@ -1,15 +1,32 @@
 import { z } from "zod";
+import type { Config } from "../config.js";
 import { compact } from "../format/compact.js";
 import { CUT_KEY, scrubbed, withinBudget } from "../outbound.js";
-import type { AnyTool, ToolContext } from "./define.js";
 
 type Shown = { value: Record<string, unknown>; text: string };
+
+/**
+ * What fitting reads of a tool (define.ts's ToolDefinition), typed here so that runTool's module,
+ * which fits every answer, and this one do not import each other.
+ */
+interface Fitted<C> {
+  input: z.ZodObject<z.ZodRawShape>;
+  output: z.ZodObject<z.ZodRawShape>;
+  maxResultChars?: number;
+  handler(input: Record<PropertyKey, unknown>, ctx: C): Promise<unknown>;
+}
+
+/** What fitting reads of a call's context (define.ts's ToolContext). */
+interface FitContext {
+  config: Pick<Config, "maxResultChars">;
+  progress(done: number, total?: number, message?: string): Promise<void>;
+}
 
 /**
  * A tool's answer as it is sent: secrets redacted, within the call's budget (the configured one,
  * or the tool's own when smaller). One JSON pass when it fits, as nearly every answer does.
  */
-export async function fitResult(tool: AnyTool, input: Record<PropertyKey, unknown>, answer: Record<string, unknown>, ctx: ToolContext): Promise<Shown> {
+export async function fitResult<C extends FitContext>(tool: Fitted<C>, input: Record<PropertyKey, unknown>, answer: Record<string, unknown>, ctx: C): Promise<Shown> {
   const budget = Math.min(tool.maxResultChars ?? Number.POSITIVE_INFINITY, ctx.config.maxResultChars);
   const shown = scrubbed(answer);
   if (shown.text.length <= budget) return shown;
@@ -26,14 +43,14 @@ export async function fitResult(tool: AnyTool, input: Record<PropertyKey, unknow
 /** Characters kept free for a next_cursor longer than the one it replaces (search_orders' names the ids read at its edge second). */
 const CURSOR_SLACK = 200;
 
-const keys = new WeakMap<AnyTool, string | null>();
+const keys = new WeakMap<object, string | null>();
 
 /**
  * The list a paged tool answers in: the first list of its output (optional or not), when the
  * output has a next_cursor and the input a `limit` to ask for fewer rows with. Undefined for any
  * other tool.
  */
-export function rowsKey(tool: AnyTool): string | undefined {
+export function rowsKey(tool: Pick<Fitted<never>, "input" | "output">): string | undefined {
   let key = keys.get(tool);
   if (key === undefined) {
     const shape = tool.output.shape;
@@ -48,7 +65,7 @@ const isList = (schema: unknown): boolean =>
   schema instanceof z.ZodOptional ? isList(schema.unwrap()) : schema instanceof z.ZodArray;
 
 /** What makes rows smaller, where the tool offers it. */
-function adviceOf(tool: AnyTool): string {
+function adviceOf(tool: Pick<Fitted<never>, "input">): string {
   const ways = ["fields" in tool.input.shape && "fewer fields", "detail" in tool.input.shape && 'detail "compact"'].filter(Boolean);
   return ways.length ? ` For more rows a call, ask for ${ways.join(" or ")}.` : "";
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { failureText } from "../clients/errors.js";
 import { normalizePhone } from "../format/phone.js";
-import { sanitizeDeep } from "../format/text.js";
+import { sanitizeDeep } from "../text/sanitize.js";
 
 /**
  * Writes read back. The live POS answers success to writes it did not fully apply: PUT

@@ -7,7 +7,7 @@ import {
   UpstreamError,
 } from "../../src/clients/errors.js";
 import { HttpCore, pathOf } from "../../src/clients/http.js";
-import { redact, registerSecret } from "../../src/clients/redact.js";
+import { redact, registerSecret } from "../../src/text/redact.js";
 import { Logger } from "../../src/log.js";
 
 const ORIGIN = "https://pages.example";

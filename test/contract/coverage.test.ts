@@ -9,7 +9,7 @@ import { Sandbox } from "../../src/sandbox/index.js";
 import { buildServer } from "../../src/server.js";
 import { CURATED, NEVER } from "../../src/tools/api/curated.js";
 import { allTools, selectTools } from "../../src/tools/index.js";
-import { TOOLSETS } from "../../src/tools/toolsets.js";
+import { TOOLSETS } from "../../src/toolsets.js";
 import { argsFor } from "../fixtures/tool-calls.js";
 import { expectOutputContract } from "../helpers/output-contract.js";
 import { type ContractRecorder, INDEX, recordContract } from "./recorder.js";

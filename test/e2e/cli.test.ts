@@ -68,6 +68,16 @@ describe("the pancake-mcp command", () => {
     expect(failure.stderr).toMatch(/PANCAKE_TOOLSETS.*"orders"/s);
   });
 
+  it("refuses a tool list naming a tool that does not exist, with the likely one, and exits 2", async () => {
+    requireBuild();
+    const failure = await run(process.execPath, [CLI, "--tools", "search_order,list_pages"], { env: cleanEnv() }).catch((e) => e);
+    expect(failure.code).toBe(2);
+    expect(failure.stdout).toBe("");
+    expect(failure.stderr).toBe(
+      "pancake-mcp: invalid configuration:\n  PANCAKE_TOOLS / --tools: no tool search_order (did you mean search_orders?); see docs/tools.md or --toolsets\n",
+    );
+  });
+
   it("runs the simulated upstream on its own with `sandbox --port`", async () => {
     requireBuild();
     const child = spawn(process.execPath, [CLI, "sandbox", "--port", "0"], { env: cleanEnv(), stdio: ["ignore", "ignore", "pipe"] });

@@ -6,7 +6,7 @@ import { type Config, makeConfig } from "../../src/config.js";
 import { Logger } from "../../src/log.js";
 import { Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
 import { buildServer, type Era } from "../../src/server.js";
-import { TOOLSETS } from "../../src/tools/toolsets.js";
+import { TOOLSETS } from "../../src/toolsets.js";
 import { type ContractRecorder, recordContract } from "../contract/recorder.js";
 import { expectOutputContract } from "./output-contract.js";
 

@@ -7,10 +7,9 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseCli, toolsetList } from "../../src/config.js";
+import { CONFIRM_MODES, parseCli, toolsetList } from "../../src/config.js";
 import { Sandbox } from "../../src/sandbox/index.js";
-import { CONFIRM_MODES } from "../../src/tools/confirm.js";
-import { TOOLSETS } from "../../src/tools/toolsets.js";
+import { TOOLSETS } from "../../src/toolsets.js";
 import { CLI, cleanEnv, requireBuild } from "../helpers/spawn.js";
 
 const read = (file: string) => JSON.parse(readFileSync(new URL(`../../${file}`, import.meta.url), "utf8"));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClients } from "../../src/clients/index.js";
 import { makeConfig } from "../../src/config.js";
 import { Logger } from "../../src/log.js";
-import type { TtlCache } from "../../src/tools/pos/ttl-cache.js";
+import type { TtlCache } from "../../src/state/ttl-cache.js";
 import { type GeoIndex, geoIndex } from "../../src/tools/shop/geo-index.js";
 import { type HostileUpstream, hostileUpstream, rssMb } from "../helpers/hostile-upstream.js";
 import { type StdioServer, spawnStdio } from "../helpers/stdio-client.js";

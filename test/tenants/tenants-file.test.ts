@@ -31,3 +31,13 @@ it("names the tenant and field of a bad entry", () => {
   expect(() => readTenantsFile(path, makeConfig())).toThrow(TenantsFileError);
   expect(() => readTenantsFile(path, makeConfig())).toThrow(/tenants\[0\] \(a\)\.call_center_ids/);
 });
+
+it("names a tenant's tool that does not exist, with the likely one", () => {
+  const path = tenants([
+    { id: "a", token_sha256: digest("a"), tools: ["search_orders"] },
+    { id: "b", token_sha256: digest("b"), tools: ["search_order", "list_pages"] },
+  ]);
+  expect(() => readTenantsFile(path, makeConfig())).toThrow(
+    `PANCAKE_MCP_TENANTS (${path}):\n  tenant b: no tool search_order (did you mean search_orders?); see docs/tools.md or --toolsets`,
+  );
+});

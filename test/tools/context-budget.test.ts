@@ -4,7 +4,7 @@ import { makeConfig } from "../../src/config.js";
 import { enableToolsetTool } from "../../src/tools/enable-toolset.js";
 import { availableTools, selectTools } from "../../src/tools/index.js";
 import { listedTool } from "../../src/tools/listing.js";
-import { TOOLSETS, type ToolsetChoice } from "../../src/tools/toolsets.js";
+import { TOOLSETS, type ToolsetChoice } from "../../src/toolsets.js";
 
 // Every tools/list entry is read by the model on every turn: the budget keeps tool choice sharp
 // and leaves the context for the shop's data. o200k is the proxy tokenizer. The default list is

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { makeConfig } from "../../src/config.js";
 import { isWriteTool } from "../../src/tools/define.js";
 import { allTools, selectTools } from "../../src/tools/index.js";
-import { DEFAULT_TOOLS, TOOLSETS } from "../../src/tools/toolsets.js";
+import { DEFAULT_TOOLS, TOOLSETS } from "../../src/toolsets.js";
 
 const ANNOTATIONS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { AnyTool } from "../../src/tools/define.js";
 import { allTools } from "../../src/tools/index.js";
 import { listedTool } from "../../src/tools/listing.js";
-import { DEFAULT_TOOLS } from "../../src/tools/toolsets.js";
+import { DEFAULT_TOOLS } from "../../src/toolsets.js";
 
 // A text that sends the model to a tool it may not have listed (the default set leaves most out)
 // says which toolset has it, as "update_orders (toolset orders)" or "(list_posts, toolset

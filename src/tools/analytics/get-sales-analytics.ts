@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ANALYTICS_RETURNED_STATUSES } from "../../clients/pos-codes.js";
 import type { PosSaleRow } from "../../clients/schemas/pos.js";
 import { num } from "../../format/compact.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { parseRange, toIsoInZone, toYmdHms } from "../../format/time.js";
 import { defineTool, READ, type ToolContext } from "../define.js";
 import { jsonish, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";

@@ -1,7 +1,7 @@
 import type { PosClient } from "../../clients/pos.js";
 import type { ToolContext } from "../define.js";
 import { cachedForShop } from "../pos/shop-refs.js";
-import { sanitizeName, sanitizeText } from "../../format/text.js";
+import { sanitizeName, sanitizeText } from "../../text/sanitize.js";
 import { settleAll } from "../settle.js";
 
 export const FORMULA_PREFIX = "custom_formula_";

@@ -1,5 +1,5 @@
 import type { PosClient } from "../../clients/pos.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import type { ToolContext } from "../define.js";
 import { variationRow } from "../orders/variation-row.js";
 import { cachedForShop, staff } from "../pos/shop-refs.js";

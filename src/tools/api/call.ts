@@ -3,7 +3,7 @@ import { InputError } from "../../clients/errors.js";
 import { pathOf, type QueryValue } from "../../clients/http.js";
 import type { Operation, Parameter } from "../../clients/openapi/index.js";
 import { fromQueryText, validate } from "../../clients/openapi/validate.js";
-import { sanitizeDeep } from "../../format/text.js";
+import { sanitizeDeep } from "../../text/sanitize.js";
 import type { ToolContext } from "../define.js";
 import { jsonish } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";

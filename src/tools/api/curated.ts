@@ -1,4 +1,4 @@
-import type { ToolsetName } from "../toolsets.js";
+import type { ToolsetName } from "../../toolsets.js";
 
 /**
  * The writes the curated tools send, by operation id, and the tools (with their toolsets) that

@@ -1,5 +1,5 @@
 import { loadOperations, type Operation, type Schema } from "../../clients/openapi/index.js";
-import { fold } from "../../format/text.js";
+import { fold } from "../../text/fold.js";
 import { CURATED } from "./curated.js";
 
 /** Operation ids are matched without regard to case or the spacing around them. */

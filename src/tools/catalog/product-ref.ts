@@ -1,8 +1,9 @@
 import { InputError, UpstreamError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosProduct, PosVariation } from "../../clients/schemas/pos.js";
-import { bestMatches } from "../../format/name-match.js";
-import { fold, sanitizeName } from "../../format/text.js";
+import { bestMatches } from "../../text/name-match.js";
+import { fold } from "../../text/fold.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { hasVariantWords, namesVariation } from "../orders/resolve-items.js";
 import { variantText } from "../orders/variation-row.js";
 

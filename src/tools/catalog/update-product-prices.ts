@@ -2,7 +2,7 @@ import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import type { PosVariation } from "../../clients/schemas/pos.js";
 import { id, num } from "../../format/compact.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { jsonish, shopIdInput } from "../inputs.js";
 import { nonEmpty, someOf } from "../pos/fields.js";

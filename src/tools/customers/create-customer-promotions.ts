@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import { id } from "../../format/compact.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { CREATE, defineTool } from "../define.js";
 import { jsonish, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { openRange } from "../pos/open-range.js";

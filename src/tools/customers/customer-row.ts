@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { PosCustomer, PosCustomerNote, PosPointLog } from "../../clients/schemas/pos.js";
 import { id, num } from "../../format/compact.js";
-import { sanitizeName, sanitizeText } from "../../format/text.js";
+import { sanitizeName, sanitizeText } from "../../text/sanitize.js";
 import { recordTime } from "../../format/time.js";
 
 // Customer records, point logs and notes as assistants read them. Names and contact data come

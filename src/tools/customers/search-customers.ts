@@ -3,7 +3,7 @@ import { InputError } from "../../clients/errors.js";
 import type { CustomerListParams } from "../../clients/pos.js";
 import type { PosCustomer } from "../../clients/schemas/pos.js";
 import { num } from "../../format/compact.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { upstreamRecord } from "../../format/orders.js";
 import { toUnix } from "../../format/time.js";
 import { defineTool, READ, type ToolContext } from "../define.js";

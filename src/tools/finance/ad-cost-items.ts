@@ -1,6 +1,6 @@
 import type { PosClient } from "../../clients/pos.js";
 import { findProduct } from "../catalog/product-ref.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { orderSources, type Ref, refId, sourcePair, staff, warehouses } from "../pos/shop-refs.js";
 
 export interface AdCostItem {

@@ -3,7 +3,7 @@ import { DEBT_STATUSES, findStatus, statusName } from "../../clients/pos-codes.j
 import type { PosDebt } from "../../clients/schemas/pos.js";
 import { id, num } from "../../format/compact.js";
 import { upstreamRecord } from "../../format/orders.js";
-import { sanitizeName, sanitizeText } from "../../format/text.js";
+import { sanitizeName, sanitizeText } from "../../text/sanitize.js";
 import { recordTime } from "../../format/time.js";
 import { encodeCursor } from "../cursor.js";
 import { defineTool, READ } from "../define.js";

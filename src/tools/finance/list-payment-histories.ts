@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { id, num } from "../../format/compact.js";
-import { sanitizeName, sanitizeText } from "../../format/text.js";
+import { sanitizeName, sanitizeText } from "../../text/sanitize.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailRowsInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { id } from "../../format/compact.js";
 import { orderStatusName } from "../../format/orders.js";
 import { recordTime } from "../../format/time.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { defineTool, READ } from "../define.js";
 import { shopIdInput } from "../inputs.js";
 import { orderRefInput, resolveOrder } from "../orders/order-ref.js";

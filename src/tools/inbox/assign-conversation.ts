@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { jsonish, pageIdInput } from "../inputs.js";
 import { resolveStaffIds } from "./page-lookups.js";

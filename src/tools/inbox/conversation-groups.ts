@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { id } from "../../format/compact.js";
 import { tagLabels } from "../../format/conversations.js";
-import { fold, sanitizeName } from "../../format/text.js";
+import { fold } from "../../text/fold.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { type DateRange, parseRange, toDateInZone, toIsoInZone, toUnix } from "../../format/time.js";
 import type { ToolContext } from "../define.js";
 import {
@@ -17,7 +18,7 @@ import {
   timeOf,
   within24h,
 } from "./conversation-search.js";
-import type { ListConversationsInput } from "./list-conversations.js";
+import { type GROUP_KEYS, LIMIT_MAX, type ListConversationsInput } from "./list-conversations-input.js";
 import { rankGroups, restNote } from "../group-rows.js";
 
 /**
@@ -27,11 +28,7 @@ import { rankGroups, restNote } from "../group-rows.js";
  * A grouped answer never looks complete when a page was not read to its end.
  */
 
-export const GROUP_KEYS = ["page", "type", "tag", "assignee", "day"] as const;
 type GroupKey = (typeof GROUP_KEYS)[number];
-
-/** list_conversations' largest limit: 50 rows are about about 4,600 tokens, more crowd a model's context for little gain. */
-export const LIMIT_MAX = 50;
 
 const NO_TAG = "(no tag)";
 const UNASSIGNED = "(unassigned)";

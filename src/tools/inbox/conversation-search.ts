@@ -7,7 +7,7 @@ import type { ToolContext } from "../define.js";
 import { eachPage } from "../page-stats/fan-out.js";
 import { type PageScan, SCAN_CALLS, SCAN_MS, scanPage } from "./conversation-scan.js";
 import { customerMatcher } from "./customer-match.js";
-import type { ListConversationsInput } from "./list-conversations.js";
+import type { ListConversationsInput } from "./list-conversations-input.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
 
 /**

@@ -11,11 +11,10 @@ import { conversationRow, fullRecord } from "../../format/conversations.js";
 import { parseRange, toIsoInZone, toUnix } from "../../format/time.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import { defineTool, READ, type ToolContext } from "../define.js";
-import { cursorInput, detailRowsInput, idInput, jsonish, limitInput, sinceInput, untilInput } from "../inputs.js";
-import { pageIdsInput } from "../pages/page-refs.js";
 import { rememberConversations } from "./conversation-lookup.js";
-import { GROUP_KEYS, groupConversations, groupsOutput, LIMIT_MAX } from "./conversation-groups.js";
+import { groupConversations, groupsOutput } from "./conversation-groups.js";
 import { searchConversations, searchedPageSchema } from "./conversation-search.js";
+import { type ListConversationsInput, listConversationsInput } from "./list-conversations-input.js";
 import { withNamedGroups } from "./named-groups.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
 
@@ -80,32 +79,6 @@ async function fetchPage(client: MessagingClient, pageId: string, s: State): Pro
   return { rows: conversations, next: conversations.length >= 60 && last ? String(last.id) : undefined };
 }
 
-export const tagsInput = jsonish(z.array(z.union([z.string().max(100), z.number()])).max(20))
-  .optional()
-  .describe('Tag ids or names; ["ALL"]: any tagged');
-
-const input = z.object({
-  page_ids: pageIdsInput,
-  customer: z.string().trim().min(1).max(100).optional().describe("Name, phone or POS customer id"),
-  awaiting_reply: z.boolean().optional().describe("Customer wrote last (default last 7 days)"),
-  waiting_minutes: z.number().int().min(0).optional().describe("Awaiting reply ≥ N minutes"),
-  type: jsonish(z.array(z.enum(["INBOX", "COMMENT", "COMMENT_LIVESTREAM", "RATING"])).max(4))
-    .optional()
-    .describe("Only these"),
-  tags: tagsInput,
-  post_id: idInput("Only comments on this post (list_posts, toolset page_data)").optional(),
-  unread_first: z.boolean().optional().describe("Unread first"),
-  since: sinceInput,
-  until: untilInput,
-  time_field: z.enum(["updated", "created"]).optional().describe("What since/until and the order read (default updated: last activity)"),
-  group_by: jsonish(z.array(z.enum(GROUP_KEYS)).min(1).max(2)).optional().describe("Counts per group over every match, no rows"),
-  with_total: z.boolean().optional().describe("Count matches (one page, ≤31 days, default last 30)"),
-  limit: limitInput(LIMIT_MAX, 20),
-  cursor: cursorInput,
-  detail: detailRowsInput,
-});
-export type ListConversationsInput = z.output<typeof input>;
-
 export const listConversations = defineTool({
   name: NAME,
   title: "List conversations",
@@ -113,7 +86,7 @@ export const listConversations = defineTool({
     "Conversations, latest activity first (awaiting_reply: longest wait first). customer and awaiting_reply search each page's 600 latest. Example: awaiting_reply true, since \"today\". New threads per page last week: time_field \"created\", since/until \"last week\", group_by \"page\".",
   toolset: "inbox",
   annotations: READ,
-  input,
+  input: listConversationsInput,
   output: z.object({
     conversations: z.array(z.looseObject({ id: z.string(), type: z.string().optional(), customer_name: z.string().optional() })).optional(),
     ...groupsOutput,

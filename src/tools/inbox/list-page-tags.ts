@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { MessagingClient } from "../../clients/messaging.js";
-import { sanitizeName, sanitizeText } from "../../format/text.js";
+import { sanitizeName, sanitizeText } from "../../text/sanitize.js";
 import { defineTool, READ } from "../define.js";
 import { pageIdInput } from "../inputs.js";
 import { cachedTags } from "./page-lookups.js";

@@ -1,7 +1,7 @@
-import { fold, sanitizeName } from "../../format/text.js";
+import { fold } from "../../text/fold.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import type { ToolContext } from "../define.js";
-import type { GROUP_KEYS } from "./conversation-groups.js";
-import type { ListConversationsInput } from "./list-conversations.js";
+import type { GROUP_KEYS, ListConversationsInput } from "./list-conversations-input.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
 
 /**

@@ -1,9 +1,10 @@
 import { InputError } from "../../clients/errors.js";
 import type { MessagingClient } from "../../clients/messaging.js";
 import type { PageUser, Tag } from "../../clients/schemas/messaging.js";
-import { bestMatches, nameScore, nearestName } from "../../format/name-match.js";
-import { fold, sanitizeName } from "../../format/text.js";
-import { cachePer } from "../pos/ttl-cache.js";
+import { bestMatches, nameScore, nearestName } from "../../text/name-match.js";
+import { fold } from "../../text/fold.js";
+import { sanitizeName } from "../../text/sanitize.js";
+import { cachePer } from "../../state/ttl-cache.js";
 
 /**
  * Per-page lists that several tools and resources join against (tag names, staff names). They

@@ -1,7 +1,7 @@
 import { statusName } from "../../clients/pos-codes.js";
 import { z } from "zod";
 import { id } from "../../format/compact.js";
-import { sanitizeText } from "../../format/text.js";
+import { sanitizeText } from "../../text/sanitize.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, limitInput, shopIdInput } from "../inputs.js";

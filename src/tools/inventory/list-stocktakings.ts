@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { PosStocktaking } from "../../clients/schemas/pos.js";
 import { id, num } from "../../format/compact.js";
 import { upstreamRecord } from "../../format/orders.js";
-import { sanitizeText } from "../../format/text.js";
+import { sanitizeText } from "../../text/sanitize.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { cursorInput, detailRowsInput, idInput, limitInput, shopIdInput } from "../inputs.js";

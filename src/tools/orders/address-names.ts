@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { type GeoIndex, geoIndex, matchScore } from "../shop/geo-index.js";
 import { addressForm, matchAddress, type PlaceMatch, wardRow } from "../shop/place-match.js";
 

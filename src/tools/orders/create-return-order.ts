@@ -4,7 +4,8 @@ import { RETURN_ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js
 import type { PosOrder, PosOrderItem } from "../../clients/schemas/pos.js";
 import { num } from "../../format/compact.js";
 import { returnOrderRow, returnOrderRowSchema } from "../../format/orders.js";
-import { fold, sanitizeName } from "../../format/text.js";
+import { fold } from "../../text/fold.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { CREATE, defineTool } from "../define.js";
 import { idInput, jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";

@@ -3,7 +3,7 @@ import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
 import { orderStatusName } from "../../format/orders.js";
-import { sanitizeText } from "../../format/text.js";
+import { sanitizeText } from "../../text/sanitize.js";
 import { notApplied, phones, readBack, type SentField } from "../verify.js";
 
 // What update_order and update_orders share: the checks made before an order is changed, the

@@ -1,7 +1,7 @@
 import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosCustomer } from "../../clients/schemas/pos.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import type { Chat } from "../inbox/chat-profile.js";
 import { type ChatCustomer, chatCustomers } from "../pos/chat-customers.js";
 import type { Ref } from "../pos/shop-refs.js";

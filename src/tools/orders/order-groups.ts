@@ -4,7 +4,7 @@ import type { OrderListParams, PosClient } from "../../clients/pos.js";
 import type { PosOrder, PosProvince } from "../../clients/schemas/pos.js";
 import { id, num } from "../../format/compact.js";
 import { orderCurrency, orderStatusName } from "../../format/orders.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { recordDate, recordTime } from "../../format/time.js";
 import type { ToolContext } from "../define.js";
 import { someOf } from "../pos/fields.js";

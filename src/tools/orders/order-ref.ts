@@ -2,7 +2,7 @@ import { z } from "zod";
 import { InputError, NotFoundError, UpstreamError } from "../../clients/errors.js";
 import type { OrderListParams, PosClient } from "../../clients/pos.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
-import { fold } from "../../format/text.js";
+import { fold } from "../../text/fold.js";
 
 // Orders as people name them. Customers and staff say "#560" or "order 560": the `display_id`
 // the shop shows, not the `id` the API is keyed by. The OpenAPI has no display_id filter; its

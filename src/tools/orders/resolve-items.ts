@@ -2,7 +2,8 @@ import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosVariation } from "../../clients/schemas/pos.js";
-import { fold, sanitizeName } from "../../format/text.js";
+import { fold } from "../../text/fold.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { idInput } from "../inputs.js";
 import { variantText } from "./variation-row.js";
 

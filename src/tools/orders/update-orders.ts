@@ -3,7 +3,7 @@ import { InputError, NotFoundError, OutcomeUnknownError, PancakeError, UpstreamE
 import { ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
 import { orderStatusName } from "../../format/orders.js";
-import { sanitizeName, sanitizeText } from "../../format/text.js";
+import { sanitizeName, sanitizeText } from "../../text/sanitize.js";
 import { shown } from "../confirm.js";
 import { defineTool, OVERWRITE, type ToolContext } from "../define.js";
 import { jsonish, shopIdInput } from "../inputs.js";

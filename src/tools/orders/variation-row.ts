@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { PosVariation } from "../../clients/schemas/pos.js";
-import { id, num, setOwn } from "../../format/compact.js";
-import { sanitizeName } from "../../format/text.js";
+import { id, num } from "../../format/compact.js";
+import { setOwn } from "../../text/own-property.js";
+import { sanitizeName } from "../../text/sanitize.js";
 
 export const variationRowSchema = z.looseObject({
   variation_id: z.string(),

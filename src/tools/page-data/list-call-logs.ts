@@ -4,7 +4,7 @@ import { original } from "../../clients/call-signal.js";
 import type { MessagingClient } from "../../clients/messaging.js";
 import type { CallLog } from "../../clients/schemas/messaging.js";
 import { num } from "../../format/compact.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ, type ToolContext } from "../define.js";
 import { cursorInput, idInput, sinceInput, untilInput } from "../inputs.js";

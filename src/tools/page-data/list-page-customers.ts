@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { PageCustomer } from "../../clients/schemas/messaging.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { pagedInput, pagedOutput, readPaged, spanQuery } from "./paging.js";

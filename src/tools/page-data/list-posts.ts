@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Post } from "../../clients/schemas/messaging.js";
-import { sanitizeText } from "../../format/text.js";
+import { sanitizeText } from "../../text/sanitize.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { PAGE_SIZE, pagedInput, pagedOutput, readPaged, spanQuery } from "./paging.js";

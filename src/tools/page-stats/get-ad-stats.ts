@@ -3,7 +3,7 @@ import { UpstreamError } from "../../clients/errors.js";
 import type { MessagingClient } from "../../clients/messaging.js";
 import type { AdRecord } from "../../clients/schemas/messaging.js";
 import { num } from "../../format/compact.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { defineTool, READ } from "../define.js";
 import { rankRows, sortByInput } from "../rank.js";
 import { pageIdsInput } from "../pages/page-refs.js";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { StaffStats } from "../../clients/schemas/messaging.js";
 import { num } from "../../format/compact.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { defineTool, READ } from "../define.js";
 import { rankRows, sortByInput } from "../rank.js";
 import { pageIdsInput } from "../pages/page-refs.js";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { MessagingClient } from "../../clients/messaging.js";
 import type { PageUser } from "../../clients/schemas/messaging.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { defineTool, READ } from "../define.js";
 import { pageIdInput } from "../inputs.js";
 import { cachedUsers } from "../inbox/page-lookups.js";

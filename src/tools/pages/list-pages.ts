@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { MessagingClient } from "../../clients/messaging.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { defineTool, READ } from "../define.js";
 
 /** The account's pages as compact rows (also the pancake://pages resource). */

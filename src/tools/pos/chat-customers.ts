@@ -1,7 +1,7 @@
 import type { PosClient } from "../../clients/pos.js";
 import type { PosCustomer, PosOrder } from "../../clients/schemas/pos.js";
 import { id } from "../../format/compact.js";
-import { nameWords } from "../../format/name-match.js";
+import { nameWords } from "../../text/name-match.js";
 import { orderItemLine, orderRow } from "../../format/orders.js";
 import { normalizePhone } from "../../format/phone.js";
 import type { Chat } from "../inbox/chat-profile.js";

@@ -1,9 +1,9 @@
 import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosCustomer } from "../../clients/schemas/pos.js";
-import { bestMatches } from "../../format/name-match.js";
+import { bestMatches } from "../../text/name-match.js";
 import { normalizePhone } from "../../format/phone.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { searchText } from "./phone.js";
 
 // Customers as people name them. A filter given a name where an id belongs ("Ngô Kim Hà" as

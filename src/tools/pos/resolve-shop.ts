@@ -2,7 +2,7 @@ import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosShop } from "../../clients/schemas/pos.js";
 import type { ToolContext } from "../define.js";
-import { cachePer } from "./ttl-cache.js";
+import { cachePer } from "../../state/ttl-cache.js";
 
 const shopCache = cachePer<PosClient>("shops", { ttlMs: 5 * 60_000 });
 

@@ -2,9 +2,9 @@ import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosCategory } from "../../clients/schemas/pos.js";
 import type { OrderNames } from "../../format/orders.js";
-import { bestMatches, nearestName } from "../../format/name-match.js";
-import { sanitizeName } from "../../format/text.js";
-import { cachePer } from "./ttl-cache.js";
+import { bestMatches, nearestName } from "../../text/name-match.js";
+import { sanitizeName } from "../../text/sanitize.js";
+import { cachePer } from "../../state/ttl-cache.js";
 
 // Carriers, order sources, warehouses, staff, levels, order tags and categories of a shop: small
 // lists that records only reference by id. Cached briefly so rows can carry names and callers can

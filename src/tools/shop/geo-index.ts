@@ -1,7 +1,7 @@
 import type { PosClient } from "../../clients/pos.js";
 import type { PosCommune, PosDistrict, PosProvince } from "../../clients/schemas/pos.js";
-import { fold } from "../../format/text.js";
-import { cachePer } from "../pos/ttl-cache.js";
+import { fold } from "../../text/fold.js";
+import { cachePer } from "../../state/ttl-cache.js";
 
 // Ids in the keys come from callers (lookup_address, the geo resource templates): a cache without
 // bounds would keep whatever they send for a day. All of the country's places, in both forms (old

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { PosShop } from "../../clients/schemas/pos.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { defineTool, READ } from "../define.js";
 import { cachedShops } from "../pos/resolve-shop.js";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { PosCommune, PosDistrict, PosProvince } from "../../clients/schemas/pos.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { type GeoIndex, matchScore, placeLevel } from "./geo-index.js";
 
 // Typed place names ("Bến Nghé, Q1, tp hcm") matched to province, district and commune records:

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
-import { sanitizeName } from "../../format/text.js";
+import { sanitizeName } from "../../text/sanitize.js";
 import { refId } from "../pos/shop-refs.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { jsonish, shopIdInput } from "../inputs.js";

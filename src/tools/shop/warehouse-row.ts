@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { PosWarehouse } from "../../clients/schemas/pos.js";
 import { id } from "../../format/compact.js";
-import { sanitizeName, sanitizeText } from "../../format/text.js";
+import { sanitizeName, sanitizeText } from "../../text/sanitize.js";
 
 export const warehouseRowSchema = z.looseObject({ id: z.string().optional(), name: z.string().optional() });
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { TOOLSETS } from "../../../src/tools/toolsets.js";
+import { TOOLSETS } from "../../../src/toolsets.js";
 import { startHarness, useHarness } from "../../helpers/harness.js";
 
 const WRITES = [

@@ -1,4 +1,4 @@
-import { redactedPrefix } from "../clients/redact.js";
+import { redactedPrefix } from "./redact.js";
 
 /**
  * Customer-authored text is data, never instructions. Everything a customer (or any untrusted
@@ -84,18 +84,6 @@ export function sanitizeText(value: unknown, options: SanitizeOptions = {}): str
 /** A person's or label's name: one line, short. */
 export function sanitizeName(value: unknown): string | undefined {
   return sanitizeText(value, { max: 120 })?.replace(/\n/g, " ");
-}
-
-/** Folds Vietnamese (and other Latin) diacritics away for matching: "Hà Nội" -> "ha noi". */
-export function fold(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/đ/g, "d")
-    .replace(/Đ/g, "D")
-    .toLowerCase()
-    .replace(/\s+/g, " ")
-    .trim();
 }
 
 /**

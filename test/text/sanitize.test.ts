@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compact } from "../../src/format/compact.js";
-import { fold, htmlToText, sanitizeDeep, sanitizeName, sanitizeText } from "../../src/format/text.js";
+import { htmlToText, sanitizeDeep, sanitizeName, sanitizeText } from "../../src/text/sanitize.js";
 
 describe("sanitizeText", () => {
   it("turns HTML into text and drops scripts", () => {
@@ -51,26 +50,11 @@ describe("sanitizeText", () => {
   });
 });
 
-describe("fold", () => {
-  it("matches Vietnamese names with and without diacritics", () => {
-    expect(fold("Thành phố Hồ Chí Minh")).toBe("thanh pho ho chi minh");
-    expect(fold("Đà Nẵng")).toBe("da nang");
-  });
-});
-
 describe("sanitizeDeep", () => {
   it("sanitizes every string of a full upstream record and drops prototype keys", () => {
     const record = JSON.parse('{"id":1,"name":"Lan\\u200b","nested":{"note":"<b>hi</b>\\u202e","list":["a\\u0007b"]},"__proto__":{"x":1}}');
     const clean = sanitizeDeep(record) as Record<string, unknown>;
     expect(clean).toEqual({ id: 1, name: "Lan", nested: { note: "hi", list: ["ab"] } });
     expect(Object.getPrototypeOf(clean)).toBe(Object.prototype);
-  });
-});
-
-describe("compact", () => {
-  it("keeps a key named __proto__ as data", () => {
-    const out = compact({ rows: { __proto__x: 1 }, map: JSON.parse('{"__proto__": {"n": 1}, "b": null}') });
-    expect(JSON.stringify(out)).toBe('{"rows":{"__proto__x":1},"map":{"__proto__":{"n":1}}}');
-    expect(Object.getPrototypeOf(out.map)).toBe(Object.prototype);
   });
 });

@@ -1,5 +1,5 @@
-import { joinedLoad, original } from "../../clients/call-signal.js";
-import type { CacheOptions, SharedCache, StateScope } from "../../state/scope.js";
+import { joinedLoad, original } from "../clients/call-signal.js";
+import type { CacheOptions, SharedCache, StateScope } from "./scope.js";
 
 export interface CacheLimits {
   /** Most keys kept; the least recently used go first. */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bestMatches, nameScore, withoutAddress } from "../../src/format/name-match.js";
-import { normalizePhone } from "../../src/format/phone.js";
+import { bestMatches, nameScore, withoutAddress } from "../../src/text/name-match.js";
 
 describe("names as people type them", () => {
   it("ranks the same words over a run of words over words written together, never part of a word", () => {
@@ -26,23 +25,5 @@ describe("names as people type them", () => {
     expect(withoutAddress("A Tuấn")).toBe("tuan");
     expect(withoutAddress("Anh")).toBeUndefined();
     expect(withoutAddress("Lan Anh")).toBeUndefined();
-  });
-});
-
-describe("phone numbers in any common form", () => {
-  it("reads Vietnamese numbers in their national form", () => {
-    const forms = ["+84 912 345 678", "84912345678", "0912.345.678", "0912 345 678", "(091) 234-5678", "0084912345678", "912345678"];
-    // Country code in parentheses, dashes, dots, and the national 0 kept after +84.
-    forms.push("(+84) 912-345-678", "(+84)912345678", "+84-912-345-678", "+84.912.345.678", "+84 0912 345 678", "(84) 912 345 678", "0912-345-678");
-    for (const form of forms) {
-      expect(normalizePhone(form), form).toBe("0912345678");
-    }
-  });
-
-  it("is not fooled by names or short numbers", () => {
-    expect(normalizePhone("Lan")).toBeUndefined();
-    expect(normalizePhone("12345")).toBeUndefined();
-    expect(normalizePhone("0912abc345")).toBeUndefined();
-    expect(normalizePhone("+84 +912345678")).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { editDistance } from "./edit-distance.js";
-import { fold } from "./text.js";
+import { fold } from "./fold.js";
 
 /**
  * Matching what a user calls a page, a staff member or a customer against the names the

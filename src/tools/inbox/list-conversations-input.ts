@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { cursorInput, detailRowsInput, idInput, jsonish, limitInput, sinceInput, untilInput } from "../inputs.js";
+import { pageIdsInput } from "../pages/page-refs.js";
+
+// list_conversations' parameters, in a module of their own: the tool (list-conversations.ts) hands
+// a call to its search (conversation-search.ts) or its grouping (conversation-groups.ts), which
+// read them, so none of the three imports another back.
+
+export const GROUP_KEYS = ["page", "type", "tag", "assignee", "day"] as const;
+
+/** list_conversations' largest limit: 50 rows are about 4,600 tokens, more crowd a model's context for little gain. */
+export const LIMIT_MAX = 50;
+
+const tagsInput = jsonish(z.array(z.union([z.string().max(100), z.number()])).max(20))
+  .optional()
+  .describe('Tag ids or names; ["ALL"]: any tagged');
+
+export const listConversationsInput = z.object({
+  page_ids: pageIdsInput,
+  customer: z.string().trim().min(1).max(100).optional().describe("Name, phone or POS customer id"),
+  awaiting_reply: z.boolean().optional().describe("Customer wrote last (default last 7 days)"),
+  waiting_minutes: z.number().int().min(0).optional().describe("Awaiting reply ≥ N minutes"),
+  type: jsonish(z.array(z.enum(["INBOX", "COMMENT", "COMMENT_LIVESTREAM", "RATING"])).max(4))
+    .optional()
+    .describe("Only these"),
+  tags: tagsInput,
+  post_id: idInput("Only comments on this post (list_posts, toolset page_data)").optional(),
+  unread_first: z.boolean().optional().describe("Unread first"),
+  since: sinceInput,
+  until: untilInput,
+  time_field: z.enum(["updated", "created"]).optional().describe("What since/until and the order read (default updated: last activity)"),
+  group_by: jsonish(z.array(z.enum(GROUP_KEYS)).min(1).max(2)).optional().describe("Counts per group over every match, no rows"),
+  with_total: z.boolean().optional().describe("Count matches (one page, ≤31 days, default last 30)"),
+  limit: limitInput(LIMIT_MAX, 20),
+  cursor: cursorInput,
+  detail: detailRowsInput,
+});
+export type ListConversationsInput = z.output<typeof listConversationsInput>;
