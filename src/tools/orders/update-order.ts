@@ -19,9 +19,15 @@ import { itemsInput, resolveItems } from "./resolve-items.js";
 // three orders with three calls, pointed to a tool it could not reach. One tool lists fewer
 // tokens than two and leaves no choice between them to get wrong.
 
+/** A list given as order_id means several orders: the error says where they go. */
+const oneOrder = z.preprocess((value, ctx) => {
+  if (Array.isArray(value)) ctx.issues.push({ code: "custom", message: "expected one order, not a list (several go in order_ids)", input: value });
+  return value;
+}, orderRefInput.optional());
+
 const input = z.object({
   shop_id: shopIdInput,
-  order_id: orderRefInput.optional(),
+  order_id: oneOrder,
   order_ids: orderIdsInput,
   items: jsonish(itemsInput).optional().describe("Replace all lines (new orders only)"),
   ...orderFields,

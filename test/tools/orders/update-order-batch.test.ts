@@ -125,10 +125,12 @@ describe("update_order with order_ids", () => {
     expect(items.text).toContain("order_ids: items change one order at a time");
     const both = await h.call("update_order", { order_id: a!.id, order_ids: [b!.id], status: "confirmed" });
     expect(both.text).toContain("order_id: given with order_ids");
+    const listed = await h.call("update_order", { order_id: ids, status: "confirmed" });
+    expect(listed.text).toContain("expected one order, not a list (several go in order_ids) at order_id");
     const neither = await h.call("update_order", { status: "confirmed" });
     expect(neither.text).toContain("order_id: missing (required)");
     expect(neither.text).toContain("order_ids");
-    for (const r of [oneOrder, items, both, neither]) expect(r.isError).toBe(true);
+    for (const r of [oneOrder, items, both, listed, neither]) expect(r.isError).toBe(true);
     expect(puts()).toBe(before);
     expect([a!.status, b!.status]).toEqual([0, 0]);
   });
