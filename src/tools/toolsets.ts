@@ -27,10 +27,11 @@ export type ToolsetChoice = ToolsetName | "default";
  * missed calls, tag usage, an order by its number) answered in a list small enough for good tool
  * choice, and the everyday writes: replies, orders one or many at a time (status, notes, tags),
  * and a price change. Over HTTP no tool can be added mid-session, and a client that ignores
- * tools/list_changed never sees an added one, so a price change cost a user trial a dead end; it
- * was paid for by examples the listed schemas now show (create_order, update_product_prices) and
- * a list_pages sentence every page parameter says. Rare writes and back-office tools stay one
- * `enable_toolset` (or --toolsets) away.
+ * tools/list_changed never sees an added one, so a price change cost a user trial a dead end. It
+ * was paid for with repetition: examples the listed schemas now show (create_order,
+ * update_product_prices), a list_pages sentence every page parameter says, and the `search` texts
+ * of search_products and search_customers, which their descriptions say. Rare writes and
+ * back-office tools stay one `enable_toolset` (or --toolsets) away.
  */
 export const DEFAULT_TOOLS: readonly string[] = [
   "list_pages",

@@ -50,13 +50,14 @@ export const updateProductPrices = defineTool({
   name: "update_product_prices",
   title: "Update product prices",
   // No example: the listed schema shows what a change holds.
-  description: "Set variant prices.",
+  description: "Set the prices of a product's variants.",
   toolset: "catalog",
   annotations: OVERWRITE,
   input: z.object({
     shop_id: shopIdInput,
     product: nonEmpty(200).describe("Name, id, SKU or a variant's SKU/barcode"),
-    prices: jsonish(someOf(change, 100)),
+    // Said by the name alone: the listing leaves the text out (listing.ts namesOnly).
+    prices: jsonish(someOf(change, 100)).describe("Prices"),
   }),
   output: z.object({
     product_id: z.string(),

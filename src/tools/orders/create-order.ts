@@ -142,7 +142,7 @@ export const createOrder = defineTool({
   name: "create_order",
   title: "Create an order",
   // No example: the listed schema shows what a line and an address hold.
-  description: "Create a sales order.",
+  description: "Create a sales order, for a customer or a chat.",
   toolset: "orders",
   annotations: CREATE,
   input,

@@ -20,7 +20,7 @@ export const listPages = defineTool({
   name: "list_pages",
   title: "List pages",
   // What other tools take of a page (an id or a name; omitted, all pages) their page parameters say.
-  description: "Social pages of the account.",
+  description: "Social pages of the account: id, name, platform.",
   toolset: "pages",
   annotations: READ,
   input: z.object({
