@@ -25,7 +25,13 @@ export type ToolsetChoice = ToolsetName | "default";
  * The default tools: every kind of question a seller asks (inbox load and who awaits a reply,
  * a customer's history, staff work, revenue and best sellers, stock, money owed, cash flow, ad return,
  * missed calls, tag usage, an order by its number) answered in a list small enough for good tool
- * choice. Rare writes and back-office tools stay one `enable_toolset` (or --toolsets) away.
+ * choice, and the everyday writes: replies, orders one or many at a time (status, notes, tags),
+ * and a price change. Over HTTP no tool can be added mid-session, and a client that ignores
+ * tools/list_changed never sees an added one, so a price change cost a user trial a dead end. It
+ * was paid for with repetition: examples the listed schemas now show (create_order,
+ * update_product_prices), a list_pages sentence every page parameter says, and the `search` texts
+ * of search_products and search_customers, which their descriptions say. Rare writes and
+ * back-office tools stay one `enable_toolset` (or --toolsets) away.
  */
 export const DEFAULT_TOOLS: readonly string[] = [
   "list_pages",
@@ -49,6 +55,7 @@ export const DEFAULT_TOOLS: readonly string[] = [
   "create_order",
   "update_order",
   "search_products",
+  "update_product_prices",
   "search_customers",
   "add_customer_note",
   "list_debts",
@@ -62,7 +69,7 @@ export const TOOLSET_DESCRIPTIONS: Record<ToolsetName, string> = {
   page_data: "page customers, posts, call logs",
   page_stats: "engagement, page, tag, staff, new-customer and ad statistics",
   shop: "shops, address lookup, warehouses",
-  orders: "orders (several at once: status, notes, tags), return orders, products and variations",
+  orders: "orders, return orders, products and variations",
   customers: "POS customers, points, notes, levels, customer promotions",
   finance: "income/expense transactions, ad costs, payment histories, debts",
   analytics: "sales analytics and metric definitions",

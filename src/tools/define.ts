@@ -65,8 +65,11 @@ export interface ToolDefinition<I extends ObjectSchema = ObjectSchema, O extends
    */
   maxResultChars?: number;
   handler(input: z.output<I>, ctx: ToolContext): Promise<z.input<O>>;
-  /** A write that reaches a customer or moves money: what the user is asked to approve first. */
-  confirm?(input: z.output<I>, ctx: ToolContext): Confirmation | Promise<Confirmation>;
+  /**
+   * A write that reaches a customer or moves money: what the user is asked to approve first;
+   * undefined when this call needs no approval (update_order asks for a batch, not for one order).
+   */
+  confirm?(input: z.output<I>, ctx: ToolContext): Confirmation | undefined | Promise<Confirmation | undefined>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds tools of every input/output type
@@ -118,8 +121,9 @@ async function runToolOnce(tool: AnyTool, args: unknown, ctx: ToolContext): Prom
     };
     let input = await prepare(args);
     let answer: unknown;
-    if (tool.confirm && ctx.askUser) {
-      const approval = await approve(await tool.confirm(input, ctx), input as Record<string, unknown>, ctx.askUser);
+    const confirmation = ctx.askUser && (await tool.confirm?.(input, ctx));
+    if (confirmation && ctx.askUser) {
+      const approval = await approve(confirmation, input as Record<string, unknown>, ctx.askUser);
       if (!approval.go) answer = approval.result;
       else if (approval.edits) input = await prepare({ ...(args as Record<string, unknown>), ...approval.edits });
     }

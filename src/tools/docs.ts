@@ -78,7 +78,7 @@ const singular = (name: string) => name.replace(/ies$/, "y").replace(/(?<!s)s$/,
 
 /**
  * Example arguments that the tool's own input schema accepts: the required parameters (or else
- * the first optional one) at their smallest. A placeholder the schema refuses (an id check) is
+ * the first optional one but shop_id) at their smallest. A placeholder the schema refuses (an id check) is
  * replaced by the next one; a parameter listed as JSON text is written as JSON text.
  */
 export function exampleArguments(tool: AnyTool): Record<string, unknown> {
@@ -88,7 +88,9 @@ export function exampleArguments(tool: AnyTool): Record<string, unknown> {
   const props = Object.entries((full.properties ?? {}) as Record<string, Schema>);
   const required = new Set(listed.required ?? []);
   const shown = props.filter(([n]) => required.has(n));
-  if (shown.length === 0 && props[0]) shown.push(props[0]);
+  // shop_id is optional everywhere and never what a call is about.
+  const first = props.find(([n]) => n !== "shop_id") ?? props[0];
+  if (shown.length === 0 && first) shown.push(first);
   const tries = new Map<string, number>();
   let example: Record<string, unknown> = {};
   for (let attempt = 0; attempt < 4; attempt++) {

@@ -103,6 +103,8 @@ export const richCalls: [string, ToolArgs][] = [
     }),
   ],
   ["update_order", (s) => ({ order_id: liveOrder(s, 2).id, status: "canceled" })],
+  ["update_order", (s) => ({ order_id: liveOrder(s, 3).id, add_tags: [s.pos.orderTags[0]!.name] })],
+  ["update_order", (s) => ({ order_ids: [liveOrder(s, 4).id, liveOrder(s, 5).id], add_note: "Đã gọi xác nhận", remove_tags: [s.pos.orderTags[0]!.id] })],
   ["list_return_orders", () => ({ status: "canceled", time_field: "updated_at", since: "2026-11-01", until: "today", limit: 5 })],
   [
     "create_return_order",

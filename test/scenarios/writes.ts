@@ -11,7 +11,7 @@ const liveOrders = (s: Sandbox) => s.pos.orders.filter((o) => !o.is_removed);
 const orderStatus = (o: OrderRecord) => statusName(ORDER_STATUSES, o.status);
 
 /** Orders picked when a question is asked (before the write changes what they are picked by). */
-const picked: { confirm?: OrderRecord[]; cancel?: OrderRecord; cancelNote?: string | null; fee?: OrderRecord } = {};
+const picked: { confirm?: OrderRecord[]; tag?: OrderRecord[]; tagsBefore?: string[][]; cancel?: OrderRecord; cancelNote?: string | null; fee?: OrderRecord } = {};
 
 /** The product whose size M a price question names, and its M variants. */
 const product = (s: Sandbox) => s.pos.products.find((p) => p.name === "Áo thun Hàn Quốc")!;
@@ -22,13 +22,29 @@ export const writeScenarios: Scenario<unknown>[] = [
     question: "Confirm orders #a, #b and #c.",
     async ask(q) {
       picked.confirm = liveOrders(q.sandbox).filter((o) => o.status === 0 && !o.note).slice(0, 3);
-      await q.call("enable_toolset", { toolset: "orders" });
-      const r = await q.call("update_orders", { order_ids: picked.confirm.map((o) => `#${o.display_id}`), status: "confirmed" });
+      const r = await q.call("update_order", { order_ids: picked.confirm.map((o) => `#${o.display_id}`), status: "confirmed" });
       return Object.fromEntries(r.data.results.map((row: { order: string; result: string; status_name: string }) => [row.order, `${row.result}: ${row.status_name}`]));
     },
     truth: () => {
       if (!picked.confirm!.every((o) => o.status === 1)) throw new Error("an order was not confirmed");
       return Object.fromEntries(picked.confirm!.map((o) => [`#${o.display_id}`, `ok: ${orderStatus(o)}`]));
+    },
+  },
+  {
+    question: "Tag orders #a and #b 'Giao gấp'.",
+    async ask(q) {
+      // One with a tag already: what was there stays.
+      const live = liveOrders(q.sandbox).filter((o) => ![6, 7].includes(o.status) && !o.tags.some((t) => t.name === "Giao gấp"));
+      picked.tag = [live.find((o) => o.tags.length === 1)!, live.find((o) => o.tags.length === 0)!];
+      picked.tagsBefore = picked.tag.map((o) => o.tags.map((t) => t.name));
+      const r = await q.call("update_order", { order_ids: picked.tag.map((o) => `#${o.display_id}`), add_tags: ["giao gap"] });
+      return Object.fromEntries(r.data.results.map((row: { order: string; tags: string[] }) => [row.order, row.tags]));
+    },
+    truth: () => {
+      picked.tag!.forEach((o, i) => {
+        if (JSON.stringify(o.tags.map((t) => t.name)) !== JSON.stringify([...picked.tagsBefore![i]!, "Giao gấp"])) throw new Error(`#${o.display_id} lost or missed a tag`);
+      });
+      return Object.fromEntries(picked.tag!.map((o) => [`#${o.display_id}`, o.tags.map((t) => t.name)]));
     },
   },
   {
@@ -59,7 +75,6 @@ export const writeScenarios: Scenario<unknown>[] = [
   {
     question: "Change the price of Áo thun Hàn Quốc M to 199k.",
     async ask(q) {
-      await q.call("enable_toolset", { toolset: "catalog" });
       const r = await q.call("update_product_prices", { product: "Áo thun Hàn Quốc", prices: [{ variant: "M", price: 199_000 }] });
       if (r.data.not_applied) throw new Error(`not applied: ${JSON.stringify(r.data.not_applied)}`);
       return r.data.changed.map((c: { sku: string; price: number }) => `${c.sku}: ${c.price}`);

@@ -7,7 +7,7 @@ import { listedTool } from "../../src/tools/listing.js";
 import { DEFAULT_TOOLS } from "../../src/toolsets.js";
 
 // A text that sends the model to a tool it may not have listed (the default set leaves most out)
-// says which toolset has it, as "update_orders (toolset orders)" or "(list_posts, toolset
+// says which toolset has it, as "create_return_order (toolset orders)" or "(list_posts, toolset
 // page_data)", so the model can enable it instead of guessing or giving up.
 
 const byName = new Map(allTools.map((t) => [t.name, t]));

@@ -32,7 +32,7 @@ export const CURATED: Record<string, readonly (readonly [tool: string, toolset: 
   "pos POST /shops/{shop_id}/transfers/multi": [["create_stock_transfer", "inventory"]],
   "pos POST /shops/{shop_id}/warehouses": [["save_warehouse", "shop"]],
   "pos PUT /shops/{shop_id}/customers/{customer_id}": [["save_customer", "customers"]],
-  "pos PUT /shops/{shop_id}/orders/{order_id}": [["update_order", "orders"], ["update_orders", "orders"]],
+  "pos PUT /shops/{shop_id}/orders/{order_id}": [["update_order", "orders"]],
   "pos PUT /shops/{shop_id}/products/{product_id}": [["update_product_prices", "catalog"]],
   "pos PUT /shops/{shop_id}/promotion_advance/{promotion_id}": [["save_promotion", "promotions"]],
   "pos PUT /shops/{shop_id}/stocktakings/{stocktaking_id}": [["save_stocktaking", "inventory"]],

@@ -48,15 +48,16 @@ function variationBody(v: PosVariation, set: { price?: number; counter_price?: n
 
 export const updateProductPrices = defineTool({
   name: "update_product_prices",
-  title: "Change product prices",
-  description:
-    'Set variant prices. Example: product "AT001", prices [{variant: "Trắng S", price: 199000}].',
+  title: "Update product prices",
+  // No example: the listed schema shows what a change holds.
+  description: "Set the prices of a product's variants.",
   toolset: "catalog",
   annotations: OVERWRITE,
   input: z.object({
     shop_id: shopIdInput,
     product: nonEmpty(200).describe("Name, id, SKU or a variant's SKU/barcode"),
-    prices: jsonish(someOf(change, 100)).describe("Changes"),
+    // Said by the name alone: the listing leaves the text out (listing.ts namesOnly).
+    prices: jsonish(someOf(change, 100)).describe("Prices"),
   }),
   output: z.object({
     product_id: z.string(),

@@ -27,7 +27,8 @@ const NOT_WITH_CHAT = ["search", "customer_ids", "levels", "since", "until", "so
 
 const input = z.object({
   shop_id: shopIdInput,
-  search: z.string().max(200).optional().describe("Name, phone or email"),
+  // What it matches the description says; a names-only text is left out of the listing.
+  search: z.string().max(200).optional().describe("Search"),
   customer_ids: z.array(z.string().max(120)).max(100).optional().describe("Only these (ids, phones or names)"),
   conversation_id: z.string().max(300).optional().describe("Chat: its customer, latest orders"),
   page_id: optionalPageIdInput,

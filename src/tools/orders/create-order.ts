@@ -141,8 +141,8 @@ const plan = planned(async (args: z.output<typeof input>, ctx) => {
 export const createOrder = defineTool({
   name: "create_order",
   title: "Create an order",
-  description:
-    'Create a sales order. Example: items [{product: "AT001-TR-S", quantity: 2}], phone "0912345678", shipping_address {address, commune_id}.',
+  // No example: the listed schema shows what a line and an address hold.
+  description: "Create a sales order, for a customer or a chat.",
   toolset: "orders",
   annotations: CREATE,
   input,

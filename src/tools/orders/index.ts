@@ -6,6 +6,5 @@ import { listReturnOrders } from "./list-return-orders.js";
 import { searchOrders } from "./search-orders.js";
 import { searchProducts } from "./search-products.js";
 import { updateOrder } from "./update-order.js";
-import { updateOrders } from "./update-orders.js";
 
-export const tools: AnyTool[] = [searchOrders, getOrder, createOrder, updateOrder, updateOrders, listReturnOrders, createReturnOrder, searchProducts];
+export const tools: AnyTool[] = [searchOrders, getOrder, createOrder, updateOrder, listReturnOrders, createReturnOrder, searchProducts];

@@ -4,10 +4,13 @@ import type { PosClient } from "../../clients/pos.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
 import { orderStatusName } from "../../format/orders.js";
 import { sanitizeText } from "../../text/sanitize.js";
+import { jsonish } from "../inputs.js";
+import { orderTags, refId } from "../pos/shop-refs.js";
 import { notApplied, phones, readBack, type SentField } from "../verify.js";
 
-// What update_order and update_orders share: the checks made before an order is changed, the
-// note kept or replaced, the tags added or removed, and the write read back.
+// What update_order does to one order and to each of a batch (order-batch.ts): the checks made
+// before an order is changed, the note kept or replaced, the tags added or removed, and the
+// write read back.
 
 const CANCELED = 6;
 
@@ -16,6 +19,24 @@ export const noteChange = {
   add_note: z.string().max(2000).optional().describe("Added below the note"),
   reason: z.string().max(500).optional().describe("Why cancelled; added to the note"),
 };
+
+const tagNames = jsonish(z.array(z.union([z.string().max(80), z.number().int()])).max(20)).optional();
+
+/** Tags added to or taken off an order: the order's other tags stay. */
+export const tagChange = {
+  add_tags: tagNames.describe("Tag names or ids; others kept"),
+  remove_tags: tagNames.describe("Tag names or ids"),
+};
+
+/**
+ * The tag ids a change names (checked against the shop's order tags before anything is sent),
+ * and the shop's tags by id, to name what an order ends with.
+ */
+export async function resolveTags(pos: PosClient, shopId: string, change: { add_tags?: (string | number)[] | undefined; remove_tags?: (string | number)[] | undefined }) {
+  const list = change.add_tags?.length || change.remove_tags?.length ? await orderTags(pos, shopId) : [];
+  const pick = (field: string, values: (string | number)[] | undefined) => (values ?? []).map((v, i) => Number(refId(`${field}[${i}]`, list, v)));
+  return { add: pick("add_tags", change.add_tags), remove: pick("remove_tags", change.remove_tags), known: new Map(list.map((t) => [t.id, t.name])) };
+}
 
 /** Refuses an order no change is meant for: a number can name a deleted order (get_order shows it). */
 export function requireLive(order: PosOrder, field = "order_id"): void {

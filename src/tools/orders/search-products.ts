@@ -40,7 +40,8 @@ export const searchProducts = defineTool({
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
-    search: z.string().max(200).optional().describe("Name, SKU or barcode"),
+    // What it matches the description says; a names-only text is left out of the listing.
+    search: z.string().max(200).optional().describe("Search"),
     variation_ids: z.array(z.string().max(64)).max(100).optional().describe("Only these (ids or SKUs)"),
     max_stock: z.number().int().optional().describe("Stock <= this in warehouse_id, else in any warehouse (low_in)"),
     warehouse_id: z.string().max(120).optional().describe("Warehouse id or name"),

@@ -19,8 +19,8 @@ export async function pageRows(client: MessagingClient, includeInactive: boolean
 export const listPages = defineTool({
   name: "list_pages",
   title: "List pages",
-  description:
-    "Social pages of the account. Other tools take a page id or name; most default to all pages.",
+  // What other tools take of a page (an id or a name; omitted, all pages) their page parameters say.
+  description: "Social pages of the account: id, name, platform.",
   toolset: "pages",
   annotations: READ,
   input: z.object({

@@ -49,7 +49,7 @@ describe("reference data on a cold cache", () => {
     const before = { metrics: gets(/\/analytics\/(get_list_formula|get_analytic_fields)$/).length, tags: gets(/\/orders\/tags$/).length, categories: gets(/\/categories$/).length };
     for (let i = 0; i < 2; i++) await h.call("get_sales_analytics", { since: "2026-11-01", until: "2026-11-22" });
     const orders = h.sandbox.pos.orders.filter((o) => !o.is_removed && o.status === 1).slice(0, 2);
-    for (const o of orders) await h.call("update_orders", { order_ids: [o.id], add_tags: ["Giao gấp"] });
+    for (const o of orders) await h.call("update_order", { order_id: o.id, add_tags: ["Giao gấp"] });
     for (const name of ["Áo A", "Áo B"]) await h.call("create_product", { name, weight: 100, category: "ao thun", variants: [{ price: 1000 }] });
     const partners = gets(/\/partners$/).length;
     await h.call("search_products", { search: "ao", limit: 5 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { useHarness } from "../../helpers/harness.js";
 
-// A batch is one decision: where the client can ask, update_orders asks once for all its orders,
-// naming them, and writes none of them unless the user accepts.
+// A batch is one decision: where the client can ask, update_order with order_ids asks once for
+// all its orders, naming them, and writes none of them unless the user accepts. One order changes
+// as asked, with no dialog.
 
 const asked: string[] = [];
 let answer: "accept" | "decline" = "accept";
@@ -16,12 +17,12 @@ const h = useHarness({
 const pos = () => h.sandbox.pos;
 const puts = () => h.sandbox.server.requests.filter((q) => q.method === "PUT").length;
 
-describe("update_orders confirmation", () => {
+describe("update_order confirmation", () => {
   it("asks once for the whole batch, naming each order and the change, then writes them", async () => {
     const orders = pos().orders.filter((o) => !o.is_removed && o.status === 0).slice(0, 3);
     const removed = pos().orders.find((o) => o.is_removed)!;
     const [count, before] = [asked.length, puts()];
-    const r = await h.call("update_orders", { order_ids: [...orders.map((o) => `#${o.display_id}`), `#${removed.display_id}`], status: "confirmed", add_note: "Đã xác nhận" });
+    const r = await h.call("update_order", { order_ids: [...orders.map((o) => `#${o.display_id}`), `#${removed.display_id}`], status: "confirmed", add_note: "Đã xác nhận" });
     expect(r.isError, r.text).toBe(false);
     expect(asked).toHaveLength(count + 1);
     expect(asked.at(-1)).toBe(
@@ -41,11 +42,21 @@ describe("update_orders confirmation", () => {
     const orders = pos().orders.filter((o) => !o.is_removed && o.status === 0).slice(0, 2);
     answer = "decline";
     const before = puts();
-    const r = await h.call("update_orders", { order_ids: orders.map((o) => o.id), status: "confirmed" });
+    const r = await h.call("update_order", { order_ids: orders.map((o) => o.id), status: "confirmed" });
     answer = "accept";
     expect(r.isError, r.text).toBe(false);
     expect(r.data).toMatchObject({ sent: false, answer: "decline" });
     expect(puts()).toBe(before);
     for (const o of orders) expect(o.status).toBe(0);
+  });
+
+  it("changes one order without asking, as before the batch joined it", async () => {
+    const order = pos().orders.find((o) => !o.is_removed && o.status === 0)!;
+    const [count, before] = [asked.length, puts()];
+    const r = await h.call("update_order", { order_id: `#${order.display_id}`, status: "confirmed" });
+    expect(r.isError, r.text).toBe(false);
+    expect(asked).toHaveLength(count);
+    expect(puts() - before).toBe(1);
+    expect(order.status).toBe(1);
   });
 });

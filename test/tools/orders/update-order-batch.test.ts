@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { OrderRecord } from "../../../src/sandbox/pos/types.js";
 import { useHarness } from "../../helpers/harness.js";
 
-// update_orders: many orders in one call, each written once, read back, and answered on its own.
+// update_order with order_ids: many orders in one call, each written once, read back, and
+// answered on its own.
 
 const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
 const pos = () => h.sandbox.pos;
@@ -24,11 +25,11 @@ function fresh(n: number, status: number, withNote = false): OrderRecord[] {
   return found;
 }
 
-describe("update_orders", () => {
+describe("update_order with order_ids", () => {
   it("confirms orders named by number, each written exactly once and read back", async () => {
     const orders = fresh(3, 0);
     const before = orders.map((o) => [h.sandbox.server.count("PUT", orderPath(o)), h.sandbox.server.count("GET", orderPath(o))]);
-    const r = await h.call("update_orders", { order_ids: orders.map((o) => `#${o.display_id}`), status: "confirmed" });
+    const r = await h.call("update_order", { order_ids: orders.map((o) => `#${o.display_id}`), status: "confirmed" });
     expect(r.isError, r.text).toBe(false);
     expect(r.data.results).toEqual(orders.map((o) => ({ order: `#${o.display_id}`, id: String(o.id), result: "ok", status_name: "confirmed" })));
     expect(r.data.counts).toEqual({ ok: 3 });
@@ -43,7 +44,7 @@ describe("update_orders", () => {
     const orders = fresh(2, 1, true);
     const tag = pos().orderTags[0]!;
     const notes = orders.map((o) => o.note);
-    const r = await h.call("update_orders", { order_ids: orders.map((o) => String(o.id)), add_note: "Đã gọi khách", add_tags: [tag.name] });
+    const r = await h.call("update_order", { order_ids: orders.map((o) => String(o.id)), add_note: "Đã gọi khách", add_tags: [tag.name] });
     expect(r.isError, r.text).toBe(false);
     orders.forEach((o, i) => {
       expect(o.note).toBe(`${notes[i]}\nĐã gọi khách`);
@@ -56,12 +57,12 @@ describe("update_orders", () => {
     const order = pos().orders.find((o) => o.tags.length === 1 && !o.is_removed && !taken.has(o.id))!;
     taken.add(order.id);
     const kept = order.tags[0]!.name;
-    const added = await h.call("update_orders", { order_ids: [`#${order.display_id}`], add_tags: ["giao gap", "Đã gọi xác nhận"] });
+    const added = await h.call("update_order", { order_ids: [`#${order.display_id}`], add_tags: ["giao gap", "Đã gọi xác nhận"] });
     expect(added.isError, added.text).toBe(false);
     expect(added.data.results[0].tags).toEqual([...new Set([kept, "Giao gấp", "Đã gọi xác nhận"])]);
     expect(order.tags.map((t) => t.name)).toEqual(added.data.results[0].tags);
     const confirmed = pos().orderTags.find((t) => t.name === "Đã gọi xác nhận")!;
-    const removed = await h.call("update_orders", { order_ids: [order.id], remove_tags: [confirmed.id] });
+    const removed = await h.call("update_order", { order_ids: [order.id], remove_tags: [confirmed.id] });
     expect(order.tags.map((t) => t.name)).toEqual(removed.data.results[0].tags);
     expect(removed.data.results[0].tags).not.toContain("Đã gọi xác nhận");
     expect(removed.data.results[0].tags).toContain(kept);
@@ -76,7 +77,7 @@ describe("update_orders", () => {
     server.injectFault({ method: "PUT", path: `/orders/${lost!.id}`, kind: "reset", afterHandling: true });
     server.injectFault({ method: "PUT", path: `/orders/${rejected!.id}`, kind: "status", status: 400, body: { success: false, error: "invalid_parameters" } });
     const before = puts();
-    const r = await h.call("update_orders", {
+    const r = await h.call("update_order", {
       order_ids: [ok!.id, ignored!.id, lost!.id, rejected!.id, `#${removed.display_id}`, "#99999999", `#${ok!.display_id}`],
       status: "confirmed",
     });
@@ -99,16 +100,38 @@ describe("update_orders", () => {
   it("refuses the whole call before any write when the change itself is wrong", async () => {
     const [order] = fresh(1, 0);
     const before = puts();
-    const badStatus = await h.call("update_orders", { order_ids: [order!.id], status: "teleported" });
+    const badStatus = await h.call("update_order", { order_ids: [order!.id], status: "teleported" });
     expect(badStatus.text).toMatch(/status: unknown status "teleported"/);
-    const badTag = await h.call("update_orders", { order_ids: [order!.id], add_tags: ["không có thẻ này"] });
+    const badTag = await h.call("update_order", { order_ids: [order!.id], add_tags: ["không có thẻ này"] });
     expect(badTag.text).toContain("add_tags[0]: unknown value");
     for (const tag of pos().orderTags) expect(badTag.text).toContain(`${tag.name} (${tag.id})`);
-    const nothing = await h.call("update_orders", { order_ids: [order!.id] });
+    const nothing = await h.call("update_order", { order_ids: [order!.id] });
     expect(nothing.text).toContain("nothing to change");
-    const tooMany = await h.call("update_orders", { order_ids: Array.from({ length: 51 }, (_, i) => `#${i + 1}`), status: "confirmed" });
+    const tooMany = await h.call("update_order", { order_ids: Array.from({ length: 51 }, (_, i) => `#${i + 1}`), status: "confirmed" });
     expect(tooMany.text).toContain("order_ids");
     for (const r of [badStatus, badTag, nothing, tooMany]) expect(r.isError).toBe(true);
     expect(puts()).toBe(before);
+  });
+
+  it("refuses what changes one order at a time, naming it, and a call naming orders both ways", async () => {
+    const [a, b] = fresh(2, 0);
+    const before = puts();
+    const ids = [a!.id, b!.id];
+    const oneOrder = await h.call("update_order", { order_ids: ids, status: "confirmed", shipping_fee: 0, customer_name: "Chị Hạnh", extra: { cash: 1 } });
+    expect(oneOrder.isError).toBe(true);
+    expect(oneOrder.text).toContain("order_ids: customer_name, shipping_fee, extra change one order at a time");
+    expect(oneOrder.text).toMatch(/order_ids takes status, note, add_note, reason, add_tags and remove_tags/);
+    const items = await h.call("update_order", { order_ids: ids, items: [{ variation_id: pos().variations[0]!.id, quantity: 1 }] });
+    expect(items.text).toContain("order_ids: items change one order at a time");
+    const both = await h.call("update_order", { order_id: a!.id, order_ids: [b!.id], status: "confirmed" });
+    expect(both.text).toContain("order_id: given with order_ids");
+    const listed = await h.call("update_order", { order_id: ids, status: "confirmed" });
+    expect(listed.text).toContain("expected one order, not a list (several go in order_ids) at order_id");
+    const neither = await h.call("update_order", { status: "confirmed" });
+    expect(neither.text).toContain("order_id: missing (required)");
+    expect(neither.text).toContain("order_ids");
+    for (const r of [oneOrder, items, both, listed, neither]) expect(r.isError).toBe(true);
+    expect(puts()).toBe(before);
+    expect([a!.status, b!.status]).toEqual([0, 0]);
   });
 });

@@ -4,16 +4,18 @@ import { ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
 import { orderStatusName } from "../../format/orders.js";
 import { sanitizeName, sanitizeText } from "../../text/sanitize.js";
-import { shown } from "../confirm.js";
-import { defineTool, OVERWRITE, type ToolContext } from "../define.js";
-import { jsonish, shopIdInput } from "../inputs.js";
+import { type Confirmation, shown } from "../confirm.js";
+import type { ToolContext } from "../define.js";
+import { jsonish } from "../inputs.js";
 import { mapLimit } from "../page-stats/fan-out.js";
 import { planned } from "../pos/plan.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
-import { orderTags, refId } from "../pos/shop-refs.js";
 import { notAppliedSchema } from "../verify.js";
-import { nextNote, nextTags, noteChange, requireLive, tagsOf, writeOrder } from "./order-changes.js";
+import { nextNote, nextTags, requireLive, resolveTags, tagsOf, writeOrder } from "./order-changes.js";
 import { resolveOrder } from "./order-ref.js";
+
+// update_order with `order_ids`: the status, note and tags of many orders in one call, each
+// written once, read back and answered on its own, under one confirmation.
 
 /** Orders one call changes: a day's confirmations fit, and the results stay readable. */
 const MAX_ORDERS = 50;
@@ -24,18 +26,24 @@ const MAX_ORDERS = 50;
  */
 const IN_FLIGHT = 5;
 
-const tagNames = jsonish(z.array(z.union([z.string().max(80), z.number().int()])).max(20)).optional();
+export const orderIdsInput = jsonish(z.array(z.union([z.string().max(80), z.number().int()]).transform(String)).min(1).max(MAX_ORDERS))
+  .optional()
+  .describe(`Several orders (≤${MAX_ORDERS}) instead of order_id: status, notes, tags`);
 
-const input = z.object({
-  shop_id: shopIdInput,
-  order_ids: jsonish(z.array(z.union([z.string().max(80), z.number().int()]).transform(String)).min(1).max(MAX_ORDERS)).describe('Ids or numbers "#560"'),
-  status: z.union([z.string().max(40), z.number().int()]).optional().describe("Status name or code"),
-  note: z.string().max(2000).optional().describe("Internal note"),
-  ...noteChange,
-  add_tags: tagNames.describe("Names or ids"),
-  remove_tags: tagNames.describe("Names or ids"),
-});
-type Input = z.output<typeof input>;
+/** What a batch reads of update_order's arguments. */
+export interface BatchArgs {
+  shop_id?: string | undefined;
+  order_ids: string[];
+  status?: string | number | undefined;
+  note?: string | undefined;
+  add_note?: string | undefined;
+  reason?: string | undefined;
+  add_tags?: (string | number)[] | undefined;
+  remove_tags?: (string | number)[] | undefined;
+}
+
+/** update_order's parameters that change one order only (its lines, receiver, address, warehouse, fees). */
+const ONE_ORDER = ["items", "customer_name", "phone", "shipping_address", "warehouse_id", "shipping_fee", "total_discount", "extra"];
 
 const RESULTS = ["ok", "refused", "not_applied", "unknown"] as const;
 
@@ -51,13 +59,25 @@ const row = z.object({
 });
 type Row = z.infer<typeof row>;
 
+/** A batch's result: one row per order given, and how many ended each way. */
+export const batchShape = {
+  results: z.array(row).optional().describe("With order_ids: one per order"),
+  counts: z
+    .object(Object.fromEntries(RESULTS.map((r) => [r, z.number().optional()])) as Record<(typeof RESULTS)[number], z.ZodOptional<z.ZodNumber>>)
+    .optional(),
+};
+
 /** A reference that named an order, or why it did not. */
 type Target = { ref: string; order: PosOrder; refused?: undefined } | { ref: string; order?: undefined; refused: string };
 
 const reason = (error: unknown) => (error instanceof PancakeError ? `${error.message}${error.hint ? ` ${error.hint}` : ""}` : String(error));
 
 /** Everything checked and resolved before the user is asked and before any order is written. */
-const plan = planned(async (args: Input, ctx) => {
+const plan = planned(async (args: BatchArgs, ctx) => {
+  const single = ONE_ORDER.filter((k) => (args as unknown as Record<string, unknown>)[k] !== undefined);
+  if (single.length) {
+    throw new InputError("order_ids", `${single.join(", ")} change one order at a time`, "Pass them with order_id, one order a call; order_ids takes status, note, add_note, reason, add_tags and remove_tags.");
+  }
   const { status: given, note, add_note, reason: why, add_tags, remove_tags } = args;
   const status = given === undefined ? undefined : requireStatus("status", ORDER_STATUSES, given);
   if (status === undefined && note === undefined && add_note === undefined && why === undefined && !add_tags?.length && !remove_tags?.length) {
@@ -65,10 +85,7 @@ const plan = planned(async (args: Input, ctx) => {
   }
   nextNote(undefined, { note, add_note, reason: why }, status);
   const shopId = await resolveShopId(ctx, args.shop_id);
-  const tagging = Boolean(add_tags?.length || remove_tags?.length);
-  const list = tagging ? await orderTags(ctx.pos, shopId) : [];
-  const pick = (field: string, values: (string | number)[] | undefined) => (values ?? []).map((v, i) => Number(refId(`${field}[${i}]`, list, v)));
-  const [add, remove] = [pick("add_tags", add_tags), pick("remove_tags", remove_tags)];
+  const { add, remove, known } = await resolveTags(ctx.pos, shopId, args);
   const seen = new Map<string, string>();
   const targets = await mapLimit(args.order_ids, IN_FLIGHT, async (ref): Promise<Target> => {
     try {
@@ -87,11 +104,11 @@ const plan = planned(async (args: Input, ctx) => {
     if (first !== undefined) Object.assign(t, { order: undefined, refused: `the same order as ${first}, changed once` });
     else seen.set(String(t.order.id), t.ref);
   }
-  return { shopId, status, add, remove, known: new Map(list.map((t) => [t.id, t.name])), targets };
+  return { shopId, status, add, remove, known, targets };
 });
 
 /** One order's change: sent once, read back, and said as one of ok, not_applied or unknown. */
-async function change(args: Input, p: Awaited<ReturnType<typeof plan>>, order: PosOrder, ctx: ToolContext): Promise<Omit<Row, "order">> {
+async function change(args: BatchArgs, p: Awaited<ReturnType<typeof plan>>, order: PosOrder, ctx: ToolContext): Promise<Omit<Row, "order">> {
   const body: Record<string, unknown> = {};
   if (p.status !== undefined) body.status = p.status;
   const note = nextNote(order.note, { note: args.note, add_note: args.add_note, reason: args.reason }, p.status);
@@ -119,45 +136,36 @@ async function change(args: Input, p: Awaited<ReturnType<typeof plan>>, order: P
   }
 }
 
-export const updateOrders = defineTool({
-  name: "update_orders",
-  title: "Update several orders",
-  description: `Status, note or tags of up to ${MAX_ORDERS} orders at once. Example: order_ids ["#560","#561"], status "confirmed".`,
-  toolset: "orders",
-  annotations: OVERWRITE,
-  input,
-  output: z.object({
-    results: z.array(row),
-    counts: z.object(Object.fromEntries(RESULTS.map((r) => [r, z.number().optional()])) as Record<(typeof RESULTS)[number], z.ZodOptional<z.ZodNumber>>),
-  }),
-  async confirm(args, ctx) {
-    const p = await plan(args, ctx);
-    const named = (ids: number[]) => ids.map((id) => shown(p.known.get(String(id))) ?? String(id)).join(", ");
-    const orders = p.targets.flatMap((t) => (t.order ? [`#${t.order.display_id ?? t.order.id}`] : []));
-    const skipped = p.targets.flatMap((t) => (t.refused ? [t.ref] : []));
-    return {
-      action: `Cập nhật ${orders.length} đơn hàng?`,
-      details: [
-        ["Đơn", orders.join(", ")],
-        ["Bỏ qua", skipped.join(", ")],
-        ["Trạng thái", orderStatusName(p.status)],
-        ["Ghi chú mới", args.note],
-        ["Thêm vào ghi chú", args.add_note],
-        ["Lý do hủy", args.reason],
-        ["Thêm thẻ", named(p.add)],
-        ["Bỏ thẻ", named(p.remove)],
-      ],
-    };
-  },
-  async handler(args, ctx) {
-    const p = await plan(args, ctx);
-    let done = 0;
-    const results = await mapLimit(p.targets, IN_FLIGHT, async (t): Promise<Row> => {
-      const result = t.order ? { order: t.ref, ...(await change(args, p, t.order, ctx)) } : { order: t.ref, result: "refused" as const, error: t.refused };
-      await ctx.progress(++done, p.targets.length, `order ${t.ref}`);
-      return result;
-    });
-    const counts = Object.fromEntries(RESULTS.map((r) => [r, results.filter((x) => x.result === r).length || undefined]));
-    return { results, counts };
-  },
-});
+/** A batch is one decision: the user is asked once, shown every order it names and the change. */
+export async function batchConfirmation(args: BatchArgs, ctx: ToolContext): Promise<Confirmation> {
+  const p = await plan(args, ctx);
+  const named = (ids: number[]) => ids.map((id) => shown(p.known.get(String(id))) ?? String(id)).join(", ");
+  const orders = p.targets.flatMap((t) => (t.order ? [`#${t.order.display_id ?? t.order.id}`] : []));
+  const skipped = p.targets.flatMap((t) => (t.refused ? [t.ref] : []));
+  return {
+    action: `Cập nhật ${orders.length} đơn hàng?`,
+    details: [
+      ["Đơn", orders.join(", ")],
+      ["Bỏ qua", skipped.join(", ")],
+      ["Trạng thái", orderStatusName(p.status)],
+      ["Ghi chú mới", args.note],
+      ["Thêm vào ghi chú", args.add_note],
+      ["Lý do hủy", args.reason],
+      ["Thêm thẻ", named(p.add)],
+      ["Bỏ thẻ", named(p.remove)],
+    ],
+  };
+}
+
+/** Every order of the batch changed in parallel under the limiter, none retried, each answered. */
+export async function updateBatch(args: BatchArgs, ctx: ToolContext) {
+  const p = await plan(args, ctx);
+  let done = 0;
+  const results = await mapLimit(p.targets, IN_FLIGHT, async (t): Promise<Row> => {
+    const result = t.order ? { order: t.ref, ...(await change(args, p, t.order, ctx)) } : { order: t.ref, result: "refused" as const, error: t.refused };
+    await ctx.progress(++done, p.targets.length, `order ${t.ref}`);
+    return result;
+  });
+  const counts = Object.fromEntries(RESULTS.map((r) => [r, results.filter((x) => x.result === r).length || undefined]));
+  return { results, counts };
+}
