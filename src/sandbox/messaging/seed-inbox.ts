@@ -87,7 +87,8 @@ export function seedConversations(
   const { rng, page, posts } = ctx;
   const facebook = page.platform === "facebook";
   const lives = posts.filter((p) => p.type === "livestream");
-  // The same draws as one queue of everyone: only who comes first changes.
+  // Those owed a thread take the first inbox threads, drawn as from one queue of everyone; the
+  // last conversations are inbox threads if the rolls leave some of them without one.
   const owing = customers.filter((c) => owed.has(c.psid));
   const others = customers.filter((c) => !owed.has(c.psid));
   for (let i = 0; i < count; i++) {

@@ -38,7 +38,7 @@ export function linkInbox(state: PosState, rng: Random, inbox: InboxLinks | unde
     if (order.customer) order.customer.page_id = page;
     const psid = order.shop_customer_id ? psids.get(order.shop_customer_id) : undefined;
     const thread = psid ? threads.get(`${page}/${psid}`) : undefined;
-    const begun = thread && inbox?.begun[thread.id];
+    const begun = thread ? inbox?.begun[thread.id] : undefined;
     if (thread && begun !== undefined && begun + DAY <= ms(order.inserted_at)) order.conversation_id = thread.id;
     const posts = inbox?.posts.filter((p) => p.page_id === page && p.inserted_at <= order.inserted_at) ?? [];
     if (posts.length && rng.chance(0.4)) {
