@@ -65,9 +65,9 @@ export class Sandbox {
     const people = makePeople(320);
     this.messaging = seedMessaging({ now: this.now, people, extraPages: options.extraPages, hostile: options.hostileRecords });
     // The POS shop sells through the inbox's three main pages (benchmark branch pages follow them).
-    const { pages, posts, ads, customers, conversations } = this.messaging;
+    const { pages, posts, ads, customers, conversations, begun } = this.messaging;
     const shopPages = pages.slice(0, 3).map(({ id, name, platform }) => ({ id, name, platform }));
-    this.pos = seedPos({ now: this.now, people, inbox: { pages: shopPages, posts, ads, customers, conversations } });
+    this.pos = seedPos({ now: this.now, people, inbox: { pages: shopPages, posts, ads, customers, conversations, begun } });
     const override = options.credentials ?? {};
     if (override.userToken) this.messaging.userToken = override.userToken;
     if (override.posApiKey) this.pos.apiKey = override.posApiKey;

@@ -9,6 +9,9 @@ import { Random } from "./random.js";
  */
 export type ShopIdentity = "page_id" | "platform_id" | "phone" | "other_phone" | "shop_name";
 
+/** Whether the shop's POS record of the person was made from their chat (it carries the chat's ids). */
+export const madeFromChat = (person: Person) => person.identity === "page_id" || person.identity === "platform_id";
+
 /** A customer both simulated upstreams know, linked across them as `identity` says. */
 export interface Person {
   index: number;

@@ -80,17 +80,18 @@ describe("draft_customer_reply prompt", () => {
     const pos = h.sandbox.pos;
     const plain = (t: string) => t.normalize("NFD").replace(/\p{M}/gu, "").replace(/đ/g, "d").toLowerCase();
     const unique = pos.customers.filter((x) => x.order_count > 0 && pos.customers.filter((y) => plain(y.name) === plain(x.name)).length === 1);
-    // A chat the POS knows by no id: only the name can lead to the customer once its phones are gone.
+    // A chat the POS knows by no id, where no message gave a phone: only the name can lead to the
+    // customer once the phones on its records are gone.
     const profile = (x: (typeof h.sandbox.messaging.conversations)[number]) => h.sandbox.messaging.customers.find((p) => p.page_id === x.page_id && p.psid === x.from.id)!;
     const c = h.sandbox.messaging.conversations.find(
       (x) =>
         x.page_id === pageId &&
         x.type === "INBOX" &&
+        !x.has_phone &&
         unique.some((u) => u.name === x.customers[0]?.name) &&
         !pos.customers.some((y) => y.fb_id !== null && (y.fb_id === x.from.id || y.fb_id === profile(x).global_id)),
     )!;
     const customer = unique.find((u) => u.name === c.customers[0]!.name)!;
-    c.recent_phone_numbers = [];
     profile(c).phone_numbers = [];
     await h.call("list_conversations", { page_ids: pageId, limit: 50 });
     const r = await h.client.getPrompt({ name: "draft_customer_reply", arguments: { page_id: pageId, conversation_id: c.id } });

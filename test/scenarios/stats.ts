@@ -78,8 +78,9 @@ export const statsScenarios: Scenario<unknown>[] = [
     },
     truth: (s) => {
       const span = days(shopDay(s, 1), shopDay(s, 1));
+      // Staff who handled as many rank by user id, as the tool ranks a tie.
       const [id] = [...staffTotals(s.messaging, [s.messaging.pages[0]!.id], span)].sort(
-        (a, b) => b[1].unique_inbox_count + b[1].unique_comment_count - (a[1].unique_inbox_count + a[1].unique_comment_count),
+        (a, b) => b[1].unique_inbox_count + b[1].unique_comment_count - (a[1].unique_inbox_count + a[1].unique_comment_count) || a[0].localeCompare(b[0]),
       )[0]!;
       return staffName(s, id);
     },

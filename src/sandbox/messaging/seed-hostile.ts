@@ -48,6 +48,7 @@ export function seedHostile(ctx: PageSeedContext): string[] {
     const list: MessageRecord[] = [];
     ctx.out.messages[conversation.id] = list;
     ctx.out.conversations.push(conversation);
+    ctx.out.begun[conversation.id] = begun[t]!;
     const lines = texts[t]!;
     lines.forEach((text, i) => {
       const at = now - (lines.length - i) * 10 * 60_000;

@@ -20,6 +20,8 @@ export interface InboxSeed {
   messages: Record<string, MessageRecord[]>;
   customers: PageCustomerRecord[];
   privateReplies: PrivateReplyRecord[];
+  /** When each conversation began, before its first message was set at a busy hour (MessagingState.begun). */
+  begun: Record<string, number>;
 }
 
 export interface PageSeedContext {
@@ -70,12 +72,25 @@ export function seedCustomers(ctx: PageSeedContext, pool: Person[]): PageCustome
   });
 }
 
-/** Conversations of one page with their messages, tags, assignments and private replies. */
-export function seedConversations(ctx: PageSeedContext, customers: PageCustomerRecord[], people: Map<string, Person>, count: number): void {
+/**
+ * Conversations of one page with their messages, tags, assignments and private replies. The people
+ * of `owed` (psids) have an inbox thread among them: the shop's POS record of each was made from
+ * that chat, and the live inbox keeps a thread as long as the record that points to it.
+ */
+export function seedConversations(
+  ctx: PageSeedContext,
+  customers: PageCustomerRecord[],
+  people: Map<string, Person>,
+  count: number,
+  owed: ReadonlySet<string>,
+): void {
   const { rng, page, posts } = ctx;
   const facebook = page.platform === "facebook";
   const lives = posts.filter((p) => p.type === "livestream");
-  const inboxQueue = [...customers];
+  // Those owed a thread take the first inbox threads, drawn as from one queue of everyone; the
+  // last conversations are inbox threads if the rolls leave some of them without one.
+  const owing = customers.filter((c) => owed.has(c.psid));
+  const others = customers.filter((c) => !owed.has(c.psid));
   for (let i = 0; i < count; i++) {
     const roll = rng.next();
     let type: ConversationRecord["type"] =
@@ -86,8 +101,10 @@ export function seedConversations(ctx: PageSeedContext, customers: PageCustomerR
           : roll < 0.95 && lives.length > 0
             ? "COMMENT_LIVESTREAM"
             : "RATING";
-    if (type === "INBOX" && inboxQueue.length === 0) type = "COMMENT";
-    const customer = type === "INBOX" ? inboxQueue.splice(rng.int(0, inboxQueue.length - 1), 1)[0]! : rng.pick(customers);
+    if (owing.length >= count - i) type = "INBOX";
+    const queue = owing.length > 0 ? owing : others;
+    if (type === "INBOX" && queue.length === 0) type = "COMMENT";
+    const customer = type === "INBOX" ? queue.splice(rng.int(0, queue.length - 1), 1)[0]! : rng.pick(customers);
     seedConversation(ctx, type, customer, people.get(customer.psid)!);
   }
   const first = new Map<string, string>();
@@ -95,7 +112,12 @@ export function seedConversations(ctx: PageSeedContext, customers: PageCustomerR
     const seen = first.get(c.from.id);
     if (c.page_id === page.id && (seen === undefined || c.inserted_at < seen)) first.set(c.from.id, c.inserted_at);
   }
-  for (const customer of customers) customer.inserted_at = first.get(customer.psid) ?? customer.inserted_at;
+  for (const customer of customers) {
+    const at = first.get(customer.psid);
+    customer.inserted_at = at ?? customer.inserted_at;
+    // The inbox learns a customer's phone from their chats: without one in the data set, it shows none.
+    if (at === undefined) customer.phone_numbers = [];
+  }
 }
 
 function seedConversation(ctx: PageSeedContext, type: ConversationRecord["type"], customer: PageCustomerRecord, person: Person): void {
@@ -104,14 +126,17 @@ function seedConversation(ctx: PageSeedContext, type: ConversationRecord["type"]
   const post = commentLike
     ? rng.pick(type === "COMMENT_LIVESTREAM" ? ctx.posts.filter((p) => p.type === "livestream") : ctx.posts)
     : undefined;
+  // When it began as drawn: the same span before now at any time of day, which its busy hour is not.
+  let begun: number;
   let start: number;
   if (post) {
     const posted = parseIso(post.inserted_at);
-    const any = posted + rng.int(60, Math.max(61, Math.min(10 * 86_400, Math.floor((now - posted) / 1000) - 120))) * 1000;
-    const busy = busyHourOf(rng, any, now - 120_000);
-    start = busy >= posted + 60_000 ? busy : any;
+    begun = posted + rng.int(60, Math.max(61, Math.min(10 * 86_400, Math.floor((now - posted) / 1000) - 120))) * 1000;
+    const busy = busyHourOf(rng, begun, now - 120_000);
+    start = busy >= posted + 60_000 ? busy : begun;
   } else {
-    start = busyHourOf(rng, now - (rng.chance(0.15) ? rng.int(600, 2 * 86_400) : rng.int(600, 90 * 86_400)) * 1000, now - 600_000);
+    begun = now - (rng.chance(0.15) ? rng.int(600, 2 * 86_400) : rng.int(600, 90 * 86_400)) * 1000;
+    start = busyHourOf(rng, begun, now - 600_000);
   }
   const postFbid = post?.id.split("_")[1] ?? "";
   const commentId = () => `${postFbid}_${rng.int(100_000_000_000, 999_999_999_999)}`;
@@ -121,12 +146,14 @@ function seedConversation(ctx: PageSeedContext, type: ConversationRecord["type"]
   const list: MessageRecord[] = [];
   ctx.out.conversations.push(conversation);
   ctx.out.messages[id] = list;
+  ctx.out.begun[id] = begun;
 
   const assigned = rng.chance(0.65);
   const handler = rng.pick(staff);
   const count = type === "INBOX" ? rng.int(3, 40) : rng.int(3, 15);
-  const longest = Math.max(60, Math.floor((now - start) / 1000) - 30);
-  const span = Math.min(longest, rng.chance(0.6) ? rng.int(60, 6 * 3600) : rng.int(3600, 5 * 86_400)) * 1000;
+  const longest = Math.max(60, Math.floor((now - start) / 1000) - 30) * 1000;
+  const drawnSpan = (rng.chance(0.6) ? rng.int(60, 6 * 3600) : rng.int(3600, 5 * 86_400)) * 1000;
+  const span = Math.min(longest, drawnSpan);
   const offsets = Array.from({ length: count - 1 }, () => Math.floor(rng.next() * span));
   // Nobody writes at 4 in the morning: such a message comes when the shop opens.
   const times = [start, ...offsets.map((o) => awake(rng, start + o, now - 1000))].sort((a, b) => a - b);
@@ -173,7 +200,8 @@ function seedConversation(ctx: PageSeedContext, type: ConversationRecord["type"]
     root ??= message;
     appendMessage(list, conversation, message);
   });
-  finishConversation(ctx, conversation, list, assigned ? handler : undefined, handler);
+  // Quiet for three days as drawn, not as placed: whether it is read must not move with the time of day.
+  finishConversation(ctx, conversation, list, assigned ? handler : undefined, handler, begun + drawnSpan < now - 3 * DAY_MS);
   touchCustomer(customer, conversation);
   if (root && type === "COMMENT" && page.platform === "facebook" && rng.chance(0.25)) {
     const sent = Math.min(now - 60_000, parseIso(root.inserted_at) + rng.int(60, 7200) * 1000);
@@ -199,6 +227,7 @@ function finishConversation(
   list: MessageRecord[],
   assignee: StaffUser | undefined,
   editor: StaffUser,
+  quiet: boolean,
 ): void {
   const { rng, staff, tags, now } = ctx;
   const start = parseIso(c.inserted_at);
@@ -240,7 +269,7 @@ function finishConversation(
   }
   c.tag_histories.sort((a, b) => a.inserted_at.localeCompare(b.inserted_at));
   const last = list[list.length - 1]!;
-  if (!c.seen && (parseIso(last.inserted_at) < now - 3 * DAY_MS || rng.chance(0.4))) {
+  if (!c.seen && (quiet || rng.chance(0.4))) {
     c.seen = true;
     c.unread_count = 0;
   }

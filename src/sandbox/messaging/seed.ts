@@ -1,4 +1,4 @@
-import type { Person } from "../people.js";
+import { madeFromChat, type Person } from "../people.js";
 import { Random } from "../random.js";
 import { type CallVolume, seedAds, seedCallLogs, seedPosts } from "./seed-extras.js";
 import { seedHostile } from "./seed-hostile.js";
@@ -52,7 +52,7 @@ export function seedMessaging(ctx: { now: Date; people: Person[]; extraPages?: n
       .map((s) => ({ user_id: s.id, name: s.name, fb_id: s.fb_id, status: s.disabled_page_ids.includes(page.id) ? "removed" : "active" }));
   }
   const byPsid = new Map(ctx.people.map((p) => [p.psid, p]));
-  const out: InboxSeed = { conversations: [], messages: {}, customers: [], privateReplies: [] };
+  const out: InboxSeed = { conversations: [], messages: {}, customers: [], privateReplies: [], begun: {} };
   const state: MessagingState = {
     now: ctx.now,
     userToken: `ut_${rng.hex(40)}`,
@@ -72,6 +72,7 @@ export function seedMessaging(ctx: { now: Date; people: Person[]; extraPages?: n
     adDays: [],
     adsDeniedPageId: pages[2]!.id,
     privateReplies: out.privateReplies,
+    begun: out.begun,
     hostileConversationIds: [],
     uploads: {},
     sequence: 0,
@@ -96,7 +97,7 @@ export function seedMessaging(ctx: { now: Date; people: Person[]; extraPages?: n
     const seedCtx: PageSeedContext = { rng: pageRng, page, staff: pageStaff, tags, posts, adIds, now, out };
     const customers = seedCustomers(seedCtx, ctx.people.slice(...plan.people));
     out.customers.push(...customers);
-    seedConversations(seedCtx, customers, byPsid, plan.conversations);
+    seedConversations(seedCtx, customers, byPsid, plan.conversations, chatsOwed(ctx.people, i));
     // Its own generator: the shop's other data is the same with or without the attacker.
     if (i === 0 && ctx.hostile) state.hostileConversationIds = seedHostile({ ...seedCtx, rng: new Random(0x686f7374) });
     const calls = CALL_CENTERS[i];
@@ -109,6 +110,15 @@ export function seedMessaging(ctx: { now: Date; people: Person[]; extraPages?: n
   });
   state.callLogs.sort((a, b) => b.created_time.localeCompare(a.created_time));
   return state;
+}
+
+/**
+ * The psids of the people whose POS record was made from their chat on the page of PLANS[page]:
+ * the first of the shop's pages they write to, which the record's conversation_link names.
+ */
+function chatsOwed(people: Person[], page: number): Set<string> {
+  const firstPage = (index: number) => PLANS.findIndex((p) => index >= p.people[0] && index < p.people[1]);
+  return new Set(people.filter((p) => madeFromChat(p) && firstPage(p.index) === page).map((p) => p.psid));
 }
 
 /** Calls a day of the pages with a call centre: the first two pages have one, the third (Instagram) none. */

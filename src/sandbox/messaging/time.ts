@@ -81,16 +81,26 @@ function atBusyHour(rng: Rng, ms: number, first = 0): number {
   return localDayStart(ms) + (first + i) * HOUR_MS + rng.int(0, HOUR_MS / 1000 - 1) * 1000;
 }
 
-/** An instant on the local day holding `ms` at a busy hour; one past `latest` moves a day back, so "recent" stays recent. */
+/**
+ * An instant on the local day holding `ms` at a busy hour; one past `latest` moves back a day (two
+ * in the minutes after midnight), so "recent" stays recent. Its hour is drawn, not taken from the
+ * time of day the sandbox starts at, and it moves back whole days: a demo started at another time
+ * of day has the same hours.
+ */
 export function busyHourOf(rng: Rng, ms: number, latest: number): number {
-  const at = atBusyHour(rng, ms);
-  return at > latest ? at - DAY_MS : at;
+  let at = atBusyHour(rng, ms);
+  while (at > latest) at -= DAY_MS;
+  return at;
 }
 
-/** A message that would come between midnight and 7h local time comes later that day instead, unless that is past `latest`. */
+/**
+ * A message that would come between midnight and 7h local time comes later that day instead, unless
+ * that is past `latest`. The later hour is drawn whether it is needed or not: how many draws a
+ * message takes must not depend on the time of day, or every draw after it (the next chats' people,
+ * texts and ids) would change with the time the demo starts.
+ */
 export function awake(rng: Rng, ms: number, latest: number): number {
-  const hour = Math.floor((ms - localDayStart(ms)) / HOUR_MS);
-  if (hour >= 7) return ms;
   const later = atBusyHour(rng, ms, 7);
-  return later > latest ? ms : later;
+  const hour = Math.floor((ms - localDayStart(ms)) / HOUR_MS);
+  return hour >= 7 || later > latest ? ms : later;
 }

@@ -302,6 +302,12 @@ export interface MessagingState {
   /** Page whose account may not read ad reports: its ad endpoints answer 403. */
   adsDeniedPageId: string;
   privateReplies: PrivateReplyRecord[];
+  /**
+   * When each seeded conversation began before its first message was set at a busy hour of its
+   * day (UTC ms): the same span before `now` whatever the time of day the sandbox starts at, which
+   * that hour is not. The POS seed ties orders to their threads by it (pos/seed-links.ts).
+   */
+  begun: Record<string, number>;
   /** Files uploaded through upload_contents, by content id. */
   uploads: Record<string, UploadRecord>;
   /** Conversation ids of the hostile records kept for security tests. */

@@ -1,4 +1,4 @@
-import type { Person } from "../people.js";
+import { madeFromChat, type Person } from "../people.js";
 import type { Random } from "../random.js";
 import { shippingAddress } from "./order-model.js";
 import type { InboxLinks } from "./seed-links.js";
@@ -113,7 +113,7 @@ export function dropStrangers(state: PosState, rng: Random): void {
  * of them (`https://pancake.vn/<page id>?customer_id=<the inbox's customer id>`, the OpenAPI's form).
  */
 function socialIds(person: Person, inbox: InboxLinks | undefined) {
-  const social = person.identity === "page_id" || person.identity === "platform_id";
+  const social = madeFromChat(person);
   const shopPages = inbox?.pages ?? [];
   const theirs = social ? (inbox?.customers.filter((c) => c.psid === person.psid && shopPages.some((p) => p.id === c.page_id)) ?? []) : [];
   const pages = shopPages.filter((p) => theirs.some((c) => c.page_id === p.id));

@@ -1,6 +1,7 @@
 import type { Random } from "../random.js";
 import type { ShopPage } from "./seed-catalog.js";
 import type { PosState } from "./state.js";
+import { DAY, ms } from "./time.js";
 
 /** What the inbox knows that orders and customers point to: pages, posts, ads, customers and their threads. */
 export interface InboxLinks {
@@ -10,6 +11,8 @@ export interface InboxLinks {
   /** The pages' customers: `customer_id` is the inbox's id of the person, `psid` their page-scoped id. */
   customers: readonly { page_id: string; psid: string; customer_id: string }[];
   conversations: readonly { id: string; page_id: string; type: string; inserted_at: string; from: { id: string } }[];
+  /** When each conversation began, before its first message was set at a busy hour of that day (MessagingState.begun). */
+  begun: Readonly<Record<string, number>>;
 }
 
 /**
@@ -19,6 +22,10 @@ export interface InboxLinks {
  * of a customer the POS knows by their chat (`psids`: POS customer id -> the psid the chat shows)
  * names the inbox thread it was made from (`conversation_id`), when there was one by then. Uses its
  * own generator: the rest of the data set stays as it was.
+ *
+ * "By then" is judged on when the thread began as drawn, a day ahead: its first message comes at a
+ * busy hour of that day or before, so it is older than the order however the hours fall, and a
+ * demo started at another time of day names the same threads (orders' times move with now alone).
  */
 export function linkInbox(state: PosState, rng: Random, inbox: InboxLinks | undefined, psids: ReadonlyMap<string, string>): void {
   const pageIds = new Set(state.shop.pages.map((p) => p.id));
@@ -31,7 +38,8 @@ export function linkInbox(state: PosState, rng: Random, inbox: InboxLinks | unde
     if (order.customer) order.customer.page_id = page;
     const psid = order.shop_customer_id ? psids.get(order.shop_customer_id) : undefined;
     const thread = psid ? threads.get(`${page}/${psid}`) : undefined;
-    if (thread && thread.inserted_at <= order.inserted_at) order.conversation_id = thread.id;
+    const begun = thread ? inbox?.begun[thread.id] : undefined;
+    if (thread && begun !== undefined && begun + DAY <= ms(order.inserted_at)) order.conversation_id = thread.id;
     const posts = inbox?.posts.filter((p) => p.page_id === page && p.inserted_at <= order.inserted_at) ?? [];
     if (posts.length && rng.chance(0.4)) {
       const post = rng.pick(posts);

@@ -136,7 +136,8 @@ describe("search_customers conversation_id: the chat's customer in the shop", ()
   });
 
   it("takes the chat as tools and people give it: its id, the customer's page-scoped id with the page's name, the POS customer's link", async () => {
-    const c = chatLinkedBy("psid");
+    // The link names the chat's customer: one with no other chat on the page, so it names this chat.
+    const c = chatsLinkedBy("psid").find((x) => chats().filter((y) => y.page_id === x.page_id && y.customer_id === x.customer_id).length === 1)!;
     const customer = bySocial(c)[0]!;
     const page = inbox().pages.find((p) => p.id === c.page_id)!;
     const psid = c.id.slice(c.page_id.length + 1);
@@ -216,7 +217,9 @@ describe("list_conversations customer: a POS customer's chats", () => {
   it("takes the inbox's own customer id from a conversation row too", async () => {
     const c = chatLinkedBy("none");
     const r = await h.call("list_conversations", { customer: c.customer_id });
-    expect(r.data.conversations.map((x: { id: string }) => x.id)).toEqual(chats().filter((x) => x.customer_id === c.customer_id).map((x) => x.id));
+    const theirs = chats().filter((x) => x.customer_id === c.customer_id);
+    // Latest activity first, as every list of conversations.
+    expect(r.data.conversations.map((x: { id: string }) => x.id)).toEqual(theirs.sort((a, b) => b.updated_at.localeCompare(a.updated_at)).map((x) => x.id));
     expect(r.data.note).toContain("inbox's customer id");
   });
 });

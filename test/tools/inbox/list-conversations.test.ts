@@ -116,7 +116,7 @@ describe("list_conversations", () => {
   it("filters by type and by tag names, accents optional", async () => {
     const comments = await h.call("list_conversations", { page_ids: pageId, type: ["COMMENT"], limit: 50 });
     expect(comments.data.conversations.every((c: { type: string }) => c.type === "COMMENT")).toBe(true);
-    expect(comments.data.conversations.length).toBe(Math.min(100, ofPage().filter((c) => c.type === "COMMENT").length));
+    expect(comments.data.conversations.length).toBe(Math.min(50, ofPage().filter((c) => c.type === "COMMENT").length));
 
     const tag = h.sandbox.messaging.tags[pageId]!.find((t) => /[^\x00-\x7f]/.test(t.text))!;
     const folded = tag.text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/đ/g, "d").replace(/Đ/g, "D").toUpperCase();
@@ -225,8 +225,10 @@ describe("list_conversations", () => {
     expect(first.isError, first.text).toBe(false);
     expect(first.data.total).toBe(40);
     expect(first.data.next_cursor).toBeTruthy();
+    const before = h.sandbox.server.requests.length;
     await h.call("list_conversations", { page_ids: pageId, limit: 5, cursor: first.data.next_cursor });
-    expect(h.sandbox.server.requests.filter((r) => r.path.endsWith(path)).at(-1)!.query.page_number).toEqual(["2"]);
+    // The call goes on to later pages when the demo's page 2 has fewer rows than the limit.
+    expect(h.sandbox.server.requests.slice(before).find((r) => r.path.endsWith(path))!.query.page_number).toEqual(["2"]);
   });
 
   it("continues the v2 list after the last row returned, so a conversation moving to the top repeats nothing", async () => {

@@ -55,7 +55,12 @@ describe("list_messages", () => {
   });
 
   it("looks customer_id up from the conversation list once, then remembers it", async () => {
-    const target = h.sandbox.messaging.conversations.filter((c) => c.page_id === pageId && c.type === "COMMENT")[3]!;
+    // A comment thread past the list pages (60 rows, latest activity first) the look-ups above read.
+    const listed = h.sandbox.messaging.conversations
+      .filter((c) => c.page_id === pageId)
+      .sort((a, b) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id));
+    const listPage = (c: ConversationRecord) => Math.floor(listed.indexOf(c) / 60);
+    const target = listed.find((c) => c.type === "COMMENT" && listPage(c) > listPage(longest))!;
     const v2 = `/api/public_api/v2/pages/${pageId}/conversations`;
     const before = h.sandbox.server.count("GET", v2);
     const first = await h.call("list_messages", { page_id: pageId, conversation_id: target.id, limit: 5 });

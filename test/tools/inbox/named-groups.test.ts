@@ -25,7 +25,7 @@ describe("list_conversations group_by answers the groups it was asked for, 0 inc
   it("names each type of `type`, one without a match at 0 after those with", async () => {
     // An Instagram page has no ratings at all.
     const page = s.pages.find((p) => p.platform === "instagram_official")!;
-    const since = now - 7 * DAY;
+    const since = now - 30 * DAY;
     const comments = s.conversations.filter((c) => c.page_id === page.id && c.type === "COMMENT" && activeWithin(since)(c)).length;
     expect(comments).toBeGreaterThan(0);
     const r = await h.call("list_conversations", { page_ids: page.name, since, until: now, type: ["RATING", "COMMENT"], group_by: "type" });
