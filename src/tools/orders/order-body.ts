@@ -22,8 +22,10 @@ export const orderFields = {
   shipping_address: jsonish(addressInput).optional().describe("Street + place names, or ids (lookup_address)"),
   warehouse_id: z.string().max(120).optional().describe("Warehouse id or name"),
   status: z.union([z.string().max(40), z.number().int()]).optional().describe("Status name or code"),
-  shipping_fee: money.describe("Fee"),
-  total_discount: money.describe("Order discount"),
+  // Reported of the live POS: an update through the API leaves fees as they were (order-changes.ts),
+  // so a fee is set when the order is made or in the POS app; a model should know before it creates.
+  shipping_fee: money.describe("Fee; only set at creation"),
+  total_discount: money.describe("Order discount; only set at creation"),
   note: z.string().max(2000).optional().describe("Internal note"),
   extra: jsonish(z.record(z.string(), z.unknown()))
     .optional()
