@@ -31,7 +31,7 @@ export const lookupAddress = defineTool({
     province_list: z
       .enum(["old", "new", "all"])
       .optional()
-      .describe("old: 3-tier, new: 2-tier; default both (browsing: old)"),
+      .describe("old: 3-tier, new: 2-tier; default all (browsing: old)"),
     limit: limitInput(50, 10),
   }),
   output,
