@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { sanitizeName } from "../text/sanitize.js";
+import { sanitizeLine, sanitizeName } from "../text/sanitize.js";
 
 /**
  * The user's yes before a tool reaches a customer or moves money. A tool declares a `confirm` hook
@@ -55,10 +55,18 @@ export class AskLater extends Error {
 /** The longest editable text (the send tools' limit). */
 const MAX_TEXT = 2000;
 
-/** The message shown to the user: the action, then one line per detail. */
+/**
+ * The message shown to the user: the action, then one line per detail. Every value passes the
+ * sanitizer and stays on its line: a value holds outside text (a customer's name, an address from
+ * a chat), and a line break or a bidi control in it could otherwise write lines of its own
+ * ("Điện thoại: …") into what the user approves.
+ */
 export function confirmMessage(c: Confirmation): string {
-  const lines = c.details.filter(([, v]) => v !== undefined && v !== "").map(([label, v]) => `${label}: ${v}`);
-  return [c.action, ...lines].join("\n");
+  const lines = c.details.flatMap(([label, v]) => {
+    const value = sanitizeLine(v, MAX_TEXT);
+    return value === undefined ? [] : [`${label}: ${value}`];
+  });
+  return [sanitizeLine(c.action, MAX_TEXT) ?? "", ...lines].join("\n");
 }
 
 /** A name from outside (customer, page) fit to show in the dialog. */
