@@ -14,7 +14,7 @@ import {
   pagesOf,
   readPages,
   scanConversations,
-  tagQuery,
+  tagFilter,
   timeOf,
   within24h,
 } from "./conversation-search.js";
@@ -163,8 +163,12 @@ async function countedPerPage(input: ListConversationsInput, ctx: ToolContext) {
   const range = parseRange(input.since, input.until, tz);
   if (range.until.getTime() - range.since.getTime() > TOTAL_SPAN_DAYS * 86_400_000) return undefined;
   const order_by = input.time_field === "created" ? "inserted_at" : "updated_at";
+  const tagged = await tagFilter(input, ctx);
   const results = await readPages(ctx, input.page_ids, async (pageId) => {
-    const query = { since: toUnix(range.since), until: toUnix(range.until), page_number: 1, order_by, tags: await tagQuery(input, ctx, pageId) } as const;
+    const tags = tagged(pageId);
+    // A page with none of the named tags has none of their conversations.
+    if (tags === null) return 0;
+    const query = { since: toUnix(range.since), until: toUnix(range.until), page_number: 1, order_by, tags } as const;
     return (await ctx.messaging.listConversationsPaged(pageId, query)).total;
   });
   if (results.some((r) => !r.error && r.value === undefined)) return undefined;

@@ -8,7 +8,7 @@ import { eachPage } from "../page-stats/fan-out.js";
 import { type PageScan, SCAN_CALLS, SCAN_MS, scanPage } from "./conversation-scan.js";
 import { customerMatcher } from "./customer-match.js";
 import type { ListConversationsInput } from "./list-conversations-input.js";
-import { resolveTagIds, tagNames } from "./page-lookups.js";
+import { tagIdsByPage, tagNames } from "./page-lookups.js";
 
 /**
  * list_conversations over several pages, with a filter the upstream does not have (customer,
@@ -86,10 +86,23 @@ export function checkAcrossPages(input: ListConversationsInput, counting: boolea
   }
 }
 
-/** The tag filter of one page as the upstream takes it: ids, from ids or names. */
-export async function tagQuery(input: ListConversationsInput, ctx: ToolContext, pageId: string): Promise<string | undefined> {
-  return input.tags?.length ? (await resolveTagIds(ctx.messaging, pageId, "tags", input.tags)).join(",") : undefined;
+/**
+ * Each page's tag filter as the upstream takes it (ids, from ids or names), undefined without one,
+ * and null for a page that has none of the named tags: nothing there can match, so its list is
+ * not read (tagIdsByPage: a tag on some pages only is no error on the others).
+ */
+export async function tagFilter(input: ListConversationsInput, ctx: ToolContext): Promise<(pageId: string) => string | null | undefined> {
+  const byPage = input.tags?.length ? await tagIdsByPage(ctx.messaging, input.page_ids, "tags", input.tags) : undefined;
+  return (pageId) => {
+    const found = byPage?.get(pageId);
+    if (!found) return undefined;
+    if (found.ids === undefined) throw found.error;
+    return found.ids.length ? found.ids.join(",") : null;
+  };
 }
+
+/** A page's scan when it has none of the named tags: nothing matched, and nothing left unread. */
+const NOTHING_TAGGED: PageScan = { rows: [], examined: 0, oldest: undefined, complete: true };
 
 export interface Match {
   c: Conversation;
@@ -133,11 +146,13 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
   const deadline = now + (counting ? GROUP_MS : SCAN_MS);
   const limits = { enough: filtering || counting ? undefined : input.limit, calls: counting ? GROUP_CALLS : SCAN_CALLS, deadline };
 
+  const tagged = await tagFilter(input, ctx);
   const results: PageResult[] = await readPages(ctx, input.page_ids, async (pageId) => {
+    const tags = tagged(pageId);
     // RATING among the types sent: the seed document's Conversation says the filter takes every
     // type (INBOX, COMMENT, RATING) and COMMENT_LIVESTREAM as well.
-    const query = { ...span, ...order, tags: await tagQuery(input, ctx, pageId), type: input.type, post_ids: posts };
-    const scan = await scanPage(ctx.messaging, pageId, query, (c) => keep(c, pageId), limits);
+    const query = { ...span, ...order, tags: tags ?? undefined, type: input.type, post_ids: posts };
+    const scan = tags === null ? NOTHING_TAGGED : await scanPage(ctx.messaging, pageId, query, (c) => keep(c, pageId), limits);
     return { scan, tags: await tagNames(ctx.messaging, pageId) };
   });
 
