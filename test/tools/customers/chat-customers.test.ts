@@ -105,7 +105,20 @@ describe("search_customers conversation_id: the chat's customer in the shop", ()
     expect(r.isError, r.text).toBe(false);
     expect(r.data.customers).toEqual([]);
     expect(r.data.total).toBe(0);
-    expect(r.data.note).toContain("no POS customer with this chat's ids or phones");
+    expect(r.data.note).toContain("no POS customer among those the POS finds by this chat's phones");
+  });
+
+  it("says what it searched: a POS record with the chat's id but neither its phone nor its name is not found (the POS search takes a keyword, not a chat's id)", async () => {
+    const c = chatLinkedBy("none");
+    const stranger = pos().customers.find((x) => x.fb_id === null && !x.phone_numbers.some((p) => chatPhones(c).has(p)) && fold(x.name) !== fold(c.customers[0]!.name))!;
+    stranger.fb_id = c.from.id;
+    try {
+      const r = await h.call("search_customers", { conversation_id: c.id });
+      expect(r.data.customers).toEqual([]);
+      expect(r.data.note).toContain("its search does not look up a chat's ids");
+    } finally {
+      stranger.fb_id = null;
+    }
   });
 
   it("says when a phone the chat captured is on several customers, none of them sure", async () => {
