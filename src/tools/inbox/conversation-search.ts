@@ -204,8 +204,9 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
   const several = input.page_ids.length > 1;
   const shown = matches.slice(0, input.limit);
   const cut = scanned.results.some((r) => r.value && !r.value.scan.complete);
-  // Without a filter a page is read only until it fills `limit`: its count is not a total.
-  const total = filtering || complete ? matches.length : undefined;
+  // A total only of lists read to their end: a page cut short, or one that failed, may hold more.
+  // Without a filter a page is read only until it fills `limit`: then its count says nothing.
+  const total = complete ? matches.length : undefined;
   const notes = [
     cut
       ? `pages with complete:false were read back to searched_back_to only (${SCAN_CALLS * 60} most recent conversations, or the time limit)${filtering ? "; pass since/until to search an older span" : "; list one page for a cursor"}`
@@ -228,6 +229,7 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
       return row;
     }),
     total,
+    matched: filtering && !complete ? matches.length : undefined,
     range: range && awaiting ? { since: toIsoInZone(range.since, tz), until: toIsoInZone(range.until, tz) } : undefined,
     within_24h: within24h(scanned),
     truncated: shown.length < matches.length || (!complete && total === undefined) || undefined,

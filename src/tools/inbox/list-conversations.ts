@@ -91,6 +91,7 @@ export const listConversations = defineTool({
     conversations: z.array(z.looseObject({ id: z.string(), type: z.string().optional(), customer_name: z.string().optional() })).optional(),
     ...groupsOutput,
     total: z.number().optional(),
+    matched: z.number().optional().describe("Not complete: the matches in what was read (there may be more)"),
     range: z.object({ since: z.string(), until: z.string() }).optional(),
     within_24h: z.number().optional(),
     truncated: z.boolean().optional(),
