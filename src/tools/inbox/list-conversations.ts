@@ -99,6 +99,8 @@ export const listConversations = defineTool({
     pages: z.array(searchedPageSchema).optional(),
     note: z.string().optional(),
   }),
+  // Searches and counts merge several pages' lists into one answer, which no cursor continues.
+  uncursored: (input) => !listsOnePage(input),
   async handler(input, ctx) {
     if (input.group_by) {
       const grouped = groupable(input);
@@ -108,16 +110,23 @@ export const listConversations = defineTool({
     if (state && !input.page_ids.includes(state.p)) {
       throw new InputError("cursor", `belongs to page ${state.p}, not to page_ids`, "Pass the same page as the call that returned it, or omit page_ids.");
     }
-    const searching = input.customer !== undefined || input.awaiting_reply === true || input.waiting_minutes !== undefined;
+    const searching = isSearch(input);
     if (state && searching) throw new InputError("cursor", "continues a plain list; customer/awaiting_reply searches have none", "Drop cursor, or the search filters.");
-    const postPage = input.post_id === undefined || state ? undefined : pageOfPost(input, searching);
-    if (state || postPage || (!searching && input.page_ids.length === 1)) {
-      const pageId = state?.p ?? postPage ?? input.page_ids[0]!;
-      return listPage(input, ctx, pageId, state ?? (await firstState(input, pageId, ctx.messaging, ctx.config.timezone)));
-    }
-    return searchConversations(input, ctx);
+    if (!listsOnePage(input)) return searchConversations(input, ctx);
+    const pageId = state?.p ?? (input.post_id === undefined ? input.page_ids[0]! : pageOfPost(input, searching));
+    return listPage(input, ctx, pageId, state ?? (await firstState(input, pageId, ctx.messaging, ctx.config.timezone)));
   },
 });
+
+/** A search: a filter the upstream list lacks, applied to every page's list. */
+const isSearch = (input: ListConversationsInput) => input.customer !== undefined || input.awaiting_reply === true || input.waiting_minutes !== undefined;
+
+/**
+ * Whether a call lists one page as the upstream orders it, with a cursor (a cursor's own page, a
+ * post's comments, one page named with no search), or searches or counts across pages.
+ */
+const listsOnePage = (input: ListConversationsInput) =>
+  !input.group_by && (input.cursor !== undefined || input.post_id !== undefined || (!isSearch(input) && input.page_ids.length === 1));
 
 /** One page's list as the upstream orders it, `limit` rows at a time with a cursor. */
 async function listPage(input: ListConversationsInput, ctx: ToolContext, pageId: string, state: State) {

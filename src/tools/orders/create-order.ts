@@ -96,14 +96,17 @@ function fromCustomer(fields: Fields, customer: PosCustomer | undefined): { fiel
   return { fields: out, filled };
 }
 
-/** The customer an order is for: the one named, else the one the chat surely belongs to, else the only one with the receiver's phone. */
+/**
+ * The customer an order is for: the one named, else the one the chat surely belongs to, else the
+ * only one with the receiver's phone. The chat's own phones were searched with the chat
+ * (chatCustomers: one customer alone with one of them is a sure match), so only another is looked up.
+ */
 async function customerOf(ctx: ToolContext, shopId: string, customer_id: string | undefined, phone: string | undefined, chat: Chat | undefined) {
   if (customer_id !== undefined) return { customer: await customerRecord(ctx.pos, shopId, "customer_id", customer_id) };
   const linked = chat && (await chatCustomer(ctx.pos, shopId, chat));
   if (linked) return { customer: linked.customer, linked };
-  const tel = phone ?? chat?.phones[0];
-  if (tel === undefined) return {};
-  const found = await customersByPhoneOrName(ctx.pos, shopId, tel);
+  if (phone === undefined || chat?.phones.includes(normalizePhone(phone) ?? phone)) return {};
+  const found = await customersByPhoneOrName(ctx.pos, shopId, phone);
   return { customer: found.length === 1 ? found[0] : undefined };
 }
 

@@ -263,8 +263,12 @@ describe("create_order conversation_id: the order made in a chat", () => {
     profile(c).shop_customer_addresses = [
       { full_name: c.customers[0]!.name, phone_number: phone, address: "12 Lê Lợi", full_address: "12 Lê Lợi", province_id: commune.province_id, district_id: commune.district_id, commune_id: commune.id },
     ];
+    const before = h.sandbox.server.requests.length;
     const r = await h.call("create_order", { conversation_id: c.id, items: [{ variation_id: item().id, quantity: 2 }] });
     expect(r.isError, r.text).toBe(false);
+    // The chat's phone is searched once, with the chat, not again for the receiver.
+    const searched = h.sandbox.server.requests.slice(before).filter((q) => q.method === "GET" && q.path.endsWith("/customers") && q.query.search?.[0] === phone);
+    expect(searched).toHaveLength(1);
     const order = orderOf(r.data.id);
     expect(order).toMatchObject({ conversation_id: c.id, page_id: c.page_id, bill_full_name: c.customers[0]!.name, bill_phone_number: phone });
     expect(order.shipping_address).toMatchObject({ commune_id: commune.id, address: "12 Lê Lợi" });
