@@ -97,7 +97,7 @@ export function notApplied(fields: readonly SentField[]) {
   return missed.length === 0 ? undefined : missed.map((f) => ({ field: f.field, sent: f.sent, holds: sanitizeDeep(f.held ?? undefined), fix: f.fix ?? FIX }));
 }
 
-export type ReadBack<T> = { record: T; unverified?: undefined } | { record?: undefined; unverified: string };
+type ReadBack<T> = { record: T; unverified?: undefined } | { record?: undefined; unverified: string };
 
 /**
  * The record read back after a write the upstream accepted. A failed read is an answer, not an

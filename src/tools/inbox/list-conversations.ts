@@ -14,13 +14,11 @@ import { defineTool, READ, type ToolContext } from "../define.js";
 import { rememberConversations } from "./conversation-lookup.js";
 import { groupConversations, groupsOutput } from "./conversation-groups.js";
 import { searchConversations, searchedPageSchema } from "./conversation-search.js";
-import { type ListConversationsInput, listConversationsInput } from "./list-conversations-input.js";
+import { type ListConversationsInput, listConversationsInput, PAGED_SPAN_DAYS } from "./list-conversations-input.js";
 import { withNamedGroups } from "./named-groups.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
 
 const NAME = "list_conversations";
-/** The v1 page-number list refuses longer spans ("one month"; the service counts 31 days). */
-const MAX_SPAN_DAYS = 31;
 const MAX_UPSTREAM_CALLS = 5;
 
 /**
@@ -40,7 +38,7 @@ const stateSchema = z
   })
   // A resumed cursor keeps to the limits a first call is held to (it is signed, so this only
   // matters if the key ever leaked or a later version tightens a limit).
-  .refine((s) => s.v !== "paged" || spanDays(s.q) <= MAX_SPAN_DAYS, "span too long");
+  .refine((s) => s.v !== "paged" || spanDays(s.q) <= PAGED_SPAN_DAYS, "span too long");
 
 function spanDays(q: Record<string, unknown>): number {
   const { since, until } = q;
@@ -207,7 +205,7 @@ async function firstState(input: ListConversationsInput, pageId: string, client:
   const hasRange = input.since !== undefined || input.until !== undefined;
   const range =
     paged || hasRange
-      ? parseRange(input.since, input.until, tz, { defaultDays: paged ? 30 : 7, maxDays: paged ? MAX_SPAN_DAYS : undefined })
+      ? parseRange(input.since, input.until, tz, { defaultDays: paged ? 30 : 7, maxDays: paged ? PAGED_SPAN_DAYS : undefined })
       : undefined;
   const tags = input.tags?.length ? (await resolveTagIds(client, pageId, "tags", input.tags)).join(",") : undefined;
   const span = range ? { since: toUnix(range.since), until: toUnix(range.until) } : {};

@@ -11,6 +11,7 @@ import { mapLimit } from "../page-stats/fan-out.js";
 import { planned } from "../pos/plan.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { notAppliedSchema } from "../verify.js";
+import { orderFields } from "./order-body.js";
 import { nextNote, nextTags, requireLive, resolveTags, tagsOf, writeOrder } from "./order-changes.js";
 import { resolveOrder } from "./order-ref.js";
 
@@ -31,7 +32,7 @@ export const orderIdsInput = jsonish(z.array(z.union([z.string().max(80), z.numb
   .describe(`Several orders (≤${MAX_ORDERS}) instead of order_id: status, notes, tags`);
 
 /** What a batch reads of update_order's arguments. */
-export interface BatchArgs {
+interface BatchArgs {
   shop_id?: string | undefined;
   order_ids: string[];
   status?: string | number | undefined;
@@ -42,8 +43,8 @@ export interface BatchArgs {
   remove_tags?: (string | number)[] | undefined;
 }
 
-/** update_order's parameters that change one order only (its lines, receiver, address, warehouse, fees). */
-const ONE_ORDER = ["items", "customer_name", "phone", "shipping_address", "warehouse_id", "shipping_fee", "total_discount", "extra"];
+/** update_order's parameters that change one order only: its lines, and every order field but the status and note. */
+const ONE_ORDER = ["items", ...Object.keys(orderFields).filter((k) => k !== "status" && k !== "note")];
 
 const RESULTS = ["ok", "refused", "not_applied", "unknown"] as const;
 
