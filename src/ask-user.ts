@@ -22,8 +22,11 @@ export interface AskChannel {
   capabilities: { elicitation?: { form?: object; url?: object } } | undefined;
   /** 2025 era: asks on the request's own stream and waits (at most CONFIRM_TIMEOUT_MS). */
   push?(message: string, form: ConfirmForm): Promise<PushedAnswer>;
-  /** 2026-07-28: the user's answer this call carries, when it answers this very question. */
-  answered?(message: string, form: ConfirmForm): UserAnswer | undefined;
+  /**
+   * 2026-07-28: the user's answer this call carries, when it answers this very question about this
+   * very subject and has not been acted on before.
+   */
+  answered?(message: string, form: ConfirmForm, subject: string): Promise<UserAnswer | undefined>;
 }
 
 /**
@@ -45,9 +48,9 @@ export function userAsker(mode: ConfirmMode, channel: AskChannel): AskUser | und
     return async () => ({ action: "unavailable", reason: "PANCAKE_CONFIRM_WRITES=always, and this client cannot show a confirmation (no elicitation capability)" });
   }
   if (answered) {
-    return async (message, form) => {
-      const answer = answered(message, form);
-      if (!answer) throw new AskLater(message, form);
+    return async (message, form, subject) => {
+      const answer = await answered(message, form, subject);
+      if (!answer) throw new AskLater(message, form, subject);
       return answer;
     };
   }

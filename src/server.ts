@@ -1,4 +1,4 @@
-import { createHash, createHmac } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import {
   CLIENT_CAPABILITIES_META_KEY,
   type CacheHint,
@@ -27,6 +27,7 @@ import { outboundJson, outboundText } from "./outbound.js";
 import { promptError } from "./prompts/errors.js";
 import { prompts } from "./prompts/index.js";
 import type { ResourceContext } from "./resources/define.js";
+import type { StateScope } from "./state/scope.js";
 import { resources } from "./resources/index.js";
 import { readResource } from "./resources/read.js";
 import { AskLater, type ConfirmForm, type UserAnswer } from "./tools/confirm.js";
@@ -140,7 +141,7 @@ export function buildServer(deps: ServerDeps): McpServer {
       },
       async (args: unknown, ctx: ServerContext) => {
         if (tool !== switchTool && !active.has(tool)) return notEnabled(tool, dynamic, config.tools !== undefined) as CallToolResult;
-        const channel = era === "modern" ? modernChannel(ctx, tool.name) : legacyChannel(server, ctx);
+        const channel = era === "modern" ? modernChannel(ctx, tool.name, clients.state) : legacyChannel(server, ctx);
         try {
           return (await runTool(tool, args, { ...toolContext(call(ctx), ctx), askUser: userAsker(config.confirmWrites, channel) })) as CallToolResult;
         } catch (error) {
@@ -148,7 +149,7 @@ export function buildServer(deps: ServerDeps): McpServer {
           // 2026-07-28: the call ends with the question; the client asks the user and calls again.
           return inputRequired({
             inputRequests: { [CONFIRM_KEY]: inputRequired.elicit({ message: error.question, requestedSchema: error.form as ElicitRequestFormParams["requestedSchema"] }) },
-            requestState: await codec.mint({ q: questionId(tool.name, error.question, error.form) }),
+            requestState: await codec.mint({ q: questionId(tool.name, error.question, error.form, error.subject), n: randomBytes(16).toString("base64url") }),
           });
         }
       },
@@ -227,12 +228,24 @@ const CONFIRM_KEY = "confirm";
 
 /** What the question was, sealed into the requestState that comes back with the answer. */
 interface Asked {
+  /** The question and what it approves (questionId). */
   q: string;
+  /** This question's one-time nonce: its yes is acted on once. */
+  n: string;
 }
 
-/** The question's fingerprint: an answer counts only for the very question it was given to. */
-const questionId = (tool: string, message: string, form: ConfirmForm) =>
-  createHash("sha256").update(`${tool}\u0000${message}\u0000${JSON.stringify(form)}`).digest("base64url").slice(0, 22);
+/**
+ * The question's fingerprint: an answer counts only for the very question it was given to, about
+ * the very arguments it was asked for (the subject: a dialog need not name everything the call acts on).
+ */
+const questionId = (tool: string, message: string, form: ConfirmForm, subject: string) =>
+  createHash("sha256").update(`${tool}\u0000${message}\u0000${JSON.stringify(form)}\u0000${subject}`).digest("base64url").slice(0, 22);
+
+/**
+ * How long a used nonce is remembered: past the seal's own life (CONFIRM_TIMEOUT_MS), with as much
+ * again for replicas whose clocks disagree about when the seal expires.
+ */
+const NONCE_KEPT_MS = 2 * CONFIRM_TIMEOUT_MS;
 
 const codecs = new WeakMap<Buffer, RequestStateCodec<Asked>>();
 
@@ -252,16 +265,27 @@ function requestStateCodec(tenantKey: Buffer | undefined): RequestStateCodec<Ask
   return codec;
 }
 
-/** 2026-07-28: the client's capabilities come with the request, and its answer with the next call. */
-function modernChannel(ctx: ServerContext, tool: string): AskChannel {
+/**
+ * 2026-07-28: the client's capabilities come with the request, and its answer with the next call.
+ * A yes is acted on once: its nonce is used up in the tenant's state (shared by every replica with
+ * Redis), and the same answer sent again gets the question again, so nothing is sent twice.
+ */
+function modernChannel(ctx: ServerContext, tool: string, state: StateScope): AskChannel {
   return {
     // The SDK's public type hides the envelope's keys; the SDK has checked their shape already.
     capabilities: (ctx.mcpReq.envelope as Record<string, AskChannel["capabilities"]> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? {},
-    answered(message, form): UserAnswer | undefined {
-      if (ctx.mcpReq.requestState<Asked>()?.q !== questionId(tool, message, form)) return undefined;
+    async answered(message, form, subject): Promise<UserAnswer | undefined> {
+      const asked = ctx.mcpReq.requestState<Asked>();
+      if (asked?.q !== questionId(tool, message, form, subject) || typeof asked.n !== "string") return undefined;
       const view = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY);
       if (view.kind !== "elicit") return undefined;
-      return view.action === "accept" ? { action: "accept", content: view.content } : { action: view.action };
+      if (view.action !== "accept") return { action: view.action };
+      try {
+        return (await state.useOnce("confirmations", asked.n, NONCE_KEPT_MS)) ? { action: "accept", content: view.content } : undefined;
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        return { action: "unavailable", reason: `the answer could not be recorded as used (${why}), so it was not acted on` };
+      }
     },
   };
 }

@@ -14,7 +14,7 @@ const UNITS: [RegExp, number][] = [
   [/^(w|wks?|weeks?|tuần)$/, 7 * DAY],
 ];
 
-export const DURATION_FORMS = '"2 days", "36 hours", "1 week", "90 minutes" (or 2d, 36h, 1w)';
+const DURATION_FORMS = '"2 days", "36 hours", "1 week", "90 minutes" (or 2d, 36h, 1w)';
 
 /** Milliseconds of a span: a number and a unit (minutes, hours, days, weeks), or a sum of them ("1 day 12 hours"). */
 export function parseDuration(field: string, value: string): number {

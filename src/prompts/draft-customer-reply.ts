@@ -53,7 +53,7 @@ async function recentOrders(ctx: ResourceContext, chat: Chat) {
     const sure = matches.filter((m) => m.confident);
     const used = sure.length ? sure : matches.length === 1 ? matches : [];
     if (!used.length) {
-      const why = matches.length ? `${matches.length} POS customers share the chat's ${matches[0]!.matched_by === "phone" ? "phone" : "name"}` : "no POS customer has the chat's ids, phones or name";
+      const why = matches.length ? `${matches.length} POS customers share the chat's ${matches[0]!.matched_by === "phone" ? "phone" : "name"}` : "no POS customer found by the chat's phones or name";
       return { note: `${why}: orders could not be looked up.` };
     }
     const [first] = used;

@@ -5,6 +5,16 @@ import type { CacheOptions, Limiter, StateScope } from "./scope.js";
 /** Slots count from when each answer began; the margin covers timer and clock granularity. */
 export const LIMIT_WINDOW_MS = 1050;
 
+/** Most one-time tokens this process remembers as used (each for its TTL). */
+const MAX_USED = 100_000;
+
+/**
+ * The one-time tokens used in this process, by scope and name, with when each may be forgotten.
+ * Kept apart from the scopes: a scope dropped to make room for other tenants' (src/tenants) must
+ * not forget which confirmations it has already acted on.
+ */
+const used = new Map<string, number>();
+
 /** A tenant's state in this process's memory: the default, and Redis's near copy and fallback. */
 export class MemoryScope implements StateScope {
   private readonly caches = new Map<string, TtlCache>();
@@ -39,5 +49,20 @@ export class MemoryScope implements StateScope {
       this.locals.set(name, value);
     }
     return value;
+  }
+
+  async useOnce(name: string, key: string, ttlMs: number): Promise<boolean> {
+    const now = Date.now();
+    const id = `${this.namespace}\u0000${name}\u0000${key}`;
+    if ((used.get(id) ?? 0) > now) return false;
+    used.delete(id);
+    used.set(id, now + ttlMs);
+    // Oldest first: the expired ones, then (past the cap, which only a flood of accepted writes
+    // within one TTL could reach) those closest to expiring.
+    for (const [old, until] of used) {
+      if (until > now && used.size <= MAX_USED) break;
+      used.delete(old);
+    }
+    return true;
   }
 }

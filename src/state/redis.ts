@@ -131,6 +131,23 @@ class RedisScope implements StateScope {
   local<T extends object>(name: string, make: () => T): T {
     return this.memory.local(name, make);
   }
+
+  /**
+   * Used here first (a replay to this replica is refused without asking Redis), then in Redis,
+   * atomically (SET NX), so that every other replica refuses it too. Unlike a cache or a limit,
+   * this does not fall back to memory while Redis is away: another replica could not know the
+   * token was used, so the use is refused (it rejects) and nothing is acted on.
+   */
+  async useOnce(name: string, key: string, ttlMs: number): Promise<boolean> {
+    if (!(await this.memory.useOnce(name, key, ttlMs))) return false;
+    if (!this.link.up) throw new Error("the shared state (Redis) is unavailable");
+    try {
+      return (await this.link.client.set(`pmcp:{${this.namespace}}:once:${name}:${key}`, "1", "PX", ttlMs, "NX")) === "OK";
+    } catch (error) {
+      this.link.failed(error);
+      throw new Error("the shared state (Redis) is unavailable");
+    }
+  }
 }
 
 /**

@@ -17,6 +17,12 @@ export interface StateScope {
   limiter(api: string, perSecond: number): Limiter;
   /** Process-local memory of this scope (facts that are cheap to rebuild and need no sharing). */
   local<T extends object>(name: string, make: () => T): T;
+  /**
+   * Uses up a one-time token (a confirmation's nonce): true the first time `key` is used under
+   * `name`, false for as long as `ttlMs` after, in every replica that shares the state. Rejects
+   * when that cannot be known (shared state configured and unreachable).
+   */
+  useOnce(name: string, key: string, ttlMs: number): Promise<boolean>;
 }
 
 export interface CacheOptions {

@@ -81,9 +81,14 @@ export function sanitizeText(value: unknown, options: SanitizeOptions = {}): str
   return text === "" ? undefined : text;
 }
 
+/** Text kept on one line (an address, a value in a confirmation dialog): no break in it can start a line of its own. */
+export function sanitizeLine(value: unknown, max = 300): string | undefined {
+  return sanitizeText(value, { max })?.replace(/\n/g, " ");
+}
+
 /** A person's or label's name: one line, short. */
 export function sanitizeName(value: unknown): string | undefined {
-  return sanitizeText(value, { max: 120 })?.replace(/\n/g, " ");
+  return sanitizeLine(value, 120);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { sanitizeName } from "../text/sanitize.js";
+import { createHash } from "node:crypto";
+import { sanitizeLine, sanitizeName } from "../text/sanitize.js";
 
 /**
  * The user's yes before a tool reaches a customer or moves money. A tool declares a `confirm` hook
@@ -29,8 +30,12 @@ export type UserAnswer =
   /** The question could not be asked or was not answered in time. */
   | { action: "unavailable"; reason: string };
 
-/** Asks the user (elicitation/create). Present on a tool context only when this call must ask. */
-export type AskUser = (message: string, form: ConfirmForm) => Promise<UserAnswer>;
+/**
+ * Asks the user (elicitation/create). Present on a tool context only when this call must ask.
+ * `subject` fingerprints what the answer approves (the call's arguments): a 2026-07-28 answer,
+ * which comes back with a later call, counts only for a call with the same one.
+ */
+export type AskUser = (message: string, form: ConfirmForm, subject: string) => Promise<UserAnswer>;
 
 /**
  * Thrown by an AskUser that cannot wait for the answer (MCP 2026-07-28): the call ends with the
@@ -41,6 +46,7 @@ export class AskLater extends Error {
   constructor(
     readonly question: string,
     readonly form: ConfirmForm,
+    readonly subject: string,
   ) {
     super("the user's answer comes with the next call");
   }
@@ -49,10 +55,18 @@ export class AskLater extends Error {
 /** The longest editable text (the send tools' limit). */
 const MAX_TEXT = 2000;
 
-/** The message shown to the user: the action, then one line per detail. */
+/**
+ * The message shown to the user: the action, then one line per detail. Every value passes the
+ * sanitizer and stays on its line: a value holds outside text (a customer's name, an address from
+ * a chat), and a line break or a bidi control in it could otherwise write lines of its own
+ * ("Điện thoại: …") into what the user approves.
+ */
 export function confirmMessage(c: Confirmation): string {
-  const lines = c.details.filter(([, v]) => v !== undefined && v !== "").map(([label, v]) => `${label}: ${v}`);
-  return [c.action, ...lines].join("\n");
+  const lines = c.details.flatMap(([label, v]) => {
+    const value = sanitizeLine(v, MAX_TEXT);
+    return value === undefined ? [] : [`${label}: ${value}`];
+  });
+  return [sanitizeLine(c.action, MAX_TEXT) ?? "", ...lines].join("\n");
 }
 
 /** A name from outside (customer, page) fit to show in the dialog. */
@@ -78,7 +92,7 @@ export async function approve(confirmation: Confirmation, input: Record<string, 
     form.properties[editable.field] = { type: "string", title: editable.label, default: text, maxLength: MAX_TEXT };
     form.required = [editable.field];
   }
-  const answer = await ask(confirmMessage(confirmation), form);
+  const answer = await ask(confirmMessage(confirmation), form, subjectOf(input, editable?.field));
   if (answer.action === "accept") {
     const edited = editable ? answer.content?.[editable.field] : undefined;
     return typeof edited === "string" && edited !== text ? { go: true, edits: { [editable!.field]: edited } } : { go: true };
@@ -93,6 +107,23 @@ export async function approve(confirmation: Confirmation, input: Record<string, 
     },
   };
 }
+
+/**
+ * What an answer approves: the parsed arguments (page and shop as resolved, so a yes for one shop
+ * is no yes for another whose dialog reads the same), less the text the user may edit in the dialog.
+ */
+function subjectOf(input: Record<string, unknown>, editable: string | undefined): string {
+  const { [editable ?? ""]: _edited, ...rest } = input;
+  return createHash("sha256").update(canonical(rest)).digest("base64url").slice(0, 22);
+}
+
+/** JSON with every object's keys sorted: the same arguments give the same text whatever their order. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) => {
+    if (v instanceof Map || v instanceof Set) return [...v];
+    if (!v || typeof v !== "object" || Array.isArray(v)) return v;
+    return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }) ?? "";
 
 /** Order or return lines as the user gave them: "Áo sơ mi (Trắng, M) × 2". */
 export function linesText(items: readonly { variation_id?: string; product?: string; variant?: string; quantity: number }[]): string {

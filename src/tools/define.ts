@@ -66,6 +66,12 @@ export interface ToolDefinition<I extends ObjectSchema = ObjectSchema, O extends
   maxResultChars?: number;
   handler(input: z.output<I>, ctx: ToolContext): Promise<z.input<O>>;
   /**
+   * A paged tool's call whose answer has no next_cursor whatever its limit (a search merged from
+   * several pages): its rows are a slice of what it read, so a result over the budget keeps the
+   * rows that fit rather than running again for fewer (page-fit.ts).
+   */
+  uncursored?(input: z.output<I>): boolean;
+  /**
    * A write that reaches a customer or moves money: what the user is asked to approve first;
    * undefined when this call needs no approval (update_order asks for a batch, not for one order).
    */

@@ -14,6 +14,7 @@ interface Fitted<C> {
   output: z.ZodObject<z.ZodRawShape>;
   maxResultChars?: number;
   handler(input: Record<PropertyKey, unknown>, ctx: C): Promise<unknown>;
+  uncursored?(input: Record<PropertyKey, unknown>): boolean;
 }
 
 /** What fitting reads of a call's context (define.ts's ToolContext). */
@@ -36,7 +37,11 @@ export async function fitResult<C extends FitContext>(tool: Fitted<C>, input: Re
   const quiet = { ...ctx, progress: async () => {} };
   // Without a limit the tool answered its default number of rows: as many as it did.
   const asked = typeof input.limit === "number" ? input.limit : ((shown.value[key] as unknown[] | undefined)?.length ?? 0);
-  const page = { key, budget, asked, advice: adviceOf(tool) };
+  // An answer no cursor continues is a slice of what the call read: fewer of the same rows are cut
+  // here. Any other is asked again, so that its next_cursor points after the last row returned.
+  const slice = tool.uncursored?.(input) === true;
+  const page = { key, budget, asked, slice, advice: adviceOf(tool) };
+  if (slice) return fitPage(shown, page, async (limit) => ({ ...shown.value, [key]: (shown.value[key] as unknown[]).slice(0, limit) }));
   return fitPage(shown, page, (limit) => tool.handler({ ...input, limit }, quiet));
 }
 
@@ -75,6 +80,8 @@ interface Page {
   budget: number;
   /** The limit the call asked for. */
   asked: number;
+  /** No cursor continues the answer: the rows left out are not shown anywhere. */
+  slice: boolean;
   advice: string;
 }
 
@@ -86,6 +93,7 @@ interface Page {
  * message positions), so it is asked for fewer rows rather than taught a second way to point
  * inside its page: its next_cursor then starts at the first row not returned. Only a page over
  * the budget pays (one more run, usually one more upstream page); a lone row over it is cut inside.
+ * An answer with no cursor (page.slice) gets its fewer rows from `answer` without a run.
  */
 async function fitPage(first: Shown, page: Page, answer: (limit: number) => Promise<unknown>): Promise<Shown> {
   let shown = first;
@@ -118,7 +126,8 @@ function rowsThatFit(shown: Shown, rows: unknown[], room: number): number {
 const more = (value: Record<string, unknown>) => (value.next_cursor ? "; next_cursor continues with the next row" : "");
 
 function shortened(shown: number, page: Page, value: Record<string, unknown>): string {
-  return `${shown} of the ${page.asked} rows asked for fit the ${page.budget}-character budget for one result${more(value)}.${page.advice}`;
+  const rest = page.slice ? "; the others are left out (no cursor continues this answer)" : more(value);
+  return `${shown} of the ${page.asked} rows asked for fit the ${page.budget}-character budget for one result${rest}.${page.advice}`;
 }
 
 /** Characters a note adds to a result: `,"result_cut":"…"`. */

@@ -67,6 +67,16 @@ export function holds(sent: unknown, held: unknown): boolean {
 /** A phone, or a list of them, in the national form: the POS may keep "+84 912…" for "0912…". */
 export const phones = (v: unknown): unknown => (Array.isArray(v) ? v.map(phones) : typeof v === "string" ? (normalizePhone(v) ?? v) : v);
 
+/** Address fields a write can be checked on (full_address is the POS's own rendering). */
+const ADDRESS_KEYS = ["address", "commune_id", "district_id", "province_id", "full_name", "phone_number"];
+
+/** An address (an order's, a customer's) as compared: the fields a write can be checked on, its phone as `phones` writes it. */
+export function addressFields(v: unknown): unknown {
+  if (v === null || typeof v !== "object") return v;
+  const a = v as Record<string, unknown>;
+  return Object.fromEntries(ADDRESS_KEYS.flatMap((k) => (a[k] === undefined ? [] : [[k, k === "phone_number" ? phones(a[k]) : a[k]]])));
+}
+
 /** A time as the instant it names: Unix seconds or date text alike. */
 export const instant = (v: unknown) => (typeof v === "number" ? v * 1000 : typeof v === "string" ? Date.parse(v) : v);
 
@@ -87,7 +97,7 @@ export function notApplied(fields: readonly SentField[]) {
   return missed.length === 0 ? undefined : missed.map((f) => ({ field: f.field, sent: f.sent, holds: sanitizeDeep(f.held ?? undefined), fix: f.fix ?? FIX }));
 }
 
-export type ReadBack<T> = { record: T; unverified?: undefined } | { record?: undefined; unverified: string };
+type ReadBack<T> = { record: T; unverified?: undefined } | { record?: undefined; unverified: string };
 
 /**
  * The record read back after a write the upstream accepted. A failed read is an answer, not an

@@ -55,7 +55,8 @@ export async function startRedis(): Promise<RedisServer> {
   const stop = () =>
     new Promise<void>((resolve) => {
       const proc = child;
-      if (!proc || proc.exitCode !== null) return resolve();
+      // Stopped already (killed, so no exit code): nothing to wait for.
+      if (!proc || proc.exitCode !== null || proc.signalCode !== null) return resolve();
       proc.once("exit", () => resolve());
       proc.kill("SIGKILL");
     });

@@ -84,3 +84,60 @@ describe("PANCAKE_MAX_RESULT_CHARS", () => {
     expect(order.data.result_cut).toContain("over the 3000-character budget");
   });
 });
+
+describe("an answer no cursor continues, over its budget", () => {
+  // The same calls at the default budget and at a small one: the rows that fit are cut from what
+  // the call read, not read again.
+  const wide = useHarness({ sandbox: { ratePerSecond: 10_000 }, config: { pageRatePerSecond: 10_000 }, callCenters: true });
+  const narrow = useHarness({ sandbox: { ratePerSecond: 10_000 }, config: { pageRatePerSecond: 10_000, maxResultChars: 5_000 }, callCenters: true });
+  const reads = (harness: typeof wide, run: () => Promise<unknown>, path: string) => async () => {
+    const before = harness.sandbox.server.requests.length;
+    await run();
+    return harness.sandbox.server.requests.slice(before).filter((q) => q.path.endsWith(path)).length;
+  };
+
+  it("list_conversations over every page: the leading rows that fit, each page's list read once", async () => {
+    const args = { awaiting_reply: true, since: "last 30 days", detail: "full", limit: 10 };
+    let whole: Awaited<ReturnType<typeof wide.call>> | undefined;
+    let cut: typeof whole;
+    const wideReads = await reads(wide, async () => (whole = await wide.call("list_conversations", args)), "/conversations")();
+    const narrowReads = await reads(narrow, async () => (cut = await narrow.call("list_conversations", args)), "/conversations")();
+    expect(cut!.isError, cut!.text).toBe(false);
+    expect(whole!.data.conversations.length).toBeGreaterThan(cut!.data.conversations.length);
+    expect(cut!.data.conversations.length).toBeGreaterThan(0);
+    expect(cut!.text.length).toBeLessThanOrEqual(5_000);
+    expect(cut!.data.conversations).toEqual(whole!.data.conversations.slice(0, cut!.data.conversations.length));
+    expect(cut!.data.result_cut).toContain(`${cut!.data.conversations.length} of the 10 rows asked for fit the 5000-character budget for one result; the others are left out (no cursor continues this answer)`);
+    expect(narrowReads).toBeGreaterThan(0);
+    expect(cut!.data.total).toBe(whole!.data.total);
+    expect(narrowReads).toBe(wideReads);
+  });
+
+  it("list_call_logs over every page: the same, each page's calls read once", async () => {
+    const args = { since: "last 30 days", limit: 30 };
+    let whole: Awaited<ReturnType<typeof wide.call>> | undefined;
+    let cut: typeof whole;
+    const wideReads = await reads(wide, async () => (whole = await wide.call("list_call_logs", args)), "/sip_call_logs")();
+    const narrowReads = await reads(narrow, async () => (cut = await narrow.call("list_call_logs", args)), "/sip_call_logs")();
+    expect(cut!.isError, cut!.text).toBe(false);
+    expect(whole!.data.calls.length).toBe(30);
+    expect(cut!.data.calls.length).toBeGreaterThan(0);
+    expect(cut!.data.calls.length).toBeLessThan(30);
+    expect(cut!.text.length).toBeLessThanOrEqual(5_000);
+    expect(cut!.data.calls).toEqual(whole!.data.calls.slice(0, cut!.data.calls.length));
+    expect(cut!.data.result_cut).toContain("no cursor continues this answer");
+    expect(cut!.data.totals).toEqual(whole!.data.totals);
+    expect(narrowReads).toBeGreaterThan(0);
+    expect(narrowReads).toBe(wideReads);
+  });
+
+  it("one page's list is still asked again, so its next_cursor starts after the last row shown", async () => {
+    const pageId = narrow.sandbox.messaging.pages[0]!.id;
+    const first = await narrow.call("list_conversations", { page_ids: pageId, detail: "full", limit: 50 });
+    expect(first.data.result_cut).toContain("next_cursor continues with the next row");
+    const next = await narrow.call("list_conversations", { page_ids: pageId, detail: "full", limit: 50, cursor: first.data.next_cursor });
+    const all = await wide.call("list_conversations", { page_ids: pageId, limit: 50 });
+    const ids = (rows: { id: string }[]) => rows.map((c) => c.id);
+    expect([...ids(first.data.conversations), ...ids(next.data.conversations)]).toEqual(ids(all.data.conversations).slice(0, first.data.conversations.length + next.data.conversations.length));
+  });
+});

@@ -10,7 +10,7 @@ import { resolveShopId } from "../pos/resolve-shop.js";
 import { customerLevels, refId } from "../pos/shop-refs.js";
 import type { PosClient } from "../../clients/pos.js";
 import { geoIndex } from "../shop/geo-index.js";
-import { fieldChecks, holds, notApplied, phones, readBack, type SentField, verifiedShape } from "../verify.js";
+import { addressFields, fieldChecks, holds, notApplied, phones, readBack, type SentField, verifiedShape } from "../verify.js";
 import { customerRow, customerRowSchema } from "./customer-row.js";
 
 const address = z.object({
@@ -42,9 +42,6 @@ async function fullAddress(pos: PosClient, a: z.output<typeof address>): Promise
   return names.filter(Boolean).join(", ") || undefined;
 }
 
-/** Address fields an update can be checked on (full_address is the POS's own rendering). */
-const ADDRESS_KEYS = ["address", "commune_id", "district_id", "province_id", "full_name", "phone_number"] as const;
-
 /**
  * Each field of a customer update beside what the record read back holds: an address sent is
  * held when the record has one with its words and places (the one with its id, when it had one).
@@ -55,9 +52,9 @@ function customerChecks(body: Record<string, unknown>, held: Record<string, unkn
   if (level_id !== undefined) checks.push({ field: "level", sent: level_id, held: held.level_id });
   const addresses = Array.isArray(held.shop_customer_address) ? (held.shop_customer_address as Record<string, unknown>[]) : [];
   ((sentAddresses ?? []) as Record<string, unknown>[]).forEach((a, i) => {
-    const sent = Object.fromEntries(ADDRESS_KEYS.flatMap((k) => (a[k] === undefined ? [] : [[k, a[k]]])));
-    const match = a.id === undefined ? addresses.find((h) => holds(sent, h)) : addresses.find((h) => String(h.id) === String(a.id));
-    checks.push({ field: `addresses[${i}]`, sent, held: match ?? addresses.at(-1) });
+    const sent = addressFields(a);
+    const match = a.id === undefined ? addresses.find((h) => holds(sent, addressFields(h))) : addresses.find((h) => String(h.id) === String(a.id));
+    checks.push({ field: `addresses[${i}]`, sent, held: addressFields(match ?? addresses.at(-1)) });
   });
   return checks;
 }

@@ -106,7 +106,9 @@ async function chatAnswer(input: SearchInput, ctx: ToolContext) {
   const orders = await Promise.all(shown.map((m) => latestOrders(ctx.pos, shopId, String(m.customer.id), tz)));
   const names = new Map(levels.map((l) => [l.id, l.name]));
   const notes = [
-    matches.length === 0 ? `no POS customer with this chat's ids or phones${chat.name ? " or name" : ""}` : "",
+    // The POS customer search finds by a keyword (a phone, a name: the OpenAPI's example is a
+    // phone) and documents no search by a chat's ids: those are checked on what it finds.
+    matches.length === 0 ? `no POS customer among those the POS finds by this chat's phones${chat.name ? " and name" : ""} (its search does not look up a chat's ids)` : "",
     matches.some((m) => m.matched_by === "name") ? "matched by name only: may be another person; check a phone or address with the customer" : "",
     matches.some((m) => m.matched_by === "phone" && !m.confident) ? "several POS customers share the chat's phone" : "",
     namesakes ? `${namesakes} more POS customer${namesakes > 1 ? "s have" : " has"} only the chat's name` : "",

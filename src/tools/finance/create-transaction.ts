@@ -4,7 +4,7 @@ import { id, num } from "../../format/compact.js";
 import { parseDateInput } from "../../format/time.js";
 import { CREATE, defineTool } from "../define.js";
 import { dateInput, jsonish, shopIdInput } from "../inputs.js";
-import { nonEmpty, shaped } from "../pos/fields.js";
+import { nonEmpty } from "../pos/fields.js";
 import { shopScope } from "../pos/shop-scope.js";
 import { formatMoney } from "../../format/money.js";
 import { orderRefInput, resolveOrder } from "../orders/order-ref.js";
@@ -19,7 +19,7 @@ const input = z.object({
   time_incurred: dateInput.optional().describe("Date; default now"),
   order_id: orderRefInput.optional(),
   fields: jsonish(
-    shaped({
+    z.object({
       tag_ids: z.array(z.string().max(64)).max(20).optional(),
       supplier_products_id: z.number().int().optional(),
       payment_debts_to_suppliers: z.boolean().optional(),
@@ -29,7 +29,7 @@ const input = z.object({
     }),
   )
     .optional()
-    .describe("tag_ids, supplier_products_id, payment_debts_to_suppliers, is_accounting, is_locked, images"),
+    .describe("Other fields"),
 });
 
 /** The date and the order checked before the user is asked: the transaction is booked against them. */

@@ -4,7 +4,7 @@ import { id, num } from "../../format/compact.js";
 import { parseDateInput, toYmdHms } from "../../format/time.js";
 import { CREATE, defineTool } from "../define.js";
 import { dateInput, jsonish, shopIdInput } from "../inputs.js";
-import { nonEmpty, shaped, someOf } from "../pos/fields.js";
+import { nonEmpty, someOf } from "../pos/fields.js";
 import { shopScope } from "../pos/shop-scope.js";
 import { formatMoney } from "../../format/money.js";
 import { adCostItems } from "./ad-cost-items.js";
@@ -28,7 +28,7 @@ const input = z.object({
   shop_id: shopIdInput,
   cost_date: dateInput,
   transaction: jsonish(
-    shaped({
+    z.object({
       name: nonEmpty(200),
       status: z.union([z.string().max(40), z.number().int()]),
       note: z.string().max(2000).optional(),
@@ -36,7 +36,7 @@ const input = z.object({
       tags: z.array(nonEmpty(60)).max(20).optional(),
       is_locked: z.boolean().optional(),
     }),
-  ).describe("Expense: name, status (required), note, time_incurred, tags, is_locked"),
+  ).describe("The expense"),
   items: jsonish(someOf(item, 50)).describe("Costs"),
 });
 

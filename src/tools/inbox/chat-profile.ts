@@ -1,6 +1,7 @@
 import { InputError } from "../../clients/errors.js";
 import type { MessagingClient } from "../../clients/messaging.js";
 import type { Message } from "../../clients/schemas/messaging.js";
+import { id } from "../../format/compact.js";
 import { sideOf } from "../../format/conversations.js";
 import { normalizePhone, phonesInText } from "../../format/phone.js";
 import { findConversation, findConversationOf, knownConversation, phonesOf } from "./conversation-lookup.js";
@@ -37,7 +38,7 @@ export interface Chat {
 }
 
 /** Untrusted: typed by the customer or staff. */
-export interface ChatAddress {
+interface ChatAddress {
   full_name?: string;
   phone_number?: string;
   address?: string;
@@ -53,7 +54,20 @@ const PLAIN_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 type Loose = Record<string, unknown>;
 const rec = (value: unknown): Loose => (typeof value === "object" && value !== null ? (value as Loose) : {});
-const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : typeof value === "number" ? String(value) : undefined);
+
+/**
+ * What a POS customer's conversation_link names ("https://pancake.vn/<page id>?customer_id=<id>",
+ * the POS OpenAPI's Customer example): the page, and the inbox customer on it.
+ */
+export function conversationLink(link: unknown): { page?: string; customer?: string } | undefined {
+  if (typeof link !== "string") return undefined;
+  try {
+    const url = new URL(link);
+    return { page: url.pathname.split("/").find(Boolean), customer: url.searchParams.get("customer_id") ?? undefined };
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The chat `given` names, in the forms people and tools give it: a conversation id as
@@ -78,7 +92,8 @@ export async function readChat(client: MessagingClient, given: string, pageId: s
   ];
   const addresses = (Array.isArray(person.shop_customer_addresses) ? person.shop_customer_addresses : []).map((raw) => {
     const a = rec(raw);
-    const pick = (k: string) => text(a[k]);
+    // An empty field of a saved address is no field (an empty commune_id is no place).
+    const pick = (k: string) => id(a[k]) || undefined;
     return { full_name: pick("full_name"), phone_number: pick("phone_number"), address: pick("address"), full_address: pick("full_address"), province_id: pick("province_id"), district_id: pick("district_id"), commune_id: pick("commune_id") };
   });
   return {
@@ -86,10 +101,10 @@ export async function readChat(client: MessagingClient, given: string, pageId: s
     conversationId,
     type: facts.type,
     postId: facts.post_id,
-    name: facts.customer_name ?? text(person.name),
+    name: facts.customer_name ?? id(person.name),
     psid: facts.psid,
-    globalId: text(person.global_id),
-    customerId: facts.customer_id ?? text(person.customer_id),
+    globalId: id(person.global_id),
+    customerId: facts.customer_id ?? id(person.customer_id),
     pageCustomerId: facts.page_customer_id,
     phones: [...new Set(phones.map((p) => normalizePhone(p)).filter((p): p is string => p !== undefined))],
     addresses: addresses.filter((a) => a.address || a.full_address || a.commune_id),
@@ -110,14 +125,9 @@ async function fromId(client: MessagingClient, typed: string, pageId: string | u
 
 /** The POS customer's conversation_link: its page, and the customer's latest conversation there. */
 async function fromLink(client: MessagingClient, typed: string, pageId: string | undefined) {
-  let url: URL;
-  try {
-    url = new URL(typed);
-  } catch {
-    throw new InputError("conversation_id", "is not a valid link", "Pass the conversation's id from list_conversations.");
-  }
-  const customer = url.searchParams.get("customer_id") ?? "";
-  const linkPage = url.pathname.split("/").find(Boolean);
+  const link = conversationLink(typed);
+  if (!link) throw new InputError("conversation_id", "is not a valid link", "Pass the conversation's id from list_conversations.");
+  const { customer = "", page: linkPage } = link;
   if (!PLAIN_ID.test(customer) || !linkPage || !PLAIN_ID.test(linkPage)) {
     throw new InputError("conversation_id", "a link names a chat as https://pancake.vn/<page id>?customer_id=<id> (a POS customer's conversation_link)", "Pass the conversation's id from list_conversations.");
   }

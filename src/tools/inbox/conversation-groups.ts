@@ -14,11 +14,11 @@ import {
   pagesOf,
   readPages,
   scanConversations,
-  tagQuery,
+  tagFilter,
   timeOf,
   within24h,
 } from "./conversation-search.js";
-import { type GROUP_KEYS, LIMIT_MAX, type ListConversationsInput } from "./list-conversations-input.js";
+import { type GROUP_KEYS, LIMIT_MAX, type ListConversationsInput, PAGED_SPAN_DAYS } from "./list-conversations-input.js";
 import { rankGroups, restNote } from "../group-rows.js";
 
 /**
@@ -32,8 +32,6 @@ type GroupKey = (typeof GROUP_KEYS)[number];
 
 const NO_TAG = "(no tag)";
 const UNASSIGNED = "(unassigned)";
-/** The page-number list refuses longer spans (as list-conversations.ts reads it: 31 days). */
-const TOTAL_SPAN_DAYS = 31;
 
 export const groupsOutput = {
   groups: z.array(z.looseObject({ count: z.number() })).optional(),
@@ -161,10 +159,14 @@ async function countedPerPage(input: ListConversationsInput, ctx: ToolContext) {
   if (input.group_by!.join() !== "page" || filtered || !ranged) return undefined;
   const tz = ctx.config.timezone;
   const range = parseRange(input.since, input.until, tz);
-  if (range.until.getTime() - range.since.getTime() > TOTAL_SPAN_DAYS * 86_400_000) return undefined;
+  if (range.until.getTime() - range.since.getTime() > PAGED_SPAN_DAYS * 86_400_000) return undefined;
   const order_by = input.time_field === "created" ? "inserted_at" : "updated_at";
+  const tagged = await tagFilter(input, ctx);
   const results = await readPages(ctx, input.page_ids, async (pageId) => {
-    const query = { since: toUnix(range.since), until: toUnix(range.until), page_number: 1, order_by, tags: await tagQuery(input, ctx, pageId) } as const;
+    const tags = tagged(pageId);
+    // A page with none of the named tags has none of their conversations.
+    if (tags === null) return 0;
+    const query = { since: toUnix(range.since), until: toUnix(range.until), page_number: 1, order_by, tags } as const;
     return (await ctx.messaging.listConversationsPaged(pageId, query)).total;
   });
   if (results.some((r) => !r.error && r.value === undefined)) return undefined;

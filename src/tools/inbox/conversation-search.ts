@@ -8,7 +8,7 @@ import { eachPage } from "../page-stats/fan-out.js";
 import { type PageScan, SCAN_CALLS, SCAN_MS, scanPage } from "./conversation-scan.js";
 import { customerMatcher } from "./customer-match.js";
 import type { ListConversationsInput } from "./list-conversations-input.js";
-import { resolveTagIds, tagNames } from "./page-lookups.js";
+import { tagIdsByPage, tagNames } from "./page-lookups.js";
 
 /**
  * list_conversations over several pages, with a filter the upstream does not have (customer,
@@ -86,10 +86,23 @@ export function checkAcrossPages(input: ListConversationsInput, counting: boolea
   }
 }
 
-/** The tag filter of one page as the upstream takes it: ids, from ids or names. */
-export async function tagQuery(input: ListConversationsInput, ctx: ToolContext, pageId: string): Promise<string | undefined> {
-  return input.tags?.length ? (await resolveTagIds(ctx.messaging, pageId, "tags", input.tags)).join(",") : undefined;
+/**
+ * Each page's tag filter as the upstream takes it (ids, from ids or names), undefined without one,
+ * and null for a page that has none of the named tags: nothing there can match, so its list is
+ * not read (tagIdsByPage: a tag on some pages only is no error on the others).
+ */
+export async function tagFilter(input: ListConversationsInput, ctx: ToolContext): Promise<(pageId: string) => string | null | undefined> {
+  const byPage = input.tags?.length ? await tagIdsByPage(ctx.messaging, input.page_ids, "tags", input.tags) : undefined;
+  return (pageId) => {
+    const found = byPage?.get(pageId);
+    if (!found) return undefined;
+    if (found.ids === undefined) throw found.error;
+    return found.ids.length ? found.ids.join(",") : null;
+  };
 }
+
+/** A page's scan when it has none of the named tags: nothing matched, and nothing left unread. */
+const NOTHING_TAGGED: PageScan = { rows: [], examined: 0, oldest: undefined, complete: true };
 
 export interface Match {
   c: Conversation;
@@ -133,11 +146,13 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
   const deadline = now + (counting ? GROUP_MS : SCAN_MS);
   const limits = { enough: filtering || counting ? undefined : input.limit, calls: counting ? GROUP_CALLS : SCAN_CALLS, deadline };
 
+  const tagged = await tagFilter(input, ctx);
   const results: PageResult[] = await readPages(ctx, input.page_ids, async (pageId) => {
+    const tags = tagged(pageId);
     // RATING among the types sent: the seed document's Conversation says the filter takes every
     // type (INBOX, COMMENT, RATING) and COMMENT_LIVESTREAM as well.
-    const query = { ...span, ...order, tags: await tagQuery(input, ctx, pageId), type: input.type, post_ids: posts };
-    const scan = await scanPage(ctx.messaging, pageId, query, (c) => keep(c, pageId), limits);
+    const query = { ...span, ...order, tags: tags ?? undefined, type: input.type, post_ids: posts };
+    const scan = tags === null ? NOTHING_TAGGED : await scanPage(ctx.messaging, pageId, query, (c) => keep(c, pageId), limits);
     return { scan, tags: await tagNames(ctx.messaging, pageId) };
   });
 
@@ -189,8 +204,9 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
   const several = input.page_ids.length > 1;
   const shown = matches.slice(0, input.limit);
   const cut = scanned.results.some((r) => r.value && !r.value.scan.complete);
-  // Without a filter a page is read only until it fills `limit`: its count is not a total.
-  const total = filtering || complete ? matches.length : undefined;
+  // A total only of lists read to their end: a page cut short, or one that failed, may hold more.
+  // Without a filter a page is read only until it fills `limit`: then its count says nothing.
+  const total = complete ? matches.length : undefined;
   const notes = [
     cut
       ? `pages with complete:false were read back to searched_back_to only (${SCAN_CALLS * 60} most recent conversations, or the time limit)${filtering ? "; pass since/until to search an older span" : "; list one page for a cursor"}`
@@ -213,6 +229,7 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
       return row;
     }),
     total,
+    matched: filtering && !complete ? matches.length : undefined,
     range: range && awaiting ? { since: toIsoInZone(range.since, tz), until: toIsoInZone(range.until, tz) } : undefined,
     within_24h: within24h(scanned),
     truncated: shown.length < matches.length || (!complete && total === undefined) || undefined,

@@ -6,7 +6,7 @@ import { nameScore, withoutAddress } from "../../text/name-match.js";
 import { normalizePhone } from "../../format/phone.js";
 import { sanitizeName } from "../../text/sanitize.js";
 import type { ToolContext } from "../define.js";
-import { linkedCustomer } from "../pos/chat-customers.js";
+import { conversationLink } from "./chat-profile.js";
 import { customersByPhoneOrName } from "../pos/customer-ref.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { phonesOf } from "./conversation-lookup.js";
@@ -38,7 +38,7 @@ export async function customerMatcher(ctx: ToolContext, typed: string): Promise<
   const known = (values: (string | undefined)[]) => new Set(values.filter((v): v is string => v !== undefined));
   const phones = known([phone, ...records.flatMap((r) => (r.phone_numbers ?? []).map((p) => normalizePhone(p)))]);
   const chatIds = known(records.map((r) => id((r as Record<string, unknown>).fb_id)));
-  const inboxIds = known([uuid, ...records.map((r) => linkedCustomer((r as Record<string, unknown>).conversation_link)?.toLowerCase())]);
+  const inboxIds = known([uuid, ...records.map((r) => conversationLink((r as Record<string, unknown>).conversation_link)?.customer?.toLowerCase())]);
   return {
     test: (c) =>
       phonesOf(c.recent_phone_numbers).some((p) => phones.has(normalizePhone(p) ?? p)) ||

@@ -8,6 +8,9 @@ import { pageIdsInput } from "../pages/page-refs.js";
 
 export const GROUP_KEYS = ["page", "type", "tag", "assignee", "day"] as const;
 
+/** The longest span the page-number list (the one with a total) takes: "one month", which the service counts as 31 days. */
+export const PAGED_SPAN_DAYS = 31;
+
 /** list_conversations' largest limit: 50 rows are about 4,600 tokens, more crowd a model's context for little gain. */
 export const LIMIT_MAX = 50;
 
@@ -30,7 +33,7 @@ export const listConversationsInput = z.object({
   until: untilInput,
   time_field: z.enum(["updated", "created"]).optional().describe("What since/until and the order read (default updated: last activity)"),
   group_by: jsonish(z.array(z.enum(GROUP_KEYS)).min(1).max(2)).optional().describe("Counts per group over every match, no rows"),
-  with_total: z.boolean().optional().describe("Count matches (one page, ≤31 days, default last 30)"),
+  with_total: z.boolean().optional().describe(`Count matches (one page, ≤${PAGED_SPAN_DAYS} days, default last 30)`),
   limit: limitInput(LIMIT_MAX, 20),
   cursor: cursorInput,
   detail: detailRowsInput,

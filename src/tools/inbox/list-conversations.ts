@@ -14,13 +14,11 @@ import { defineTool, READ, type ToolContext } from "../define.js";
 import { rememberConversations } from "./conversation-lookup.js";
 import { groupConversations, groupsOutput } from "./conversation-groups.js";
 import { searchConversations, searchedPageSchema } from "./conversation-search.js";
-import { type ListConversationsInput, listConversationsInput } from "./list-conversations-input.js";
+import { type ListConversationsInput, listConversationsInput, PAGED_SPAN_DAYS } from "./list-conversations-input.js";
 import { withNamedGroups } from "./named-groups.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
 
 const NAME = "list_conversations";
-/** The v1 page-number list refuses longer spans ("one month"; the service counts 31 days). */
-const MAX_SPAN_DAYS = 31;
 const MAX_UPSTREAM_CALLS = 5;
 
 /**
@@ -40,7 +38,7 @@ const stateSchema = z
   })
   // A resumed cursor keeps to the limits a first call is held to (it is signed, so this only
   // matters if the key ever leaked or a later version tightens a limit).
-  .refine((s) => s.v !== "paged" || spanDays(s.q) <= MAX_SPAN_DAYS, "span too long");
+  .refine((s) => s.v !== "paged" || spanDays(s.q) <= PAGED_SPAN_DAYS, "span too long");
 
 function spanDays(q: Record<string, unknown>): number {
   const { since, until } = q;
@@ -91,6 +89,7 @@ export const listConversations = defineTool({
     conversations: z.array(z.looseObject({ id: z.string(), type: z.string().optional(), customer_name: z.string().optional() })).optional(),
     ...groupsOutput,
     total: z.number().optional(),
+    matched: z.number().optional().describe("Not complete: the matches in what was read (there may be more)"),
     range: z.object({ since: z.string(), until: z.string() }).optional(),
     within_24h: z.number().optional(),
     truncated: z.boolean().optional(),
@@ -98,6 +97,8 @@ export const listConversations = defineTool({
     pages: z.array(searchedPageSchema).optional(),
     note: z.string().optional(),
   }),
+  // Searches and counts merge several pages' lists into one answer, which no cursor continues.
+  uncursored: (input) => !listsOnePage(input),
   async handler(input, ctx) {
     if (input.group_by) {
       const grouped = groupable(input);
@@ -107,16 +108,23 @@ export const listConversations = defineTool({
     if (state && !input.page_ids.includes(state.p)) {
       throw new InputError("cursor", `belongs to page ${state.p}, not to page_ids`, "Pass the same page as the call that returned it, or omit page_ids.");
     }
-    const searching = input.customer !== undefined || input.awaiting_reply === true || input.waiting_minutes !== undefined;
+    const searching = isSearch(input);
     if (state && searching) throw new InputError("cursor", "continues a plain list; customer/awaiting_reply searches have none", "Drop cursor, or the search filters.");
-    const postPage = input.post_id === undefined || state ? undefined : pageOfPost(input, searching);
-    if (state || postPage || (!searching && input.page_ids.length === 1)) {
-      const pageId = state?.p ?? postPage ?? input.page_ids[0]!;
-      return listPage(input, ctx, pageId, state ?? (await firstState(input, pageId, ctx.messaging, ctx.config.timezone)));
-    }
-    return searchConversations(input, ctx);
+    if (!listsOnePage(input)) return searchConversations(input, ctx);
+    const pageId = state?.p ?? (input.post_id === undefined ? input.page_ids[0]! : pageOfPost(input, searching));
+    return listPage(input, ctx, pageId, state ?? (await firstState(input, pageId, ctx.messaging, ctx.config.timezone)));
   },
 });
+
+/** A search: a filter the upstream list lacks, applied to every page's list. */
+const isSearch = (input: ListConversationsInput) => input.customer !== undefined || input.awaiting_reply === true || input.waiting_minutes !== undefined;
+
+/**
+ * Whether a call lists one page as the upstream orders it, with a cursor (a cursor's own page, a
+ * post's comments, one page named with no search), or searches or counts across pages.
+ */
+const listsOnePage = (input: ListConversationsInput) =>
+  !input.group_by && (input.cursor !== undefined || input.post_id !== undefined || (!isSearch(input) && input.page_ids.length === 1));
 
 /** One page's list as the upstream orders it, `limit` rows at a time with a cursor. */
 async function listPage(input: ListConversationsInput, ctx: ToolContext, pageId: string, state: State) {
@@ -197,7 +205,7 @@ async function firstState(input: ListConversationsInput, pageId: string, client:
   const hasRange = input.since !== undefined || input.until !== undefined;
   const range =
     paged || hasRange
-      ? parseRange(input.since, input.until, tz, { defaultDays: paged ? 30 : 7, maxDays: paged ? MAX_SPAN_DAYS : undefined })
+      ? parseRange(input.since, input.until, tz, { defaultDays: paged ? 30 : 7, maxDays: paged ? PAGED_SPAN_DAYS : undefined })
       : undefined;
   const tags = input.tags?.length ? (await resolveTagIds(client, pageId, "tags", input.tags)).join(",") : undefined;
   const span = range ? { since: toUnix(range.since), until: toUnix(range.until) } : {};

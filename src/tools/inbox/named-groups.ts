@@ -2,7 +2,7 @@ import { fold } from "../../text/fold.js";
 import { sanitizeName } from "../../text/sanitize.js";
 import type { ToolContext } from "../define.js";
 import type { GROUP_KEYS, ListConversationsInput } from "./list-conversations-input.js";
-import { resolveTagIds, tagNames } from "./page-lookups.js";
+import { tagIdsByPage, tagNames } from "./page-lookups.js";
 
 /**
  * A count answers every group the call named, 0 where nothing matched: "how many COMMENT and
@@ -39,11 +39,13 @@ async function named(key: GroupKey, input: ListConversationsInput, ctx: ToolCont
       return pages.map((p) => ({ match: p.page_id, fields: { page: p.page_name ?? p.page_id, page_id: p.page_id } }));
     case "tag": {
       if (!input.tags?.length) return undefined;
-      // A tag is its name across pages, as the count names it (each page has its own ids).
+      // A tag is its name across pages, as the count names it (each page has its own ids); a page
+      // may lack some (tagIdsByPage).
       const names = new Map<string, string>();
+      const byPage = await tagIdsByPage(ctx.messaging, input.page_ids, "tags", input.tags);
       for (const { page_id } of pages) {
         const labels = await tagNames(ctx.messaging, page_id);
-        for (const tagId of await resolveTagIds(ctx.messaging, page_id, "tags", input.tags)) {
+        for (const tagId of byPage.get(page_id)?.ids ?? []) {
           const name = sanitizeName(labels.get(String(tagId))) ?? String(tagId);
           names.set(fold(name), name);
         }

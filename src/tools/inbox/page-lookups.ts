@@ -37,6 +37,9 @@ export async function tagNames(client: MessagingClient, pageId: string): Promise
   return new Map((await cachedTags(client, pageId)).map((t) => [String(t.id), t.text ?? String(t.id)]));
 }
 
+/** The tag a page knows by this id or name (accent- and case-insensitive). */
+const findTag = (tags: readonly Tag[], text: string) => tags.find((t) => String(t.id) === text) ?? tags.find((t) => fold(t.text ?? "") === fold(text));
+
 /** Tag ids for ids or names (accent- and case-insensitive); an unknown one lists the valid names. */
 export async function resolveTagIds(
   client: MessagingClient,
@@ -47,7 +50,7 @@ export async function resolveTagIds(
   const tags = await cachedTags(client, pageId);
   return wanted.map((value) => {
     const text = String(value).trim();
-    const found = tags.find((t) => String(t.id) === text) ?? tags.find((t) => fold(t.text ?? "") === fold(text));
+    const found = findTag(tags, text);
     if (!found) {
       throw new InputError(
         field,
@@ -57,6 +60,39 @@ export async function resolveTagIds(
     }
     return String(found.id);
   });
+}
+
+/** A page's ids of the tags a filter names (none when it has none of them), or why its tag list could not be read. */
+export type PageTagIds = { ids: string[]; error?: undefined } | { ids?: undefined; error: unknown };
+
+/**
+ * The tags a filter names on each of several pages. Each page has its own tags (and ids), and a
+ * filter keeps conversations with any of the tags: a page holds the ids of those it has, and none
+ * where it has none of them (nothing there can match). A tag no page has is an error, naming it
+ * and the tags there are; it is not one while a page whose tags could not be read might have it.
+ */
+export async function tagIdsByPage(
+  client: MessagingClient,
+  pageIds: readonly string[],
+  field: string,
+  wanted: readonly (string | number)[],
+): Promise<Map<string, PageTagIds>> {
+  const lists = await Promise.allSettled(pageIds.map((pageId) => cachedTags(client, pageId)));
+  const read = lists.flatMap((list) => (list.status === "fulfilled" ? [list.value] : []));
+  const texts = wanted.map((value) => String(value).trim());
+  const missing = read.length === pageIds.length ? texts.find((text) => !read.some((tags) => findTag(tags, text))) : undefined;
+  if (missing !== undefined) {
+    const names = [...new Set(read.flat().flatMap((t) => sanitizeName(t.text) ?? []))];
+    const where = pageIds.length === 1 ? `page ${pageIds[0]}` : `any of the ${pageIds.length} pages`;
+    throw new InputError(field, `no tag ${JSON.stringify(missing.slice(0, 60))} on ${where}`, `Use one of these names: ${names.join(", ")}.`);
+  }
+  return new Map(
+    pageIds.map((pageId, i): [string, PageTagIds] => {
+      const list = lists[i]!;
+      if (list.status === "rejected") return [pageId, { error: list.reason }];
+      return [pageId, { ids: [...new Set(texts.flatMap((text) => findTag(list.value, text)?.id ?? []).map(String))] }];
+    }),
+  );
 }
 
 /**

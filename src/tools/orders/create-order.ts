@@ -4,6 +4,8 @@ import type { PosClient } from "../../clients/pos.js";
 import type { PosCustomer, PosOrder } from "../../clients/schemas/pos.js";
 import { orderCurrency, orderDetail, orderDetailSchema } from "../../format/orders.js";
 import { formatMoney } from "../../format/money.js";
+import { normalizePhone } from "../../format/phone.js";
+import { sanitizeLine, sanitizeName } from "../../text/sanitize.js";
 import { linesText } from "../confirm.js";
 import { CREATE, defineTool, type ToolContext } from "../define.js";
 import { type Chat, readChat } from "../inbox/chat-profile.js";
@@ -74,32 +76,37 @@ type Fields = Omit<z.output<typeof input>, "shop_id" | "items" | "customer_id" |
 /**
  * The receiver's name, phone and address the call left out, from the customer's record: an order
  * for "the customer with phone 09…" otherwise went out with no name, no phone and the POS's
- * placeholder address. Says which it took.
+ * placeholder address. Says which it took. The record holds what a customer or anyone with POS
+ * access typed: sanitized, on one line, and only a phone that reads as one.
  */
 function fromCustomer(fields: Fields, customer: PosCustomer | undefined): { fields: Fields; filled: string[] } {
   if (!customer) return { fields, filled: [] };
   const out = { ...fields };
   const filled: string[] = [];
-  if (out.customer_name === undefined && customer.name) [out.customer_name, filled[filled.length]] = [customer.name, "name"];
-  const phone = customer.phone_numbers?.find(Boolean);
+  const name = sanitizeName(customer.name);
+  if (out.customer_name === undefined && name) [out.customer_name, filled[filled.length]] = [name, "name"];
+  const phone = customer.phone_numbers?.map((p) => normalizePhone(String(p ?? ""))).find(Boolean);
   if (out.phone === undefined && phone) [out.phone, filled[filled.length]] = [phone, "phone"];
   const saved = customer.shop_customer_address?.find((a) => a.address || a.commune_id != null);
   if (out.shipping_address === undefined && saved) {
     const idOf = (v: unknown) => (v == null ? undefined : String(v));
-    out.shipping_address = { address: saved.address ?? "", commune_id: idOf(saved.commune_id), district_id: idOf(saved.district_id), province_id: idOf(saved.province_id) };
+    out.shipping_address = { address: sanitizeLine(saved.address) ?? "", commune_id: idOf(saved.commune_id), district_id: idOf(saved.district_id), province_id: idOf(saved.province_id) };
     filled.push("address");
   }
   return { fields: out, filled };
 }
 
-/** The customer an order is for: the one named, else the one the chat surely belongs to, else the only one with the receiver's phone. */
+/**
+ * The customer an order is for: the one named, else the one the chat surely belongs to, else the
+ * only one with the receiver's phone. The chat's own phones were searched with the chat
+ * (chatCustomers: one customer alone with one of them is a sure match), so only another is looked up.
+ */
 async function customerOf(ctx: ToolContext, shopId: string, customer_id: string | undefined, phone: string | undefined, chat: Chat | undefined) {
   if (customer_id !== undefined) return { customer: await customerRecord(ctx.pos, shopId, "customer_id", customer_id) };
   const linked = chat && (await chatCustomer(ctx.pos, shopId, chat));
   if (linked) return { customer: linked.customer, linked };
-  const tel = phone ?? chat?.phones[0];
-  if (tel === undefined) return {};
-  const found = await customersByPhoneOrName(ctx.pos, shopId, tel);
+  if (phone === undefined || chat?.phones.includes(normalizePhone(phone) ?? phone)) return {};
+  const found = await customersByPhoneOrName(ctx.pos, shopId, phone);
   return { customer: found.length === 1 ? found[0] : undefined };
 }
 
@@ -130,7 +137,8 @@ const plan = planned(async (args: z.output<typeof input>, ctx) => {
   if (chat) chatLink(chat, body, sources, source !== undefined);
   const lines = await resolveItems(ctx.pos, shopId, items);
   body.items = itemLines(lines);
-  const whose = linked ? `the record of ${customer?.name ?? customer?.id}, the POS customer of the chat (by ${linked.matched_by})` : `the customer's record (${customer?.name ?? customer?.id})`;
+  const who = sanitizeName(customer?.name) ?? customer?.id;
+  const whose = linked ? `the record of ${who}, the POS customer of the chat (by ${linked.matched_by})` : `the customer's record (${who})`;
   const taken = [record.filled.length ? `${record.filled.join(", ")} from ${whose}` : "", captured.filled.length ? `${captured.filled.join(", ")} from the chat` : ""].filter(Boolean);
   const receiverFrom = taken.length ? taken.join("; ") : undefined;
   const linkedTo = chat && { conversation_id: chat.conversationId, page_id: chat.pageId, customer_id: customer === undefined ? undefined : String(customer.id), matched_by: linked?.matched_by };

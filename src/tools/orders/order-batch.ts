@@ -11,6 +11,7 @@ import { mapLimit } from "../page-stats/fan-out.js";
 import { planned } from "../pos/plan.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { notAppliedSchema } from "../verify.js";
+import { orderFields } from "./order-body.js";
 import { nextNote, nextTags, requireLive, resolveTags, tagsOf, writeOrder } from "./order-changes.js";
 import { resolveOrder } from "./order-ref.js";
 
@@ -31,7 +32,7 @@ export const orderIdsInput = jsonish(z.array(z.union([z.string().max(80), z.numb
   .describe(`Several orders (≤${MAX_ORDERS}) instead of order_id: status, notes, tags`);
 
 /** What a batch reads of update_order's arguments. */
-export interface BatchArgs {
+interface BatchArgs {
   shop_id?: string | undefined;
   order_ids: string[];
   status?: string | number | undefined;
@@ -42,8 +43,8 @@ export interface BatchArgs {
   remove_tags?: (string | number)[] | undefined;
 }
 
-/** update_order's parameters that change one order only (its lines, receiver, address, warehouse, fees). */
-const ONE_ORDER = ["items", "customer_name", "phone", "shipping_address", "warehouse_id", "shipping_fee", "total_discount", "extra"];
+/** update_order's parameters that change one order only: its lines, and every order field but the status and note. */
+const ONE_ORDER = ["items", ...Object.keys(orderFields).filter((k) => k !== "status" && k !== "note")];
 
 const RESULTS = ["ok", "refused", "not_applied", "unknown"] as const;
 
@@ -54,6 +55,7 @@ const row = z.object({
   status_name: z.string().optional(),
   note: z.string().optional(),
   tags: z.array(z.string()).optional(),
+  replaced_note: z.string().optional().describe("The note the new one replaced"),
   not_applied: notAppliedSchema.optional(),
   error: z.string().optional(),
 });
@@ -67,8 +69,11 @@ export const batchShape = {
     .optional(),
 };
 
-/** A reference that named an order, or why it did not. */
-type Target = { ref: string; order: PosOrder; refused?: undefined } | { ref: string; order?: undefined; refused: string };
+/**
+ * A reference that named an order (its id, and its number as the dialog shows it), or why it did
+ * not. No more of the order: it is read again when its write is built (change).
+ */
+type Target = { ref: string; id: string; number: string; refused?: undefined } | { ref: string; id?: undefined; refused: string };
 
 const reason = (error: unknown) => (error instanceof PancakeError ? `${error.message}${error.hint ? ` ${error.hint}` : ""}` : String(error));
 
@@ -91,7 +96,7 @@ const plan = planned(async (args: BatchArgs, ctx) => {
     try {
       const order = await resolveOrder(ctx.pos, shopId, ref, "order_ids");
       requireLive(order, "order_ids");
-      return { ref, order };
+      return { ref, id: String(order.id), number: `#${order.display_id ?? order.id}` };
     } catch (error) {
       if (error instanceof InputError || error instanceof NotFoundError) return { ref, refused: reason(error) };
       throw error;
@@ -99,22 +104,39 @@ const plan = planned(async (args: BatchArgs, ctx) => {
   });
   // One order named twice ("#560" and its id) is written once.
   for (const t of targets) {
-    if (!t.order) continue;
-    const first = seen.get(String(t.order.id));
-    if (first !== undefined) Object.assign(t, { order: undefined, refused: `the same order as ${first}, changed once` });
-    else seen.set(String(t.order.id), t.ref);
+    if (t.id === undefined) continue;
+    const first = seen.get(t.id);
+    if (first !== undefined) Object.assign(t, { id: undefined, refused: `the same order as ${first}, changed once` });
+    else seen.set(t.id, t.ref);
   }
   return { shopId, status, add, remove, known, targets };
 });
 
-/** One order's change: sent once, read back, and said as one of ok, not_applied or unknown. */
-async function change(args: BatchArgs, p: Awaited<ReturnType<typeof plan>>, order: PosOrder, ctx: ToolContext): Promise<Omit<Row, "order">> {
+/**
+ * The order as it is now, read when its write is built: the user may have spent minutes on the
+ * dialog while a colleague tagged the order or wrote on its note, and the write keeps what they did.
+ * Nothing is sent for an order that cannot be read, or that was deleted meanwhile.
+ */
+async function current(ctx: ToolContext, shopId: string, id: string): Promise<PosOrder | string> {
+  try {
+    const order = await ctx.pos.getOrder(shopId, id);
+    requireLive(order, "order_ids");
+    return order;
+  } catch (error) {
+    if (error instanceof InputError) return reason(error);
+    return `it could not be read again before its change was written (${reason(error)}); nothing was sent for it`;
+  }
+}
+
+/** One order's change: sent once, read back, and said as one of ok, refused, not_applied or unknown. */
+async function change(args: BatchArgs, p: Awaited<ReturnType<typeof plan>>, id: string, ctx: ToolContext): Promise<Omit<Row, "order">> {
+  const order = await current(ctx, p.shopId, id);
+  if (typeof order === "string") return { id, result: "refused", error: order };
   const body: Record<string, unknown> = {};
   if (p.status !== undefined) body.status = p.status;
   const note = nextNote(order.note, { note: args.note, add_note: args.add_note, reason: args.reason }, p.status);
   if (note.note !== undefined) body.note = note.note;
   if (p.add.length || p.remove.length) body.tags = nextTags(order, p.known, p.add, p.remove);
-  const id = String(order.id);
   try {
     const written = await writeOrder(ctx.pos, p.shopId, id, body);
     const back = written.record;
@@ -125,6 +147,7 @@ async function change(args: BatchArgs, p: Awaited<ReturnType<typeof plan>>, orde
       status_name: orderStatusName(back.status),
       note: body.note === undefined ? undefined : sanitizeText(back.note, { max: 300 }),
       tags: body.tags === undefined ? undefined : tagsOf(back.tags, p.known).map((t) => sanitizeName(t.name) ?? String(t.id)),
+      replaced_note: note.replaced,
       not_applied: written.not_applied,
     };
   } catch (error) {
@@ -140,7 +163,7 @@ async function change(args: BatchArgs, p: Awaited<ReturnType<typeof plan>>, orde
 export async function batchConfirmation(args: BatchArgs, ctx: ToolContext): Promise<Confirmation> {
   const p = await plan(args, ctx);
   const named = (ids: number[]) => ids.map((id) => shown(p.known.get(String(id))) ?? String(id)).join(", ");
-  const orders = p.targets.flatMap((t) => (t.order ? [`#${t.order.display_id ?? t.order.id}`] : []));
+  const orders = p.targets.flatMap((t) => (t.id === undefined ? [] : [t.number]));
   const skipped = p.targets.flatMap((t) => (t.refused ? [t.ref] : []));
   return {
     action: `Cập nhật ${orders.length} đơn hàng?`,
@@ -162,7 +185,7 @@ export async function updateBatch(args: BatchArgs, ctx: ToolContext) {
   const p = await plan(args, ctx);
   let done = 0;
   const results = await mapLimit(p.targets, IN_FLIGHT, async (t): Promise<Row> => {
-    const result = t.order ? { order: t.ref, ...(await change(args, p, t.order, ctx)) } : { order: t.ref, result: "refused" as const, error: t.refused };
+    const result = t.id === undefined ? { order: t.ref, result: "refused" as const, error: t.refused } : { order: t.ref, ...(await change(args, p, t.id, ctx)) };
     await ctx.progress(++done, p.targets.length, `order ${t.ref}`);
     return result;
   });

@@ -6,7 +6,7 @@ import { orderStatusName } from "../../format/orders.js";
 import { sanitizeText } from "../../text/sanitize.js";
 import { jsonish } from "../inputs.js";
 import { orderTags, refId } from "../pos/shop-refs.js";
-import { notApplied, phones, readBack, type SentField } from "../verify.js";
+import { addressFields, notApplied, phones, readBack, type SentField } from "../verify.js";
 
 // What update_order does to one order and to each of a batch (order-batch.ts): the checks made
 // before an order is changed, the note kept or replaced, the tags added or removed, and the
@@ -110,12 +110,10 @@ const feeFix = (status: unknown) =>
 const ITEMS_FIX = "The POS replaces lines only while an order is new: use create_return_order (toolset orders), or create a new order.";
 /** Body keys under the name the tools take them by. */
 const PARAMS: Record<string, string> = { bill_full_name: "customer_name", bill_phone_number: "phone" };
-const ADDRESS_KEYS = ["address", "commune_id", "district_id", "province_id", "full_name", "phone_number"];
 
 const lines = (items: unknown) =>
   Array.isArray(items) ? items.map((it: { variation_id?: unknown; quantity?: unknown }) => ({ variation_id: String(it.variation_id), quantity: Number(it.quantity) })) : items;
 const tagIds = (tags: unknown) => tagsOf(tags, new Map()).map((t) => t.id);
-const picked = (value: unknown, keys: string[]) => Object.fromEntries(keys.flatMap((k) => ((value as Record<string, unknown>)[k] === undefined ? [] : [[k, (value as Record<string, unknown>)[k]]])));
 
 /** Each field of an order update's body beside what the order read back holds there. */
 function orderChecks(body: Record<string, unknown>, order: PosOrder): SentField[] {
@@ -125,7 +123,7 @@ function orderChecks(body: Record<string, unknown>, order: PosOrder): SentField[
     if (key === "status") return { field, sent: orderStatusName(sent), held: orderStatusName(held.status) };
     if (key === "items") return { field, sent: lines(sent), held: lines(held.items), fix: ITEMS_FIX };
     if (key === "tags") return { field, sent: tagIds(sent), held: tagIds(held.tags) };
-    if (key === "shipping_address") return { field, sent: picked(sent, ADDRESS_KEYS), held: held.shipping_address };
+    if (key === "shipping_address") return { field, sent: addressFields(sent), held: addressFields(held.shipping_address) };
     if (key === "bill_phone_number") return { field, sent: phones(sent), held: phones(held[key]) };
     return { field, sent, held: held[key], fix: FEES.has(key) ? feeFix(held.status) : undefined };
   });

@@ -1,7 +1,7 @@
 import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosCustomer } from "../../clients/schemas/pos.js";
-import { sanitizeName } from "../../text/sanitize.js";
+import { sanitizeLine, sanitizeName } from "../../text/sanitize.js";
 import type { Chat } from "../inbox/chat-profile.js";
 import { type ChatCustomer, chatCustomers } from "../pos/chat-customers.js";
 import type { Ref } from "../pos/shop-refs.js";
@@ -31,18 +31,23 @@ interface Receiver {
   shipping_address?: z.output<typeof addressInput> | undefined;
 }
 
-/** What the chat captured of the receiver, for what neither the call nor the customer's record gave. */
+/**
+ * What the chat captured of the receiver, for what neither the call nor the customer's record
+ * gave. The customer typed it (their display name, a saved address): sanitized, on one line,
+ * before it is shown in the confirmation or written to the order.
+ */
 export function fromChat<F extends Receiver>(fields: F, chat: Chat | undefined): { fields: F; filled: string[] } {
   if (!chat) return { fields, filled: [] };
   const out = { ...fields };
   const filled: string[] = [];
-  if (out.customer_name === undefined && chat.name) [out.customer_name, filled[filled.length]] = [chat.name, "name"];
+  const name = sanitizeName(chat.name);
+  if (out.customer_name === undefined && name) [out.customer_name, filled[filled.length]] = [name, "name"];
   if (out.phone === undefined && chat.phones[0]) [out.phone, filled[filled.length]] = [chat.phones[0], "phone"];
   const saved = chat.addresses[0];
   if (out.shipping_address === undefined && saved) {
     // With its place ids, the street alone; without, the whole text, placed by name (address-names.ts).
     const placed = saved.commune_id !== undefined;
-    const address = (placed ? saved.address : saved.full_address) ?? saved.address ?? saved.full_address ?? "";
+    const address = sanitizeLine((placed ? saved.address : saved.full_address) ?? saved.address ?? saved.full_address) ?? "";
     out.shipping_address = { address, commune_id: saved.commune_id, district_id: saved.district_id, province_id: saved.province_id };
     filled.push("address");
   }

@@ -173,6 +173,8 @@ export const listCallLogs = defineTool({
     pages_without_call_center: z.array(z.string()).optional(),
     note: z.string().optional(),
   }),
+  // Several pages' calls are merged into one answer, which no cursor continues.
+  uncursored: (input) => input.cursor === undefined && input.page_ids.length !== 1,
   async handler(input, ctx) {
     if (input.limit === 0 && (input.cursor !== undefined || (input.since === undefined && input.until === undefined))) {
       const field = input.cursor === undefined ? "since" : "cursor";

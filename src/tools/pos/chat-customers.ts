@@ -4,7 +4,7 @@ import { id } from "../../format/compact.js";
 import { nameWords } from "../../text/name-match.js";
 import { orderItemLine, orderRow } from "../../format/orders.js";
 import { normalizePhone } from "../../format/phone.js";
-import type { Chat } from "../inbox/chat-profile.js";
+import { type Chat, conversationLink } from "../inbox/chat-profile.js";
 import { customersByPhoneOrName } from "./customer-ref.js";
 
 /**
@@ -17,7 +17,7 @@ import { customersByPhoneOrName } from "./customer-ref.js";
  * anyone (`name`, never confident).
  */
 
-export type MatchedBy = "social_id" | "phone" | "name";
+type MatchedBy = "social_id" | "phone" | "name";
 
 export interface ChatCustomer {
   customer: PosCustomer;
@@ -28,7 +28,7 @@ export interface ChatCustomer {
   on: string;
 }
 
-export interface ChatCustomers {
+interface ChatCustomers {
   matches: ChatCustomer[];
   /** POS customers with only the chat's name, left out because others match by id or phone. */
   namesakes: number;
@@ -40,16 +40,6 @@ const RANK: Record<MatchedBy, number> = { social_id: 0, phone: 1, name: 2 };
 
 type Loose = Record<string, unknown>;
 
-/** The inbox customer a POS customer's conversation_link names: `https://pancake.vn/<page id>?customer_id=<id>`. */
-export function linkedCustomer(link: unknown): string | undefined {
-  if (typeof link !== "string") return undefined;
-  try {
-    return new URL(link).searchParams.get("customer_id") ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The same name, accents, case and spacing aside: "Nguyen Thi Lan" is "Nguyễn Thị Lan", "Lan" is not. */
 const sameName = (a: string | null | undefined, b: string | undefined) => !!a && !!b && nameWords(a).join(" ") === nameWords(b).join(" ") && nameWords(a).length > 0;
 
@@ -58,7 +48,7 @@ function socialId(c: PosCustomer, chat: Chat): string | undefined {
   const raw = c as Loose;
   const fbId = id(raw.fb_id);
   if (fbId && (fbId === chat.psid || fbId === chat.globalId)) return fbId;
-  const linked = linkedCustomer(raw.conversation_link);
+  const linked = conversationLink(raw.conversation_link)?.customer;
   return linked && (linked === chat.customerId || linked === chat.pageCustomerId) ? linked : undefined;
 }
 
@@ -86,7 +76,7 @@ export async function chatCustomers(pos: PosClient, shopId: string, chat: Chat):
 }
 
 /** Orders shown per customer: enough for "what did she last buy" and "is an order still open". */
-export const LATEST_ORDERS = 3;
+const LATEST_ORDERS = 3;
 
 /** A customer's latest orders, newest first: number, date, status, total and what was in them. */
 export async function latestOrders(pos: PosClient, shopId: string, customerId: string, timeZone: string) {

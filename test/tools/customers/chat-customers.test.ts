@@ -105,7 +105,20 @@ describe("search_customers conversation_id: the chat's customer in the shop", ()
     expect(r.isError, r.text).toBe(false);
     expect(r.data.customers).toEqual([]);
     expect(r.data.total).toBe(0);
-    expect(r.data.note).toContain("no POS customer with this chat's ids or phones");
+    expect(r.data.note).toContain("no POS customer among those the POS finds by this chat's phones");
+  });
+
+  it("says what it searched: a POS record with the chat's id but neither its phone nor its name is not found (the POS search takes a keyword, not a chat's id)", async () => {
+    const c = chatLinkedBy("none");
+    const stranger = pos().customers.find((x) => x.fb_id === null && !x.phone_numbers.some((p) => chatPhones(c).has(p)) && fold(x.name) !== fold(c.customers[0]!.name))!;
+    stranger.fb_id = c.from.id;
+    try {
+      const r = await h.call("search_customers", { conversation_id: c.id });
+      expect(r.data.customers).toEqual([]);
+      expect(r.data.note).toContain("its search does not look up a chat's ids");
+    } finally {
+      stranger.fb_id = null;
+    }
   });
 
   it("says when a phone the chat captured is on several customers, none of them sure", async () => {
@@ -250,8 +263,12 @@ describe("create_order conversation_id: the order made in a chat", () => {
     profile(c).shop_customer_addresses = [
       { full_name: c.customers[0]!.name, phone_number: phone, address: "12 Lê Lợi", full_address: "12 Lê Lợi", province_id: commune.province_id, district_id: commune.district_id, commune_id: commune.id },
     ];
+    const before = h.sandbox.server.requests.length;
     const r = await h.call("create_order", { conversation_id: c.id, items: [{ variation_id: item().id, quantity: 2 }] });
     expect(r.isError, r.text).toBe(false);
+    // The chat's phone is searched once, with the chat, not again for the receiver.
+    const searched = h.sandbox.server.requests.slice(before).filter((q) => q.method === "GET" && q.path.endsWith("/customers") && q.query.search?.[0] === phone);
+    expect(searched).toHaveLength(1);
     const order = orderOf(r.data.id);
     expect(order).toMatchObject({ conversation_id: c.id, page_id: c.page_id, bill_full_name: c.customers[0]!.name, bill_phone_number: phone });
     expect(order.shipping_address).toMatchObject({ commune_id: commune.id, address: "12 Lê Lợi" });

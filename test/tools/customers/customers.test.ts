@@ -189,6 +189,31 @@ describe("save_customer reads an update back", () => {
   });
 });
 
+describe("an address phone the POS keeps in another form", () => {
+  it("is no miss: a POS that keeps \"+84 …\" for the \"09…\" sent holds it, and the address still reads as taken", async () => {
+    const customer = pos().customers.find((c) => c.phone_numbers[0] && c.shop_customer_address.length > 0)!;
+    const path = `/pos/api/v1/shops/${pos().shop.id}/customers/${customer.id}`;
+    // As such a POS would: the phones it was sent are kept with the country code.
+    const stop = h.sandbox.server.onRequest((q) => {
+      if (q.method !== "GET" || q.path !== path) return;
+      for (const a of customer.shop_customer_address) if (a.phone_number?.startsWith("0")) a.phone_number = `+84 ${a.phone_number.slice(1, 4)} ${a.phone_number.slice(4, 7)} ${a.phone_number.slice(7)}`;
+    });
+    try {
+      const r = await h.call("save_customer", { customer_id: customer.id, addresses: [{ address: "21 Lý Tự Trọng", commune_id: "7010101", full_name: "Chị Ngọc", phone_number: "0912 345 678" }] });
+      expect(r.isError, r.text).toBe(false);
+      expect(customer.shop_customer_address.at(-1)).toMatchObject({ address: "21 Lý Tự Trọng", phone_number: "+84 912 345 678" });
+      expect(r.data.not_applied).toBeUndefined();
+      // A phone the POS did not keep is still named.
+      const stored = customer.shop_customer_address.at(-1)!;
+      h.sandbox.server.injectFault({ method: "PUT", path: `/customers/${customer.id}`, kind: "status", status: 200, body: { success: true } });
+      const ignored = await h.call("save_customer", { customer_id: customer.id, addresses: [{ id: String(stored.id), phone_number: "0988 000 111" }] });
+      expect(ignored.data.not_applied).toEqual([{ field: "addresses[0]", sent: { phone_number: "0988000111" }, holds: expect.objectContaining({ phone_number: "0912345678" }), fix: expect.any(String) }]);
+    } finally {
+      stop();
+    }
+  });
+});
+
 describe("points, notes, levels, promotions", () => {
   it("lists point changes newest first with balances", async () => {
     const c = withOrders();

@@ -7,10 +7,14 @@ import { useHarness } from "../../helpers/harness.js";
 
 const asked: string[] = [];
 let answer: "accept" | "decline" = "accept";
+/** What happens in the shop while the user reads the dialog. */
+let meanwhile = () => {};
 const h = useHarness({
   sandbox: { ratePerSecond: 10_000 },
   elicit: (message) => {
     asked.push(message);
+    meanwhile();
+    meanwhile = () => {};
     return { action: answer };
   },
 });
@@ -36,6 +40,36 @@ describe("update_order confirmation", () => {
     );
     expect(puts() - before).toBe(3);
     for (const o of orders) expect(o.status).toBe(1);
+  });
+
+  it("keeps what a colleague changed while the user read the dialog: each order is read again when its write is built", async () => {
+    const orders = pos().orders.filter((o) => !o.is_removed && o.status === 0).slice(-2);
+    for (const o of orders) o.note = "Cho xem hàng trước khi nhận";
+    const [mine, theirs] = [pos().orderTags[0]!, pos().orderTags.find((t) => orders.every((o) => !o.tags.some((x) => x.id === t.id)) && t.id !== pos().orderTags[0]!.id)!];
+    const tagsBefore = orders.map((o) => o.tags.map((t) => t.id));
+    meanwhile = () => {
+      orders[0]!.tags.push({ id: theirs.id, name: theirs.name });
+      orders[0]!.note = "Khách hẹn chiều mai";
+    };
+    const r = await h.call("update_order", { order_ids: orders.map((o) => String(o.id)), add_tags: [mine.name], add_note: "Đã gọi" });
+    expect(r.isError, r.text).toBe(false);
+    expect(orders[0]!.note).toBe("Khách hẹn chiều mai\nĐã gọi");
+    expect(orders[0]!.tags.map((t) => t.id)).toEqual([...new Set([...tagsBefore[0]!, theirs.id, mine.id])]);
+    expect(orders[1]!.tags.map((t) => t.id)).toEqual([...new Set([...tagsBefore[1]!, mine.id])]);
+    expect(r.data.results[0]).toMatchObject({ result: "ok", note: "Khách hẹn chiều mai\nĐã gọi", tags: expect.arrayContaining([theirs.name, mine.name]) });
+  });
+
+  it("refuses an order deleted while the user read the dialog, sending nothing for it", async () => {
+    const orders = pos().orders.filter((o) => !o.is_removed && o.status === 0).slice(0, 2);
+    meanwhile = () => {
+      (orders[1] as { is_removed: boolean }).is_removed = true;
+    };
+    const before = puts();
+    const r = await h.call("update_order", { order_ids: orders.map((o) => String(o.id)), add_note: "Đã gọi" });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.results.map((x: { result: string }) => x.result)).toEqual(["ok", "refused"]);
+    expect(r.data.results[1].error).toMatch(/was deleted/);
+    expect(puts() - before).toBe(1);
   });
 
   it("writes nothing when the user declines", async () => {

@@ -26,7 +26,7 @@ function fresh(n: number, status: number, withNote = false): OrderRecord[] {
 }
 
 describe("update_order with order_ids", () => {
-  it("confirms orders named by number, each written exactly once and read back", async () => {
+  it("confirms orders named by number, each read as it is, written exactly once and read back", async () => {
     const orders = fresh(3, 0);
     const before = orders.map((o) => [h.sandbox.server.count("PUT", orderPath(o)), h.sandbox.server.count("GET", orderPath(o))]);
     const r = await h.call("update_order", { order_ids: orders.map((o) => `#${o.display_id}`), status: "confirmed" });
@@ -36,8 +36,19 @@ describe("update_order with order_ids", () => {
     orders.forEach((o, i) => {
       expect(o.status).toBe(1);
       expect(h.sandbox.server.count("PUT", orderPath(o)) - before[i]![0]!).toBe(1);
-      expect(h.sandbox.server.count("GET", orderPath(o)) - before[i]![1]!).toBe(1);
+      // Read when its write is built (the number was resolved through the list), and read back.
+      expect(h.sandbox.server.count("GET", orderPath(o)) - before[i]![1]!).toBe(2);
     });
+  });
+
+  it("gives back the note each order had when a new one replaces it", async () => {
+    const orders = fresh(2, 0, true);
+    orders[1]!.note = "Khách dặn gọi trước 30 phút";
+    const old = orders.map((o) => o.note);
+    const r = await h.call("update_order", { order_ids: orders.map((o) => String(o.id)), note: "Giao sau 17h" });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.results.map((x: { replaced_note?: string }) => x.replaced_note)).toEqual(old);
+    for (const o of orders) expect(o.note).toBe("Giao sau 17h");
   });
 
   it("appends a note and adds a tag to each order, keeping what was there", async () => {

@@ -45,6 +45,30 @@ describe("update_order reads the order back", () => {
     expect(r.data.order).toMatchObject({ customer_name: "Chị Hạnh", status_name: "confirmed" });
   });
 
+  it("takes a receiver phone the POS keeps as \"+84 …\" for the \"09…\" sent as applied, and names one it did not keep", async () => {
+    const order = live().find((o) => o.status === 0 && o.shipping_address)!;
+    const path = `/pos/api/v1/shops/${pos().shop.id}/orders/${order.id}`;
+    // As such a POS would: the phone it was sent is kept with the country code.
+    const stop = h.sandbox.server.onRequest((q) => {
+      const a = order.shipping_address;
+      if (q.method === "GET" && q.path === path && a?.phone_number?.startsWith("0")) a.phone_number = `+84 ${a.phone_number.slice(1, 4)} ${a.phone_number.slice(4, 7)} ${a.phone_number.slice(7)}`;
+    });
+    try {
+      const r = await h.call("update_order", { order_id: `id:${order.id}`, customer_name: "Chị Ngọc", phone: "0912 345 678", shipping_address: { address: "21 Lý Tự Trọng", commune_id: "7010101" } });
+      expect(r.isError, r.text).toBe(false);
+      expect(order.shipping_address).toMatchObject({ address: "21 Lý Tự Trọng", phone_number: "+84 912 345 678" });
+      expect(r.data.not_applied).toBeUndefined();
+    } finally {
+      stop();
+    }
+    h.sandbox.server.injectFault({ method: "PUT", path: `/orders/${order.id}`, kind: "status", status: 200, body: { success: true } });
+    const ignored = await h.call("update_order", { order_id: `id:${order.id}`, phone: "0988 000 111", shipping_address: { address: "21 Lý Tự Trọng", commune_id: "7010101" } });
+    expect(ignored.data.not_applied).toEqual([
+      { field: "phone", sent: "0988000111", holds: "0912345678", fix: expect.any(String) },
+      { field: "shipping_address", sent: expect.objectContaining({ phone_number: "0988000111" }), holds: expect.objectContaining({ phone_number: "0912345678" }), fix: expect.any(String) },
+    ]);
+  });
+
   it("when the read-back fails, says the POS accepted the change and reports no value", async () => {
     const order = live().find((o) => o.status === 1)!;
     const path = `/pos/api/v1/shops/${pos().shop.id}/orders/${order.id}`;

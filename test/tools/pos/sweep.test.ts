@@ -73,7 +73,8 @@ describe("sweep", () => {
   });
 
   it("reads again at the size a later page served when the list serves fewer rows there than on page 1", async () => {
-    // A byte cap, not a row cap (issue 21: 94 of 100 with large fields): 94 on page 1, then 90 a page.
+    // A list capped by bytes rather than rows, had one ever been seen (defensive: issue 21's 94 of
+    // 100 were this server's own result budget): 94 on page 1, then 90 a page.
     const all = rows(950);
     const reads: { page: number; size: number }[] = [];
     const fetch = async (_c: object, page: number, size: number) => {
