@@ -43,23 +43,22 @@ export interface RowContext {
   timeZone: string;
   /** Tag id -> name of the page. */
   tags: ReadonlyMap<string, string>;
-  /** The list reads creation times (time_field "created"): rows say when each conversation began. */
-  byCreation?: boolean;
   /** Awaiting a reply: how long the customer has waited, which says who wrote last and when. */
   waitingMinutes?: number;
 }
 
 /**
  * A conversation as a list shows it: what a seller reads (who, what type, the last words and
- * whose they are, tags, assignees, unread, since when), about 90 tokens, so a list of 50 stays
- * near 4,500. Left out: what only raw access uses (the inbox's customer_id, which models confuse
- * with the POS customer id, where the conversation id finds the chat's customer; a post id on an
- * inbox thread; the message count; the customer's last message time once staff wrote after it,
- * when nobody is waiting), and what repeats another field or the usual value: `unread` only when
- * something is (the count, or true when marked unread), `has_phone` only when true,
- * `last_sender` only for staff (a customer's name is customer_name), `created_at` only in a list
- * by creation, and for a conversation awaiting a reply `waiting_minutes` instead of last_from and
- * updated_at (the customer's last message: the wait began then).
+ * whose they are, tags, assignees, unread, when it began, since when), about 120 tokens, so a list
+ * of 50 stays near 6,000. Every row says when the conversation began and when the customer last
+ * wrote (issue 21: "new threads" and "unanswered since" are read off rows), the latter only where
+ * it is not the row's last activity already: staff wrote after it (`last_customer_message_at`), or
+ * the customer is awaiting a reply (`waiting_minutes`, the wait began then, in place of last_from
+ * and updated_at). Left out: what only raw access uses (the inbox's customer_id, which models
+ * confuse with the POS customer id, where the conversation id finds the chat's customer; a post id
+ * on an inbox thread; the message count), and what repeats another field or the usual value:
+ * `unread` only when something is (the count, or true when marked unread), `has_phone` only when
+ * true, `last_sender` only for staff (a customer's name is customer_name).
  */
 export function conversationRow(c: Conversation, ctx: RowContext) {
   const customer = c.customers?.[0];
@@ -77,8 +76,9 @@ export function conversationRow(c: Conversation, ctx: RowContext) {
     assignees: (c.current_assign_users ?? []).map((u) => sanitizeName(u.name) ?? id(u.id)).filter((n) => n !== undefined),
     has_phone: c.has_phone === true ? true : undefined,
     post_id: c.type === "INBOX" ? undefined : id(c.post_id),
-    created_at: ctx.byCreation ? recordTime(c.inserted_at, ctx.timeZone) : undefined,
+    created_at: recordTime(c.inserted_at, ctx.timeZone),
     updated_at: waiting === undefined ? recordTime(c.updated_at, ctx.timeZone) : undefined,
+    last_customer_message_at: waiting === undefined && lastSide === "page" ? recordTime(c.last_customer_interactive_at, ctx.timeZone) : undefined,
     waiting_minutes: waiting,
   };
 }

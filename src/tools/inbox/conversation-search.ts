@@ -222,7 +222,6 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
         pageId: r.pageId,
         timeZone: tz,
         tags: r.value?.tags ?? new Map(),
-        byCreation: input.time_field === "created",
         waitingMinutes: since === undefined ? undefined : Math.floor((now - since) / 60_000),
       });
       if (several) row.page_id = r.pageId;

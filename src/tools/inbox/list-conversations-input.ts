@@ -11,7 +11,7 @@ export const GROUP_KEYS = ["page", "type", "tag", "assignee", "day"] as const;
 /** The longest span the page-number list (the one with a total) takes: "one month", which the service counts as 31 days. */
 export const PAGED_SPAN_DAYS = 31;
 
-/** list_conversations' largest limit: 50 rows are about 4,600 tokens, more crowd a model's context for little gain. */
+/** list_conversations' largest limit: 50 rows are about 5,900 tokens, more crowd a model's context for little gain. */
 export const LIMIT_MAX = 50;
 
 const tagsInput = jsonish(z.array(z.union([z.string().max(100), z.number()])).max(20))

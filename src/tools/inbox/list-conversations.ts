@@ -156,7 +156,7 @@ async function listPage(input: ListConversationsInput, ctx: ToolContext, pageId:
   }
   const { since, until } = state.q;
   return {
-    conversations: rows.map((c) => (input.detail === "full" ? fullRecord(c) : conversationRow(c, { pageId, timeZone: tz, tags: names, byCreation: input.time_field === "created" }))),
+    conversations: rows.map((c) => (input.detail === "full" ? fullRecord(c) : conversationRow(c, { pageId, timeZone: tz, tags: names }))),
     // A list that ended within the first call was counted whole.
     total: total ?? (next === undefined && input.cursor === undefined ? rows.length : undefined),
     // A total counts the conversations of a range (the last 30 days unless since/until): say which.

@@ -50,7 +50,7 @@ describe("list_conversations", () => {
     }
   });
 
-  it("keeps rows to what a seller reads, at most 100 tokens a row and 50 rows a call", async () => {
+  it("keeps rows to what a seller reads, with when each began and when the customer last wrote, at most 120 tokens a row and 50 rows a call", async () => {
     const r = await h.call("list_conversations", { page_ids: pageId, limit: 50 });
     expect(r.isError, r.text).toBe(false);
     const byId = new Map(ofPage().map((c) => [c.id, c]));
@@ -62,13 +62,17 @@ describe("list_conversations", () => {
       expect(row.last_sender, row.id).toBe(row.last_from === "page" ? (c.last_sent_by.admin_name ?? c.last_sent_by.name) : undefined);
       // An inbox thread's post (an ad's, say) is raw access; a comment's says which post it is on.
       expect(row.post_id, row.id).toBe(c.type === "INBOX" ? undefined : (c.post_id ?? undefined));
-      // The inbox's customer id (the conversation id finds the chat's customer), the message count,
-      // and the creation time outside a list by creation are left to the raw record.
-      expect(Object.keys(row).filter((k) => ["customer_id", "message_count", "created_at", "seen", "unread_count"].includes(k)), row.id).toEqual([]);
+      // When it began, always; when the customer last wrote, where staff wrote after it (else it is updated_at).
+      expect(Date.parse(row.created_at), row.id).toBe(ms(c.inserted_at));
+      expect(row.last_customer_message_at && Date.parse(row.last_customer_message_at), row.id).toBe(row.last_from === "page" ? ms(c.last_customer_interactive_at) : undefined);
+      // The inbox's customer id (the conversation id finds the chat's customer) and the message
+      // count are left to the raw record.
+      expect(Object.keys(row).filter((k) => ["customer_id", "message_count", "seen", "unread_count"].includes(k)), row.id).toEqual([]);
     }
-    // 50 rows in about 4,600 tokens (7,700 while rows carried the inbox's customer id, creation
-    // and last-customer-message times, and the message count).
-    expect(countTokens(JSON.stringify(r.data.conversations)) / r.data.conversations.length).toBeLessThanOrEqual(100);
+    expect(r.data.conversations.some((row: { last_customer_message_at?: string }) => row.last_customer_message_at)).toBe(true);
+    // 50 rows in about 5,900 tokens (7,700 while rows carried the inbox's customer id, the message
+    // count, and the customer's last message time where it repeated the last activity).
+    expect(countTokens(JSON.stringify(r.data.conversations)) / r.data.conversations.length).toBeLessThanOrEqual(120);
     const over = await h.call("list_conversations", { page_ids: pageId, limit: 51 });
     expect(over.isError).toBe(true);
     expect(over.text).toMatch(/limit/);
