@@ -64,7 +64,7 @@ describe("list_conversations", () => {
       expect(row.post_id, row.id).toBe(c.type === "INBOX" ? undefined : (c.post_id ?? undefined));
       // When it began, always; when the customer last wrote, where staff wrote after it (else it is updated_at).
       expect(Date.parse(row.created_at), row.id).toBe(ms(c.inserted_at));
-      expect(row.last_customer_message_at && Date.parse(row.last_customer_message_at), row.id).toBe(row.last_from === "page" ? ms(c.last_customer_interactive_at ?? "") : undefined);
+      expect(row.last_customer_message_at && Date.parse(row.last_customer_message_at), row.id).toBe(row.last_from === "page" && c.last_customer_interactive_at ? ms(c.last_customer_interactive_at) : undefined);
       // The inbox's customer id (the conversation id finds the chat's customer) and the message
       // count are left to the raw record.
       expect(Object.keys(row).filter((k) => ["customer_id", "message_count", "seen", "unread_count"].includes(k)), row.id).toEqual([]);
