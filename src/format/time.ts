@@ -152,8 +152,8 @@ const PERIODS = new Map<string, { unit: Unit; shift: number }>([
   ["last year", { unit: "year", shift: -1 }],
 ]);
 
-/** "last 3 days", "past 7 days": today and the days before it. */
-const LAST_DAYS = /^(?:last|past) (\d{1,3}) days?$/;
+/** "last 3 days", "past 7 days", "last 4 weeks" (28 days): today and the days before it. */
+const LAST_DAYS = /^(?:last|past) (\d{1,3}) (days?|weeks?)$/;
 /** "3 days ago": that one day. */
 const DAYS_AGO = /^(\d{1,3}) days? ago$/;
 /** "2026-10": a calendar month. */
@@ -183,7 +183,7 @@ function periodBounds(now: Date, timeZone: string, unit: Unit, shift: number): [
 /**
  * Reads a caller's date: YYYY-MM-DD, `today` or `yesterday` (start of that day, or its end with
  * `endOfDay`), `this`/`last` `week`/`month`/`year` and YYYY-MM (likewise the period's first or
- * last day), `last N days` (from the first of them; as until, today's end), `N days ago`, `now`, a time of today (`12:00`, `noon`), ISO 8601 with or without offset
+ * last day), `last N days` or `weeks` (from the first of them; as until, today's end), `N days ago`, `now`, a time of today (`12:00`, `noon`), ISO 8601 with or without offset
  * (without: in the zone), or Unix seconds.
  */
 export function parseDateInput(field: string, input: string | number, timeZone: string, endOfDay = false, now = new Date()): Date {
@@ -192,7 +192,7 @@ export function parseDateInput(field: string, input: string | number, timeZone: 
     new InputError(
       field,
       `cannot read ${JSON.stringify(String(input).slice(0, 40))} as a date`,
-      `Use YYYY-MM-DD (today is ${WEEKDAYS[weekday(today)]} ${toDateInZone(now, timeZone)} in ${timeZone}), today, yesterday, this/last week, this/last month, this/last year, YYYY-MM (a week starts on Monday; as until they mean the period's end), last 7 days, 3 days ago, now, a time of today such as 12:00 or noon, an ISO 8601 date-time such as 2026-11-20T14:00:00 (shop time) or 2026-11-20T07:00:00Z, or Unix seconds.`,
+      `Use YYYY-MM-DD (today is ${WEEKDAYS[weekday(today)]} ${toDateInZone(now, timeZone)} in ${timeZone}), today, yesterday, this/last week, this/last month, this/last year, YYYY-MM (a week starts on Monday; as until they mean the period's end), last 7 days, last 4 weeks (28 days), 3 days ago, now, a time of today such as 12:00 or noon, an ISO 8601 date-time such as 2026-11-20T14:00:00 (shop time) or 2026-11-20T07:00:00Z, or Unix seconds.`,
     );
   if (typeof input === "number" || /^\d{9,11}$/.test(input)) {
     const seconds = Number(input);
@@ -214,8 +214,9 @@ export function parseDateInput(field: string, input: string | number, timeZone: 
   }
   const lastDays = LAST_DAYS.exec(word);
   const ago = DAYS_AGO.exec(word);
-  if ((lastDays && Number(lastDays[1]) > 0) || ago) {
-    const day = lastDays ? (endOfDay ? 0 : 1 - Number(lastDays[1])) : -Number(ago![1]);
+  const spanDays = lastDays ? Number(lastDays[1]) * (lastDays[2]!.startsWith("week") ? 7 : 1) : 0;
+  if (spanDays > 0 || ago) {
+    const day = lastDays ? (endOfDay ? 0 : 1 - spanDays) : -Number(ago![1]);
     return endOfDay ? new Date(startOfDay(now, timeZone, day + 1).getTime() - 1000) : startOfDay(now, timeZone, day);
   }
   const month = YEAR_MONTH.exec(text);

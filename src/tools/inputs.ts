@@ -16,7 +16,7 @@ export function jsonish<T extends z.ZodType>(schema: T) {
   }, schema);
 }
 
-// Read by parseDateInput: YYYY-MM-DD, YYYY-MM, today, yesterday, this/last week|month|year, last N days, N days ago, now, a time of today
+// Read by parseDateInput: YYYY-MM-DD, YYYY-MM, today, yesterday, this/last week|month|year, last N days|weeks, N days ago, now, a time of today
 // (12:00, noon), ISO 8601 (no offset = shop time zone) or Unix seconds.
 export const dateInput = z.union([z.string().max(40), z.number().int()]).describe("Date");
 

@@ -77,7 +77,7 @@ describe("parseDateInput", () => {
     expect(parseDateInput("until", "last month", VN, true, monday).toISOString()).toBe("2025-12-31T16:59:59.000Z");
   });
 
-  it("reads this/last year, a month as YYYY-MM, the last N days and N days ago", () => {
+  it("reads this/last year, a month as YYYY-MM, the last N days or weeks and N days ago", () => {
     const now = new Date("2026-11-22T05:00:00Z"); // Sunday 22 November 2026, 12:00 in VN
     const read = (text: string, end = false) => parseDateInput(end ? "until" : "since", text, VN, end, now).toISOString();
     expect(read("this year")).toBe("2025-12-31T17:00:00.000Z");
@@ -91,6 +91,9 @@ describe("parseDateInput", () => {
     expect(read("last 3 days")).toBe("2026-11-19T17:00:00.000Z"); // 20, 21 and 22 November
     expect(read("Past 7 Days")).toBe("2026-11-15T17:00:00.000Z");
     expect(read("last 3 days", true)).toBe("2026-11-22T16:59:59.000Z");
+    expect(read("last 4 weeks")).toBe("2026-10-25T17:00:00.000Z"); // 28 days: 26 October to 22 November
+    expect(read("past 1 week")).toBe("2026-11-15T17:00:00.000Z");
+    expect(read("last 2 weeks", true)).toBe("2026-11-22T16:59:59.000Z");
     expect(read("3 days ago")).toBe("2026-11-18T17:00:00.000Z");
     expect(read("3 days ago", true)).toBe("2026-11-19T16:59:59.000Z");
     expect(() => read("last 0 days")).toThrow(/cannot read/);
