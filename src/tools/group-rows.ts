@@ -1,4 +1,5 @@
 import { wallTime } from "../format/time.js";
+import { tiedPastCut } from "./rank.js";
 
 // Counting and summing rows per group on the server, so a model reads one line per group instead
 // of the rows: shared by the list tools that take `group_by`.
@@ -57,7 +58,7 @@ interface Ranked<G extends Group> {
    * The groups not listed, summed: past `limit` by size ("other"), or, in time order, the periods
    * before the newest `limit` ("earlier").
    */
-  rest?: { label: "other" | "earlier"; groups: number; figures: Record<string, number> };
+  rest?: { label: "other" | "earlier"; groups: number; figures: Record<string, number>; tied?: number };
 }
 
 /**
@@ -73,7 +74,9 @@ export function rankGroups<G extends Group>(groups: G[], options: { figure: stri
   const [top, rest] = options.inTimeOrder ? [sorted.slice(-options.limit), sorted.slice(0, -options.limit)] : [sorted.slice(0, options.limit), sorted.slice(options.limit)];
   const figures: Record<string, number> = {};
   for (const group of rest) for (const [name, value] of Object.entries(group.figures)) figures[name] = (figures[name] ?? 0) + value;
-  return { top, rest: { label: options.inTimeOrder ? "earlier" : "other", groups: rest.length, figures } };
+  if (options.inTimeOrder) return { top, rest: { label: "earlier", groups: rest.length, figures } };
+  const tied = tiedPastCut(sorted, options.limit, (g) => g.figures[options.figure]);
+  return { top, rest: { label: "other", groups: rest.length, figures, ...(tied ? { tied } : {}) } };
 }
 
 /** What the summed row holds and how to list its groups. */
@@ -81,5 +84,5 @@ export function restNote(rest: Ranked<Group>["rest"], maxLimit: number): string 
   if (!rest) return undefined;
   return rest.label === "earlier"
     ? `The ${rest.groups} earliest groups are summed in the "earlier" row: narrow since, or raise limit (up to ${maxLimit}), to list them.`
-    : `${rest.groups} more groups are summed in the "other" row: raise limit (up to ${maxLimit}) to list them.`;
+    : `${rest.groups} more groups are summed in the "other" row${rest.tied ? `, ${rest.tied} of them tied with the last listed group` : ""}: raise limit (up to ${maxLimit}) to list them.`;
 }

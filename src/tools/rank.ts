@@ -16,6 +16,21 @@ export interface Ranked<R> {
   total: number;
   /** Present only when rows were left out. */
   truncated?: true;
+  /** Rows left out that share the last kept row's figure (tiedPastCut). */
+  tied?: number;
+}
+
+/**
+ * How many rows past the first `limit` of a sorted list share the last kept row's figure: a top N
+ * that cuts through a tie says so, or "the top 5" would silently drop an equal sixth.
+ */
+export function tiedPastCut<R>(sorted: readonly R[], limit: number, figure: (row: R) => number | undefined): number {
+  const last = sorted[limit - 1];
+  if (last === undefined || limit >= sorted.length) return 0;
+  const value = figure(last);
+  let tied = 0;
+  while (limit + tied < sorted.length && figure(sorted[limit + tied]!) === value) tied++;
+  return tied;
 }
 
 /**
@@ -31,9 +46,11 @@ export function rankRows<R extends Record<string, unknown>>(
     ascending?: boolean;
     /** Rows whose figure means nothing (a response time of someone who answered nothing) go last. */
     unranked?: (row: R) => boolean;
+    /** With rows given already in order (no sortBy): the figure they are ordered by, for ties at the cut. */
+    orderedBy?: (row: R) => number | undefined;
   },
 ): Ranked<R> {
-  const { sortBy, valid, limit, ascending, unranked } = options;
+  const { sortBy, valid, limit, ascending, unranked, orderedBy } = options;
   let sorted = [...rows];
   if (sortBy !== undefined) {
     if (!valid.includes(sortBy)) {
@@ -47,5 +64,7 @@ export function rankRows<R extends Record<string, unknown>>(
       .map((x) => x.row);
   }
   if (limit === undefined || sorted.length <= limit) return { rows: sorted, total: rows.length };
-  return { rows: sorted.slice(0, limit), total: rows.length, truncated: true };
+  const figure = sortBy === undefined ? orderedBy : (r: R) => (unranked?.(r) ? undefined : num(r[sortBy]));
+  const tied = figure ? tiedPastCut(sorted, limit, figure) : 0;
+  return { rows: sorted.slice(0, limit), total: rows.length, truncated: true, ...(tied ? { tied } : {}) };
 }

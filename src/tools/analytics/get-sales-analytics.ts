@@ -127,6 +127,7 @@ export const getSalesAnalytics = defineTool({
     totals: z.object({ success: metricMap.optional(), returned: metricMap.optional(), net: metricMap.optional() }).optional(),
     row_count: z.number().describe("Rows before limit"),
     truncated: z.boolean().optional(),
+    tied_past_limit: z.number().optional().describe("Rows left out that equal the last row shown: raise limit to see the tie"),
     rows: z.array(z.looseObject({ name: z.string().optional(), returned: metricMap.optional() })),
   }),
   async handler(input, ctx) {
@@ -188,6 +189,7 @@ export const getSalesAnalytics = defineTool({
       totals: { success: successTotals, returned: returnedTotals, net: netOf(successTotals, returnedTotals) },
       row_count: data.length,
       truncated: ranked.truncated,
+      tied_past_limit: ranked.tied,
       rows,
     };
   },

@@ -100,6 +100,7 @@ export const getAdStats = defineTool({
     rows: rowsSchema,
     total_rows: z.number().optional(),
     truncated: z.boolean().optional(),
+    tied_past_limit: z.number().optional().describe("Rows left out that equal the last row shown: raise limit to see the tie"),
     failed_pages: failedPagesSchema,
   }),
   async handler(input, ctx) {
@@ -131,6 +132,7 @@ export const getAdStats = defineTool({
       rows: ranked.rows,
       total_rows: ranked.truncated ? ranked.total : undefined,
       truncated: ranked.truncated,
+      tied_past_limit: ranked.tied,
       failed_pages: failed.length ? failed : undefined,
     };
   },

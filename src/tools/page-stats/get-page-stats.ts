@@ -38,6 +38,7 @@ export const getPageStats = defineTool({
     rows: rowsSchema,
     total_rows: z.number().optional(),
     truncated: z.boolean().optional(),
+    tied_past_limit: z.number().optional().describe("Rows left out that equal the last row shown: raise limit to see the tie"),
     failed_pages: failedPagesSchema,
     note: z.string(),
   }),
@@ -71,8 +72,9 @@ export const getPageStats = defineTool({
     else if (by === "page") rows = perPage;
     else rows = mergeTimeRows(results.map((r) => r.value), KEY_OF[by]);
     const tagsRanked = input.metric === "tags" && input.sort_by === undefined;
-    if (tagsRanked) rows.sort((a, b) => Math.abs(Number(b.net)) - Math.abs(Number(a.net)));
-    const ranked = rankRows(rows, { sortBy: input.sort_by, valid: numericFields(rows), limit: input.limit });
+    const uses = (row: Row) => Math.abs(Number(row.net));
+    if (tagsRanked) rows.sort((a, b) => uses(b) - uses(a));
+    const ranked = rankRows(rows, { sortBy: input.sort_by, valid: numericFields(rows), limit: input.limit, orderedBy: tagsRanked ? uses : undefined });
     return {
       metric: input.metric,
       range: rangeOut(range, tz),
@@ -81,6 +83,7 @@ export const getPageStats = defineTool({
       rows: ranked.rows,
       total_rows: ranked.truncated ? ranked.total : undefined,
       truncated: ranked.truncated,
+      tied_past_limit: ranked.tied,
       failed_pages: failed.length ? failed : undefined,
       note: [
         spec.note(tz, by),

@@ -81,6 +81,7 @@ export const getStaffStats = defineTool({
     staff: z.array(z.looseObject({ user_id: z.string(), name: z.string().optional(), avg_response_seconds: z.number() })),
     total_staff: z.number().optional(),
     truncated: z.boolean().optional(),
+    tied_past_limit: z.number().optional().describe("Rows left out that equal the last row shown: raise limit to see the tie"),
     failed_pages: failedPagesSchema,
     note: z.string().optional(),
   }),
@@ -123,6 +124,7 @@ export const getStaffStats = defineTool({
       staff: ranked.rows,
       total_staff: ranked.truncated ? ranked.total : undefined,
       truncated: ranked.truncated,
+      tied_past_limit: ranked.tied,
       failed_pages: failed.length ? failed : undefined,
       note: withUser
         ? ORDER_COUNT

@@ -133,6 +133,15 @@ describe("search_orders group_by", () => {
     const rest = ranked.slice(3).map(([, f]) => f);
     expect(r.groups[3]).toEqual(summed("province", "other", rest));
     expect(r.note).toContain(`${rest.length} more groups`);
+    expect(r.note).not.toContain("tied");
+
+    // A limit that cuts between two equal groups says how many equal the last one listed.
+    const pairs = Object.values(truth(visible(), (o) => `${provinceName(o.shipping_address.province_id)}|${o.status_name}`)).map((f) => f.orders).sort((a, b) => b - a);
+    const cut = pairs.findIndex((n, i) => i > 0 && n === pairs[i - 1]);
+    expect(cut).toBeGreaterThan(0);
+    const tied = pairs.slice(cut).filter((n) => n === pairs[cut - 1]).length;
+    const atTie = await groups({ group_by: ["province", "status"], limit: cut });
+    expect(atTie.note).toContain(`${pairs.length - cut} more groups are summed in the "other" row, ${tied} of them tied with the last listed group`);
 
     const byCod = await groups({ group_by: ["carrier"], statuses: ["shipped"], group_sort: "cod" });
     const cods = byCod.groups.map((g) => g.cod);

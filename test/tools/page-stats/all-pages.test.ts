@@ -85,6 +85,15 @@ describe("get_page_stats over every page", () => {
     const nets = r.data.rows.map((row: { net: number }) => Math.abs(row.net));
     expect(nets).toEqual([...nets].sort((a, b) => b - a));
     expect(r.data.note).toMatch(/one row per tag name/);
+
+    // A top N that cuts between equal tags says how many equal the last one listed.
+    const cut = nets.findIndex((n: number, i: number) => i > 0 && n === nets[i - 1]);
+    expect(cut).toBeGreaterThan(0);
+    const top = await h.call("get_page_stats", { metric: "tags", since: SINCE, until: UNTIL, limit: cut });
+    expect(top.data.rows).toHaveLength(cut);
+    expect(top.data.tied_past_limit).toBe(nets.slice(cut).filter((n: number) => n === nets[cut - 1]).length);
+    const clean = nets.findIndex((n: number, i: number) => i > 0 && n !== nets[i - 1]);
+    expect((await h.call("get_page_stats", { metric: "tags", since: SINCE, until: UNTIL, limit: clean })).data.tied_past_limit).toBeUndefined();
   });
 
   it("refuses a sort_by that is not a figure, naming the figures", async () => {
