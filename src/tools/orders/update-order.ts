@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
-import { orderCurrency, orderDetail, orderDetailSchema } from "../../format/orders.js";
+import { orderCurrency, orderDetail, orderDetailSchema, orderStatusName } from "../../format/orders.js";
 import { defineTool, OVERWRITE, type ToolContext } from "../define.js";
 import { jsonish, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
@@ -98,6 +98,7 @@ async function updateOne(args: Input, ctx: ToolContext) {
     order: order && orderDetail(order, ctx.config.timezone, await orderNames(ctx.pos, shopId)),
     currency: order && orderCurrency([order]),
     address_match: placed.match,
+    previous_status: body.status === undefined ? undefined : orderStatusName(current.status),
     replaced_note: note.replaced,
     not_applied: written.not_applied,
     unverified: written.unverified,
@@ -115,6 +116,7 @@ export const updateOrder = defineTool({
     order: orderDetailSchema.optional().describe("As read back after the change"),
     currency: z.string().optional(),
     address_match: addressMatchSchema.optional(),
+    previous_status: z.string().optional().describe("Its status before this change"),
     replaced_note: z.string().optional().describe("The staff note the new one replaced"),
     ...verifiedShape,
     ...batchShape,

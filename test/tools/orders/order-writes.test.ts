@@ -215,15 +215,18 @@ describe("create_order, get_order, update_order", () => {
     const v = pos().variations[9]!;
     const items = await h.call("update_order", { order_id: order.id, items: [{ product: v.display_id, quantity: 3 }] });
     expect(items.isError, items.text).toBe(false);
+    expect(items.data.previous_status).toBeUndefined();
     expect(order.items.map((it) => [it.variation_id, it.quantity])).toEqual([[v.id, 3]]);
     const byName = await h.call("update_order", { order_id: order.id, status: "confirmed", note: "Đã gọi xác nhận" });
     expect(byName.isError, byName.text).toBe(false);
     expect(order.status).toBe(1);
     expect(order.note).toBe("Đã gọi xác nhận");
     expect(byName.data.replaced_note).toBe(noteBefore);
+    expect(byName.data.previous_status).toBe("new");
     expect(byName.data.order.status_history.slice(-2).map((e: { status_name: string }) => e.status_name)).toEqual(["new", "confirmed"]);
     const byCode = await h.call("update_order", { order_id: String(order.id), status: 12 });
     expect(byCode.data.order.status_name).toBe("waiting_to_print");
+    expect(byCode.data.previous_status).toBe("confirmed");
     const bad = await h.call("update_order", { order_id: order.id, items: [{ product: v.display_id }] });
     expect(bad.text).toContain("items[0].quantity");
     const nothing = await h.call("update_order", { order_id: order.id });

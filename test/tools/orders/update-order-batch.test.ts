@@ -31,7 +31,7 @@ describe("update_order with order_ids", () => {
     const before = orders.map((o) => [h.sandbox.server.count("PUT", orderPath(o)), h.sandbox.server.count("GET", orderPath(o))]);
     const r = await h.call("update_order", { order_ids: orders.map((o) => `#${o.display_id}`), status: "confirmed" });
     expect(r.isError, r.text).toBe(false);
-    expect(r.data.results).toEqual(orders.map((o) => ({ order: `#${o.display_id}`, id: String(o.id), result: "ok", status_name: "confirmed" })));
+    expect(r.data.results).toEqual(orders.map((o) => ({ order: `#${o.display_id}`, id: String(o.id), result: "ok", status_name: "confirmed", previous_status: "new" })));
     expect(r.data.counts).toEqual({ ok: 3 });
     orders.forEach((o, i) => {
       expect(o.status).toBe(1);
