@@ -1,5 +1,6 @@
-import { NetworkError } from "./errors.js";
+import { cancelledByClient } from "./errors.js";
 import type { Logger } from "../log.js";
+import { onAbort } from "./on-abort.js";
 
 /**
  * The abort signal of the MCP request being served, carried to every upstream request made on its
@@ -68,31 +69,6 @@ interface Joint {
 
 const joints = new WeakMap<object, Map<string, Joint>>();
 
-const cancelled = () => new NetworkError("request", "network", "cancelled by the client");
-
-const leavers = new WeakMap<AbortSignal, Set<() => void>>();
-
-/**
- * Runs `leave` when the call's signal aborts, and returns what forgets it. One listener a signal,
- * however many loads the call waits on at once: a lookup reads dozens of address lists together,
- * and a listener each made Node warn of a leak past ten on one signal.
- */
-function onAbort(signal: AbortSignal, leave: () => void): () => void {
-  let waiting = leavers.get(signal);
-  if (!waiting) {
-    const all = new Set<() => void>();
-    waiting = all;
-    leavers.set(signal, all);
-    signal.addEventListener("abort", () => {
-      for (const each of [...all]) each();
-    }, { once: true });
-  }
-  waiting.add(leave);
-  return () => {
-    waiting.delete(leave);
-  };
-}
-
 /**
  * A load several calls may share (a cached list, the page list). `share` starts it at most once
  * while it is in flight (a cache's own de-duplication); it runs on a view of the shared client
@@ -135,7 +111,7 @@ export function joinedLoad<C extends object, T>(
     const leave = () =>
       settle(() => {
         if (joint.waiters === 0) joint.controller.abort();
-        reject(cancelled());
+        reject(cancelledByClient());
       });
     if (signal.aborted) return leave();
     forget = onAbort(signal, leave);

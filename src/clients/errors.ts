@@ -126,6 +126,9 @@ export class NetworkError extends PancakeError {
   }
 }
 
+/** What a wait or request ends with when the MCP client cancels the call it serves. */
+export const cancelledByClient = () => new NetworkError("request", "network", "cancelled by the client");
+
 /** A write was sent but its answer was lost: it may or may not have taken effect. */
 export class OutcomeUnknownError extends PancakeError {
   readonly kind = "outcome_unknown";

@@ -3,6 +3,7 @@ import { silentLogger, type Logger } from "../log.js";
 import {
   type Api,
   BadResponseError,
+  cancelledByClient,
   InputError,
   NetworkError,
   OutcomeUnknownError,
@@ -11,6 +12,7 @@ import {
   UpstreamError,
 } from "./errors.js";
 import { RateLimiter, type Slot } from "./limiter.js";
+import { onAbort, pause } from "./on-abort.js";
 import type { Limiter } from "../state/scope.js";
 import { sanitizeText } from "../text/sanitize.js";
 import { registerSecret, SECRET_PARAMS } from "../text/redact.js";
@@ -217,7 +219,7 @@ export class HttpCore {
         const delay = write ? undefined : this.retryDelay(error, attempt, started);
         if (delay === undefined) throw error;
         this.logger.debug(`${options.op}: retry ${attempt} in ${delay} ms after ${(error as Error).message}`);
-        await sleep(delay, options.signal);
+        await pause(delay, options.signal, cancelledByClient);
       }
     }
   }
@@ -247,13 +249,14 @@ export class HttpCore {
       abort.abort();
     }, this.agentOptions.responseTimeoutMs);
     const cancel = () => abort.abort();
-    if (options.signal?.aborted) cancel();
-    else options.signal?.addEventListener("abort", cancel, { once: true });
+    const { signal } = options;
+    if (signal?.aborted) cancel();
+    const forget = signal && !signal.aborted ? onAbort(signal, cancel) : undefined;
     try {
       return await this.receive<T>(options, method, write, url, abort.signal, () => expired, slot);
     } finally {
       clearTimeout(timer);
-      options.signal?.removeEventListener("abort", cancel);
+      forget?.();
     }
   }
 
@@ -480,19 +483,4 @@ export function parseRetryAfter(header: string | string[] | undefined): number |
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new NetworkError("request", "network", "cancelled by the client"));
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        reject(new NetworkError("request", "network", "cancelled by the client"));
-      },
-      { once: true },
-    );
-  });
 }

@@ -1,4 +1,5 @@
-import { NetworkError } from "./errors.js";
+import { cancelledByClient } from "./errors.js";
+import { onAbort } from "./on-abort.js";
 
 /** A granted place in a key's rate: say (once) when the request has reached the upstream by the latest. */
 export interface Slot {
@@ -37,18 +38,19 @@ export class RateLimiter {
     const state = this.keys.get(key) ?? { sent: [], pending: 0, waiters: [] };
     this.keys.set(key, state);
     return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(cancelledByClient());
       const waiter = {
         grant: () => {
-          signal?.removeEventListener("abort", onAbort);
+          forget?.();
           resolve(this.slot(key, state));
         },
       };
-      const onAbort = () => {
-        state.waiters.splice(state.waiters.indexOf(waiter), 1);
-        reject(new NetworkError("request", "network", "cancelled by the client"));
-      };
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener("abort", onAbort, { once: true });
+      const forget = signal
+        ? onAbort(signal, () => {
+            state.waiters.splice(state.waiters.indexOf(waiter), 1);
+            reject(cancelledByClient());
+          })
+        : undefined;
       state.waiters.push(waiter);
       this.pump(key, state);
     });

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { RateLimiter, Slot } from "../clients/limiter.js";
+import { pause } from "../clients/on-abort.js";
 import type { Limiter } from "./scope.js";
 import type { RedisLink } from "./redis-link.js";
 
@@ -144,21 +145,7 @@ export class RedisLimiter implements Limiter {
       if (signal?.aborted) throw new Error("cancelled");
       const [granted, wait] = (await this.link.run("pmcpAcquire", ...keys, limit, windowMs, leaseMs, ticket, STALE_MS, ttl)) as [number, number];
       if (granted === 1) return;
-      await sleep(wait > 0 ? Math.min(wait + 1, MAX_SLEEP_MS) : POLL_MS, signal);
+      await pause(wait > 0 ? Math.min(wait + 1, MAX_SLEEP_MS) : POLL_MS, signal, () => new Error("cancelled"));
     }
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new Error("cancelled"));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { MockAgent } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -186,6 +187,37 @@ describe("rate limiter", () => {
     const started = Date.now();
     await Promise.all(Array.from({ length: 10 }, (_, i) => c.request({ op: "x", path: `/p/${i}`, rateKey: `page-${i}` })));
     expect(Date.now() - started).toBeLessThan(900);
+  });
+});
+
+describe("one call's cancellation signal", () => {
+  it("is listened to once however many requests and rate-limit waits share it, and ends them all", async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: (p) => p.startsWith("/api/public_api/v1/pages/p1/"), method: "GET" })
+      .reply(200, { success: true })
+      .delay(300)
+      .times(12);
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on("warning", onWarning);
+    try {
+      const call = new AbortController();
+      const c = core({ ratePerSecond: 2 });
+      // Two requests in flight and ten waiting for the limiter, all on the one call's signal.
+      const all = Array.from({ length: 12 }, (_, i) =>
+        caught(c.request({ op: "tags", path: `/public_api/v1/pages/p1/t${i}`, rateKey: "p1", signal: call.signal })),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(getEventListeners(call.signal, "abort")).toHaveLength(1);
+      call.abort();
+      const errors = await Promise.all(all);
+      for (const error of errors) expect(error.message).toContain("cancelled by the client");
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain("MaxListenersExceededWarning");
+    } finally {
+      process.off("warning", onWarning);
+    }
   });
 });
 
