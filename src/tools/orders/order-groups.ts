@@ -36,11 +36,18 @@ export const GROUP_BOUNDS = { orders: 10_000, ms: 20_000 };
 const PARALLEL_PAGES = 4;
 /** Groups listed when the call names no limit: a month of days fits. */
 const GROUP_LIMIT = 40;
-/** No longer sales, so left out of the groups and counted apart, each under its own name. */
+/** No longer sales, so left out of the groups' figures and counted apart, each under its own name. */
 const VOID_STATUSES = { canceled: 6, deleted: 7 } as const;
-const isVoid = (o: PosOrder) => Object.values(VOID_STATUSES).some((code) => o.status === code);
+const VOID_NAMES = new Map<number, string>(Object.entries(VOID_STATUSES).map(([name, code]) => [code, name]));
 
-export const groupRowSchema = z.looseObject({ orders: z.number(), total: z.number(), cod: z.number(), shipping_fee: z.number() });
+export const groupRowSchema = z.looseObject({
+  orders: z.number(),
+  total: z.number(),
+  cod: z.number(),
+  shipping_fee: z.number(),
+  canceled: z.number().optional().describe("The group's canceled orders, not in its figures"),
+  deleted: z.number().optional().describe("The group's recently deleted orders, not in its figures"),
+});
 
 type Loose = Record<string, unknown>;
 const rec = (value: unknown): Loose => (typeof value === "object" && value !== null ? (value as Loose) : {});
@@ -193,6 +200,7 @@ const rowOf = (keys: readonly GroupKey[], labels: string[], figures: Record<stri
   total: figures.total ?? 0,
   cod: figures.cod ?? 0,
   shipping_fee: figures.shipping_fee ?? 0,
+  ...Object.fromEntries(Object.keys(VOID_STATUSES).flatMap((name) => (figures[name] ? [[name, figures[name]]] : []))),
 });
 
 type GroupInput = FilterInput & {
@@ -227,16 +235,23 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
     groupNames(ctx.pos, shopId, keys),
   ]);
   const matched = read.rows.filter(keep);
-  // Canceled orders are no sale: left out and counted apart, unless asked for by status.
-  // Canceled and deleted orders are no sale: left out and counted apart, unless asked for by status.
+  // Canceled and deleted orders are no sale: left out of the figures and counted apart, in all
+  // and per group (a ranking of staff by orders could turn on whose were canceled), unless asked
+  // for by status.
   const apart = !input.statuses?.length && !keys.includes("status");
-  const counted = apart ? matched.filter((o) => !isVoid(o)) : matched;
+  const voidName = (o: PosOrder) => (apart ? VOID_NAMES.get(o.status as number) : undefined);
+  const counted = matched.filter((o) => !voidName(o));
   const voided = Object.entries(VOID_STATUSES).flatMap(([name, code]) => {
     const orders = apart ? matched.filter((o) => o.status === code) : [];
     return orders.length ? [{ name, orders: orders.length, total: orders.reduce((sum, o) => sum + figuresOf(o).total, 0) }] : [];
   });
   const label = keys.map((key) => labeller(key, names, time, tz));
-  const groups: Group[] = tally(counted, (o) => label.map((f) => f(o)), figuresOf, "orders");
+  // tally counts every row in `orders`: a void one takes that back and counts under its own name.
+  const voidFigures = (name: string): Record<string, number> => ({ orders: -1, [name]: 1 });
+  const groups: Group[] = tally(matched, (o) => label.map((f) => f(o)), (o) => {
+    const name = voidName(o);
+    return name ? voidFigures(name) : figuresOf(o);
+  }, "orders");
   const { top, rest } = rankGroups(groups, {
     figure: input.group_sort ?? "orders",
     limit: input.limit ?? GROUP_LIMIT,
@@ -248,7 +263,7 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   const notes = [
     partialNote(read, tz),
     voided.length &&
-      `${voided.map((v) => `${v.orders} ${v.name}`).join(" and ")} orders are left out of the groups (${voided.map((v) => v.name).join(", ")}): pass statuses or group by status to count them.`,
+      `${voided.map((v) => `${v.orders} ${v.name}`).join(" and ")} orders are left out of the groups' figures and counted apart, in all and in each group (${voided.map((v) => v.name).join(", ")}): pass statuses or group by status to count them in.`,
     names.provinces?.note(),
     restNote(rest, 100),
   ].filter(Boolean);

@@ -39,12 +39,20 @@ function truth(orders: OrderRecord[], label: (o: OrderRecord) => string): Record
   return Object.fromEntries([...groups].map(([key, list]) => [key, figures(list)]));
 }
 
-/** The answer's rows as label -> figures (the `other` row left out). */
+/**
+ * The answer's rows as label -> figures of the orders they count (the `other` row left out, and
+ * the canceled and deleted counts beside them, which "counts canceled and deleted apart" checks).
+ */
 function answered(rows: Row[], key: string): Record<string, Figures> {
   return Object.fromEntries(
-    rows.filter((r) => r.groups === undefined).map((r) => [r[key] as string, { orders: r.orders, total: r.total, cod: r.cod, shipping_fee: r.shipping_fee }]),
+    rows
+      .filter((r) => r.groups === undefined && r.orders > 0)
+      .map((r) => [r[key] as string, { orders: r.orders, total: r.total, cod: r.cod, shipping_fee: r.shipping_fee }]),
   );
 }
+
+/** A row without its canceled and deleted counts. */
+const counting = ({ canceled: _c, deleted: _d, ...row }: Row) => row;
 
 /** The row summing groups left out of a listing: labelled for `key`, with how many groups it holds. */
 const summed = (key: string, label: string, rest: Figures[]) => ({
@@ -86,7 +94,13 @@ describe("search_orders group_by", () => {
     expect(deleted!.length).toBeGreaterThan(0);
     expect(r.canceled).toEqual({ orders: canceled!.length, total: figures(canceled!).total });
     expect(r.deleted).toEqual({ orders: deleted!.length, total: figures(deleted!).total });
-    expect(r.note).toContain(`${canceled!.length} canceled and ${deleted!.length} deleted orders are left out of the groups (canceled, deleted)`);
+    expect(r.note).toContain(`${canceled!.length} canceled and ${deleted!.length} deleted orders are left out of the groups' figures and counted apart, in all and in each group`);
+    // And per group, so a ranking never hides whose orders were canceled.
+    for (const [name, code] of [["canceled", 6], ["deleted", 7]] as const) {
+      const perCarrier = truth(orders.filter((o) => o.status === code), partnerName);
+      const shown = Object.fromEntries(r.groups.filter((g) => g[name] !== undefined).map((g) => [g.carrier as string, g[name]]));
+      expect(shown, name).toEqual(Object.fromEntries(Object.entries(perCarrier).map(([carrier, f]) => [carrier, f.orders])));
+    }
     expect(r.complete).toBe(true);
     const reads = h.sandbox.server.requests.filter((q) => q.path.endsWith("/orders"));
     expect(reads.map((q) => Number(q.query.page_number?.[0])).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
@@ -131,7 +145,7 @@ describe("search_orders group_by", () => {
     const r = await groups({ group_by: ["province"], limit: 3 });
     expect(r.groups.slice(0, 3).map((g) => g.province)).toEqual(ranked.slice(0, 3).map(([name]) => name));
     const rest = ranked.slice(3).map(([, f]) => f);
-    expect(r.groups[3]).toEqual(summed("province", "other", rest));
+    expect(counting(r.groups[3]!)).toEqual(summed("province", "other", rest));
     expect(r.note).toContain(`${rest.length} more groups`);
     expect(r.note).not.toContain("tied");
 
@@ -240,7 +254,7 @@ describe("search_orders group_by", () => {
     // Today's orders are listed (the seed has some), not summed away.
     expect(listed.at(-1)!.day).toBe(shopDay(new Date().toISOString().slice(0, 19)));
     const earlier = order.slice(0, -40).map((d) => days[d]!);
-    expect(first).toEqual(summed("day", "earlier", earlier));
+    expect(counting(first!)).toEqual(summed("day", "earlier", earlier));
     expect(r.note).toContain(`The ${earlier.length} earliest groups are summed in the "earlier" row`);
   });
 
