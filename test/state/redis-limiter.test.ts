@@ -78,8 +78,9 @@ describe("the Redis limiter (Lua scripts, real Redis)", () => {
     const calls: Promise<void>[] = [];
     for (let i = 0; i < 9; i++) {
       calls.push(run(`${i}`, i % 2 === 0 ? a.limiter : b.limiter));
-      // Each asks a little after the one before, so the order of asking is known.
-      await new Promise((r) => setTimeout(r, 15));
+      // Each asks a little after the one before, so the order of asking is known: far enough
+      // apart (40 ms) that a busy machine's late timers do not swap two asks (15 ms did, in CI).
+      await new Promise((r) => setTimeout(r, 40));
     }
     await Promise.all(calls);
     expect(order.slice(0, LIMIT).sort()).toEqual(["0", "1", "2"]);
