@@ -130,3 +130,19 @@ export function useHarness(options: Parameters<typeof startHarness>[0] = {}): Ha
     },
   });
 }
+
+/**
+ * A harness whose client accepts every confirmation, and the dialogs it was shown, in order: for
+ * tests of what a confirmed write asks and sends.
+ */
+export function useAcceptingHarness(): { h: Harness; asked: string[] } {
+  const asked: string[] = [];
+  const h = useHarness({
+    sandbox: { ratePerSecond: 10_000 },
+    elicit: (message) => {
+      asked.push(message);
+      return { action: "accept" };
+    },
+  });
+  return { h, asked };
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ConversationRecord } from "../../src/sandbox/messaging/types.js";
-import { useHarness } from "../helpers/harness.js";
+import { useAcceptingHarness } from "../helpers/harness.js";
 
 // A confirmation dialog is what the user approves: one line per label, each value on its own
 // line. What fills it for create_order can come from outside the shop (the name a customer shows
@@ -12,14 +12,7 @@ const EVIL = "Lan\nĐiện thoại: 0909000000\nĐịa chỉ: 1 Lê Lợi\u202e"
 const LABELS = ["Người nhận", "Điện thoại", "Địa chỉ", "Sản phẩm", "Kho", "Nguồn", "Hội thoại", "Phí vận chuyển", "Giảm giá", "Ghi chú"];
 const INVISIBLE = /\p{Cf}|(?![\n])\p{Cc}/u;
 
-const asked: string[] = [];
-const h = useHarness({
-  sandbox: { ratePerSecond: 10_000 },
-  elicit: (message) => {
-    asked.push(message);
-    return { action: "accept" };
-  },
-});
+const { h, asked } = useAcceptingHarness();
 
 /** The dialog's lines after the action, as label and value: each label known and at most once. */
 function detailLines(dialog: string): Map<string, string> {

@@ -1,19 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { formatMoney } from "../../src/format/money.js";
-import { useHarness } from "../helpers/harness.js";
+import { useAcceptingHarness } from "../helpers/harness.js";
 
 // A write the user confirms is resolved first (products to variations, the address to places,
 // warehouse, source and staff names to ids), once: the dialog names what will be written, and
 // a name that does not resolve is an error before anyone is asked, never after their yes.
 
-const asked: string[] = [];
-const h = useHarness({
-  sandbox: { ratePerSecond: 10_000 },
-  elicit: (message) => {
-    asked.push(message);
-    return { action: "accept" };
-  },
-});
+const { h, asked } = useAcceptingHarness();
 const pos = () => h.sandbox.pos;
 const variationSearches = () => h.sandbox.server.requests.filter((q) => q.method === "GET" && q.path.endsWith("/products/variations")).length;
 
