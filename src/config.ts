@@ -4,6 +4,7 @@ import { registerSecret } from "./text/redact.js";
 import { DEFAULT_BUDGET } from "./outbound.js";
 import { setCursorKey } from "./cursor-key.js";
 import { TOOLSETS, type ToolsetChoice } from "./toolsets.js";
+import { defaultIndexDir } from "./shop-index/cache-dir.js";
 
 const LOG_LEVELS = ["debug", "info", "warning", "error"] as const;
 
@@ -14,6 +15,9 @@ const LOG_LEVELS = ["debug", "info", "warning", "error"] as const;
  */
 export const CONFIRM_MODES = ["auto", "always", "never"] as const;
 export type ConfirmMode = (typeof CONFIRM_MODES)[number];
+
+/** PANCAKE_INDEX: where the shop index lives. */
+export const INDEX_MODES = ["disk", "memory", "off"] as const;
 
 /** `a=1,b=2` -> { a: "1", b: "2" }; whitespace around items is ignored. */
 export function parsePairs(name: string, text: string | undefined): Record<string, string> {
@@ -114,6 +118,21 @@ export const configSchema = z.object({
   pageRatePerSecond: z.number().int().min(1).max(1_000_000).optional(),
   /** Calls per second per shop of the POS (PANCAKE_POS_RATE_PER_SECOND); unlimited by default, as the POS documents no limit. */
   posRatePerSecond: z.number().int().min(1).max(1_000_000).optional(),
+  /** The shop index (src/shop-index): orders and conversations already read, kept in step. */
+  index: z
+    .object({
+      /** PANCAKE_INDEX: disk (the user's cache folder; Redis when PANCAKE_REDIS_URL is set), memory (this process only) or off. */
+      mode: z.enum(INDEX_MODES).default("memory"),
+      /** PANCAKE_INDEX_DIR. */
+      dir: z.string().min(1).optional(),
+      /** PANCAKE_INDEX_REFRESH_SECONDS: an answer this soon after the last refresh reads the index as it is. */
+      refreshSeconds: z.number().min(0).max(86_400).default(5),
+      /** PANCAKE_INDEX_MAX_ROWS: most orders of one shop, or conversations of one page, one index holds. */
+      maxRows: z.number().int().min(1_000).max(10_000_000).default(300_000),
+      /** Most rows every index of the process holds in memory together. */
+      maxHeldRows: z.number().int().min(1_000).max(50_000_000).default(600_000),
+    })
+    .default({ mode: "memory", refreshSeconds: 5, maxRows: 300_000, maxHeldRows: 600_000 }),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -165,6 +184,11 @@ Environment:
   PANCAKE_PAGE_RATE_PER_SECOND calls per second per page (default 5, the live limit)
   PANCAKE_POS_RATE_PER_SECOND calls per second per POS shop (default: no limit)
   PANCAKE_LOG_FORMAT          text (default) or json: one JSON object per line, with request ids
+  PANCAKE_INDEX               disk (default), memory or off: the shop index of orders and conversations
+                              already read, which answers counts over a big shop in seconds
+  PANCAKE_INDEX_DIR           where it is kept (default ${defaultIndexDir().replace(/^.*(?=pancake-mcp)/, "<cache folder>/")})
+  PANCAKE_INDEX_REFRESH_SECONDS an answer this soon after the last refresh reads it as it is (default 5)
+  PANCAKE_INDEX_MAX_ROWS      most orders of a shop or conversations of a page it holds (default 300000)
 Running for many shops (--http):
   PANCAKE_MCP_TENANTS         JSON file of tenants: token SHA-256, credentials, toolsets (reloaded on SIGHUP)
   PANCAKE_MCP_CREDENTIAL_HEADERS 1: clients may pass credentials in X-Pancake-* headers
@@ -291,12 +315,19 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     posRatePerSecond: env.PANCAKE_POS_RATE_PER_SECOND ? Number(env.PANCAKE_POS_RATE_PER_SECOND) : undefined,
     allowedHosts: list(env.PANCAKE_MCP_ALLOWED_HOSTS),
     allowedOrigins: list(env.PANCAKE_MCP_ALLOWED_ORIGINS),
+    index: {
+      // The demo's shop is made anew at every start: nothing of it is worth keeping.
+      mode: env.PANCAKE_INDEX || (values.demo ? "memory" : "disk"),
+      dir: env.PANCAKE_INDEX_DIR || defaultIndexDir(env),
+      refreshSeconds: env.PANCAKE_INDEX_REFRESH_SECONDS ? Number(env.PANCAKE_INDEX_REFRESH_SECONDS) : undefined,
+      maxRows: env.PANCAKE_INDEX_MAX_ROWS ? Number(env.PANCAKE_INDEX_MAX_ROWS) : undefined,
+    },
   };
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success && problems.length === 0) {
     for (const issue of parsed.error.issues) {
-      const key = String(issue.path[0] ?? "");
-      problems.push(`${ENV_NAMES[key] ?? key}: ${issue.message}`);
+      const key = issue.path.slice(0, 2).join(".");
+      problems.push(`${ENV_NAMES[key] ?? ENV_NAMES[String(issue.path[0])] ?? key}: ${issue.message}`);
     }
   }
   if (problems.length > 0 || !parsed.success) {
@@ -340,6 +371,10 @@ const ENV_NAMES: Record<string, string> = {
   tenantsFile: "PANCAKE_MCP_TENANTS",
   pageRatePerSecond: "PANCAKE_PAGE_RATE_PER_SECOND",
   posRatePerSecond: "PANCAKE_POS_RATE_PER_SECOND",
+  "index.mode": "PANCAKE_INDEX (disk, memory or off)",
+  "index.dir": "PANCAKE_INDEX_DIR",
+  "index.refreshSeconds": "PANCAKE_INDEX_REFRESH_SECONDS",
+  "index.maxRows": "PANCAKE_INDEX_MAX_ROWS",
 };
 
 export function registerConfigSecrets(config: Config): void {

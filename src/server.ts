@@ -116,6 +116,7 @@ export function buildServer(deps: ServerDeps): McpServer {
     logger,
     signal: new AbortController().signal,
     cursorKey: deps.cursorKey,
+    index: clients.index,
   };
   const call = (ctx: ServerContext) => callContext(base, ctx, deps.requestId);
 

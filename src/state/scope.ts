@@ -1,4 +1,5 @@
 import type { Slot } from "../clients/limiter.js";
+import type { IndexStore } from "../shop-index/store.js";
 
 /**
  * What a tenant's requests keep between calls: caches of reference data (page lists and page
@@ -23,6 +24,11 @@ export interface StateScope {
    * when that cannot be known (shared state configured and unreachable).
    */
   useOnce(name: string, key: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Where the shop index `key` keeps its rows when the state is shared by replicas (Redis);
+   * undefined where each process keeps its own (on disk or in memory, as configured).
+   */
+  indexStore?<R>(key: string): IndexStore<R>;
 }
 
 export interface CacheOptions {

@@ -13,6 +13,7 @@ import { fitResult } from "./page-fit.js";
 import { issuesMessage, listsFromSingles, unknownKeysMessage } from "./input-errors.js";
 import { resolvePageArgs } from "./pages/page-refs.js";
 import type { ToolsetName } from "../toolsets.js";
+import type { ShopIndex } from "../shop-index/service.js";
 
 /** All four hints are required: clients decide on confirmation prompts from them. */
 export interface ToolAnnotations {
@@ -41,6 +42,8 @@ export interface ToolContext {
   askUser?: AskUser;
   /** The tenant's cursor key (src/cursor-key.ts); unset, the process's own. */
   cursorKey?: Buffer;
+  /** The tenant's shop index (src/shop-index); unset with PANCAKE_INDEX=off. */
+  index?: ShopIndex;
 }
 
 /** Counts tool calls by outcome and time (src/metrics.ts sets it when /metrics is on). */

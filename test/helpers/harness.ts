@@ -60,6 +60,8 @@ export async function startHarness(
       ? { accessToken: sandbox.credentials.userToken, posApiKeys: { "*": sandbox.credentials.posApiKey } }
       : {}),
     ...(options.callCenters ? { callCenterIds: { ...sandbox.messaging.sipPackages } } : {}),
+    // Every answer brings the index up to date: tests change the sandbox between calls.
+    index: { mode: "memory", refreshSeconds: 0, maxRows: 300_000, maxHeldRows: 600_000 },
     ...options.config,
   });
   const logs: string[] = [];

@@ -141,6 +141,7 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
     ...rows,
     total: scanned.matches.length,
     complete,
+    as_of: scanned.asOf === undefined ? undefined : toIsoInZone(new Date(scanned.asOf), tz),
     range: rangeOut(range, tz),
     within_24h: within24h(scanned),
     pages: pagesOf(scanned, ctx),

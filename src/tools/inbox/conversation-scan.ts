@@ -24,6 +24,8 @@ export interface PageScan {
   oldest: string | undefined;
   /** Every conversation the list holds for the query was looked at. */
   complete: boolean;
+  /** Answered from the shop index, brought up to date at this time (ms). */
+  asOf?: number;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { ToolContext } from "../define.js";
 import { eachPage } from "../page-stats/fan-out.js";
 import { type PageScan, SCAN_CALLS, SCAN_MS, scanPage } from "./conversation-scan.js";
 import { customerMatcher } from "./customer-match.js";
+import { indexedScan } from "./indexed-scan.js";
 import type { ListConversationsInput } from "./list-conversations-input.js";
 import { tagIdsByPage, tagNames } from "./page-lookups.js";
 
@@ -25,7 +26,10 @@ export const searchedPageSchema = z.object({
   error: z.string().optional(),
 });
 
-/** Awaiting a reply without since/until: recent days only (older ones can rarely be messaged, and would bury today's). */
+/**
+ * Awaiting a reply without since/until: rows of recent days only (older ones can rarely be
+ * messaged, and would bury today's); with the shop index every older one is counted apart.
+ */
 const AWAITING_DAYS = 7;
 /** Inbox messages can be sent only within this long of the customer's last message (the platform's window). */
 const MESSAGING_WINDOW_MS = 24 * 3_600_000;
@@ -119,11 +123,20 @@ export interface Scanned {
   /** Asked with since/until (not only the awaiting default). */
   ranged: boolean;
   range: DateRange | undefined;
+  /** Awaiting a reply without since/until, counted over all time from the shop index. */
+  allTime: boolean;
+  /** The oldest time a page answered from the shop index was brought up to date (ms); unset when none was. */
+  asOf: number | undefined;
   /** Every page's list was read to its end. */
   complete: boolean;
   now: number;
   /** How `customer` was matched when the POS could not say (customer-match.ts). */
   customerNote?: string;
+}
+
+function oldestAsOf(results: PageResult[]): number | undefined {
+  const times = results.flatMap((r) => (r.value?.scan.asOf === undefined ? [] : [r.value.scan.asOf]));
+  return times.length ? Math.min(...times) : undefined;
 }
 
 /** Reads every page named (every page by default) and keeps the matches; `counting` reads on to the end. */
@@ -134,8 +147,13 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
   const tz = ctx.config.timezone;
   const now = Date.now();
   const ranged = input.since !== undefined || input.until !== undefined;
+  // Tags, assignment and read state change without moving a conversation's update time: the index
+  // cannot answer for them (indexed-scan.ts), nor group by them.
+  const indexable = !!ctx.index && !input.tags?.length && !input.group_by?.some((k) => k === "tag" || k === "assignee");
+  const allTime = awaiting && !ranged && indexable;
+  // Without since/until the awaiting rows are those of the last days; all time, they are only listed so.
   const range = ranged || awaiting ? parseRange(input.since, input.until, tz, { defaultDays: AWAITING_DAYS }) : undefined;
-  const span = range ? { since: toUnix(range.since), until: toUnix(range.until) } : {};
+  const span = range && !allTime ? { since: toUnix(range.since), until: toUnix(range.until) } : {};
   // The OpenAPI's order_by: newest created first. It does not say which time since/until then
   // read; the v1 list's range reads the field it is ordered by (the seed document pairs the two
   // there), and the same is taken here.
@@ -152,7 +170,10 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
     // RATING among the types sent: the seed document's Conversation says the filter takes every
     // type (INBOX, COMMENT, RATING) and COMMENT_LIVESTREAM as well.
     const query = { ...span, ...order, tags: tags ?? undefined, type: input.type, post_ids: posts };
-    const scan = tags === null ? NOTHING_TAGGED : await scanPage(ctx.messaging, pageId, query, (c) => keep(c, pageId), limits);
+    const kept = (c: Conversation) => keep(c, pageId);
+    // Counts and the awaiting queue need every match: they build the index; a name search uses it once it is there.
+    const indexed = indexable && tags !== null ? await indexedScan(ctx, pageId, query, kept, counting || awaiting) : undefined;
+    const scan = tags === null ? NOTHING_TAGGED : (indexed ?? (await scanPage(ctx.messaging, pageId, query, kept, limits)));
     return { scan, tags: await tagNames(ctx.messaging, pageId) };
   });
 
@@ -162,7 +183,19 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
   const newest = (a: Match, b: Match) => (time(b.c) ?? 0) - (time(a.c) ?? 0);
   const longestWait = (a: Match, b: Match) => (waitingSince(a.c) ?? 0) - (waitingSince(b.c) ?? 0);
   matches.sort((a, b) => (awaiting ? longestWait : newest)(a, b) || String(b.c.id).localeCompare(String(a.c.id)));
-  return { results, matches, awaiting, filtering, ranged, range, complete: results.every((r) => r.value?.scan.complete), now, customerNote: named?.note };
+  return {
+    results,
+    matches,
+    awaiting,
+    filtering,
+    ranged,
+    range,
+    allTime,
+    asOf: oldestAsOf(results),
+    complete: results.every((r) => r.value?.scan.complete),
+    now,
+    customerNote: named?.note,
+  };
 }
 
 /**
@@ -190,9 +223,19 @@ export function within24h(scanned: Scanned): number | undefined {
   return scanned.matches.filter(({ c }) => c.type === "INBOX" && (waitingSince(c) ?? 0) > scanned.now - MESSAGING_WINDOW_MS).length;
 }
 
+/** Rows read from the index carry no tags, assignees or unread: those change without the list saying (indexed-scan.ts). */
+const INDEXED_ROWS_NOTE = "rows counted from the shop index leave out tags, assignees and unread (list one page for them)";
+
+/** Awaiting a reply, counted over all time but last active before the rows' span (the last days). */
+export const waitingLonger = (scanned: Scanned, m: Match, input: ListConversationsInput) =>
+  scanned.allTime && (timeOf(input)(m.c) ?? 0) < (scanned.range?.since.getTime() ?? 0);
+
 export const awaitingNotes = (scanned: Scanned, input: ListConversationsInput) => [
-  scanned.awaiting && !scanned.ranged
+  scanned.awaiting && !scanned.ranged && !scanned.allTime
     ? `conversations ${input.time_field === "created" ? "begun" : "active"} in the last ${AWAITING_DAYS} days (range); pass since for older ones`
+    : "",
+  scanned.allTime
+    ? `total counts every conversation awaiting a reply, of all time; rows list those ${input.time_field === "created" ? "begun" : "active"} in the last ${AWAITING_DAYS} days (range), waiting_longer counts the rest`
     : "",
   scanned.awaiting ? "within_24h: inbox conversations the page can still message (the customer wrote in the last 24 hours)" : "",
 ];
@@ -202,7 +245,8 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
   const scanned = await scanConversations(input, ctx, false);
   const { matches, awaiting, filtering, complete, range, now } = scanned;
   const several = input.page_ids.length > 1;
-  const shown = matches.slice(0, input.limit);
+  const listed = matches.filter((m) => !waitingLonger(scanned, m, input));
+  const shown = listed.slice(0, input.limit);
   const cut = scanned.results.some((r) => r.value && !r.value.scan.complete);
   // A total only of lists read to their end: a page cut short, or one that failed, may hold more.
   // Without a filter a page is read only until it fills `limit`: then its count says nothing.
@@ -213,6 +257,7 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
       : "",
     ...awaitingNotes(scanned, input),
     scanned.customerNote ?? "",
+    scanned.asOf === undefined ? "" : INDEXED_ROWS_NOTE,
   ].filter(Boolean);
   return {
     conversations: shown.map(({ c, r }) => {
@@ -223,6 +268,7 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
         timeZone: tz,
         tags: r.value?.tags ?? new Map(),
         waitingMinutes: since === undefined ? undefined : Math.floor((now - since) / 60_000),
+        indexed: r.value?.scan.asOf !== undefined,
       });
       if (several) row.page_id = r.pageId;
       return row;
@@ -231,9 +277,11 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
     matched: filtering && !complete ? matches.length : undefined,
     range: range && awaiting ? { since: toIsoInZone(range.since, tz), until: toIsoInZone(range.until, tz) } : undefined,
     within_24h: within24h(scanned),
+    waiting_longer: scanned.allTime ? matches.length - listed.length : undefined,
     truncated: shown.length < matches.length || (!complete && total === undefined) || undefined,
     // A total of matches is only as whole as the lists read for it.
     complete,
+    as_of: scanned.asOf === undefined ? undefined : toIsoInZone(new Date(scanned.asOf), tz),
     pages: pagesOf(scanned, ctx),
     note: notes.length ? notes.join("; ") : undefined,
   };

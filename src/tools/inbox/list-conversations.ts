@@ -92,6 +92,8 @@ export const listConversations = defineTool({
     matched: z.number().optional().describe("Not complete: the matches in what was read (there may be more)"),
     range: z.object({ since: z.string(), until: z.string() }).optional(),
     within_24h: z.number().optional(),
+    waiting_longer: z.number().optional().describe("Awaiting a reply longer than the rows list (counted in total)"),
+    as_of: z.string().optional().describe("Counted from the shop index, brought up to date at this time"),
     truncated: z.boolean().optional(),
     next_cursor: z.string().optional(),
     pages: z.array(searchedPageSchema).optional(),

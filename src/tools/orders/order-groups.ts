@@ -5,16 +5,16 @@ import type { PosOrder, PosProvince } from "../../clients/schemas/pos.js";
 import { id, num } from "../../format/compact.js";
 import { orderCurrency, orderStatusName } from "../../format/orders.js";
 import { sanitizeName } from "../../text/sanitize.js";
-import { recordDate, recordTime } from "../../format/time.js";
+import { recordDate, recordTime, toIsoInZone } from "../../format/time.js";
 import type { ToolContext } from "../define.js";
 import { someOf } from "../pos/fields.js";
 import { carriers, orderSources, type Ref, staff, warehouses } from "../pos/shop-refs.js";
-import { type Sweep, sweep } from "../pos/sweep.js";
+import type { Sweep } from "../pos/sweep.js";
 import { geoIndex } from "../shop/geo-index.js";
 import { type Group, isPeriod, NONE, type Period, periodOf, rankGroups, restNote, tally } from "../group-rows.js";
 import { localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
 import { type FilterInput, orderQuery, rangeEcho, timeField } from "./order-query.js";
-import { LAST_DISTINCT_PAGE } from "./order-ref.js";
+import { everyOrder, SWEEP_BOUNDS } from "./every-order.js";
 
 // search_orders with group_by: one row per group, counted and summed over every order that
 // matches the filters (read in parallel pages, bounded), instead of rows for the model to add up.
@@ -30,10 +30,6 @@ export const groupInput = {
   group_sort: z.enum(FIGURES).optional().describe("Figure to sort groups by (default orders; day/week/month: by time)"),
 };
 
-/** Most orders one grouping reads, and its time: past either it answers with what it read. Tests lower them. */
-export const GROUP_BOUNDS = { orders: 10_000, ms: 20_000 };
-/** Pages read at once; with PANCAKE_POS_RATE_PER_SECOND the client's limiter spaces them further. */
-const PARALLEL_PAGES = 4;
 /** Groups listed when the call names no limit: a month of days fits. */
 const GROUP_LIMIT = 40;
 /** No longer sales, so left out of the groups' figures and counted apart, each under its own name. */
@@ -225,15 +221,7 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   const fields = new Set(["id", "status", "inserted_at", "total_price_after_sub_discount", "total_price", "cod", "shipping_fee", "is_free_shipping", "order_currency", ...localFields(lf)]);
   for (const key of keys) for (const field of isPeriod(key) ? [timeSource(time)] : KEY_FIELDS[key]) fields.add(field);
   const query: OrderListParams = { ...(await orderQuery(ctx.pos, shopId, input, tz)), option_sort: "inserted_at_desc", fields: [...fields] };
-  const [read, names] = await Promise.all([
-    sweep(
-      ctx.pos,
-      { rows: GROUP_BOUNDS.orders, ms: GROUP_BOUNDS.ms, lastPage: LAST_DISTINCT_PAGE, parallel: PARALLEL_PAGES },
-      (pos, page_number, page_size) => pos.listOrders(shopId, { ...query, page_number, page_size }),
-      ctx.progress,
-    ),
-    groupNames(ctx.pos, shopId, keys),
-  ]);
+  const [read, names] = await Promise.all([everyOrder(ctx, shopId, query), groupNames(ctx.pos, shopId, keys)]);
   const matched = read.rows.filter(keep);
   // Canceled and deleted orders are no sale: left out of the figures and counted apart, in all
   // and per group (a ranking of staff by orders could turn on whose were canceled), unless asked
@@ -272,6 +260,7 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
     total: counted.length,
     ...Object.fromEntries(voided.map(({ name, ...sums }) => [name, sums])),
     complete: read.complete,
+    as_of: read.asOf === undefined ? undefined : toIsoInZone(new Date(read.asOf), tz),
     range: rangeEcho(input, tz),
     currency: orderCurrency(counted),
     note: notes.length ? notes.join(" ") : undefined,
@@ -289,8 +278,8 @@ function partialNote(read: Sweep<PosOrder>, timeZone: string): string | undefine
   const oldest = read.rows.reduce<string | undefined>((min, o) => (o.inserted_at && (!min || o.inserted_at < min) ? o.inserted_at : min), undefined);
   // The list repeats page 100 past it (reference README), so the bound is never above 100 pages.
   const why = {
-    time: `read in ${GROUP_BOUNDS.ms / 1000} s`,
-    bound: `one grouping reads up to ${GROUP_BOUNDS.orders}`,
+    time: `read in ${SWEEP_BOUNDS.ms / 1000} s`,
+    bound: `one grouping reads up to ${SWEEP_BOUNDS.orders}`,
     short: "the list served fewer a page than asked, even asked for fewer",
   }[read.stopped];
   return `Read the newest ${read.rows.length} of the ${read.total ?? "more"} orders the list holds for these filters (${why}), created since ${recordTime(oldest, timeZone) ?? "?"}, and grouped the matches among them: narrow since/until or add filters to count the rest.`;

@@ -72,31 +72,25 @@ describe("list_conversations group_by: counts over every page, read to the end",
     }
   });
 
-  it("walks the v2 list by creation where the count needs a filter the page-number list lacks", async () => {
+  it("counts by creation where the page-number list lacks the filter, from the index read by last activity", async () => {
     const since = now - 7 * DAY;
     const expected = tally(live.filter((c) => c.type === "INBOX" && createdWithin(since, now)(c)), (c) => [pageName(c.page_id)]);
-    const before = h.sandbox.server.requests.length;
     const r = await h.call("list_conversations", { time_field: "created", since, until: now, type: "INBOX", group_by: "page" });
     expect(counted(r.data.groups, ["page"])).toEqual(expected);
-    const asked = h.sandbox.server.requests.slice(before).filter((q) => q.path.includes("/conversations"));
-    expect(asked.every((q) => q.path.includes("/v2/pages/"))).toBe(true);
-    for (const q of asked) expect(q.query).toMatchObject({ order_by: ["inserted_at"], since: [String(since)], until: [String(now)] });
+    expect(r.data.complete).toBe(true);
+    expect(r.data.as_of).toBeDefined();
   });
 
-  it("counts per type with RATING among the types, the type filter sent upstream", async () => {
+  it("counts per type with RATING among the types", async () => {
     const types = ["RATING", "COMMENT"];
     const expected = tally(
       live.filter((c) => types.includes(c.type)),
       (c) => [c.type],
     );
     expect(expected.get("RATING")).toBeGreaterThan(0);
-    const before = h.sandbox.server.requests.length;
     const r = await h.call("list_conversations", { type: types, group_by: "type" });
     expect(r.isError, r.text).toBe(false);
     expect(counted(r.data.groups, ["type"])).toEqual(expected);
-    for (const q of h.sandbox.server.requests.slice(before).filter((x) => x.path.includes("/v2/pages/"))) {
-      expect([...(q.query.type ?? []), ...(q.query["type[]"] ?? [])].sort()).toEqual(["COMMENT", "RATING"]);
-    }
   });
 
   it("counts per tag name over the pages (a tag per page id), untagged apart, each conversation once in the total", async () => {
@@ -205,6 +199,40 @@ describe("list_conversations group_by: counts over every page, read to the end",
   });
 });
 
+/** Without the shop index: lists are walked within their bounds, each filter sent upstream. */
+const NO_INDEX = { mode: "off", refreshSeconds: 0, maxRows: 1_000, maxHeldRows: 1_000 } as const;
+
+describe("list_conversations group_by without the shop index", () => {
+  const h = useHarness({ config: { index: NO_INDEX } });
+
+  it("walks the v2 list by creation where the count needs a filter the page-number list lacks", async () => {
+    const s = h.sandbox.messaging;
+    const now = Math.floor(h.sandbox.now.getTime() / 1000);
+    const active = new Set(s.pages.map((p) => p.id));
+    const live = s.conversations.filter((c) => active.has(c.page_id));
+    const pageName = (id: string) => s.pages.find((p) => p.id === id)!.name;
+    const since = now - 7 * DAY;
+    const created = (c: ConversationRecord) => ms(c.inserted_at) >= since * 1000 && ms(c.inserted_at) <= now * 1000 + 999;
+    const expected = tally(live.filter((c) => c.type === "INBOX" && created(c)), (c) => [pageName(c.page_id)]);
+    const before = h.sandbox.server.requests.length;
+    const r = await h.call("list_conversations", { time_field: "created", since, until: now, type: "INBOX", group_by: "page" });
+    expect(counted(r.data.groups, ["page"])).toEqual(expected);
+    expect(r.data.as_of).toBeUndefined();
+    const asked = h.sandbox.server.requests.slice(before).filter((q) => q.path.includes("/conversations"));
+    expect(asked.every((q) => q.path.includes("/v2/pages/"))).toBe(true);
+    for (const q of asked) expect(q.query).toMatchObject({ order_by: ["inserted_at"], since: [String(since)], until: [String(now)] });
+  });
+
+  it("sends the type filter upstream", async () => {
+    const before = h.sandbox.server.requests.length;
+    const r = await h.call("list_conversations", { type: ["RATING", "COMMENT"], group_by: "type" });
+    expect(r.isError, r.text).toBe(false);
+    for (const q of h.sandbox.server.requests.slice(before).filter((x) => x.path.includes("/v2/pages/"))) {
+      expect([...(q.query.type ?? []), ...(q.query["type[]"] ?? [])].sort()).toEqual(["COMMENT", "RATING"]);
+    }
+  });
+});
+
 describe("list_conversations group_by on a page with thousands of conversations", () => {
   const h = useHarness({ config: { pageRatePerSecond: 100_000 }, sandbox: { ratePerSecond: 100_000 } });
 
@@ -222,13 +250,15 @@ describe("list_conversations group_by on a page with thousands of conversations"
     const r = await h.call("list_conversations", { page_ids: page.id, time_field: "created", since, until: "now", group_by: "page" });
     expect(r.isError, r.text).toBe(false);
     expect(r.data).toMatchObject({ total: s.conversations.filter(inRange).length, complete: true });
-    const walked = await h.call("list_conversations", { page_ids: page.id, time_field: "created", since, until: "now", type: "COMMENT", group_by: "page" });
-    expect(walked.data).toMatchObject({ total: 3_000, complete: false });
+    // A filter the page-number list lacks is counted from the shop index, every one of them.
+    const comments = await h.call("list_conversations", { page_ids: page.id, time_field: "created", since, until: "now", type: "COMMENT", group_by: "page" });
+    expect(comments.data).toMatchObject({ total: s.conversations.filter((c) => inRange(c) && c.type === "COMMENT").length, complete: true });
+    expect(comments.data.total).toBeGreaterThan(3_000);
   });
 });
 
 describe("list_conversations group_by: a count cut short says so", () => {
-  const h = useHarness({ config: { pageRatePerSecond: 100_000 }, sandbox: { ratePerSecond: 100_000 } });
+  const h = useHarness({ config: { pageRatePerSecond: 100_000, index: NO_INDEX }, sandbox: { ratePerSecond: 100_000 } });
 
   it("reads at most 3,000 conversations of a page, then says complete: false and how far back it counted", async () => {
     const s = h.sandbox.messaging;

@@ -1,12 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { OrderRecord } from "../../../src/sandbox/pos/index.js";
-import { GROUP_BOUNDS } from "../../../src/tools/orders/order-groups.js";
+import { SWEEP_BOUNDS as GROUP_BOUNDS } from "../../../src/tools/orders/every-order.js";
 import { useHarness } from "../../helpers/harness.js";
 
 // search_orders group_by: every expectation is computed here from the sandbox's raw records (names
 // from its partner, staff, warehouse, source and province lists), never from the tool's code.
 
 const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
+/** Without the shop index: the list is read page by page, within its bounds. */
+const paged = useHarness({ sandbox: { ratePerSecond: 10_000 }, config: { index: { mode: "off", refreshSeconds: 0, maxRows: 1_000, maxHeldRows: 1_000 } } });
 const pos = () => h.sandbox.pos;
 const visible = () => pos().orders.filter((o) => !o.is_removed);
 /** Canceled and deleted-recently orders: left out of groups unless statuses or a status key ask for them. */
@@ -70,10 +72,15 @@ const provinceName = (provinceId: string) => {
   return pos().geo.newProvinces.find((p) => p.id === old.new_id)!.name;
 };
 
-async function groups(args: Record<string, unknown>) {
-  const r = await h.call("search_orders", args);
+/** An order changed as the POS changes it: its update time moves, so the index reads it again. */
+function touch(order: OrderRecord): void {
+  order.updated_at = new Date(Math.max(Date.now(), Date.parse(`${order.updated_at}Z`) + 1000)).toISOString().slice(0, 19);
+}
+
+async function groups(args: Record<string, unknown>, harness = h) {
+  const r = await harness.call("search_orders", args);
   expect(r.isError, r.text).toBe(false);
-  return r.data as { groups: Row[]; total: number; canceled?: { orders: number; total: number }; deleted?: { orders: number; total: number }; complete: boolean; note?: string };
+  return r.data as { groups: Row[]; total: number; as_of?: string; canceled?: { orders: number; total: number }; deleted?: { orders: number; total: number }; complete: boolean; note?: string };
 }
 
 afterEach(() => {
@@ -102,7 +109,26 @@ describe("search_orders group_by", () => {
       expect(shown, name).toEqual(Object.fromEntries(Object.entries(perCarrier).map(([carrier, f]) => [carrier, f.orders])));
     }
     expect(r.complete).toBe(true);
-    const reads = h.sandbox.server.requests.filter((q) => q.path.endsWith("/orders"));
+    expect(Date.parse(r.as_of!)).toBeGreaterThan(Date.now() - 60_000);
+    // Read into the index with the fields it keeps (the index's count of the list asks for ids alone).
+    const reads = h.sandbox.server.requests.filter((q) => q.path.endsWith("/orders") && q.query.page_size?.[0] !== "1");
+    expect(reads.length).toBeGreaterThan(0);
+    for (const read of reads) {
+      expect(read.query["fields[]"]).toContain("partner");
+      expect(read.query["fields[]"]).not.toContain("items");
+    }
+    // Asked again, the index is brought up to date and checked: two requests, not every page again.
+    h.sandbox.server.resetRecords();
+    const again = await groups({ group_by: ["carrier"] });
+    expect(again.groups).toEqual(r.groups);
+    expect(h.sandbox.server.requests.filter((q) => q.path.endsWith("/orders")).length).toBeLessThanOrEqual(2);
+  });
+
+  it("without the index, reads every page of the list with only the fields grouping needs", async () => {
+    const r = await groups({ group_by: ["carrier"] }, paged);
+    expect(r.total).toBe(visible().filter((o) => !isVoid(o)).length);
+    expect(r.as_of).toBeUndefined();
+    const reads = paged.sandbox.server.requests.filter((q) => q.path.endsWith("/orders"));
     expect(reads.map((q) => Number(q.query.page_number?.[0])).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
     for (const read of reads) {
       expect(read.query["fields[]"]).toContain("partner");
@@ -181,6 +207,7 @@ describe("search_orders group_by", () => {
     const saved = order.shipping_address;
     // An address written on the new list: no old province, the new one's id (OpenAPI order examples).
     order.shipping_address = { ...saved, province_id: "", province_name: "", new_province_id: "84_VN121", render_type: "new" } as typeof saved;
+    touch(order);
     try {
       const live = visible().filter((o) => !isVoid(o));
       const r = await groups({ group_by: ["province"] });
@@ -188,6 +215,7 @@ describe("search_orders group_by", () => {
       expect(answered(r.groups, "province")).toEqual(expected);
     } finally {
       order.shipping_address = saved;
+      touch(order);
     }
   });
 
@@ -195,7 +223,10 @@ describe("search_orders group_by", () => {
     // The OpenAPI's order examples carry the old province_id beside new_province_id.
     const oldForm = visible().filter((o) => !o.shipping_address.new_province_id);
     const saved = oldForm.map((o) => o.shipping_address);
-    for (const o of oldForm) o.shipping_address = { ...o.shipping_address, new_province_id: pos().geo.provinces.find((p) => p.id === o.shipping_address.province_id)!.new_id };
+    for (const o of oldForm) {
+      o.shipping_address = { ...o.shipping_address, new_province_id: pos().geo.provinces.find((p) => p.id === o.shipping_address.province_id)!.new_id };
+      touch(o);
+    }
     try {
       const live = visible().filter((o) => !isVoid(o));
       const r = await groups({ group_by: ["province"] });
@@ -204,6 +235,7 @@ describe("search_orders group_by", () => {
     } finally {
       oldForm.forEach((o, i) => {
         o.shipping_address = saved[i]!;
+        touch(o);
       });
     }
   });
@@ -212,11 +244,13 @@ describe("search_orders group_by", () => {
     const order = visible().find((o) => !isVoid(o) && o.partner)!;
     const saved = order.partner;
     order.partner = { ...saved!, partner_id: "77\u202e\u200bx" as unknown as number };
+    touch(order);
     try {
       const r = await groups({ group_by: ["carrier"], limit: 100 });
       expect(r.groups.map((g) => g.carrier)).toContain("(unnamed 77x)");
     } finally {
       order.partner = saved;
+      touch(order);
     }
   });
 
@@ -269,7 +303,7 @@ describe("search_orders group_by", () => {
     const saved = { ...GROUP_BOUNDS };
     GROUP_BOUNDS.orders = 150;
     try {
-      const r = await groups({ group_by: ["status"] });
+      const r = await groups({ group_by: ["status"] }, paged);
       expect(r.complete).toBe(false);
       const newest = newestOf(visible()).slice(0, 100);
       expect(r.total).toBe(100);
@@ -283,14 +317,15 @@ describe("search_orders group_by", () => {
   it("says complete: false when its time runs out, counting only the pages read from the first on", async () => {
     const saved = { ...GROUP_BOUNDS };
     GROUP_BOUNDS.ms = 50;
-    h.sandbox.server.injectFault({ kind: "latency", delayMs: 200, path: "/orders", times: Number.POSITIVE_INFINITY });
+    paged.sandbox.server.injectFault({ kind: "latency", delayMs: 200, path: "/orders", times: Number.POSITIVE_INFINITY });
     try {
-      const r = await groups({ group_by: ["status"] });
+      const r = await groups({ group_by: ["status"] }, paged);
       expect(r.complete).toBe(false);
       expect(r.total).toBe(100);
       expect(r.note).toMatch(/Read the newest 100 of the \d+ orders the list holds for these filters \(read in 0\.05 s\)/);
     } finally {
       Object.assign(GROUP_BOUNDS, saved);
+      paged.sandbox.server.clearFaults();
     }
   });
 
@@ -363,7 +398,7 @@ describe("search_orders status_older_than", () => {
     const saved = { ...GROUP_BOUNDS };
     GROUP_BOUNDS.orders = 150;
     try {
-      const r = await groups({ group_by: ["status"], status_older_than: "1 hour", since: new Date(since).toISOString() });
+      const r = await groups({ group_by: ["status"], status_older_than: "1 hour", since: new Date(since).toISOString() }, paged);
       const read = newestOf(inRange).slice(0, 100);
       // Grouped by status, canceled orders are a group of their own.
       const counted = read.filter(stale);

@@ -1,0 +1,112 @@
+import type { ConversationListParams, MessagingClient } from "../clients/messaging.js";
+import type { Conversation } from "../clients/schemas/messaging.js";
+import { unix } from "./order-rows.js";
+import type { IndexKind, Progress } from "./row-index.js";
+
+// What the conversation index keeps of each conversation of a page, and how it reads them: the v2
+// list, newest activity first, walked by update time.
+
+type Loose = Record<string, unknown>;
+
+/** What rows, groups and the searches read; the histories, watermarks and avatars stay upstream. */
+const KEPT = [
+  "id",
+  "page_id",
+  "customer_id",
+  "type",
+  "inserted_at",
+  "updated_at",
+  "tags",
+  "current_assign_users",
+  "customers",
+  "from",
+  "has_phone",
+  "recent_phone_numbers",
+  "post_id",
+  "last_sent_by",
+  "last_customer_interactive_at",
+  "message_count",
+  "snippet",
+  "seen",
+  "unread_count",
+  "is_removed",
+] as const;
+
+const person = (value: unknown, keys: readonly string[]) => {
+  if (typeof value !== "object" || value === null) return value;
+  const from = value as Loose;
+  return Object.fromEntries(keys.filter((k) => from[k] != null).map((k) => [k, from[k]]));
+};
+
+export function indexedConversation(c: Conversation): Conversation {
+  const raw = c as Loose;
+  const out: Loose = {};
+  for (const key of KEPT) if (raw[key] != null) out[key] = raw[key];
+  if (Array.isArray(out.customers)) out.customers = out.customers.map((p) => person(p, ["id", "fb_id", "name"]));
+  if (Array.isArray(out.current_assign_users)) out.current_assign_users = out.current_assign_users.map((p) => person(p, ["id", "name"]));
+  if (Array.isArray(out.recent_phone_numbers)) out.recent_phone_numbers = out.recent_phone_numbers.map((p) => person(p, ["phone_number"]));
+  out.from = person(out.from, ["id", "name"]);
+  out.last_sent_by = person(out.last_sent_by, ["id", "name", "admin_id", "admin_name"]);
+  return out as Conversation;
+}
+
+/** Rows of one v2 call (the list has no page size). */
+const V2_PAGE = 60;
+/** An end far enough ahead that a clock ahead of ours still falls inside it. */
+const AHEAD_S = 86_400;
+
+/**
+ * Every conversation of a page updated from `since` (null: all time) to `until` (undefined: now
+ * on). The list is newest first and takes since/until; each call's `until` is the update time of
+ * the last conversation read, so a conversation updated during the walk moves above it and out of
+ * what is left (the next refresh reads it), and none shifts into a place already passed. Only when
+ * a whole call's conversations share one second is the list's own cursor followed within it.
+ */
+export async function readConversations(
+  list: (q: ConversationListParams) => Promise<{ conversations: Conversation[] }>,
+  since: number | null,
+  until: number | undefined,
+  progress: Progress,
+): Promise<Conversation[]> {
+  const rows = new Map<string, Conversation>();
+  let upper = until ?? Math.floor(Date.now() / 1000) + AHEAD_S;
+  let after: string | undefined;
+  for (;;) {
+    const { conversations } = await list({ since: since ?? 0, until: upper, ...(after ? { last_conversation_id: after } : {}) });
+    for (const c of conversations) rows.set(String(c.id), c);
+    await progress(rows.size, undefined, `conversations read: ${rows.size}`);
+    const last = conversations[conversations.length - 1];
+    if (conversations.length < V2_PAGE || !last) return [...rows.values()];
+    const at = unix(last.updated_at);
+    if (at === undefined) throw new Error("a conversation in the list has no update time");
+    if (at < upper) [upper, after] = [at, undefined];
+    else after = String(last.id);
+  }
+}
+
+/** The longest span the counted list (v1, with a total) takes. */
+const COUNT_SPAN_S = 31 * 86_400;
+
+/**
+ * A page's conversations. The counted list takes a month at most, so the check counts the last
+ * month held (where changes happen); it runs when the index is loaded and hourly.
+ */
+export function conversationKind(pageId: string): IndexKind<Conversation, MessagingClient> {
+  return {
+    name: `conversations of page ${pageId}`,
+    id: (c) => String(c.id),
+    updated: (c) => unix(c.updated_at),
+    async read(client, since, until, progress) {
+      const rows = await readConversations((q) => client.listConversations(pageId, q), since, until, progress);
+      return rows.map(indexedConversation);
+    },
+    async count(client, since, until) {
+      const from = Math.max(since ?? 0, until - COUNT_SPAN_S + 1);
+      if (from > until) return { since: from, count: 0 };
+      const { total } = await client.listConversationsPaged(pageId, { since: from, until, page_number: 1, order_by: "updated_at" });
+      return total === undefined ? undefined : { since: from, count: total };
+    },
+    listed: (c) => (c as Loose).is_removed !== true,
+    checkEveryMs: 3_600_000,
+  };
+}

@@ -1,0 +1,74 @@
+import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { gunzip, gzip } from "node:zlib";
+import type { IndexMeta, IndexStore, Stored } from "./store.js";
+
+const zip = promisify(gzip);
+const unzip = promisify(gunzip);
+
+/** Writes wait this long for more changes: a refresh and its check write once. */
+const DEBOUNCE_MS = 2_000;
+
+/**
+ * An index kept in one gzip file in the user's cache folder (no server to install, nothing
+ * native), written whole and atomically (a temporary file renamed over the old one), readable by
+ * the user alone: the file 0600, its folder 0700. It holds customers' names and phones, and never a
+ * token or key: its name is a hash. A file that does not unzip, parse, or name this index's key
+ * (half-written, edited, another account's) is no copy: the index reads the upstream again.
+ */
+export class FileStore<R> implements IndexStore<R> {
+  private readonly path: string;
+  private pending: { meta: IndexMeta; all: () => readonly R[] } | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly dir: string,
+    private readonly key: string,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.path = join(dir, `${key}.json.gz`);
+  }
+
+  async load(): Promise<Stored<R> | undefined> {
+    try {
+      const parsed = JSON.parse((await unzip(await readFile(this.path))).toString("utf8")) as { key?: unknown; meta?: IndexMeta; rows?: unknown };
+      if (parsed.key !== this.key || typeof parsed.meta !== "object" || !Array.isArray(parsed.rows)) return undefined;
+      return { meta: parsed.meta, rows: parsed.rows as R[] };
+    } catch {
+      return undefined;
+    }
+  }
+
+  save(meta: IndexMeta, _changed: readonly R[], all: () => readonly R[]): void {
+    this.pending = { meta, all };
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.flush(), DEBOUNCE_MS);
+    this.timer.unref();
+  }
+
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    const pending = this.pending;
+    this.pending = undefined;
+    if (pending) this.writing = this.writing.then(() => this.write(pending.meta, pending.all()).catch(this.onError));
+    return this.writing;
+  }
+
+  async clear(): Promise<void> {
+    clearTimeout(this.timer);
+    this.pending = undefined;
+    await this.writing;
+    await rm(this.path, { force: true });
+  }
+
+  private async write(meta: IndexMeta, rows: readonly R[]): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await chmod(this.dir, 0o700);
+    const body = await zip(JSON.stringify({ key: this.key, meta, rows }));
+    const temporary = `${this.path}.${process.pid}.tmp`;
+    await writeFile(temporary, body, { mode: 0o600 });
+    await rename(temporary, this.path);
+  }
+}

@@ -1,0 +1,27 @@
+import type { PosClient } from "../clients/pos.js";
+import type { PosOrder } from "../clients/schemas/pos.js";
+import { readOrders } from "./order-reader.js";
+import { INDEX_FIELDS, indexedOrder, unix } from "./order-rows.js";
+import type { IndexKind } from "./row-index.js";
+
+/**
+ * A shop's orders. The list counts any span in one request (its total), so every sync checks the
+ * whole span held against it: one request more than the refresh.
+ */
+export function orderKind(shopId: string): IndexKind<PosOrder, PosClient> {
+  return {
+    name: `orders of shop ${shopId}`,
+    id: (o) => String(o.id),
+    updated: (o) => unix(o.updated_at),
+    async read(pos, since, until, progress) {
+      const rows = await readOrders((q) => pos.listOrders(shopId, { ...q, updateStatus: "updated_at", fields: INDEX_FIELDS }), since, until, progress);
+      return rows.map(indexedOrder);
+    },
+    async count(pos, since, until) {
+      const page = await pos.listOrders(shopId, { updateStatus: "updated_at", startDateTime: since ?? undefined, endDateTime: until, page_number: 1, page_size: 1, fields: ["id"] });
+      return page.total_entries === undefined ? undefined : { since, count: page.total_entries };
+    },
+    listed: (o) => (o as { is_removed?: unknown }).is_removed !== true,
+    checkEveryMs: 0,
+  };
+}

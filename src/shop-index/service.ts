@@ -1,0 +1,96 @@
+import { createHash } from "node:crypto";
+import type { MessagingClient } from "../clients/messaging.js";
+import type { PosClient } from "../clients/pos.js";
+import type { Conversation } from "../clients/schemas/messaging.js";
+import type { PosOrder } from "../clients/schemas/pos.js";
+import type { Config } from "../config.js";
+import type { Logger } from "../log.js";
+import type { StateScope } from "../state/scope.js";
+import { conversationKind } from "./conversation-rows.js";
+import { FileStore } from "./file-store.js";
+import { orderKind } from "./order-kind.js";
+import { type IndexKind, type IndexPolicy, RowIndex } from "./row-index.js";
+import { type IndexStore, MemoryStore } from "./store.js";
+
+/**
+ * The shop index of one tenant: an index of each shop's orders and of each page's conversations,
+ * made when a question first needs it. Each is named by a hash of what it is an index of (the
+ * upstream, the shop or page, and the credential that reads it), so two accounts never share one
+ * and nothing in a name or a file reveals a credential.
+ *
+ * Rows held across every index of the process are bounded: past the bound the least recently used
+ * index lets go of its rows (its store keeps them, a later question loads them again).
+ */
+
+export type OrderIndex = RowIndex<PosOrder, PosClient>;
+export type ConversationIndex = RowIndex<Conversation, MessagingClient>;
+
+export interface ShopIndexOptions {
+  config: Pick<Config, "baseUrl" | "posBaseUrl" | "accessToken" | "pageAccessTokens" | "posApiKeys" | "index">;
+  state: StateScope;
+  logger: Logger;
+}
+
+/** Every index in the process, least recently used first, and the rows they hold together. */
+const live = new Map<RowIndex<unknown, object>, true>();
+let held = 0;
+
+function use(index: RowIndex<unknown, object>, maxHeld: number): void {
+  live.delete(index);
+  live.set(index, true);
+  // Rows leave once an eviction has written them out: count them gone now, or every index would go.
+  let projected = held;
+  for (const old of live.keys()) {
+    if (projected <= maxHeld) break;
+    if (old === index) continue;
+    projected -= old.size;
+    live.delete(old);
+    void old.evict();
+  }
+}
+
+export class ShopIndex {
+  private readonly indexes = new Map<string, RowIndex<unknown, object>>();
+
+  constructor(private readonly options: ShopIndexOptions) {}
+
+  orders(shopId: string): OrderIndex {
+    const { config } = this.options;
+    const key = config.posApiKeys[shopId] ?? config.posApiKeys["*"] ?? "";
+    return this.index(["orders", config.posBaseUrl, shopId, key], orderKind(shopId)) as OrderIndex;
+  }
+
+  conversations(pageId: string): ConversationIndex {
+    const { config } = this.options;
+    const token = config.pageAccessTokens[pageId] ?? config.accessToken ?? "";
+    return this.index(["conversations", config.baseUrl, pageId, token], conversationKind(pageId)) as ConversationIndex;
+  }
+
+  /** Writes what is pending (the process is about to end). */
+  async flush(): Promise<void> {
+    await Promise.all([...this.indexes.values()].map((index) => index.flush()));
+  }
+
+  private index<R, C extends object>(identity: string[], kind: IndexKind<R, C>): RowIndex<R, C> {
+    const name = createHash("sha256").update(identity.join("\u0000")).digest("hex").slice(0, 32);
+    let index = this.indexes.get(name) as RowIndex<R, C> | undefined;
+    const { index: settings } = this.options.config;
+    if (!index) {
+      const policy: IndexPolicy = { refreshMs: settings.refreshSeconds * 1000, maxRows: settings.maxRows };
+      index = new RowIndex(kind, this.store<R>(`${identity[0]}-${name}`), policy, (delta) => {
+        held += delta;
+      });
+      this.indexes.set(name, index as RowIndex<unknown, object>);
+    }
+    use(index as RowIndex<unknown, object>, settings.maxHeldRows);
+    return index;
+  }
+
+  private store<R>(key: string): IndexStore<R> {
+    const { config, state, logger } = this.options;
+    const shared = state.indexStore?.<R>(key);
+    if (shared) return shared;
+    if (config.index.mode !== "disk" || !config.index.dir) return new MemoryStore<R>();
+    return new FileStore<R>(config.index.dir, key, (error) => logger.warn(`shop index not saved: ${error instanceof Error ? error.message : String(error)}`));
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Where an index's rows outlive the process. The index itself (row-index.ts) keeps its rows in
+ * memory and decides what to read; a store only keeps what the index hands it and gives it back,
+ * or says it has nothing usable (absent, corrupt, of another schema), in which case the index
+ * reads the upstream again: a store is never trusted over a re-read.
+ */
+
+/** Raise it whenever a row's stored shape or the meaning of the meta changes: older stores are read as empty. */
+export const SCHEMA = 1;
+
+export interface IndexMeta {
+  schema: number;
+  /** Unix seconds: every row updated at or after this is held; null: every row of all time. */
+  from: number | null;
+  /** Unix seconds, the upstream's clock: the newest update time read; refreshes start a margin before it. */
+  watermark: number;
+  /** This process's clock (ms) when the last completed refresh began: every change before it is in. */
+  asOf: number;
+  /** This process's clock (ms) of the last count check that agreed with the upstream. */
+  checkedAt: number;
+}
+
+export interface Stored<R> {
+  meta: IndexMeta;
+  rows: R[];
+}
+
+export interface IndexStore<R> {
+  /** What was kept, or undefined when nothing usable is (never throws for a bad copy). */
+  load(): Promise<Stored<R> | undefined>;
+  /**
+   * Takes the index's state after a change: `changed` rows (upserted) and, for stores that keep
+   * whole copies, `all()` to write them all. May write later (debounced); flush() writes now.
+   */
+  save(meta: IndexMeta, changed: readonly R[], all: () => readonly R[], replaced: boolean): void;
+  /** Changes other processes made since this one last loaded or pulled (shared stores only). */
+  pull?(): Promise<{ meta: IndexMeta; rows: R[]; replaced: boolean } | undefined>;
+  flush(): Promise<void>;
+  clear(): Promise<void>;
+}
+
+/** No persistence: the index lives as long as the process. */
+export class MemoryStore<R> implements IndexStore<R> {
+  async load(): Promise<undefined> {
+    return undefined;
+  }
+  save(): void {}
+  async flush(): Promise<void> {}
+  async clear(): Promise<void> {}
+}

@@ -1,0 +1,57 @@
+import type { ConversationListParams } from "../../clients/messaging.js";
+import type { Conversation } from "../../clients/schemas/messaging.js";
+import { recordDate } from "../../format/time.js";
+import { IndexFull } from "../../shop-index/row-index.js";
+import type { ToolContext } from "../define.js";
+import { rememberConversations } from "./conversation-lookup.js";
+import type { PageScan } from "./conversation-scan.js";
+
+/**
+ * A page's scan answered from the shop index: every conversation the v2 list would serve for the
+ * query, not only the latest few hundred. The index is brought up to date first (a request a page
+ * when warm). `build` false uses it only when it already holds the span asked (a customer search
+ * is answered from the latest conversations rather than wait for a first read of a big page).
+ * Tags, assignment and read state change without moving a conversation's update time, so the
+ * index never answers for them: undefined then, and the caller reads the list.
+ */
+export async function indexedScan(
+  ctx: ToolContext,
+  pageId: string,
+  query: ConversationListParams,
+  keep: (c: Conversation) => boolean,
+  build: boolean,
+): Promise<PageScan | undefined> {
+  if (!ctx.index || query.tags !== undefined || query.unread_first) return undefined;
+  const field = query.order_by === "inserted_at" ? "inserted_at" : "updated_at";
+  const need = query.since ?? null;
+  const index = ctx.index.conversations(pageId);
+  if (!build && !(await index.holds(need))) return undefined;
+  let view: { rows: Iterable<Conversation>; asOf: number };
+  try {
+    view = await index.view(ctx.messaging, need, (done) => ctx.progress(done, undefined, `conversations of page ${pageId} read: ${done}`));
+  } catch (error) {
+    if (error instanceof IndexFull) return undefined;
+    throw error;
+  }
+  const types = query.type?.length ? new Set<string>(query.type) : undefined;
+  const posts = query.post_ids?.length ? new Set(query.post_ids) : undefined;
+  const [from, to] = [query.since === undefined ? undefined : query.since * 1000, query.until === undefined ? undefined : query.until * 1000 + 999];
+  const listed = (c: Conversation) => {
+    if (types && !types.has(String(c.type))) return false;
+    if (posts && !posts.has(String(c.post_id ?? ""))) return false;
+    const at = recordDate(c[field])?.getTime();
+    return from === undefined || (at !== undefined && at >= from && at <= (to ?? Number.POSITIVE_INFINITY));
+  };
+  let examined = 0;
+  const kept: Conversation[] = [];
+  for (const c of view.rows) {
+    if (!listed(c)) continue;
+    examined++;
+    if (keep(c)) kept.push(c);
+  }
+  // Newest first by the list's order, as a scan returns them.
+  const time = (c: Conversation) => String(c[field] ?? "");
+  kept.sort((a, b) => time(b).localeCompare(time(a)) || String(b.id).localeCompare(String(a.id)));
+  rememberConversations(ctx.messaging, pageId, kept.slice(0, 200));
+  return { rows: kept, examined, oldest: undefined, complete: true, asOf: view.asOf };
+}

@@ -1,0 +1,44 @@
+import type { OrderListParams } from "../../clients/pos.js";
+import type { PosOrder } from "../../clients/schemas/pos.js";
+import { boundedByUpdate, listedBy, unindexable } from "../../shop-index/order-rows.js";
+import { IndexFull } from "../../shop-index/row-index.js";
+import type { ToolContext } from "../define.js";
+import { type Sweep, sweep } from "../pos/sweep.js";
+import { LAST_DISTINCT_PAGE } from "./order-ref.js";
+
+/** Most orders one sweep reads, and its time: past either it answers with what it read. Tests lower them. */
+export const SWEEP_BOUNDS = { orders: 10_000, ms: 20_000 };
+/** Pages read at once; with PANCAKE_POS_RATE_PER_SECOND the client's limiter spaces them further. */
+const PARALLEL_PAGES = 4;
+
+export interface EveryOrder extends Sweep<PosOrder> {
+  /** Read from the shop index, brought up to date at this time (ms); unset when read from the list itself. */
+  asOf?: number;
+}
+
+/**
+ * Every order the list serves for `query`: from the shop index when it holds them (a request or
+ * two to bring it up to date, whatever the shop's size), else read page by page, bounded. The
+ * index holds every order updated since a time, so it answers a question whose time field moves
+ * with an update (created, updated, a status reached) from any start, and any other from all time.
+ */
+export async function everyOrder(ctx: ToolContext, shopId: string, query: OrderListParams): Promise<EveryOrder> {
+  if (ctx.index && !unindexable(query)) {
+    const need = boundedByUpdate(query.updateStatus) && query.startDateTime !== undefined ? query.startDateTime : null;
+    try {
+      const view = await ctx.index.orders(shopId).view(ctx.pos, need, ctx.progress);
+      const keep = listedBy(query);
+      const rows = [...view.rows].filter(keep);
+      return { rows, total: rows.length, complete: true, asOf: view.asOf };
+    } catch (error) {
+      if (!(error instanceof IndexFull)) throw error;
+      ctx.logger.info(`search_orders: ${error.message}; reading the list instead`);
+    }
+  }
+  return sweep(
+    ctx.pos,
+    { rows: SWEEP_BOUNDS.orders, ms: SWEEP_BOUNDS.ms, lastPage: LAST_DISTINCT_PAGE, parallel: PARALLEL_PAGES },
+    (pos, page_number, page_size) => pos.listOrders(shopId, { ...query, page_number, page_size }),
+    ctx.progress,
+  );
+}
