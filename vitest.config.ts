@@ -10,7 +10,7 @@ export default defineConfig({
     // One worker per core, not vitest's cores - 1: most files wait on child processes and sockets,
     // so on 2 cores a single worker left one idle (the suite took 366 s serially, 200 s like this).
     maxWorkers: availableParallelism(),
-    setupFiles: ["test/setup-clock.ts"],
+    setupFiles: ["test/setup-clock.ts", "test/setup-index.ts"],
     reporters: ["default"],
   },
 });

@@ -18,6 +18,11 @@ async function main(): Promise<void> {
   if (command.kind === "help") return void process.stdout.write(command.text);
   if (command.kind === "version") return void process.stdout.write(`${VERSION}\n`);
   if (command.kind === "sandbox") return runSandbox(command.port, command.host);
+  if (command.kind === "index") {
+    const { clearIndex, indexInfo } = await import("./shop-index/admin.js");
+    return void process.stdout.write(`${await (command.action === "clear" ? clearIndex : indexInfo)(command.dir)}
+`);
+  }
 
   let config: Config = command.config;
   // Checked here, where the server is assembled: the configuration knows no tool (config.ts).

@@ -144,6 +144,7 @@ Usage:
   pancake-mcp --http [flags]          serve Streamable HTTP at http://HOST:PORT/mcp
   pancake-mcp --demo [--http]         serve against the embedded sandbox shop (no credentials needed)
   pancake-mcp sandbox [--port N]      run only the simulated upstream APIs
+  pancake-mcp index info|clear        where the shop index is kept and how big it is, or remove it
 
 Flags:
   --http                 Streamable HTTP instead of stdio
@@ -213,6 +214,7 @@ export type CliCommand =
   | { kind: "help"; text: string }
   | { kind: "version" }
   | { kind: "sandbox"; port: number; host: string }
+  | { kind: "index"; action: "info" | "clear"; dir: string }
   | { kind: "serve"; config: Config };
 
 /** A config problem the CLI prints and exits on; the message names the variable or flag. */
@@ -255,6 +257,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   }
   if (positionals[0] === "sandbox") {
     return { kind: "sandbox", port: port ?? 4010, host: values.host ?? "127.0.0.1" };
+  }
+  if (positionals[0] === "index") {
+    const action = positionals[1];
+    if (action !== "info" && action !== "clear") throw new ConfigFileError(`pancake-mcp index: say what to do, info or clear (got ${JSON.stringify(action ?? "")})`);
+    return { kind: "index", action, dir: env.PANCAKE_INDEX_DIR || defaultIndexDir(env) };
   }
   if (positionals.length > 0) throw new ConfigFileError(`unknown command ${JSON.stringify(positionals[0])}; see --help`);
 

@@ -169,7 +169,10 @@ export class RowIndex<R, C extends object> {
       await Promise.all([...this.listeners].map((p) => p(done, total, message)));
     };
     const meta = this.meta;
+    // What changed while a span was read was changed after the read began: the refresh reads from then on.
+    let refreshFrom: number | undefined;
     if (!meta || !covers(meta.from, need)) {
+      refreshFrom = Math.floor(started / 1000);
       // Read what is missing: all of it, or the older stretch before what is held.
       const from = meta ? older(meta.from, need) : need;
       const read = await this.read(client, from, meta && meta.from !== null ? meta.from - 1 : undefined, progress);
@@ -178,13 +181,13 @@ export class RowIndex<R, C extends object> {
       this.meta = { schema: SCHEMA, from, watermark: this.newest(read, meta?.watermark), asOf: meta?.asOf ?? started, checkedAt: meta?.checkedAt ?? 0 };
       this.store.save(this.meta, read, () => [...this.rows.values()], !meta);
     }
-    await this.refresh(client, started, progress);
+    await this.refresh(client, started, progress, refreshFrom);
     if (Date.now() - this.meta!.checkedAt >= this.kind.checkEveryMs) await this.check(client, started, progress);
   }
 
-  private async refresh(client: C, started: number, progress: Progress): Promise<void> {
+  private async refresh(client: C, started: number, progress: Progress, from?: number): Promise<void> {
     const meta = this.meta!;
-    const changed = await this.read(client, meta.watermark - MARGIN_S, undefined, progress);
+    const changed = await this.read(client, Math.min(meta.watermark, from ?? meta.watermark) - MARGIN_S, undefined, progress);
     const moved = changed.filter((row) => this.upsert(row));
     this.meta = { ...meta, watermark: this.newest(changed, meta.watermark), asOf: started };
     this.store.save(this.meta, moved, () => [...this.rows.values()], false);

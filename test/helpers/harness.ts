@@ -39,6 +39,8 @@ export async function startHarness(
   options: {
     config?: Partial<Config>;
     sandbox?: SandboxOptions;
+    /** Another harness's sandbox, started and closed by it: two servers, one upstream. */
+    shared?: Sandbox;
     credentials?: boolean;
     /** Configure the sandbox pages' call-centre ids, as the demo does (PANCAKE_CALL_CENTER_IDS). */
     callCenters?: boolean;
@@ -48,8 +50,8 @@ export async function startHarness(
     era?: Era;
   } = {},
 ): Promise<Harness> {
-  const sandbox = new Sandbox(options.sandbox);
-  const urls = await sandbox.start();
+  const sandbox = options.shared ?? new Sandbox(options.sandbox);
+  const urls = options.shared ? sandbox.started : await sandbox.start();
   const contract = recordContract(sandbox);
   const creds = options.credentials ?? true;
   const config = makeConfig({
@@ -105,7 +107,7 @@ export async function startHarness(
       await client.close();
       await closeServer();
       await clients.close();
-      await sandbox.close();
+      if (!options.shared) await sandbox.close();
       const violations = contract.violations();
       if (violations.length) throw new Error(`requests the vendor's OpenAPI does not allow:\n${violations.join("\n")}`);
     },

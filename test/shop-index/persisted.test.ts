@@ -1,0 +1,110 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, startHarness } from "../helpers/harness.js";
+
+// The index kept on disk, as the desktop install keeps it: a restarted server starts warm, its
+// files are the user's alone and hold no credential, and a damaged or foreign file is read afresh.
+
+const CLI = new URL("../../dist/cli.js", import.meta.url).pathname;
+const SENTINELS = { userToken: "UT-SENTINEL-4c1f9e", posApiKey: "POS-SENTINEL-77ab20", pageTokenPrefix: "PT-SENTINEL-" };
+const dir = mkdtempSync(join(tmpdir(), "pancake-index-"));
+const onDisk = (folder = dir) => ({ index: { mode: "disk" as const, dir: folder, refreshSeconds: 0, maxRows: 300_000, maxHeldRows: 600_000 } });
+
+let upstream: Harness;
+beforeAll(async () => {
+  upstream = await startHarness({ sandbox: { ratePerSecond: 10_000, credentials: SENTINELS }, config: onDisk() });
+});
+afterAll(() => upstream.close());
+
+/** A server as a desktop client starts it: on the same shop, the same folder. */
+async function restarted(folder = dir): Promise<Harness> {
+  return startHarness({ shared: upstream.sandbox, config: onDisk(folder) });
+}
+
+const orderReads = () => upstream.sandbox.server.requests.filter((q) => q.path.endsWith("/orders")).length;
+const files = (folder = dir) => readdirSync(folder).filter((f) => f.endsWith(".json.gz"));
+
+describe("the shop index on disk", () => {
+  let first: Record<string, unknown>;
+
+  it("is written to the user's folder, readable by the user alone, with no token or key in it", async () => {
+    first = (await upstream.call("search_orders", { group_by: ["status"] })).data;
+    await upstream.call("list_conversations", { awaiting_reply: true, limit: 5 });
+    // Closing writes what is pending (the server's clients close with it).
+    await upstream.close();
+    upstream = await startHarness({ sandbox: { ratePerSecond: 10_000, credentials: SENTINELS }, config: onDisk() });
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(files().length).toBeGreaterThanOrEqual(2);
+    for (const name of files()) {
+      expect(statSync(join(dir, name)).mode & 0o777, name).toBe(0o600);
+      const text = gunzipSync(readFileSync(join(dir, name))).toString("utf8");
+      for (const secret of [SENTINELS.userToken, SENTINELS.posApiKey, SENTINELS.pageTokenPrefix]) expect(text, name).not.toContain(secret);
+      for (const secret of [SENTINELS.userToken, SENTINELS.posApiKey]) expect(name).not.toContain(secret);
+    }
+  });
+
+  it("starts warm after a restart: a refresh and a check, not every page again", async () => {
+    // The first server's sandbox is gone too: a new one, at another port, is another upstream,
+    // whose index starts empty.
+    const cold = await restarted();
+    try {
+      upstream.sandbox.server.resetRecords();
+      const r = await cold.call("search_orders", { group_by: ["status"] });
+      expect(r.isError, r.text).toBe(false);
+      expect(orderReads()).toBeGreaterThan(3);
+      await cold.close();
+      const warm = await restarted();
+      upstream.sandbox.server.resetRecords();
+      const again = await warm.call("search_orders", { group_by: ["status"] });
+      expect(again.data.groups).toEqual(r.data.groups);
+      expect(orderReads()).toBeLessThanOrEqual(2);
+      await warm.close();
+      expect(first).toBeDefined();
+    } finally {
+      await cold.close().catch(() => {});
+    }
+  });
+
+  it("reads the shop afresh when a file is damaged, cut short or another index's", async () => {
+    const truth = (await upstream.call("search_orders", { group_by: ["carrier"] })).data;
+    const flushed = await restarted();
+    await flushed.call("search_orders", { group_by: ["carrier"] });
+    await flushed.close();
+    const name = files().find((f) => f.startsWith("orders-"))!;
+    const path = join(dir, name);
+    const good = readFileSync(path);
+    const other = files().find((f) => f.startsWith("conversations-"))!;
+    for (const [label, body] of [
+      ["garbage", Buffer.from("not a gzip file")],
+      ["cut short", good.subarray(0, Math.floor(good.length / 2))],
+      ["another index's", readFileSync(join(dir, other))],
+    ] as const) {
+      writeFileSync(path, body);
+      const server = await restarted();
+      upstream.sandbox.server.resetRecords();
+      const r = await server.call("search_orders", { group_by: ["carrier"] });
+      await server.close();
+      expect(r.isError, `${label}: ${r.text}`).toBe(false);
+      expect(r.data.groups, label).toEqual(truth.groups);
+      expect(orderReads(), label).toBeGreaterThan(3);
+    }
+  });
+
+  it("says where it is and how big, and clears, from the command line", async () => {
+    const run = promisify(execFile);
+    const env = { ...process.env, PANCAKE_INDEX_DIR: dir };
+    const info = await run(process.execPath, [CLI, "index", "info"], { env });
+    expect(info.stdout).toContain(dir);
+    expect(info.stdout).toMatch(/index file\(s\)/);
+    const cleared = await run(process.execPath, [CLI, "index", "clear"], { env });
+    expect(cleared.stdout).toMatch(/removed \d+ shop index file\(s\)/);
+    expect(files()).toEqual([]);
+    const wrong = await run(process.execPath, [CLI, "index", "wipe"], { env }).catch((error: { stderr: string; code: number }) => error);
+    expect(wrong).toMatchObject({ code: 2, stderr: expect.stringContaining("info or clear") });
+  });
+});
