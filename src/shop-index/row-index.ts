@@ -159,7 +159,10 @@ export class RowIndex<R, C extends object> {
 
   private async sync(client: C, need: number | null): Promise<void> {
     const pulled = await this.store.pull?.();
-    if (pulled) {
+    if (pulled === "gone") {
+      this.replace([]);
+      this.meta = undefined;
+    } else if (pulled) {
       if (pulled.replaced) this.replace(pulled.rows);
       else for (const row of pulled.rows) this.upsert(row);
       this.meta = pulled.meta;

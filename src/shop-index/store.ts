@@ -33,8 +33,12 @@ export interface IndexStore<R> {
    * whole copies, `all()` to write them all. May write later (debounced); flush() writes now.
    */
   save(meta: IndexMeta, changed: readonly R[], all: () => readonly R[], replaced: boolean): void;
-  /** Changes other processes made since this one last loaded or pulled (shared stores only). */
-  pull?(): Promise<{ meta: IndexMeta; rows: R[]; replaced: boolean } | undefined>;
+  /**
+   * Changes other processes made since this one last loaded or pulled (shared stores only);
+   * "gone" when the shared copy this process had loaded no longer exists (a restarted Redis): the
+   * index then reads the upstream afresh rather than trust what it holds alone.
+   */
+  pull?(): Promise<{ meta: IndexMeta; rows: R[]; replaced: boolean } | "gone" | undefined>;
   flush(): Promise<void>;
   clear(): Promise<void>;
 }

@@ -1,0 +1,167 @@
+import type { IndexMeta, IndexStore, Stored } from "../shop-index/store.js";
+import type { RedisLink } from "./redis-link.js";
+
+// The shop index shared by every replica through Redis (hosted mode): each index is a hash of rows
+// by id, the version (update time) of each, a sorted log of which ids changed at which write, and
+// its meta. A replica keeps its own copy in memory and pulls only the rows changed since it last
+// looked; a write keeps a row only if it is at least as new as the one stored, so a slow replica
+// or a webhook delivered twice never puts an older copy back.
+
+/** Rows per script call: Lua's argument stack, and Redis busy for a moment at most. */
+const CHUNK = 400;
+/** Rows per HSCAN step when a replica loads an index whole. */
+const SCAN_COUNT = 2_000;
+/** An index nobody writes to for this long is dropped by Redis. */
+const IDLE_MS = 30 * 86_400_000;
+
+export const INDEX_SCRIPTS = {
+  // KEYS meta, rows, versions, log. ARGV: replace (0/1), epoch, last (0/1), ttl, meta JSON, then id, version, json triples.
+  pmcpIndexWrite: {
+    keys: 4,
+    lua: `
+if ARGV[1] == '1' then
+  redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+  redis.call('HSET', KEYS[1], 'epoch', ARGV[2], 'seq', 0)
+end
+if not redis.call('HGET', KEYS[1], 'epoch') then redis.call('HSET', KEYS[1], 'epoch', ARGV[2], 'seq', 0) end
+local written = 0
+for i = 6, #ARGV, 3 do
+  local id, version = ARGV[i], tonumber(ARGV[i + 1])
+  local held = tonumber(redis.call('HGET', KEYS[3], id) or '-1')
+  if version >= held then
+    local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+    redis.call('HSET', KEYS[2], id, ARGV[i + 2])
+    redis.call('HSET', KEYS[3], id, ARGV[i + 1])
+    redis.call('ZADD', KEYS[4], seq, id)
+    written = written + 1
+  end
+end
+if ARGV[3] == '1' then
+  local m = cjson.decode(ARGV[5])
+  local old = redis.call('HGET', KEYS[1], 'meta')
+  if old and ARGV[1] ~= '1' then
+    local o = cjson.decode(old)
+    if o.from == cjson.null or m.from == cjson.null then m.from = cjson.null else m.from = math.min(o.from, m.from) end
+    m.watermark = math.max(o.watermark, m.watermark)
+    m.asOf = math.max(o.asOf, m.asOf)
+    m.checkedAt = math.max(o.checkedAt, m.checkedAt)
+  end
+  redis.call('HSET', KEYS[1], 'meta', cjson.encode(m))
+end
+for k = 1, 4 do redis.call('PEXPIRE', KEYS[k], tonumber(ARGV[4])) end
+return {redis.call('HGET', KEYS[1], 'epoch'), tonumber(redis.call('HGET', KEYS[1], 'seq')), written}
+`,
+  },
+};
+
+interface Position {
+  epoch: string;
+  seq: number;
+}
+
+export class RedisIndexStore<R> implements IndexStore<R> {
+  private readonly keys: [string, string, string, string];
+  private position: Position | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly link: RedisLink,
+    namespace: string,
+    key: string,
+    /** The row's id and version (its update time), as the index reads them. */
+    private readonly identify: (row: R) => { id: string; version: number },
+  ) {
+    const base = `pmcp:{${namespace}}:ix:${key}`;
+    this.keys = [`${base}:meta`, `${base}:rows`, `${base}:ver`, `${base}:log`];
+  }
+
+  async load(): Promise<Stored<R> | undefined> {
+    const read = await this.attempt(() => this.loadWhole());
+    return read ?? undefined;
+  }
+
+  async pull(): Promise<{ meta: IndexMeta; rows: R[]; replaced: boolean } | "gone" | undefined> {
+    return (
+      (await this.attempt(async () => {
+        const [epoch, seq, meta] = (await this.link.client.hmget(this.keys[0], "epoch", "seq", "meta")) as [string | null, string | null, string | null];
+        if (!epoch || !meta) {
+          // Gone from Redis (restarted, expired, cleared) while this replica held a copy: read anew.
+          if (!this.position) return undefined;
+          this.position = undefined;
+          return "gone" as const;
+        }
+        if (!this.position || epoch !== this.position.epoch) {
+          const whole = await this.loadWhole();
+          return whole && { ...whole, replaced: true };
+        }
+        if (Number(seq) <= this.position.seq) return undefined;
+        const changed = await this.link.client.zrangebyscore(this.keys[3], `(${this.position.seq}`, "+inf", "WITHSCORES");
+        const ids = changed.filter((_, i) => i % 2 === 0);
+        const top = Math.max(this.position.seq, ...changed.filter((_, i) => i % 2 === 1).map(Number));
+        const rows: R[] = [];
+        for (let i = 0; i < ids.length; i += SCAN_COUNT) {
+          for (const json of await this.link.client.hmget(this.keys[1], ...ids.slice(i, i + SCAN_COUNT))) if (json) rows.push(JSON.parse(json) as R);
+        }
+        this.position = { epoch, seq: top };
+        return { meta: JSON.parse(meta) as IndexMeta, rows, replaced: false };
+      })) ?? undefined
+    );
+  }
+
+  save(meta: IndexMeta, changed: readonly R[], _all: () => readonly R[], replaced: boolean): void {
+    const rows = [...changed];
+    this.writing = this.writing.then(() => this.write(meta, rows, replaced)).catch((error: unknown) => this.link.failed(error));
+  }
+
+  flush(): Promise<void> {
+    return this.writing;
+  }
+
+  async clear(): Promise<void> {
+    await this.writing;
+    this.position = undefined;
+    if (this.link.up) await this.link.client.del(...this.keys).catch((error: unknown) => this.link.failed(error));
+  }
+
+  private async write(meta: IndexMeta, rows: R[], replaced: boolean): Promise<void> {
+    if (!this.link.up) return;
+    const epoch = replaced ? `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}` : (this.position?.epoch ?? "first");
+    for (let i = 0; i === 0 || i < rows.length; i += CHUNK) {
+      const chunk = rows.slice(i, i + CHUNK).flatMap((row) => {
+        const { id, version } = this.identify(row);
+        return [id, version, JSON.stringify(row)];
+      });
+      const last = i + CHUNK >= rows.length;
+      const [stored, seq, written] = (await this.link.run("pmcpIndexWrite", ...this.keys, replaced && i === 0 ? 1 : 0, epoch, last ? 1 : 0, IDLE_MS, JSON.stringify(meta), ...chunk)) as [string, number, number];
+      // This replica's own writes need not be pulled back; another's in between will be (they raise seq past this).
+      if (replaced && i === 0) this.position = { epoch: stored, seq };
+      else if (this.position?.epoch === stored && this.position.seq === seq - written) this.position.seq = seq;
+    }
+  }
+
+  private async loadWhole(): Promise<Stored<R> | undefined> {
+    const client = this.link.client;
+    const [epoch, seq, meta] = (await client.hmget(this.keys[0], "epoch", "seq", "meta")) as [string | null, string | null, string | null];
+    if (!epoch || !meta) return undefined;
+    const rows: R[] = [];
+    let cursor = "0";
+    do {
+      const [next, pairs] = await client.hscan(this.keys[1], cursor, "COUNT", SCAN_COUNT);
+      for (let i = 1; i < pairs.length; i += 2) rows.push(JSON.parse(pairs[i]!) as R);
+      cursor = next;
+    } while (cursor !== "0");
+    this.position = { epoch, seq: Number(seq) };
+    return { meta: JSON.parse(meta) as IndexMeta, rows };
+  }
+
+  /** Redis away: nothing stored can be had, and the index works from the upstream alone. */
+  private async attempt<T>(read: () => Promise<T>): Promise<T | undefined> {
+    if (!this.link.up) return undefined;
+    try {
+      return await read();
+    } catch (error) {
+      this.link.failed(error);
+      return undefined;
+    }
+  }
+}
