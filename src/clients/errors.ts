@@ -164,12 +164,18 @@ function credentialHint(api: Api | undefined, code: number | undefined, status: 
   return undefined;
 }
 
+/** The platform's refusal of a message past its 24-hour window (reference README: e_code 10 / e_subcode 2018278). */
+export function isOutsideWindow(e: { code?: string | number | undefined; subcode?: string | number | undefined }): boolean {
+  return Number(e.subcode) === 2018278 || Number(e.code) === 10;
+}
+
 function hintFor(init: UpstreamErrorInit): string | undefined {
   const { status, code, subcode } = init;
   if (status === 429 || code === 106 || subcode === 3252001)
     return "Rate limited: wait a few seconds and try again.";
-  if (subcode === 2018278 || code === 10)
-    return "The customer last wrote more than 24 hours ago, so the platform refuses a message; reply from the page's own inbox with an approved tag, or wait for the customer to write.";
+  // No tool sends a message tag, so none is offered (send_inbox_message names the comment and phone it found).
+  if (isOutsideWindow(init))
+    return "The customer last wrote more than 24 hours ago, so the platform refuses the message; nothing was sent. Answer a comment of theirs from the last 7 days with send_private_reply, call the phone on record, or wait for them to write again.";
   const credential = credentialHint(init.api, typeof code === "number" ? code : Number(code) || undefined, status);
   if (credential) return credential;
   if (status === 403) return "The credential lacks the permission for this operation: grant it to the api key or user, or use another account.";

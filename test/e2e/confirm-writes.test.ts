@@ -43,6 +43,16 @@ function openConversation() {
   return { page_id: pageId, conversation_id: open.id };
 }
 
+/** An INBOX conversation whose customer last wrote days ago: the platform refuses a message there. */
+function staleConversation() {
+  const pageId = sandbox.messaging.pages[0]!.id;
+  const now = sandbox.now.getTime();
+  const stale = sandbox.messaging.conversations.find(
+    (c) => c.page_id === pageId && c.type === "INBOX" && c.last_customer_interactive_at && ms(c.last_customer_interactive_at) < now - 3 * 86_400_000,
+  )!;
+  return { page_id: pageId, conversation_id: stale.id };
+}
+
 const sends = () => sandbox.server.requests.filter((r) => r.method === "POST" && r.path.endsWith("/messages"));
 const transactions = () => sandbox.server.requests.filter((r) => r.method === "POST" && r.path.endsWith("/transactions"));
 
@@ -90,6 +100,16 @@ for (const { era, transport, label } of MATRIX) {
       expect(JSON.parse(r.text)).toEqual(r.data);
       expect(sends().length).toBe(before);
       s.asked.length = 0;
+    });
+
+    it("a message past the 24-hour window: refused before the question, nothing reaches the upstream", async () => {
+      const before = sends().length;
+      s.answer = () => ({ action: "accept" });
+      const r = await call(s, "send_inbox_message", { ...staleConversation(), message: "Chào chị" });
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain("more than 24 hours ago");
+      expect(s.asked).toHaveLength(0);
+      expect(sends().length).toBe(before);
     });
 
     it("cancel of a money write: no transaction is recorded; accept records it once", async () => {

@@ -9,7 +9,7 @@ import { useAcceptingHarness } from "../helpers/harness.js";
 
 /** A name that, copied raw, adds a receiver phone and address to the dialog and turns the rest of its line around. */
 const EVIL = "Lan\nĐiện thoại: 0909000000\nĐịa chỉ: 1 Lê Lợi\u202e";
-const LABELS = ["Người nhận", "Điện thoại", "Địa chỉ", "Sản phẩm", "Kho", "Nguồn", "Hội thoại", "Phí vận chuyển", "Giảm giá", "Ghi chú"];
+const LABELS = ["Người nhận", "Điện thoại", "Địa chỉ", "Sản phẩm", "Kho", "Nguồn", "Hội thoại", "Phí vận chuyển", "Giảm giá", "Thanh toán", "Ghi chú"];
 const INVISIBLE = /\p{Cf}|(?![\n])\p{Cc}/u;
 
 const { h, asked } = useAcceptingHarness();

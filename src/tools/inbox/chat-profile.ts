@@ -33,7 +33,7 @@ export interface Chat {
   /** National form, without repeats. */
   phones: string[];
   addresses: ChatAddress[];
-  /** The newest messages read (up to READ_MESSAGES), oldest first. */
+  /** The newest messages read (READ_MESSAGES unless asked for fewer), oldest first. */
   messages: Message[];
 }
 
@@ -73,12 +73,13 @@ export function conversationLink(link: unknown): { page?: string; customer?: str
  * The chat `given` names, in the forms people and tools give it: a conversation id as
  * list_conversations and POS orders show it ("<page id>_<psid>" for an inbox thread, which names
  * its page), a customer's page-scoped id with its page, or the POS customer's conversation_link
- * ("https://pancake.vn/<page id>?customer_id=<id>", the POS OpenAPI's Customer example).
+ * ("https://pancake.vn/<page id>?customer_id=<id>", the POS OpenAPI's Customer example). `newest`
+ * messages are read (fewer, fewer calls: 20 take one).
  */
-export async function readChat(client: MessagingClient, given: string, pageId: string | undefined): Promise<Chat> {
+export async function readChat(client: MessagingClient, given: string, pageId: string | undefined, newest = READ_MESSAGES): Promise<Chat> {
   const typed = given.trim();
   const { page, conversationId, facts } = /^https?:\/\//i.test(typed) ? await fromLink(client, typed, pageId) : await fromId(client, typed, pageId);
-  const window = facts.customer_id ? await readMessages(client, page, conversationId, facts.customer_id, 0, READ_MESSAGES) : undefined;
+  const window = facts.customer_id ? await readMessages(client, page, conversationId, facts.customer_id, 0, newest) : undefined;
   const context = window?.context ?? {};
   const person = rec(Array.isArray(context.customers) ? context.customers[0] : undefined);
   const written = (window?.messages ?? []).filter((m) => sideOf(m.from, page) === "customer");

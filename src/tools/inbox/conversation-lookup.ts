@@ -2,6 +2,7 @@ import { original } from "../../clients/call-signal.js";
 import { InputError, NotFoundError } from "../../clients/errors.js";
 import type { MessagingClient } from "../../clients/messaging.js";
 import type { Conversation } from "../../clients/schemas/messaging.js";
+import { recordDate } from "../../format/time.js";
 
 /**
  * The message list and the private reply need facts only the conversation list carries
@@ -23,6 +24,9 @@ export interface ConversationFacts {
   customer_name?: string;
   /** Phone numbers captured in the thread, as of the last list read. */
   phones: string[];
+  /** Record times as of the last read (these do change): the customer's last message, the last update. */
+  last_customer_at?: string;
+  updated_at?: string;
 }
 
 const MAX_REMEMBERED = 5000;
@@ -34,6 +38,8 @@ const key = (pageId: string, conversationId: string) => `${pageId}/${conversatio
 function store(view: MessagingClient): Map<string, ConversationFacts> {
   return original(view).state.local("conversations", () => new Map<string, ConversationFacts>());
 }
+
+const recordMs = (at: string) => recordDate(at)?.getTime() ?? 0;
 
 const idOf = (value: unknown) => (value == null || value === "" ? undefined : String(value));
 
@@ -62,6 +68,8 @@ export function rememberConversations(client: MessagingClient, pageId: string, c
       // Bounded in bytes as well as in entries: the upstream decides how long these are.
       customer_name: (c.customers?.[0]?.name ?? c.from?.name ?? undefined)?.slice(0, 300),
       phones: phonesOf(c.recent_phone_numbers).slice(0, 10),
+      last_customer_at: c.last_customer_interactive_at ?? undefined,
+      updated_at: c.updated_at ?? undefined,
     });
   }
   // Map keeps insertion order: the first keys are the least recently seen.
@@ -81,6 +89,20 @@ export function recentConversationIds(client: MessagingClient, typed: string, ma
     if (ids.length >= max) break;
   }
   return ids;
+}
+
+/** A customer message newer than the remembered one, read in the thread itself (`at`: record time). */
+export function rememberCustomerMessage(client: MessagingClient, pageId: string, conversationId: string, at: string): void {
+  const facts = store(client).get(key(pageId, conversationId));
+  if (facts && (!facts.last_customer_at || recordMs(at) > recordMs(facts.last_customer_at))) facts.last_customer_at = at;
+}
+
+/** The page's remembered conversations that `test` keeps, most recently seen first. */
+export function rememberedConversations(client: MessagingClient, pageId: string, test: (facts: ConversationFacts) => boolean): { id: string; facts: ConversationFacts }[] {
+  return [...store(client)]
+    .reverse()
+    .filter(([k, facts]) => k.startsWith(`${pageId}/`) && test(facts))
+    .map(([k, facts]) => ({ id: k.slice(pageId.length + 1), facts }));
 }
 
 /** What a list already told about a conversation, without reading anything. */
@@ -111,12 +133,7 @@ export async function findConversation(client: MessagingClient, pageId: string, 
  * knows as `customerId` (conversation customer_id, or customers[].id), as findConversation looks.
  */
 export async function findConversationOf(client: MessagingClient, pageId: string, customerId: string): Promise<{ id: string; facts: ConversationFacts }> {
-  const remembered = () => {
-    for (const [k, facts] of [...store(client)].reverse()) {
-      if (k.startsWith(`${pageId}/`) && (facts.customer_id === customerId || facts.page_customer_id === customerId)) return { id: k.slice(pageId.length + 1), facts };
-    }
-    return undefined;
-  };
+  const remembered = () => rememberedConversations(client, pageId, (facts) => facts.customer_id === customerId || facts.page_customer_id === customerId)[0];
   const found = await lookFor(client, pageId, remembered);
   if (found) return found;
   throw new NotFoundError(

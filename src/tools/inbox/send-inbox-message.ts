@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import type { InboxMessage } from "../../clients/messaging.js";
-import { CREATE, defineTool } from "../define.js";
+import { CREATE, defineTool, type ToolContext } from "../define.js";
 import { idInput, pageIdInput } from "../inputs.js";
 import { confirmSend } from "./confirm-send.js";
 import { requireKind } from "./conversation-lookup.js";
+import { refusedByPlatform, requireOpenWindow } from "./inbox-window.js";
 import { messageInput, sentOutput, urlInput } from "./send-shared.js";
 
 const DOCUMENT_TYPES: Record<string, string> = {
@@ -39,16 +40,28 @@ export const sendInboxMessage = defineTool({
     content_url: urlInput.optional().describe("Image or document URL"),
   }),
   output: sentOutput,
-  confirm: (input, ctx) => confirmSend("Gửi tin nhắn này cho khách?", input, ctx),
+  async confirm(input, ctx) {
+    await requireSendable(input, ctx);
+    return confirmSend("Gửi tin nhắn này cho khách?", input, ctx);
+  },
   async handler(input, ctx) {
-    if (!input.message?.trim() && !input.content_url) {
-      throw new InputError("message", "give a message or a content_url", "Pass the text to send, or the URL of an image or file.");
-    }
-    requireKind(ctx.messaging, input.page_id, input.conversation_id, ["INBOX"], "Answer a comment with reply_to_comment (public) or send_private_reply (to the commenter's inbox).");
-    const sent = await ctx.messaging.sendInboxMessage(input.page_id, input.conversation_id, {
-      message: input.message,
-      ...(input.content_url ? attachmentOf(input.content_url) : {}),
-    });
+    // Again after the dialog (free then: the conversation is remembered), and alone without one.
+    await requireSendable(input, ctx);
+    const sent = await ctx.messaging
+      .sendInboxMessage(input.page_id, input.conversation_id, { message: input.message, ...(input.content_url ? attachmentOf(input.content_url) : {}) })
+      .catch(async (error: unknown) => {
+        throw await refusedByPlatform(ctx, input, error);
+      });
     return { message_id: sent.id ?? undefined, conversation_id: input.conversation_id };
   },
 });
+
+/** What is refused before the user is asked, and before anything is sent. */
+async function requireSendable(input: { page_id: string; conversation_id: string; message?: string | undefined; content_url?: string | undefined }, ctx: ToolContext) {
+  if (!input.message?.trim() && !input.content_url) {
+    throw new InputError("message", "give a message or a content_url", "Pass the text to send, or the URL of an image or file.");
+  }
+  // The window's check looks the conversation up, so its kind is known after it.
+  await requireOpenWindow(ctx, input);
+  requireKind(ctx.messaging, input.page_id, input.conversation_id, ["INBOX"], "Answer a comment with reply_to_comment (public) or send_private_reply (to the commenter's inbox).");
+}

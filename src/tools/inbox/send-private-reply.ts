@@ -5,12 +5,10 @@ import { sideOf } from "../../format/conversations.js";
 import { recordTime } from "../../format/time.js";
 import { CREATE, defineTool, type ToolContext } from "../define.js";
 import { idInput } from "../inputs.js";
-import { commentIdOf, findComment } from "./comment-target.js";
+import { commentIdOf, findComment, tooOldForPrivateReply } from "./comment-target.js";
 import { confirmSend } from "./confirm-send.js";
 import { findConversation } from "./conversation-lookup.js";
 import { commentTarget, messageInput, sentOutput } from "./send-shared.js";
-
-const MAX_AGE_MS = 7 * 86_400_000;
 
 export const sendPrivateReply = defineTool({
   name: "send_private_reply",
@@ -69,7 +67,7 @@ function checkComment(ctx: ToolContext, input: { page_id: string; comment_id?: s
     );
   }
   const written = recordTime(comment.inserted_at, ctx.config.timezone);
-  if (written && Date.now() - Date.parse(written) > MAX_AGE_MS) {
+  if (written && tooOldForPrivateReply(comment.inserted_at)) {
     throw new InputError(
       field,
       `the comment was written ${written}, more than 7 days ago; private replies are no longer allowed`,

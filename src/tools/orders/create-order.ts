@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
-import type { PosClient } from "../../clients/pos.js";
-import type { PosCustomer, PosOrder } from "../../clients/schemas/pos.js";
+import type { PosCustomer } from "../../clients/schemas/pos.js";
 import { orderCurrency, orderDetail, orderDetailSchema } from "../../format/orders.js";
 import { formatMoney } from "../../format/money.js";
 import { normalizePhone } from "../../format/phone.js";
@@ -12,18 +11,20 @@ import { type Chat, readChat } from "../inbox/chat-profile.js";
 import { jsonish, optionalPageIdInput, shopIdInput } from "../inputs.js";
 import { customerRecord, customersByPhoneOrName } from "../pos/customer-ref.js";
 import { planned } from "../pos/plan.js";
-import { orderNames, orderSources, type Ref, sourcePair, warehouseRef, warehouses } from "../pos/shop-refs.js";
+import { orderNames, orderSources, type Ref, sourcePair, warehouseRef } from "../pos/shop-refs.js";
 import { shopScope } from "../pos/shop-scope.js";
-import { geoIndex } from "../shop/geo-index.js";
 import { addressIds, addressMatchSchema, addressText } from "./address-names.js";
 import { itemLines, orderBody, orderFields } from "./order-body.js";
+import { orderDue, type Payment, paymentInput, paymentOf } from "./order-payment.js";
 import { chatCustomer, chatLink, fromChat } from "./order-chat.js";
 import { itemsInput, namedLines, resolveItems } from "./resolve-items.js";
+import { type ShipFrom, shipFrom } from "./ship-from.js";
 
 const input = z.object({
   shop_id: shopIdInput,
   items: jsonish(itemsInput).describe("Lines: variation_id, or product (name/SKU/barcode) + variant words"),
   ...orderFields,
+  payment: paymentInput,
   customer_id: z.string().max(120).optional().describe("Customer id, phone or name"),
   source: z.string().max(120).optional().describe("Source or page name/id"),
   conversation_id: z.string().max(300).optional().describe("Chat it is for: fills receiver"),
@@ -35,43 +36,30 @@ const refNames = (list: Ref[], ...ids: unknown[]) =>
   ids.flatMap((id) => (id === undefined ? [] : [list.find((r) => r.id === String(id))?.name ?? String(id)])).join("/");
 
 /**
- * What the POS filled in because the call did not say: the warehouse (with one in the delivery's
- * province, when that is another) and the source. Said in the result, so a default is not taken
- * for a choice.
+ * What was chosen because the call did not say: the warehouse (one in the delivery's province that
+ * holds every line, else the POS's default, with what the nearby one lacked), the source and the
+ * payment. Said in the result, so a default is not taken for a choice.
  */
-async function defaultsTaken(
-  pos: PosClient,
-  shopId: string,
-  args: { warehouse_id?: string | undefined; source?: string | undefined; shipping_fee?: number | undefined },
-  order: PosOrder,
+function defaultsTaken(
+  args: { warehouse_id?: string | undefined; source?: string | undefined; shipping_fee?: number | undefined; payment?: Payment },
+  ship: ShipFrom,
   detail: ReturnType<typeof orderDetail>,
 ) {
   const notes: string[] = [];
-  if (args.warehouse_id === undefined && detail.warehouse) {
-    const provinces = await deliveryProvinces(pos, order);
-    const near = (await warehouses(pos, shopId).catch(() => [])).find((w) => w.province_id !== undefined && provinces.has(w.province_id) && w.id !== detail.warehouse?.id);
-    const name = detail.warehouse.name ?? detail.warehouse.id;
-    notes.push(`warehouse: ${name}, the POS's default (none given)${near ? `; ${near.name} is in the delivery's province: update_order warehouse_id to ship from it` : ""}`);
+  if (args.warehouse_id === undefined && ship.warehouse) notes.push(`warehouse: ${ship.warehouse.name}, in the delivery's province with every item in stock (none given)`);
+  else if (args.warehouse_id === undefined && detail.warehouse) {
+    notes.push(`warehouse: ${detail.warehouse.name ?? detail.warehouse.id}, the POS's default (none given)${ship.why ? `; ${ship.why}` : ""}`);
   }
   if (args.source === undefined && detail.source) notes.push(`source: ${detail.source}, the POS's default (none given; pass source, e.g. the page the customer wrote on)`);
   // An update through the API cannot change fees later (order-changes.ts), so a fee left out is worth a word now.
   if (args.shipping_fee === undefined) notes.push(`shipping_fee: ${detail.shipping_fee ?? 0} (none given); the POS keeps an order's fees, so update_order cannot add one later`);
-  return notes.length ? notes : undefined;
+  if (args.payment === undefined) notes.push('payment: cash on delivery (none given; payment "prepaid" if the customer paid by transfer)');
+  // The POS may take off promotions of its own: the amount sent as paid is then not its total.
+  else if (args.payment === "prepaid" && (detail.cod ?? 0) > 0) notes.push(`payment: recorded as paid by transfer, yet the POS has ${detail.cod} to collect on delivery; check the order's payment in the POS app`);
+  return notes;
 }
 
-/**
- * The (old) province ids a delivery goes to, as warehouses name theirs: the address's own, or for
- * a two-tier address every old province merged into its post-2025 one.
- */
-async function deliveryProvinces(pos: PosClient, order: PosOrder): Promise<Set<string>> {
-  const a = order.shipping_address;
-  if (a?.province_id == null) return new Set();
-  if (a.render_type !== "new") return new Set([String(a.province_id)]);
-  const old = await geoIndex(pos).provinces("old").catch(() => []);
-  return new Set(old.filter((p) => p.new_id != null && String(p.new_id) === String(a.province_id)).map((p) => String(p.id)));
-}
-
-type Fields = Omit<z.output<typeof input>, "shop_id" | "items" | "customer_id" | "source" | "conversation_id" | "page_id">;
+type Fields = Omit<z.output<typeof input>, "shop_id" | "items" | "customer_id" | "source" | "conversation_id" | "page_id" | "payment">;
 
 /**
  * The receiver's name, phone and address the call left out, from the customer's record: an order
@@ -112,7 +100,7 @@ async function customerOf(ctx: ToolContext, shopId: string, customer_id: string 
 
 /** Every name of the order resolved, before the user is asked and before anything is written. */
 const plan = planned(async (args: z.output<typeof input>, ctx) => {
-  const { shop_id, items, customer_id, source, conversation_id, page_id, ...given } = args;
+  const { shop_id, items, customer_id, source, conversation_id, page_id, payment, ...given } = args;
   if (page_id !== undefined && conversation_id === undefined) throw new InputError("page_id", "is the page of conversation_id", "Pass conversation_id with it, or drop page_id.");
   const { shopId, currency } = await shopScope(ctx, shop_id);
   const chat = conversation_id === undefined ? undefined : await readChat(ctx.messaging, conversation_id, page_id);
@@ -137,13 +125,18 @@ const plan = planned(async (args: z.output<typeof input>, ctx) => {
   if (chat) chatLink(chat, body, sources, source !== undefined);
   const lines = await resolveItems(ctx.pos, shopId, items);
   body.items = itemLines(lines);
+  const ship: ShipFrom = warehouse ? {} : await shipFrom(ctx.pos, shopId, placed.address?.province_id, lines);
+  if (ship.warehouse) body.warehouse_id = ship.warehouse.id;
+  const due = orderDue(lines, fields);
+  const paying = paymentOf(payment, due, fields.extra);
+  Object.assign(body, paying.fields);
   const who = sanitizeName(customer?.name) ?? customer?.id;
   const whose = linked ? `the record of ${who}, the POS customer of the chat (by ${linked.matched_by})` : `the customer's record (${who})`;
   const taken = [record.filled.length ? `${record.filled.join(", ")} from ${whose}` : "", captured.filled.length ? `${captured.filled.join(", ")} from the chat` : ""].filter(Boolean);
   const receiverFrom = taken.length ? taken.join("; ") : undefined;
   const linkedTo = chat && { conversation_id: chat.conversationId, page_id: chat.pageId, customer_id: customer === undefined ? undefined : String(customer.id), matched_by: linked?.matched_by };
   const sourceNames = body.order_sources === undefined ? undefined : refNames(sources, body.order_sources, body.page_id);
-  return { shopId, currency, body, fields, receiverFrom, lines, placed, warehouse, source: sourceNames, chat: linkedTo };
+  return { shopId, currency, body, fields, receiverFrom, lines, placed, warehouse: warehouse ?? ship.warehouse, ship, due, collect: paying.collect, source: sourceNames, chat: linkedTo };
 });
 
 export const createOrder = defineTool({
@@ -163,7 +156,7 @@ export const createOrder = defineTool({
     defaults: z.array(z.string()).optional().describe("What the POS chose where nothing was given"),
   }),
   async confirm(args, ctx) {
-    const { currency, lines, placed, warehouse, source, fields, chat } = await plan(args, ctx);
+    const { currency, lines, placed, warehouse, source, fields, chat, due, collect } = await plan(args, ctx);
     const money = (n: number | undefined) => (n === undefined ? undefined : formatMoney(n, currency));
     return {
       action: "Tạo đơn hàng này?",
@@ -177,12 +170,13 @@ export const createOrder = defineTool({
         ["Hội thoại", chat?.conversation_id],
         ["Phí vận chuyển", money(args.shipping_fee)],
         ["Giảm giá", money(args.total_discount)],
+        ["Thanh toán", args.payment === "prepaid" ? `Đã chuyển khoản ${money(due)}, không thu hộ` : `Thu hộ (COD) ${money(collect)}`],
         ["Ghi chú", args.note],
       ],
     };
   },
   async handler(args, ctx) {
-    const { shopId, body, placed, fields, receiverFrom, chat } = await plan(args, ctx);
+    const { shopId, body, placed, fields, receiverFrom, chat, ship } = await plan(args, ctx);
     const order = await ctx.pos.createOrder(shopId, { ...body, shop_id: Number(shopId) || shopId });
     const names = await orderNames(ctx.pos, shopId);
     const detail = orderDetail(order, ctx.config.timezone, names);
@@ -191,7 +185,7 @@ export const createOrder = defineTool({
       ...(receiverFrom ? [`receiver's ${receiverFrom}`] : []),
       ...(missing.length ? [`no receiver ${missing.join(" or ")} given${chat ? ", on record or in the chat" : " or on record"}: set it with update_order before the order ships`] : []),
       // The chat's page is the order's source when none was given: not a default of the POS.
-      ...((await defaultsTaken(ctx.pos, shopId, { warehouse_id: args.warehouse_id, source: args.source ?? chat?.page_id, shipping_fee: args.shipping_fee }, order, detail)) ?? []),
+      ...defaultsTaken({ ...args, source: args.source ?? chat?.page_id }, ship, detail),
     ];
     return {
       id: String(order.id),

@@ -19,9 +19,11 @@ export interface Ref {
   email?: string;
   /** A warehouse's province: the one near a delivery. */
   province_id?: string;
+  /** False for a warehouse the shop does not ship orders from (allow_create_order). */
+  ships_orders?: boolean;
 }
 
-type Named = { id: string | number; name?: string | null; parent_id?: unknown; email?: string | null; province_id?: unknown };
+type Named = { id: string | number; name?: string | null; parent_id?: unknown; email?: string | null; province_id?: unknown; allow_create_order?: boolean | null };
 
 function refs(kind: string, load: (pos: PosClient, shopId: string) => Promise<Named[]>) {
   return (pos: PosClient, shopId: string): Promise<Ref[]> =>
@@ -32,6 +34,7 @@ function refs(kind: string, load: (pos: PosClient, shopId: string) => Promise<Na
         parent_id: r.parent_id == null ? undefined : String(r.parent_id),
         email: r.email ?? undefined,
         province_id: r.province_id == null ? undefined : String(r.province_id),
+        ships_orders: r.allow_create_order ?? undefined,
       })),
     );
 }

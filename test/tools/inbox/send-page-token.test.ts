@@ -4,7 +4,9 @@ import type { ConversationRecord } from "../../../src/sandbox/messaging/index.js
 import { type Harness, startHarness } from "../../helpers/harness.js";
 
 const ms = (t: string) => Date.parse(`${t.slice(0, 23)}Z`);
-const NOW = new Date("2026-11-20T05:00:00Z");
+// The present, not a fixed day: the tool checks the 24-hour window against its own clock, as the
+// live platform does, so the simulated inbox must live now (one instant for both sandboxes below).
+const NOW = new Date();
 
 // Only page tokens configured: sending uses the vendor's page-token form of the messages path.
 describe("sending with page tokens only", () => {
@@ -12,6 +14,9 @@ describe("sending with page tokens only", () => {
   let pageId: string;
   let token: string;
   let conversations: ConversationRecord[];
+  /** An inbox thread inside the platform's 24-hour window. */
+  const openInbox = () =>
+    conversations.find((c) => c.type === "INBOX" && c.last_customer_interactive_at && ms(c.last_customer_interactive_at) > NOW.getTime() - 20 * 3_600_000)!;
   const posts = () => h.sandbox.server.requests.filter((r) => r.method === "POST" && r.path.endsWith("/messages"));
   beforeAll(async () => {
     const pageAccessTokens = new Sandbox({ now: NOW }).credentials.pageTokens;
@@ -23,9 +28,7 @@ describe("sending with page tokens only", () => {
   afterAll(() => h.close());
 
   it("sends an inbox message with page_access_token on /public_api/v1", async () => {
-    const open = conversations.find(
-      (c) => c.type === "INBOX" && c.last_customer_interactive_at && ms(c.last_customer_interactive_at) > NOW.getTime() - 20 * 3_600_000,
-    )!;
+    const open = openInbox();
     const r = await h.call("send_inbox_message", { page_id: pageId, conversation_id: open.id, message: "Dạ shop gửi ạ" });
     expect(r.isError, r.text).toBe(false);
     const post = posts().at(-1)!;
@@ -35,9 +38,7 @@ describe("sending with page tokens only", () => {
   });
 
   it("sends a picture the OpenAPI's way: uploaded to the page, then sent by content id apart from the text", async () => {
-    const open = conversations.find(
-      (c) => c.type === "INBOX" && c.last_customer_interactive_at && ms(c.last_customer_interactive_at) > NOW.getTime() - 20 * 3_600_000,
-    )!;
+    const open = openInbox();
     const before = posts().length;
     const r = await h.call("send_inbox_message", { page_id: pageId, conversation_id: open.id, message: "Mẫu áo đây ạ", content_url: h.sandbox.mediaUrl("ao-thun.png") });
     expect(r.isError, r.text).toBe(false);
@@ -54,7 +55,7 @@ describe("sending with page tokens only", () => {
   });
 
   it("refuses to fetch a file from a private address or over plain http", async () => {
-    const open = conversations.find((c) => c.type === "INBOX")!;
+    const open = openInbox();
     const uploads = h.sandbox.server.requests.filter((q) => q.path.endsWith("/upload_contents")).length;
     for (const url of ["https://127.0.0.1/a.png", "https://[::1]/a.png", "http://example.com/a.png", "https://10.1.2.3/a.png"]) {
       const r = await h.call("send_inbox_message", { page_id: pageId, conversation_id: open.id, content_url: url });

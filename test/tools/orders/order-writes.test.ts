@@ -76,10 +76,11 @@ describe("create_order, get_order, update_order", () => {
     expect(full.data.order.shipping_address).toMatchObject({ commune_id: commune.id, district_id: "70101", province_id: "701" });
   });
 
-  it("echoes what it resolved (lines, address, warehouse) and states the defaults the POS took", async () => {
+  it("echoes what it resolved (lines, address, warehouse) and states the defaults it took", async () => {
     const v = pos().variations.find((x) => x.product.name === "Áo sơ mi form rộng")!;
     const hcm = pos().warehouses.find((w) => w.name === "Kho Hồ Chí Minh")!;
-    const fallback = pos().warehouses[0]!;
+    // In stock in the delivery's city: shipped from there (create-order-defaults.test.ts: when not).
+    v.variations_warehouses.find((s) => s.warehouse_id === hcm.id)!.remain_quantity = 5;
     const r = await h.call("create_order", {
       items: [{ product: v.display_id, quantity: 1 }],
       customer_name: "Phan Ngọc Vy",
@@ -90,20 +91,22 @@ describe("create_order, get_order, update_order", () => {
     const stored = pos().orders.find((o) => String(o.id) === r.data.id)!;
     expect(r.data.order.items).toEqual([expect.objectContaining({ variation_id: v.id, name: v.product.name, sku: v.display_id, quantity: 1 })]);
     expect(r.data.order.address.full_address).toBe(stored.shipping_address!.full_address);
-    expect(r.data.order.warehouse).toEqual({ id: fallback.id, name: fallback.name });
+    expect(r.data.order.warehouse).toEqual({ id: hcm.id, name: hcm.name });
     expect(r.data.defaults).toEqual([
-      `warehouse: ${fallback.name}, the POS's default (none given); ${hcm.name} is in the delivery's province: update_order warehouse_id to ship from it`,
+      `warehouse: ${hcm.name}, in the delivery's province with every item in stock (none given)`,
       `source: ${stored.order_sources_name}, the POS's default (none given; pass source, e.g. the page the customer wrote on)`,
       "shipping_fee: 0 (none given); the POS keeps an order's fees, so update_order cannot add one later",
+      'payment: cash on delivery (none given; payment "prepaid" if the customer paid by transfer)',
     ]);
   });
 
-  it("takes the source as a page name, and states no default when warehouse and source are given", async () => {
+  it("takes the source as a page name, and states no default when warehouse, source and payment are given", async () => {
     const page = pos().shop.pages.find((p) => p.platform === "facebook")!;
     const r = await h.call("create_order", {
       items: [{ variation_id: pos().variations[1]!.id, quantity: 1 }],
       warehouse_id: "Kho Ha Noi",
       source: page.name.toLowerCase(),
+      payment: "cod",
     });
     expect(r.isError, r.text).toBe(false);
     const stored = pos().orders.find((o) => String(o.id) === r.data.id)!;
@@ -112,7 +115,7 @@ describe("create_order, get_order, update_order", () => {
       "no receiver phone or address given or on record: set it with update_order before the order ships",
       "shipping_fee: 0 (none given); the POS keeps an order's fees, so update_order cannot add one later",
     ]);
-    const charged = await h.call("create_order", { items: [{ variation_id: pos().variations[1]!.id, quantity: 1 }], warehouse_id: "Kho Ha Noi", source: page.name, shipping_fee: 30_000 });
+    const charged = await h.call("create_order", { items: [{ variation_id: pos().variations[1]!.id, quantity: 1 }], warehouse_id: "Kho Ha Noi", source: page.name, shipping_fee: 30_000, payment: "cod" });
     expect(charged.data.defaults).toEqual(["no receiver phone or address given or on record: set it with update_order before the order ships"]);
     const unknown = await h.call("create_order", { items: [{ variation_id: pos().variations[1]!.id, quantity: 1 }], source: "Myspace" });
     expect(unknown.isError).toBe(true);

@@ -39,10 +39,13 @@ describe("create_order with a two-tier address", () => {
     }
   });
 
-  it("names the warehouse in the delivery's post-2025 province", async () => {
-    const r = await h.call("create_order", { items: [item()], phone: "0912345678", shipping_address: { address: "3 Lê Thánh Tôn, Bến Thành, TP HCM" } });
+  it("ships from the warehouse in the delivery's post-2025 province, whose record names the old one", async () => {
     const near = pos().warehouses.find((w) => pos().geo.provinces.find((p) => p.id === w.province_id)?.new_id === hcm().id)!;
-    expect(r.data.defaults[0]).toContain(`${near.name} is in the delivery's province`);
+    pos().variations[0]!.variations_warehouses.find((s) => s.warehouse_id === near.id)!.remain_quantity = 5;
+    const r = await h.call("create_order", { items: [item()], phone: "0912345678", shipping_address: { address: "3 Lê Thánh Tôn, Bến Thành, TP HCM" } });
+    expect(r.data.address_match.form).toBe("new");
+    expect(pos().orders.find((o) => String(o.id) === r.data.id)!.warehouse_id).toBe(near.id);
+    expect(r.data.defaults[0]).toBe(`warehouse: ${near.name}, in the delivery's province with every item in stock (none given)`);
   });
 
   it("still sends a three-tier address with its old ids, saying so", async () => {
