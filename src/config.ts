@@ -86,6 +86,8 @@ export const configSchema = z.object({
   http: z.boolean(),
   /** PANCAKE_MCP_TENANTS: a JSON file of tenants, each with its token, credentials and tools (src/tenants/file.ts). */
   tenantsFile: z.string().min(1).optional(),
+  /** PANCAKE_WEBHOOK_SECRET: the services' webhooks are received at /webhooks/... with it (src/webhooks.ts). */
+  webhookSecret: z.string().min(16, "PANCAKE_WEBHOOK_SECRET must be at least 16 characters").optional(),
   /** PANCAKE_MCP_CREDENTIAL_HEADERS: a client may pass its own Pancake credentials in X-Pancake-* headers. */
   credentialHeaders: z.boolean().default(false),
   /** PANCAKE_REDIS_URL: rate limits and caches shared by every replica (src/state/redis.ts). */
@@ -195,6 +197,8 @@ Running for many shops (--http):
   PANCAKE_MCP_CREDENTIAL_HEADERS 1: clients may pass credentials in X-Pancake-* headers
   PANCAKE_REDIS_URL           redis://host:6379: rate limits and caches shared by every replica
   PANCAKE_METRICS             1: /metrics in Prometheus format
+  PANCAKE_WEBHOOK_SECRET      16+ characters: receive the services' webhooks at /webhooks/pos (header
+                              X-Webhook-Secret) and /webhooks/messaging/<secret>, keeping the shop index live
 `;
 
 const SANDBOX_HELP = `pancake-mcp sandbox: only the simulated messaging and POS APIs, for trying clients against
@@ -306,6 +310,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     cursorKey: env.PANCAKE_MCP_CURSOR_KEY || undefined,
     http: values.http === true,
     tenantsFile: env.PANCAKE_MCP_TENANTS || undefined,
+    webhookSecret: env.PANCAKE_WEBHOOK_SECRET || undefined,
     credentialHeaders: field("PANCAKE_MCP_CREDENTIAL_HEADERS", () => bool.parse(env.PANCAKE_MCP_CREDENTIAL_HEADERS ?? "")) ?? false,
     redisUrl: env.PANCAKE_REDIS_URL || undefined,
     metrics: field("PANCAKE_METRICS", () => bool.parse(env.PANCAKE_METRICS ?? "")) ?? false,
@@ -354,6 +359,7 @@ function tenantClash(config: Config): string | undefined {
   if (config.demo) return "--demo serves the sandbox shop alone: leave PANCAKE_MCP_TENANTS out";
   const single = [
     config.mcpToken && "PANCAKE_MCP_TOKEN",
+    config.webhookSecret && "PANCAKE_WEBHOOK_SECRET",
     config.accessToken && "PANCAKE_ACCESS_TOKEN",
     Object.keys(config.pageAccessTokens).length > 0 && "PANCAKE_PAGE_ACCESS_TOKENS",
     Object.keys(config.posApiKeys).length > 0 && "PANCAKE_POS_API_KEY",
@@ -368,6 +374,7 @@ const ENV_NAMES: Record<string, string> = {
   mcpToken: "PANCAKE_MCP_TOKEN",
   confirmWrites: "PANCAKE_CONFIRM_WRITES / --confirm-writes",
   cursorKey: "PANCAKE_MCP_CURSOR_KEY",
+  webhookSecret: "PANCAKE_WEBHOOK_SECRET",
   logLevel: "PANCAKE_LOG_LEVEL / --log-level",
   connectTimeoutMs: "PANCAKE_CONNECT_TIMEOUT_MS",
   responseTimeoutMs: "PANCAKE_TIMEOUT_MS",
@@ -388,6 +395,7 @@ export function registerConfigSecrets(config: Config): void {
   for (const secret of configSecrets(config)) registerSecret(secret, true);
   registerSecret(config.mcpToken, true);
   registerSecret(config.cursorKey, true);
+  registerSecret(config.webhookSecret, true);
   if (config.redisUrl) {
     registerSecret(config.redisUrl, true);
     registerSecret(decodeURIComponent(new URL(config.redisUrl).password), true);

@@ -251,6 +251,11 @@ export class PosClient {
     for (const key of [...Object.values(this.apiKeys), this.defaultKey]) registerSecret(key);
   }
 
+  /** Whether a key was given for the shop, or one key for every shop. */
+  servesShop(shopId: string): boolean {
+    return this.apiKeys[shopId] !== undefined || this.defaultKey !== undefined;
+  }
+
   private keyFor(shopId?: Id): string {
     const keys = Object.values(this.apiKeys);
     const key =

@@ -1,6 +1,6 @@
+import { isDeepStrictEqual } from "node:util";
 import { joinedLoad } from "../clients/call-signal.js";
-import type { IndexMeta, IndexStore } from "./store.js";
-import { SCHEMA } from "./store.js";
+import { type IndexMeta, type IndexStore, mergeMeta, SCHEMA } from "./store.js";
 
 /**
  * An index of one upstream list (a shop's orders, a page's conversations): the rows already read,
@@ -83,6 +83,7 @@ export class RowIndex<R, C extends object> {
   async view(client: C, need: number | null, progress: Progress): Promise<IndexView<R>> {
     this.loaded ??= this.load();
     await this.loaded;
+    await this.pullShared();
     const arrived = Date.now();
     this.listeners.add(progress);
     try {
@@ -104,12 +105,31 @@ export class RowIndex<R, C extends object> {
     return !!this.meta && covers(this.meta.from, need);
   }
 
-  /** Applies rows pushed by the upstream (webhooks): each only if newer than the row held; true when any changed. */
-  apply(rows: readonly R[]): boolean {
-    if (!this.meta) return false;
+  /** Whether the index holds anything yet (loading its stored copy first): pushed changes apply only then. */
+  async active(): Promise<boolean> {
+    this.loaded ??= this.load();
+    await this.loaded;
+    return this.meta !== undefined;
+  }
+
+  /** The row held under an id. */
+  get(id: string): R | undefined {
+    return this.rows.get(id);
+  }
+
+  /** Applies rows pushed by the upstream (webhooks): each only if at least as new as the row held; how many changed. */
+  apply(rows: readonly R[]): number {
+    if (!this.meta) return 0;
     const changed = rows.filter((row) => this.upsert(row));
     if (changed.length) this.store.save(this.meta, changed, () => [...this.rows.values()], false);
-    return changed.length > 0;
+    return changed.length;
+  }
+
+  /** A pushed change this index could not apply: the next question (on any replica) refreshes whatever the interval. */
+  markDirty(): void {
+    if (!this.meta) return;
+    this.meta = { ...this.meta, dirtyAt: Date.now() };
+    this.store.save(this.meta, [], () => [...this.rows.values()], false);
   }
 
   /** Forgets everything: the next question reads the upstream again. */
@@ -146,7 +166,7 @@ export class RowIndex<R, C extends object> {
   /** Holds what `need` asks, refreshed since the call arrived or within the refresh interval. */
   private serves(need: number | null, arrived: number): boolean {
     const meta = this.meta;
-    return !!meta && covers(meta.from, need) && (meta.asOf >= arrived || Date.now() - meta.asOf < this.policy.refreshMs);
+    return !!meta && covers(meta.from, need) && (meta.asOf >= arrived || ((meta.dirtyAt ?? 0) <= meta.asOf && Date.now() - meta.asOf < this.policy.refreshMs));
   }
 
   /** A stored copy counts as neither refreshed nor checked: the first question does both. */
@@ -157,7 +177,8 @@ export class RowIndex<R, C extends object> {
     this.meta = { ...stored.meta, asOf: 0, checkedAt: 0 };
   }
 
-  private async sync(client: C, need: number | null): Promise<void> {
+  /** What other replicas wrote to a shared store since this one last looked (a Redis round trip). */
+  private async pullShared(): Promise<void> {
     const pulled = await this.store.pull?.();
     if (pulled === "gone") {
       this.replace([]);
@@ -165,8 +186,11 @@ export class RowIndex<R, C extends object> {
     } else if (pulled) {
       if (pulled.replaced) this.replace(pulled.rows);
       else for (const row of pulled.rows) this.upsert(row);
-      this.meta = pulled.meta;
+      this.meta = this.meta && !pulled.replaced ? mergeMeta(this.meta, pulled.meta) : pulled.meta;
     }
+  }
+
+  private async sync(client: C, need: number | null): Promise<void> {
     const started = Date.now();
     const progress: Progress = async (done, total, message) => {
       await Promise.all([...this.listeners].map((p) => p(done, total, message)));
@@ -244,11 +268,11 @@ export class RowIndex<R, C extends object> {
     return rows;
   }
 
-  /** Keeps a row unless the one held is newer; true when the row held changed. */
+  /** Keeps a row unless the one held is newer; true when the row held changed (the same row again changes nothing). */
   private upsert(row: R): boolean {
     const key = this.kind.id(row);
     const held = this.rows.get(key);
-    if (held !== undefined && (this.kind.updated(held) ?? 0) > (this.kind.updated(row) ?? 0)) return false;
+    if (held !== undefined && ((this.kind.updated(held) ?? 0) > (this.kind.updated(row) ?? 0) || isDeepStrictEqual(held, row))) return false;
     if (held === undefined) this.counted(1);
     this.rows.set(key, row);
     return true;

@@ -77,7 +77,8 @@ export class ShopIndex {
     const { index: settings } = this.options.config;
     if (!index) {
       const policy: IndexPolicy = { refreshMs: settings.refreshSeconds * 1000, maxRows: settings.maxRows };
-      index = new RowIndex(kind, this.store<R>(`${identity[0]}-${name}`), policy, (delta) => {
+      const identify = (row: R) => ({ id: kind.id(row), version: kind.updated(row) ?? 0 });
+      index = new RowIndex(kind, this.store<R>(`${identity[0]}-${name}`, identify), policy, (delta) => {
         held += delta;
       });
       this.indexes.set(name, index as RowIndex<unknown, object>);
@@ -86,11 +87,13 @@ export class ShopIndex {
     return index;
   }
 
-  private store<R>(key: string): IndexStore<R> {
+  private store<R>(key: string, identify: (row: R) => { id: string; version: number }): IndexStore<R> {
     const { config, state, logger } = this.options;
-    const shared = state.indexStore?.<R>(key);
+    // Kept beyond the process with "disk": in Redis when the replicas share state, else in the cache folder.
+    if (config.index.mode !== "disk") return new MemoryStore<R>();
+    const shared = state.indexStore?.<R>(key, identify);
     if (shared) return shared;
-    if (config.index.mode !== "disk" || !config.index.dir) return new MemoryStore<R>();
+    if (!config.index.dir) return new MemoryStore<R>();
     return new FileStore<R>(config.index.dir, key, (error) => logger.warn(`shop index not saved: ${error instanceof Error ? error.message : String(error)}`));
   }
 }

@@ -18,6 +18,20 @@ export interface IndexMeta {
   asOf: number;
   /** This process's clock (ms) of the last count check that agreed with the upstream. */
   checkedAt: number;
+  /** When a pushed change could not be applied (a row not held): a refresh older than this is stale. */
+  dirtyAt?: number;
+}
+
+/** Two replicas' views of one index: the widest span, the newest refresh, check and push. */
+export function mergeMeta(a: IndexMeta, b: IndexMeta): IndexMeta {
+  return {
+    schema: a.schema,
+    from: a.from === null || b.from === null ? null : Math.min(a.from, b.from),
+    watermark: Math.max(a.watermark, b.watermark),
+    asOf: Math.max(a.asOf, b.asOf),
+    checkedAt: Math.max(a.checkedAt, b.checkedAt),
+    dirtyAt: Math.max(a.dirtyAt ?? 0, b.dirtyAt ?? 0) || undefined,
+  };
 }
 
 export interface Stored<R> {

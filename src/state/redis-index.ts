@@ -5,7 +5,8 @@ import type { RedisLink } from "./redis-link.js";
 // by id, the version (update time) of each, a sorted log of which ids changed at which write, and
 // its meta. A replica keeps its own copy in memory and pulls only the rows changed since it last
 // looked; a write keeps a row only if it is at least as new as the one stored, so a slow replica
-// or a webhook delivered twice never puts an older copy back.
+// or a webhook delivered twice never puts an older copy back. Metas merge as mergeMeta does
+// (src/shop-index/store.ts), in the script.
 
 /** Rows per script call: Lua's argument stack, and Redis busy for a moment at most. */
 const CHUNK = 400;
@@ -45,6 +46,7 @@ if ARGV[3] == '1' then
     m.watermark = math.max(o.watermark, m.watermark)
     m.asOf = math.max(o.asOf, m.asOf)
     m.checkedAt = math.max(o.checkedAt, m.checkedAt)
+    m.dirtyAt = math.max(o.dirtyAt or 0, m.dirtyAt or 0)
   end
   redis.call('HSET', KEYS[1], 'meta', cjson.encode(m))
 end
@@ -94,7 +96,8 @@ export class RedisIndexStore<R> implements IndexStore<R> {
           const whole = await this.loadWhole();
           return whole && { ...whole, replaced: true };
         }
-        if (Number(seq) <= this.position.seq) return undefined;
+        // No row written since: the meta alone may have moved (a refresh elsewhere, a push marked stale).
+        if (Number(seq) <= this.position.seq) return { meta: JSON.parse(meta) as IndexMeta, rows: [], replaced: false };
         const changed = await this.link.client.zrangebyscore(this.keys[3], `(${this.position.seq}`, "+inf", "WITHSCORES");
         const ids = changed.filter((_, i) => i % 2 === 0);
         const top = Math.max(this.position.seq, ...changed.filter((_, i) => i % 2 === 1).map(Number));

@@ -4,6 +4,8 @@ import type { TtlCache } from "./ttl-cache.js";
 import type { MemoryScope } from "./memory.js";
 import { RedisLink } from "./redis-link.js";
 import { LIMITER_SCRIPTS, RedisLimiter } from "./redis-limiter.js";
+import { INDEX_SCRIPTS, RedisIndexStore } from "./redis-index.js";
+import type { IndexStore } from "../shop-index/store.js";
 import type { CacheOptions, Limiter, SharedCache, StateScope } from "./scope.js";
 
 // This module loads only with PANCAKE_REDIS_URL: it imports nothing of the server's own code (what
@@ -53,7 +55,7 @@ export class RedisState {
   ) {}
 
   static async open(url: string, logger: Logger, options: RedisStateOptions): Promise<RedisState> {
-    const link = await RedisLink.open(url, logger, { ...LIMITER_SCRIPTS, ...CACHE_SCRIPTS });
+    const link = await RedisLink.open(url, logger, { ...LIMITER_SCRIPTS, ...CACHE_SCRIPTS, ...INDEX_SCRIPTS });
     return new RedisState(link, options);
   }
 
@@ -130,6 +132,10 @@ class RedisScope implements StateScope {
 
   local<T extends object>(name: string, make: () => T): T {
     return this.memory.local(name, make);
+  }
+
+  indexStore<R>(key: string, identify: (row: R) => { id: string; version: number }): IndexStore<R> {
+    return new RedisIndexStore(this.link, this.namespace, key, identify);
   }
 
   /**

@@ -28,7 +28,7 @@ export interface StateScope {
    * Where the shop index `key` keeps its rows when the state is shared by replicas (Redis);
    * undefined where each process keeps its own (on disk or in memory, as configured).
    */
-  indexStore?<R>(key: string): IndexStore<R>;
+  indexStore?<R>(key: string, identify: (row: R) => { id: string; version: number }): IndexStore<R>;
 }
 
 export interface CacheOptions {

@@ -13,7 +13,7 @@ import { unknownTools } from "../tools/index.js";
  *     "pos_api_key": "..." | {"<shop_id>": "..."}, "page_access_tokens": {"<page_id>": "..."},
  *     "call_center_ids": {"<page_id>": "<package id>"},
  *     "toolsets": "default,finance", "tools": [...], "read_only": true, "timezone": "...",
- *     "confirm_writes": "always"}]}
+ *     "confirm_writes": "always", "webhook_secret": "..."}]}
  */
 // Built on first use: schema objects cost start-up time in every mode, and only --http with a
 // tenants file reads one.
@@ -31,6 +31,8 @@ const schemas = () => {
     /** The pages' call-centre package ids (PANCAKE_CALL_CENTER_IDS for this tenant). */
     call_center_ids: z.record(text, text).optional(),
     pos_api_key: z.union([text, z.record(z.string().regex(/^\d+$/, "shop ids are numbers"), text)]).optional(),
+    /** The secret the tenant's webhooks are received with (src/webhooks.ts). */
+    webhook_secret: text.optional(),
     toolsets: z.union([z.string(), z.array(z.string()).transform((names) => names.join(","))]).pipe(toolsetList).optional(),
     tools: z.union([z.string(), z.array(z.string()).transform((names) => names.join(","))]).pipe(toolList).optional(),
     read_only: z.boolean().optional(),
@@ -73,11 +75,14 @@ export function readTenantsFile(path: string, base: Config): TenantSpec[] {
   const problems: string[] = [];
   const ids = new Set<string>();
   const digests = new Set<string>();
+  const hooks = new Set<string>();
   for (const entry of parsed.data.tenants) {
     if (ids.has(entry.id)) problems.push(`tenant ${entry.id}: the id is used twice`);
     if (digests.has(entry.token_sha256)) problems.push(`tenant ${entry.id}: token_sha256 is another tenant's too (each tenant needs its own token)`);
+    if (entry.webhook_secret !== undefined && hooks.has(entry.webhook_secret)) problems.push(`tenant ${entry.id}: webhook_secret is another tenant's too (it says whose shop a delivery is for)`);
     ids.add(entry.id);
     digests.add(entry.token_sha256);
+    if (entry.webhook_secret !== undefined) hooks.add(entry.webhook_secret);
     const config = tenantConfig(entry, base);
     if (typeof config === "string") problems.push(`tenant ${entry.id}: ${config}`);
     else specs.push({ id: entry.id, tokenDigest: entry.token_sha256, config });
@@ -104,6 +109,7 @@ function tenantConfig(entry: TenantEntry, base: Config): Config | string {
     baseUrl: entry.base_url ?? base.baseUrl,
     posBaseUrl: entry.pos_base_url ?? base.posBaseUrl,
     mcpToken: undefined,
+    webhookSecret: entry.webhook_secret,
   });
   if (!result.success) return result.error.issues.map((i) => `${String(i.path[0] ?? "")}: ${i.message}`).join("; ");
   return unknownTools(result.data.tools) ?? result.data;

@@ -69,7 +69,7 @@ export interface TenantDeps {
 /** A tenant from the tenants file: its credentials are configured secrets, its cursors its own. */
 export function fileTenant(id: string, config: Config, deps: TenantDeps): Tenant {
   const secrets = configSecrets(config);
-  for (const secret of secrets) registerSecret(secret, true);
+  for (const secret of [...secrets, config.webhookSecret]) registerSecret(secret, true);
   const logger = deps.logger.child({ tenant: id });
   const clients = createClients(config, logger, deps.pool, deps.states.scope(namespaceOf(id, config), secrets));
   return { id, config, clients, cursorKey: cursorKeyOf(config.cursorKey, secrets, id), logger };

@@ -36,6 +36,11 @@ export class TenantRegistry {
     return this.byDigest.get(createHash("sha256").update(token).digest("hex"));
   }
 
+  /** Every tenant, as loaded last. */
+  all(): Tenant[] {
+    return [...this.byDigest.values()];
+  }
+
   get size(): number {
     return this.byDigest.size;
   }

@@ -23,6 +23,11 @@ export interface HttpOptions {
   readiness?: () => { status: "ready" | "degraded" } & Record<string, unknown>;
   /** /metrics in Prometheus format (PANCAKE_METRICS). */
   metrics?: () => Promise<{ contentType: string; body: string }>;
+  /** Deliveries to /webhooks/..., by the path after it (src/webhooks.ts); unset, there are none. */
+  webhook?: {
+    maxBodyBytes: number;
+    receive(rest: string, headers: IncomingMessage["headers"], body: string | "too_large"): Promise<{ status: number; body: Record<string, unknown> }>;
+  };
 }
 
 export interface RequestTarget {
@@ -155,6 +160,13 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
     // Probes and scrapes from the orchestrator come by the container's own address: before the Host check.
     if (req.method === "GET" && (path === "/healthz" || path === "/readyz" || (path === "/metrics" && options.metrics))) {
       return probe(path, res);
+    }
+    // The services deliver from their own servers: authenticated by the secret, not by Host or Origin.
+    if (options.webhook && path?.startsWith("/webhooks/") && req.method === "POST") {
+      const body = await readBody(req, options.webhook.maxBodyBytes);
+      if (body === "too_large") res.setHeader("connection", "close");
+      const answer = await options.webhook.receive(path.slice("/webhooks/".length), req.headers, body);
+      return void res.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(answer.body));
     }
     if (!allowedHost(req.headers.host)) {
       refuseHost(req.headers.host);
