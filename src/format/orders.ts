@@ -35,7 +35,7 @@ export const orderRowSchema = z.looseObject({
   status_name: z.string().optional(),
   customer_name: z.string().optional(),
   total: z.number().optional(),
-  cod: z.number().optional(),
+  cod: z.number().optional().describe("Cash on delivery: what the carrier collects from the buyer"),
   created_at: z.string().optional(),
 });
 export type OrderRow = z.infer<typeof orderRowSchema>;
@@ -161,6 +161,38 @@ export function orderDetail(order: PosOrder, timeZone: string, names: OrderNames
       at: recordTime(h.updated_at, timeZone),
     })),
     exchange_order_ids: Array.isArray(raw.change_by_orders) ? raw.change_by_orders.map(String) : undefined,
+  };
+}
+
+/** One carrier update of an order (its partner's extend_update): when, what, the carrier's note. */
+export function carrierUpdate(update: unknown, timeZone: string) {
+  const u = rec(update);
+  return { at: recordTime(u.update_at, timeZone), status: sanitizeName(u.status), note: sanitizeName(u.note) };
+}
+
+/** Carrier updates an order shows: the latest few (track_order has them all). */
+const LATEST_UPDATES = 3;
+
+export const carrierNewsSchema = z.object({
+  carrier_status: z.string().optional(),
+  carrier_updates: z.array(z.looseObject({ at: z.string().optional(), status: z.string().optional() })).optional().describe("The carrier's latest events, newest first"),
+  expected_delivery: z.string().optional(),
+});
+
+/**
+ * Where the parcel is, as the carrier last said: its status, its latest updates newest first and
+ * the delivery date it expects, times in the shop's zone like every other. For get_order only:
+ * order rows (search_orders) stay as they are.
+ */
+export function carrierNews(order: PosOrder, timeZone: string): z.infer<typeof carrierNewsSchema> {
+  const partner = rec(order.partner);
+  const updates = Array.isArray(partner.extend_update) ? partner.extend_update : [];
+  const when = (u: unknown) => recordDate(rec(u).update_at)?.getTime() ?? Number.NEGATIVE_INFINITY;
+  const latest = [...updates].sort((a, b) => when(b) - when(a)).slice(0, LATEST_UPDATES);
+  return {
+    carrier_status: sanitizeName(partner.partner_status),
+    carrier_updates: latest.length ? latest.map((u) => carrierUpdate(u, timeZone)) : undefined,
+    expected_delivery: recordTime(order.estimate_delivery_date, timeZone),
   };
 }
 

@@ -310,8 +310,8 @@ export function requireEndOfPeriod(since: string | number | undefined, until: st
 /**
  * A caller's since/until into instants. A date-only `until` means the end of that day. With only
  * `since`, the range runs to now ("since Monday"; a finished period alone is refused, see
- * requireEndOfPeriod); with only `until`, it covers the default span
- * before it; with neither, the last N days. A range longer than `maxDays` is refused, whichever
+ * requireEndOfPeriod); with only `until`, the N days ending on its day; with neither, the last N
+ * days (today the last of them): every statistics tool takes "last 7 days" to mean the same days. A range longer than `maxDays` is refused, whichever
  * ends were given: never cut short without a word.
  */
 export function parseRange(
@@ -332,7 +332,9 @@ export function parseRange(
       : start
         ? { since: start, until: now }
         : end
-          ? { since: new Date(end.getTime() - days * 86_400_000 + 1000), until: end }
+          ? // The N calendar days ending on until's day, as with no dates: "until now" alone is
+            // the last 7 days, not 7 times 24 hours back from this minute (8 days touched).
+            { since: startOfDay(end, timeZone, -(days - 1)), until: end }
           : { since: startOfDay(now, timeZone, -(days - 1)), until: now };
   if (range.until.getTime() < range.since.getTime()) {
     throw new InputError(untilField, `${untilField} is before ${sinceField}`, `Swap them, or give a ${untilField} after ${sinceField}.`);

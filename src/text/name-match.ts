@@ -92,3 +92,68 @@ export function nearestName<T>(items: readonly T[], typed: string, nameOf: (item
   }
   return tie ? undefined : best?.item;
 }
+
+/** How a name differs from what was typed, when it is near: letters off, words reordered, accents, words not typed. */
+export interface Nearness {
+  /** Letters to change, accents and case aside. */
+  letters: number;
+  reordered: boolean;
+  /** Same letters, other accents typed (or accents are all that differs). */
+  accents: boolean;
+  /** Words of the name that were not typed (a middle name left out). */
+  untyped: number;
+}
+
+/** Words as written, lowercased, beside their folded form: accents are told apart from letters. */
+const rawWords = (text: string) => text.normalize("NFC").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+/**
+ * How near a name is to what was typed, or undefined when it is not: every typed word must meet a
+ * word of the name (each at most one word), a few letters off at most, about one in five, accents
+ * and case aside. For "did you mean" suggestions: never a match by itself.
+ */
+export function nearness(name: string, typed: string): Nearness | undefined {
+  const want = rawWords(typed);
+  const have = rawWords(name);
+  if (want.length === 0 || have.length < want.length) return undefined;
+  const [wantFolded, haveFolded] = [want.map(fold), have.map(fold)];
+  const used = new Set<number>();
+  const at: number[] = [];
+  let letters = 0;
+  // Accents typed otherwise count; none typed is how people write, unless nothing else differs.
+  let accentsTyped = false;
+  let accentsOnly = false;
+  // Longest typed words first: they are the surest to find their own word.
+  for (const i of want.map((_, i) => i).sort((a, b) => wantFolded[b]!.length - wantFolded[a]!.length)) {
+    let best: { j: number; d: number } | undefined;
+    for (const [j, word] of haveFolded.entries()) {
+      if (used.has(j)) continue;
+      const d = editDistance(wantFolded[i]!, word);
+      if (!best || d < best.d) best = { j, d };
+    }
+    if (!best || best.d > Math.max(1, Math.floor(wantFolded[i]!.length / 4))) return undefined;
+    used.add(best.j);
+    at[i] = best.j;
+    letters += best.d;
+    if (best.d === 0 && want[i] !== have[best.j]) {
+      accentsOnly = true;
+      if (want[i] !== wantFolded[i]) accentsTyped = true;
+    }
+  }
+  if (letters > Math.max(1, Math.floor(wantFolded.join("").length / 5))) return undefined;
+  const reordered = at.some((j, i) => i > 0 && j < at[i - 1]!);
+  const untyped = have.length - want.length;
+  return { letters, reordered, accents: accentsTyped || (accentsOnly && !letters && !reordered && !untyped), untyped };
+}
+
+/** The nearness in words: "word order, 1 letter off". */
+export function nearnessText(n: Nearness): string {
+  return [
+    n.reordered ? "word order" : "",
+    n.letters ? `${n.letters} letter${n.letters > 1 ? "s" : ""} off` : "",
+    n.accents ? "accents" : "",
+    n.untyped ? `${n.untyped} more word${n.untyped > 1 ? "s" : ""}` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
+}

@@ -178,6 +178,17 @@ describe("parseRange", () => {
     expect(r.until).toEqual(now);
   });
 
+  it("takes an until alone as the N calendar days ending on its day, as with no dates", () => {
+    const fallback = parseRange(undefined, undefined, VN, { defaultDays: 7, now });
+    // 7 times 24 hours back from this minute touched 8 days.
+    expect(parseRange(undefined, "now", VN, { defaultDays: 7, now })).toEqual(fallback);
+    expect(parseRange(undefined, "12:00", VN, { defaultDays: 7, now }).since).toEqual(fallback.since);
+    expect(parseRange(undefined, "2026-11-20", VN, { defaultDays: 7, now })).toEqual({
+      since: new Date("2026-11-13T17:00:00.000Z"),
+      until: new Date("2026-11-20T16:59:59.000Z"),
+    });
+  });
+
   it("takes whole days for bare dates", () => {
     const r = parseRange("2026-11-01", "2026-11-30", VN);
     expect(r.since.toISOString()).toBe("2026-10-31T17:00:00.000Z");

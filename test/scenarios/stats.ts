@@ -111,7 +111,7 @@ export const statsScenarios: Scenario<unknown>[] = [
     question: "How much did we spend on ads this week, and how much did the ads bring in?",
     async ask(q) {
       const r = await q.call("get_ad_stats", {});
-      return { spend: r.data.totals.spend, value: r.data.totals.purchases_conversion_value, not_counted: r.data.failed_pages.map((f: { page_id: string }) => f.page_id) };
+      return { spend: r.data.totals.spend, value: r.data.totals.purchase_value, not_counted: r.data.failed_pages.map((f: { page_id: string }) => f.page_id) };
     },
     truth: (s) => {
       const denied = s.messaging.adsDeniedPageId;
@@ -126,7 +126,7 @@ export const statsScenarios: Scenario<unknown>[] = [
   {
     question: "Which ad campaign brought in the most purchase value this month?",
     async ask(q) {
-      const r = await q.call("get_ad_stats", { since: `${shopDay(q.sandbox).slice(0, 7)}-01`, sort_by: "purchases_conversion_value", limit: 1 });
+      const r = await q.call("get_ad_stats", { since: `${shopDay(q.sandbox).slice(0, 7)}-01`, sort_by: "purchase_value", limit: 1 });
       return r.data.rows[0].campaign_id;
     },
     truth: (s) => {

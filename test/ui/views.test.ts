@@ -139,7 +139,7 @@ describe("chart views in headless Chromium", () => {
     const { frame, data } = await show("get_ad_stats", {}, { theme: "dark", width: 380 });
     const spent = data.rows.filter((r: Data) => r.spend > 0);
     expect(await values(frame, '.bar[data-series="spend"]')).toEqual(spent.map((r: Data) => r.spend));
-    expect(await values(frame, '.bar[data-series="purchases_conversion_value"]')).toEqual(spent.map((r: Data) => r.purchases_conversion_value));
+    expect(await values(frame, '.bar[data-series="purchase_value"]')).toEqual(spent.map((r: Data) => r.purchase_value));
     expect(await card(frame, "spend")).toBe(formatMoney(data.totals.spend, "VND"));
     expect(await frame.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
     // Nothing overflows the phone-width frame.

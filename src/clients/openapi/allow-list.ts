@@ -14,6 +14,9 @@ export interface Amendment {
   apply(op: Operation): void;
 }
 
+/** A post-2025 province id as /geo/provinces gives it (new_id): "84_VN101". */
+export const POST_2025_PROVINCE = "^\\d+_VN\\d+$";
+
 export const AMENDMENTS: Amendment[] = [
   {
     op: "pos PUT /shops/{shop_id}/export",
@@ -26,11 +29,11 @@ export const AMENDMENTS: Amendment[] = [
   {
     op: "pos GET /geo/communes",
     why:
-      "Requires district_id, a level the reform of 1 July 2025 removed: /geo/provinces gives each province its post-2025 new_id, and a public client replaying production traces reports that /geo/communes?province_id=<new id> answers the two-tier wards (district_id null) with no district_id (README facts). district_id stays, optional.",
+      "Requires district_id, a level the reform of 1 July 2025 removed: /geo/provinces gives each province its post-2025 new_id (84_VN101), and a public client replaying production traces reports that /geo/communes?province_id=<new id> answers the two-tier wards (district_id null) with no district_id (README facts). district_id stays required for every other province: only a post-2025 id may leave it out.",
     apply(op) {
       const district = op.params.find((p) => p.in === "query" && p.name === "district_id");
       if (!district?.required) throw new Error(`${op.id}: district_id is no longer required`);
-      district.required = false;
+      district.requiredUnless = { param: "province_id", matches: POST_2025_PROVINCE };
     },
   },
   {

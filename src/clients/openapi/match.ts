@@ -1,4 +1,4 @@
-import type { ApiName, Operation } from "./types.js";
+import type { ApiName, Operation, Parameter } from "./types.js";
 import { fromQueryText, validate } from "./validate.js";
 
 /** A request as it reached the upstream: path below the API's base URL, query as sent. */
@@ -95,7 +95,7 @@ export function checkRequest(operations: readonly Operation[], request: SentRequ
     });
   }
   for (const param of op.params) {
-    if (param.in === "query" && param.required && !request.query[param.name]) problems.push(`query.${param.name}: is required`);
+    if (param.in === "query" && !request.query[param.name] && requiredWith(param, (name) => request.query[name]?.[0])) problems.push(`query.${param.name}: is required`);
   }
   if (op.body && !op.body.multipart) {
     if (request.body === undefined) {
@@ -103,4 +103,11 @@ export function checkRequest(operations: readonly Operation[], request: SentRequ
     } else validate(op.body.schema, request.body, "body", problems);
   } else if (request.body !== undefined && !op.body) problems.push("body: this operation takes no body");
   return { op, problems: problems.map((p) => `${op.id}: ${p}`) };
+}
+
+/** Whether a parameter must be sent, given the other values of the call (`requiredUnless`). */
+export function requiredWith(param: Parameter, sent: (name: string) => unknown): boolean {
+  if (!param.required) return false;
+  const unless = param.requiredUnless;
+  return !unless || !new RegExp(unless.matches).test(String(sent(unless.param) ?? ""));
 }

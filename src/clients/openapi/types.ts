@@ -29,6 +29,8 @@ export interface Parameter {
   name: string;
   in: "path" | "query";
   required?: boolean;
+  /** Required, except where the query parameter `param` matches the pattern `matches` (an amendment, allow-list.ts). */
+  requiredUnless?: { param: string; matches: string };
   schema: Schema;
   description?: string;
 }

@@ -23,7 +23,7 @@ export const getDailyReport = defineTool({
     time_zone: z.string(),
     inbox: z.array(z.looseObject({ page_id: z.string(), name: z.string().optional() })),
     staff: section,
-    sales: section.optional(),
+    sales: section.optional().describe("cod: cash on delivery, what carriers collect from buyers"),
     note: z.string().optional(),
   }),
   async handler(input, ctx) {

@@ -3,6 +3,7 @@ import { InputError } from "../../clients/errors.js";
 import { pathOf, type QueryValue } from "../../clients/http.js";
 import type { Operation, Parameter } from "../../clients/openapi/index.js";
 import { fromQueryText, validate } from "../../clients/openapi/validate.js";
+import { requiredWith } from "../../clients/openapi/match.js";
 import { sanitizeDeep } from "../../text/sanitize.js";
 import type { ToolContext } from "../define.js";
 import { jsonish } from "../inputs.js";
@@ -107,7 +108,7 @@ export async function callOperation(
   if (op.params.some((p) => p.name === "shop_id") && values.shop_id === undefined) values.shop_id = Number(await resolveShopId(ctx, undefined));
   for (const param of op.params) {
     if (values[param.name] === undefined) {
-      if (param.required) problems.push(`params.${param.name}: is required`);
+      if (requiredWith(param, (name) => values[name])) problems.push(`params.${param.name}: is required`);
     } else validate(param.schema, values[param.name], `params.${param.name}`, problems);
   }
   if (input.body !== undefined && !op.body) problems.push("body: this operation takes no body");

@@ -83,6 +83,7 @@ export function describeOperation(op: Operation, bodyBudget: number) {
       name: p.name,
       in: p.in,
       required: p.required || undefined,
+      required_unless: p.requiredUnless && `${p.requiredUnless.param} matches ${p.requiredUnless.matches}`,
       type: shapeOf(p.schema, 300),
       description: p.description,
     })),

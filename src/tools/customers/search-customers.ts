@@ -16,7 +16,9 @@ import { customerIds } from "../pos/customer-ref.js";
 import { searchText } from "../pos/phone.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { customerLevels, refId } from "../pos/shop-refs.js";
+import { normalizePhone } from "../../format/phone.js";
 import { customerRow, customerRowSchema, ORDER_FIGURES } from "./customer-row.js";
+import { nameSuggestions } from "./name-suggestions.js";
 
 /** Upstream pages (of 100) a ranked answer reads: the list has no sort of its own. */
 const RANK_PAGES = 30;
@@ -57,6 +59,10 @@ export const searchCustomers = defineTool({
     total: z.number().optional(),
     next_cursor: z.string().optional(),
     chat: z.looseObject({ conversation_id: z.string(), page_id: z.string() }).optional(),
+    suggestions: z
+      .array(z.object({ id: z.string(), customer_name: z.string().optional(), phone: z.string().optional(), why: z.string() }))
+      .optional()
+      .describe("No match: customers with near names (why: how each differs), not matches"),
     note: z.string().optional(),
     figures: z.string().optional(),
   }),
@@ -87,9 +93,23 @@ export const searchCustomers = defineTool({
       (q, page_number, page_size) => ctx.pos.listCustomers(shopId, { ...q, page_number, page_size }),
       ctx.progress,
     );
+    if (page.rows.length === 0 && !input.cursor && query.search && !ids) return { customers: [], total: page.total, ...(await noMatch(ctx, shopId, query, query.search)) };
     return { customers: rows(page.rows), total: page.total, next_cursor: page.next_cursor, figures: page.rows.length ? figures : undefined };
   },
 });
+
+/**
+ * A search that found nobody says how the POS matches, and offers the customers whose names are
+ * near what was typed (word order, a letter off, accents) apart from the matches: an empty list
+ * alone read as "no such customer" when the name was one letter off.
+ */
+async function noMatch(ctx: ToolContext, shopId: string, query: CustomerListParams, search: string) {
+  const how = `No customer's name, phone or email holds ${JSON.stringify(search)} as typed (the POS finds the text inside one, word order included)`;
+  if (normalizePhone(search) || !/\p{L}/u.test(search)) return { note: how };
+  const suggestions = await nameSuggestions(ctx.pos, shopId, query, search);
+  if (suggestions.length === 0) return { note: `${how}; no name is near it either` };
+  return { suggestions, note: `${how}; suggestions are other customers with near names, not matches: confirm one with the customer first` };
+}
 
 /**
  * The POS customers of a chat (pos/chat-customers.ts), each saying how it matched, with their

@@ -1,17 +1,30 @@
 import { z } from "zod";
-import { TRANSACTION_STATUSES, statusName } from "../../clients/pos-codes.js";
+import { InputError } from "../../clients/errors.js";
+import type { PosClient } from "../../clients/pos.js";
+import { requireStatus, TRANSACTION_STATUSES, statusName } from "../../clients/pos-codes.js";
+import type { PosTransaction } from "../../clients/schemas/pos.js";
 import { id, num } from "../../format/compact.js";
 import { sanitizeName, sanitizeText } from "../../text/sanitize.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, detailRowsInput, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
-import { codeInput, optionalCode } from "../pos/codes.js";
+import { cursorInput, detailRowsInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { listPage } from "../pos/list-page.js";
-import { everyRow, SUM_MAX } from "../pos/paging.js";
+import { everyRow, MAX_PAGE_SIZE, SUM_MAX } from "../pos/paging.js";
 import { unixRange } from "../pos/open-range.js";
 import { shopScope } from "../pos/shop-scope.js";
 
 const row = z.looseObject({ id: z.string(), name: z.string().optional(), amount: z.number().optional() });
+const sums = z.object({ income: z.number(), expense: z.number(), net: z.number() });
+const statusSums = z.object({ count: z.number() }).extend(sums.partial().shape);
+type Sums = z.infer<typeof sums>;
+
+/** The upstream's "all statuses" filter value. */
+const ALL = -1;
+/** Every real status, in the table's order: what "all" stands for. */
+const EVERY = TRANSACTION_STATUSES.map((s) => s.code).filter((c) => c !== ALL);
+
+/** Upstream pages of 100 one call reads for a few statuses (the list filters one or all). */
+const FILTER_PAGES = 10;
 
 /** Income, expense (as a positive sum) and net of every matching row. */
 function totalsOf(rows: readonly Record<string, unknown>[]) {
@@ -19,6 +32,29 @@ function totalsOf(rows: readonly Record<string, unknown>[]) {
   const income = amounts.filter((a) => a > 0).reduce((t, a) => t + a, 0);
   const expense = -amounts.filter((a) => a < 0).reduce((t, a) => t + a, 0);
   return { income, expense, net: income - expense };
+}
+
+type Range = { startDateTime?: number | undefined; endDateTime?: number | undefined };
+
+/**
+ * One status's count (the list's own total) and, up to SUM_MAX entries, its money: the first page
+ * is read at the largest size, the rest only when the total says more follow.
+ */
+async function statusTotals(pos: PosClient, shopId: string, status: number, range: Range, known?: number): Promise<{ count: number } & Partial<Sums>> {
+  const read = (page: number, page_size: number) => pos.listTransactions(shopId, { ...range, status, page, page_size });
+  const first = known === undefined ? await read(1, MAX_PAGE_SIZE) : undefined;
+  const count = known ?? first!.total_entries ?? first!.data.length;
+  if (count > SUM_MAX) return { count };
+  return { count, ...totalsOf(first && count <= first.data.length ? first.data : await everyRow(count, read)) };
+}
+
+/** The statuses asked for, as codes, each once; "all" is every one of them, each summed apart. */
+function statusCodes(values: readonly (string | number)[] | undefined): number[] {
+  const codes = (values ?? ["in_effect"]).flatMap((v, i) => {
+    const code = requireStatus(`status[${i}]`, TRANSACTION_STATUSES, v);
+    return code === ALL ? EVERY : [code];
+  });
+  return [...new Set(codes)];
 }
 
 export const listTransactions = defineTool({
@@ -30,55 +66,86 @@ export const listTransactions = defineTool({
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
-    status: codeInput(TRANSACTION_STATUSES, "Default in_effect"),
+    status: z
+      .array(z.union([z.string().max(40), z.number().int()]))
+      .max(TRANSACTION_STATUSES.length)
+      .optional()
+      .describe(`Default in_effect: ${TRANSACTION_STATUSES.map((r) => r.name).join(", ")}`),
     since: sinceInput,
     until: untilInput,
-    limit: limitInput(100, 30),
+    limit: z.number().int().min(0).max(100).default(30).describe("Max rows; 0: totals only"),
     cursor: cursorInput,
     detail: detailRowsInput,
   }),
   output: z.object({
     currency: z.string().optional(),
     total: z.number().optional(),
-    totals: z.object({ income: z.number(), expense: z.number(), net: z.number() }).optional(),
+    totals: sums.optional().describe("Of the one status asked"),
+    by_status: z.record(z.string(), statusSums).optional().describe("Several statuses: each apart (money only up to 300 entries)"),
     transactions: z.array(row),
     next_cursor: z.string().optional(),
     note: z.string().optional(),
   }),
   async handler(input, ctx) {
     // The cash book's money is what is in effect: new, cancelled and deleted entries summed in
-    // flipped a month's net from -170,000 to +660,000. "all" lists every entry.
-    const status = optionalCode(TRANSACTION_STATUSES, "status", input.status ?? "in_effect");
+    // flipped a month's net from -170,000 to +660,000. Several statuses (or "all") are summed each
+    // apart, never together.
+    if (input.limit === 0 && input.cursor) throw new InputError("limit", "0 asks for the totals alone, and a cursor continues rows", "Drop cursor, or pass a limit above 0.");
+    const codes = statusCodes(input.status);
+    const several = codes.length > 1;
     const range = unixRange(input.since, input.until, ctx.config.timezone);
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
     const tz = ctx.config.timezone;
-    const query = { status, startDateTime: range.from, endDateTime: range.to };
-    const page = await listPage(ctx, input, {
-      tool: "list_transactions",
-      query,
-      fetch: (params) => ctx.pos.listTransactions(shopId, params),
-      project: (t) => ({
-        id: String(t.id),
-        display_id: id(t.display_id),
-        name: sanitizeName(t.name),
-        amount: num(t.amount),
-        status: statusName(TRANSACTION_STATUSES, t.status),
-        payments: t.payments ?? undefined,
-        note: sanitizeText(t.note, { max: 300 }),
-        ad_cost_id: id(t.advertising_cost_id),
-        time_incurred: recordTime(t.time_incurred, tz),
-        inserted_at: recordTime(t.inserted_at, tz),
-      }),
-    });
+    // The list takes one status or all of them: a few of them are all of them, kept here.
+    const only = several && codes.length < EVERY.length ? codes : undefined;
+    const query = { status: several ? ALL : codes[0], startDateTime: range.from, endDateTime: range.to, only };
+    const page =
+      input.limit === 0
+        ? undefined
+        : await listPage(ctx, input, {
+            tool: "list_transactions",
+            query,
+            fetch: ({ only: _only, ...params }) => ctx.pos.listTransactions(shopId, params),
+            filter: { active: (q) => q.only !== undefined, keep: (t, q) => (q.only as number[]).includes(t.status ?? ALL), maxPages: FILTER_PAGES },
+            project: (t: PosTransaction) => ({
+              id: String(t.id),
+              display_id: id(t.display_id),
+              name: sanitizeName(t.name),
+              amount: num(t.amount),
+              status: statusName(TRANSACTION_STATUSES, t.status),
+              payments: t.payments ?? undefined,
+              note: sanitizeText(t.note, { max: 300 }),
+              ad_cost_id: id(t.advertising_cost_id),
+              time_incurred: recordTime(t.time_incurred, tz),
+              inserted_at: recordTime(t.inserted_at, tz),
+            }),
+          });
+    const rows = page?.rows ?? [];
+    const out = { currency, transactions: rows, next_cursor: page?.next_cursor };
+    // A cursor's page is part of an answer whose totals its first call gave.
+    if (input.cursor) return { ...out, total: page?.total };
+    const dates = { startDateTime: range.from, endDateTime: range.to };
+    if (several) {
+      const each = await Promise.all(codes.map((code) => statusTotals(ctx.pos, shopId, code, dates)));
+      const by_status = Object.fromEntries(codes.map((code, i) => [statusName(TRANSACTION_STATUSES, code)!, each[i]!]));
+      const unsummed = each.some((s) => s.income === undefined);
+      return {
+        ...out,
+        total: each.reduce((t, s) => t + s.count, 0),
+        by_status,
+        note: unsummed ? `Money only for statuses of up to ${SUM_MAX} entries: narrow since/until to have the others summed.` : undefined,
+      };
+    }
     // Summed over every match (reading them when this answer shows fewer), so "spent this year"
-    // is never the sum of the first page; a first call only, a cursor's page is part of one.
-    let totals: ReturnType<typeof totalsOf> | undefined;
-    let note: string | undefined;
-    if (!input.cursor && !page.next_cursor) totals = totalsOf(page.rows);
-    else if (!input.cursor && page.total !== undefined && page.total <= SUM_MAX) {
-      const all = await everyRow(page.total, (p, page_size) => ctx.pos.listTransactions(shopId, { ...query, page: p, page_size }));
-      totals = totalsOf(all.map((t) => ({ amount: t.amount })));
-    } else if (!input.cursor) note = `No totals over ${SUM_MAX} matches: narrow since/until to have them summed.`;
-    return { currency, total: page.total, totals, transactions: page.rows, next_cursor: page.next_cursor, note };
+    // is never the sum of the first page.
+    const { count, ...money } =
+      page && !page.next_cursor ? { count: page.total ?? rows.length, ...totalsOf(rows) } : await statusTotals(ctx.pos, shopId, codes[0]!, dates, page?.total);
+    const summed = money.income === undefined ? undefined : (money as Sums);
+    return {
+      ...out,
+      total: count,
+      totals: summed,
+      note: summed ? undefined : `No totals over ${SUM_MAX} matches: narrow since/until to have them summed.`,
+    };
   },
 });

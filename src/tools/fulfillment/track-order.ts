@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { id } from "../../format/compact.js";
-import { orderStatusName } from "../../format/orders.js";
+import { carrierUpdate, orderStatusName } from "../../format/orders.js";
 import { recordTime } from "../../format/time.js";
 import { sanitizeName } from "../../text/sanitize.js";
 import { defineTool, READ } from "../define.js";
@@ -34,7 +34,7 @@ export const trackOrder = defineTool({
     // The order's own link (its record carries it). The get_tracking_url operation would make
     // this a POST, a write a read-only server must not send (call_api_write can, when asked).
     const link = typeof order.tracking_link === "string" && /^https:\/\//.test(order.tracking_link) ? order.tracking_link : undefined;
-    const updates = Array.isArray(partner.extend_update) ? (partner.extend_update as Record<string, unknown>[]) : [];
+    const updates: unknown[] = Array.isArray(partner.extend_update) ? partner.extend_update : [];
     return {
       order_id: String(order.id),
       status_name: orderStatusName(order.status),
@@ -47,7 +47,7 @@ export const trackOrder = defineTool({
       estimated_delivery: recordTime(order.estimate_delivery_date, tz),
       paid_at: recordTime(partner.paid_at, tz),
       returned: partner.is_returned === true || undefined,
-      updates: updates.map((u) => ({ at: recordTime(u.update_at, tz), status: sanitizeName(u.status), note: sanitizeName(u.note) })),
+      updates: updates.map((u) => carrierUpdate(u, tz)),
       link,
     };
   },

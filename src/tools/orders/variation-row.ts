@@ -26,6 +26,24 @@ export function variantText(v: PosVariation): string | undefined {
 export const STOCK_FIGURES =
   "stock_available: units it can sell (remain_quantity; by shop setting it may already count incoming ones); stock_physical: on the shelf, units of orders not yet shipped included; stock_incoming: on purchases not yet received; stock_by_warehouse: stock_available per warehouse. They overlap: never add them up.";
 
+const warehouseStocks = (v: PosVariation, only: string | undefined) =>
+  (v.variations_warehouses ?? []).filter((s) => only === undefined || id(s.warehouse_id) === only);
+
+type StockRow = NonNullable<PosVariation["variations_warehouses"]>[number];
+
+function sumOf(stocks: StockRow[], field: "remain_quantity" | "actual_remain_quantity" | "pending_quantity"): number | undefined {
+  const values = stocks.map((s) => num(s[field]));
+  return values.some((n) => n !== undefined) ? values.reduce<number>((t, n) => t + (n ?? 0), 0) : undefined;
+}
+
+/**
+ * A row's stock_available: the variation's remain_quantity (every warehouse together), or with
+ * `only` that warehouse's. Stock filters and orders read this very figure, so a row never shows
+ * a number other than the one it was chosen by.
+ */
+export const availableStock = (v: PosVariation, only?: string): number | undefined =>
+  only === undefined ? num(v.remain_quantity) : (sumOf(warehouseStocks(v, only), "remain_quantity") ?? 0);
+
 /**
  * A variation with its price and its stock, in the terms of the POS OpenAPI's VariationWarehouse:
  * `stock_available` is remain_quantity, what it can still sell ("may include incoming/waiting
@@ -37,14 +55,10 @@ export const STOCK_FIGURES =
  * the warehouse's id made a page of 100 variations 58k characters).
  */
 export function variationRow(v: PosVariation, warehouseNames?: ReadonlyMap<string, string>, only?: string) {
-  const stocks = (v.variations_warehouses ?? []).filter((s) => only === undefined || id(s.warehouse_id) === only);
-  const sum = (field: "remain_quantity" | "actual_remain_quantity" | "pending_quantity") => {
-    const values = stocks.map((s) => num(s[field]));
-    return values.some((n) => n !== undefined) ? values.reduce<number>((t, n) => t + (n ?? 0), 0) : undefined;
-  };
-  const available = only === undefined ? num(v.remain_quantity) : (sum("remain_quantity") ?? 0);
-  const physical = sum("actual_remain_quantity");
-  const incoming = sum("pending_quantity");
+  const stocks = warehouseStocks(v, only);
+  const available = availableStock(v, only);
+  const physical = sumOf(stocks, "actual_remain_quantity");
+  const incoming = sumOf(stocks, "pending_quantity");
   const byWarehouse: Record<string, number> = {};
   for (const s of only === undefined ? stocks : []) {
     const warehouseId = id(s.warehouse_id);

@@ -8,7 +8,7 @@ import { defineTool, READ } from "../define.js";
 import { rankRows, sortByInput } from "../rank.js";
 import { pageIdsInput } from "../pages/page-refs.js";
 import { eachStatsPage, failedPagesSchema, statsPages } from "./fan-out.js";
-import { rangeInputs, rangeOut, rangeSchema, statsRange, unixSpan } from "./range.js";
+import { rangeInputs, rangeOut, rangeSchema, statsRange, unixSpan, wholeDays } from "./range.js";
 import { type Counts, type Row, rowsSchema, sumRows, totalsSchema } from "./rows.js";
 
 const MAX_DAYS = 92;
@@ -25,6 +25,28 @@ const SUMMED = [
 const METRICS = [...SUMMED, "reach", "cpc", "cpm", "ctr", "purchase_roas", "budget_remaining"] as const;
 /** 0 means "no such budget" upstream. */
 const BUDGETS = ["daily_budget", "lifetime_budget"] as const;
+
+/**
+ * The upstream's figures under names that say what they count, as the ad platform's reports call
+ * them ("Messaging conversations started", "New messaging contacts"):
+ * messaging_conversation_started_7d reads as a 7-day figure, messaging_first_reply as the page's
+ * own replies. Renaming costs no token per answer, where a legend cost some in every one. ctr is
+ * a percentage, roas the purchase value per unit of spend.
+ */
+const PLAIN: Partial<Record<string, string>> = {
+  link_click: "link_clicks",
+  messaging_conversation_started_7d: "conversations_started",
+  messaging_first_reply: "new_messaging_contacts",
+  purchases_conversion_value: "purchase_value",
+  ctr: "ctr_pct",
+  purchase_roas: "roas",
+};
+const plainName = (field: string) => PLAIN[field] ?? field;
+/** A row or totals with every figure under its plain name. */
+const plain = (row: Row): Row => Object.fromEntries(Object.entries(row).map(([k, v]) => [plainName(k), v]));
+/** What sort_by takes: the plain names, and the upstream's own (the names the platform documents). */
+const SORTABLE = [...METRICS, ...BUDGETS].map(plainName);
+const sortKey = (field: string | undefined) => (field === undefined ? undefined : (PLAIN[field] ?? field));
 
 const PERMISSION_HINT =
   "The ad statistics need an account that can view the page's ad reports on the social platform (ads read access to the ad account) and that selected this page in the ad account settings; grant that, or ask the ad account owner.";
@@ -83,7 +105,7 @@ export const getAdStats = defineTool({
   name: "get_ad_stats",
   title: "Ad statistics",
   description:
-    "Ad results per campaign, ad or day: spend, clicks, CPC/CPM/CTR, conversations, purchases, value, ROAS; by spend unless sort_by.",
+    "Ad results per campaign, ad or day: spend, clicks, conversations started, purchases, ROAS; by spend unless sort_by.",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
@@ -124,11 +146,12 @@ export const getAdStats = defineTool({
       );
     }
     if (input.view === "days") rows.sort((a, b) => String(a.date).localeCompare(String(b.date)));
-    const ranked = rankRows(rows, { sortBy: input.sort_by ?? (input.view === "days" ? undefined : "spend"), valid: [...METRICS, ...BUDGETS], limit: input.limit });
+    const ranked = rankRows(rows.map(plain), { sortBy: sortKey(input.sort_by) ?? (input.view === "days" ? undefined : "spend"), valid: SORTABLE, limit: input.limit });
     return {
-      range: rangeOut(range, tz),
+      // The platform counts whole days (the page's): the answer says which ones.
+      range: rangeOut(wholeDays(range, tz), tz),
       currency,
-      totals: totalsOf(records),
+      totals: plain(totalsOf(records)) as Counts,
       rows: ranked.rows,
       total_rows: ranked.truncated ? ranked.total : undefined,
       truncated: ranked.truncated,

@@ -1,7 +1,7 @@
 import type { Paged } from "../../clients/pos.js";
 import { upstreamRecord } from "../../format/orders.js";
 import type { ToolContext } from "../define.js";
-import { pagedList } from "./paging.js";
+import { type LocalFilter, pagedList } from "./paging.js";
 
 export interface ListInput {
   limit: number;
@@ -20,6 +20,8 @@ export async function listPage<T extends { id: string | number }, R>(
     tool: string;
     query: Record<string, unknown>;
     fetch(params: Record<string, unknown> & { page: number; page_size: number }): Promise<Paged<T>>;
+    /** A filter the list has no parameter for (see pagedList): its page has no total. */
+    filter?: LocalFilter<Record<string, unknown>, T>;
     project(row: T): R;
   },
 ) {
@@ -29,6 +31,7 @@ export async function listPage<T extends { id: string | number }, R>(
     () => list.query,
     (query, p, size) => list.fetch({ ...query, page: p, page_size: size }),
     ctx.progress,
+    list.filter,
   );
   return { ...page, rows: page.rows.map((row) => (input.detail === "full" ? upstreamRecord(row) : list.project(row))) };
 }

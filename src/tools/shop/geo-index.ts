@@ -1,3 +1,4 @@
+import { InputError } from "../../clients/errors.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosCommune, PosDistrict, PosProvince } from "../../clients/schemas/pos.js";
 import { fold } from "../../text/fold.js";
@@ -29,15 +30,23 @@ export class GeoIndex {
   }
 
   /**
-   * The wards and communes of a post-2025 province (two tiers, no district). Reported by a public
-   * client replaying production traces (/work/shared/reference/README.md): /geo/communes with a
-   * province's new_id and no district_id answers them, with district_id null.
+   * The wards and communes of a post-2025 province (two tiers, no district). The OpenAPI requires
+   * district_id on /geo/communes, and a two-tier province has none to give: a public client
+   * replaying production traces (/work/shared/reference/README.md) reports that /geo/communes with
+   * the province's new_id and no district_id answers them, with district_id null. So this one
+   * request leaves it out, and only for an id of the post-2025 list (the contract allows no other:
+   * clients/openapi/allow-list.ts); an old province's communes are asked district by district.
    */
-  wards(newProvinceId: string): Promise<PosCommune[]> {
+  async wards(newProvinceId: string): Promise<PosCommune[]> {
+    if (!(await this.provinces("new")).some((p) => String(p.id) === newProvinceId)) {
+      throw new InputError("province_id", `${newProvinceId} is not a post-2025 province, whose wards need no district`, "Give the province's new_id, or list its communes by district_id.");
+    }
     return this.cached(`w:${newProvinceId}`, (pos) => pos.listCommunes({ province_id: newProvinceId }));
   }
 
+  /** The communes of a district of an old (three-tier) province: never asked without the district. */
   communes(provinceId: string, districtId: string): Promise<PosCommune[]> {
+    if (!districtId) return Promise.reject(new InputError("district_id", "is required to list communes before the 2025 reform", "Pass the district's id from lookup_address."));
     return this.cached(`c:${provinceId}:${districtId}`, (pos) =>
       pos.listCommunes({ province_id: provinceId, district_id: districtId }),
     );

@@ -17,7 +17,7 @@ export const lookupAddress = defineTool({
   name: "lookup_address",
   title: "Look up address ids",
   description:
-    'Province/district/ward ids from place names in any spelling, 3-tier ("ben nghe, q1, tp hcm") or post-2025 2-tier ("phuong sai gon, hcm"); province_id alone lists districts (new id: wards), district_id communes, nothing provinces.',
+    'Province/district/ward ids from place names in any spelling, 3-tier ("ben nghe, q1, tp hcm") or post-2025 2-tier ("phuong sai gon, hcm"); no query: browse.',
   toolset: "shop",
   annotations: READ,
   input: z.object({
@@ -26,7 +26,7 @@ export const lookupAddress = defineTool({
       .max(200)
       .optional()
       .describe("Commune, district, province; any order"),
-    province_id: idInput("Lists its districts, or narrows query").optional(),
+    province_id: idInput("Lists its districts (new id: wards), or narrows query").optional(),
     district_id: idInput("Lists its communes (needs province_id)").optional(),
     province_list: z
       .enum(["old", "new", "all"])

@@ -23,7 +23,7 @@ export const LABELS: Record<string, string> = {
   price: "Doanh thu",
   product_count: "Sản phẩm",
   spend: "Chi tiêu",
-  purchases_conversion_value: "Doanh thu từ quảng cáo",
+  purchase_value: "Doanh thu từ quảng cáo",
   purchases: "Lượt mua",
 };
 

@@ -6,7 +6,7 @@ import { type Data, startView } from "../app/view.js";
 type Row = Record<string, unknown>;
 
 const SPEND: Series = { field: "spend", label: "Chi tiêu", color: COLORS[1]! };
-const RETURN: Series = { field: "purchases_conversion_value", label: "Doanh thu từ quảng cáo", color: COLORS[2]! };
+const RETURN: Series = { field: "purchase_value", label: "Doanh thu từ quảng cáo", color: COLORS[2]! };
 
 startView("ad-stats", (data: Data) => {
   const currency = String(data.currency ?? "VND");
@@ -16,14 +16,14 @@ startView("ad-stats", (data: Data) => {
   const range = data.range as { since?: string; until?: string } | undefined;
   const spent = rows.filter((r) => num(r.spend) > 0);
   const idle = rows.length - spent.length;
-  const roas = (r: Row) => (num(r.spend) > 0 ? num(r.purchases_conversion_value) / num(r.spend) : 0);
+  const roas = (r: Row) => (num(r.spend) > 0 ? num(r.purchase_value) / num(r.spend) : 0);
   const out: Node[] = [
     el("h1", {}, "Quảng cáo: chi tiêu và doanh thu"),
     el("p", { class: "sub" }, `${fmtDay(range?.since)} – ${fmtDay(range?.until)} · ${rows.length} chiến dịch`),
     cards([
       { key: "spend", label: "Chi tiêu", text: money(num(totals.spend)) },
-      { key: "purchases_conversion_value", label: "Doanh thu từ QC", text: money(num(totals.purchases_conversion_value)) },
-      { key: "purchase_roas", label: "ROAS", text: fmtNum(roas(totals)), tone: roas(totals) >= 1 ? "good" : "bad" },
+      { key: "purchase_value", label: "Doanh thu từ QC", text: money(num(totals.purchase_value)) },
+      { key: "roas", label: "ROAS", text: fmtNum(roas(totals)), tone: roas(totals) >= 1 ? "good" : "bad" },
       { key: "purchases", label: "Lượt mua", text: fmtInt(num(totals.purchases)) },
     ]),
     el("h2", {}, "Theo chiến dịch"),
@@ -33,7 +33,7 @@ startView("ad-stats", (data: Data) => {
         label: String(r.name ?? r.campaign_id ?? ""),
         values: [
           { series: SPEND, value: num(r.spend), text: fmtShort(num(r.spend)) },
-          { series: RETURN, value: num(r.purchases_conversion_value), text: fmtShort(num(r.purchases_conversion_value)) },
+          { series: RETURN, value: num(r.purchase_value), text: fmtShort(num(r.purchase_value)) },
         ],
         extra: { text: `ROAS ${fmtNum(roas(r))}`, tone: roas(r) >= 1 ? "good" : "bad" },
       })),

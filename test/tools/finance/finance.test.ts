@@ -52,6 +52,47 @@ describe("list_transactions", () => {
     expect((await h.call("list_transactions", { cursor: paged.data.next_cursor, limit: 2 })).data.totals).toBeUndefined();
   });
 
+  it("answers the totals alone with limit 0, and each status apart when several (or all) are asked", async () => {
+    const [from, to] = [shopUnix("2026-10-01T00:00:00"), shopUnix("2026-10-31T23:59:59")];
+    const inMonth = pos().transactions.filter((t) => unixOf(t.inserted_at) >= from && unixOf(t.inserted_at) <= to);
+    const sums = (status: number) => {
+      const amounts = inMonth.filter((t) => t.status === status).map((t) => Number(t.amount));
+      const income = amounts.filter((a) => a > 0).reduce((a, b) => a + b, 0);
+      const expense = -amounts.filter((a) => a < 0).reduce((a, b) => a + b, 0);
+      return { count: amounts.length, income, expense, net: income - expense };
+    };
+    const month = { since: "2026-10-01", until: "2026-10-31" };
+    const { count, ...money } = sums(1);
+    const alone = await h.call("list_transactions", { ...month, limit: 0 });
+    expect(alone.isError, alone.text).toBe(false);
+    expect(alone.data).toMatchObject({ total: count, totals: money, transactions: [] });
+    expect(alone.data.next_cursor).toBeUndefined();
+
+    // Cancelled and deleted entries are money that never moved: summed into "all", they read as income.
+    expect(sums(2).count + sums(3).count).toBeGreaterThan(0);
+    const all = await h.call("list_transactions", { ...month, status: "all", limit: 0 });
+    expect(all.data.totals).toBeUndefined();
+    expect(all.data.by_status).toEqual({ new: sums(0), in_effect: sums(1), cancelled: sums(2), deleted: sums(3) });
+    expect(all.data.total).toBe(inMonth.length);
+
+    const two = await h.call("list_transactions", { ...month, status: ["in_effect", "cancelled"], limit: 100 });
+    expect(two.data.by_status).toEqual({ in_effect: sums(1), cancelled: sums(2) });
+    const listed = inMonth.filter((t) => t.status === 1 || t.status === 2).map((t) => t.id);
+    expect(two.data.transactions.map((t: { id: string }) => t.id).sort()).toEqual([...listed].sort());
+    expect(two.data.total).toBe(listed.length);
+  });
+
+  it("refuses limit 0 with a cursor, and a bad status in a list, naming the valid ones", async () => {
+    const first = await h.call("list_transactions", { limit: 1 });
+    const r = await h.call("list_transactions", { limit: 0, cursor: first.data.next_cursor });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("limit");
+    const bad = await h.call("list_transactions", { status: ["in_effect", "refunded"] });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toContain("status[1]");
+    expect(bad.text).toContain("cancelled (2)");
+  });
+
   it("rejects an unknown status name, listing the valid ones", async () => {
     const r = await h.call("list_transactions", { status: "paid" });
     expect(r.isError).toBe(true);

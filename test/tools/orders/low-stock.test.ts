@@ -73,3 +73,81 @@ describe("search_products by stock level", () => {
     expect(query.text).toMatch(/unknown parameter `query`; did you mean `search`\?.*valid: shop_id, search,/);
   });
 });
+
+describe("search_products by stock summed over every warehouse", () => {
+  // "Which variants have fewer than 5 units in total?" and "the 10 lowest-stock variants": over the
+  // whole catalog (more than one upstream page), from the raw warehouse rows.
+  const big = useHarness({ sandbox: { ratePerSecond: 10_000 } });
+  const catalog = () => big.sandbox.pos.variations;
+  const total = (v: VariationRecord) => v.variations_warehouses.reduce((t, s) => t + s.remain_quantity, 0);
+  /** Sets a variation's units per warehouse (and its total, as the POS keeps it). */
+  const stock = (v: VariationRecord, units: number[]) => {
+    v.variations_warehouses.forEach((s, i) => {
+      s.remain_quantity = units[i] ?? 0;
+    });
+    v.remain_quantity = total(v);
+  };
+  type Row = { variation_id: string; stock_available: number; stock_by_warehouse: Record<string, number> };
+
+  it("lists the variations with at most N units in all warehouses together, past the first page, in one call", async () => {
+    expect(catalog().length).toBeGreaterThan(100);
+    // Low in total on both sides of the first upstream page; 5 in total is not "fewer than 5";
+    // 0 in one warehouse but plenty in all is low there, not in total.
+    for (const [i, units] of [[3, [1, 0, 2]], [60, [0, 0, 0]], [104, [4, 0, 0]], [117, [0, 3, 1]], [40, [2, 2, 1]], [80, [0, 30, 12]]] as const) stock(catalog()[i]!, [...units]);
+    const expected = catalog().filter((v) => total(v) <= 4);
+    expect(expected.some((v) => catalog().indexOf(v) >= 100)).toBe(true);
+    const r = await big.call("search_products", { max_total_stock: 4, limit: 50 });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.total).toBe(expected.length);
+    expect(r.data.next_cursor).toBeUndefined();
+    expect(r.data.complete).toBeUndefined();
+    const rows = r.data.variations as Row[];
+    expect(rows.map((x) => x.variation_id)).toEqual(expected.map((v) => v.id));
+    const names = new Map(big.sandbox.pos.warehouses.map((w) => [w.id, w.name]));
+    for (const [i, row] of rows.entries()) {
+      // The figure it was chosen by is the one it shows, with each warehouse's beside it.
+      expect(row.stock_available).toBe(total(expected[i]!));
+      expect(row.stock_by_warehouse).toEqual(Object.fromEntries(expected[i]!.variations_warehouses.map((s) => [names.get(s.warehouse_id), s.remain_quantity])));
+    }
+    expect(r.data.figures).toContain("stock_available:");
+  });
+
+  it("ranks the lowest totals first over the whole catalog, ties in catalog order, and pages on from the same order", async () => {
+    const order = catalog()
+      .map((v, i) => ({ v, i }))
+      .sort((a, b) => total(a.v) - total(b.v) || a.i - b.i)
+      .map(({ v }) => v);
+    const first = await big.call("search_products", { sort_by: "stock", limit: 10 });
+    expect(first.isError, first.text).toBe(false);
+    expect((first.data.variations as Row[]).map((x) => [x.variation_id, x.stock_available])).toEqual(order.slice(0, 10).map((v) => [v.id, total(v)]));
+    expect(first.data.total).toBe(catalog().length);
+    const next = await big.call("search_products", { sort_by: "stock", limit: 10, cursor: first.data.next_cursor });
+    expect((next.data.variations as Row[]).map((x) => x.variation_id)).toEqual(order.slice(10, 20).map((v) => v.id));
+    // Within a product search and below a total, lowest first.
+    const dresses = order.filter((v) => v.product.name.startsWith("Đầm") && total(v) <= 60);
+    expect(dresses.length).toBeGreaterThan(1);
+    const within = await big.call("search_products", { search: "dam", max_total_stock: 60, sort_by: "stock", limit: 50 });
+    expect((within.data.variations as Row[]).map((x) => x.variation_id)).toEqual(dresses.map((v) => v.id));
+  });
+
+  it("refuses a total with one warehouse, and an unknown order, naming the valid ones", async () => {
+    const both = await big.call("search_products", { max_total_stock: 3, warehouse_id: "Kho Hà Nội" });
+    expect(both.isError).toBe(true);
+    expect(both.text).toContain("max_total_stock");
+    expect(both.text).toContain("max_stock");
+    const bad = await big.call("search_products", { sort_by: "price" });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toContain("sort_by");
+    expect(bad.text).toContain("stock");
+  });
+
+  it("says complete: false, with no total, when the catalog is longer than one call reads", async () => {
+    const base = catalog()[0]!;
+    for (let i = 0; i < 3000; i++) catalog().push({ ...structuredClone(base), id: `bulk-${i}`, display_id: `BULK${i}` });
+    const r = await big.call("search_products", { max_total_stock: 4, limit: 50 });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.complete).toBe(false);
+    expect(r.data.total).toBeUndefined();
+    expect(r.data.note).toContain(`of ${catalog().length} variations`);
+  });
+});

@@ -332,12 +332,34 @@ describe("get_ad_stats", () => {
     }
   });
 
+  it("names each figure for what it counts, the platform's names accepted for sort_by", async () => {
+    const r = await h.call("get_ad_stats", { page_ids: [pages[0]], since: SINCE, until: UNTIL });
+    const delivered = adDays(h.sandbox.messaging, pages[0]!, SPAN);
+    const sum = (field: "messaging_conversation_started_7d" | "messaging_first_reply" | "purchases_conversion_value" | "link_click" | "spend" | "impressions") =>
+      delivered.reduce((t, d) => t + d[field], 0);
+    expect(r.data.totals).toMatchObject({
+      conversations_started: sum("messaging_conversation_started_7d"),
+      new_messaging_contacts: sum("messaging_first_reply"),
+      purchase_value: sum("purchases_conversion_value"),
+      link_clicks: sum("link_click"),
+      ctr_pct: Number(((sum("link_click") * 100) / sum("impressions")).toFixed(2)),
+      roas: Number((sum("purchases_conversion_value") / sum("spend")).toFixed(4)),
+    });
+    const shown = [...Object.keys(r.data.totals), ...r.data.rows.flatMap((row: object) => Object.keys(row))];
+    for (const upstream of ["messaging_conversation_started_7d", "messaging_first_reply", "purchases_conversion_value", "link_click", "ctr", "purchase_roas"]) {
+      expect(shown).not.toContain(upstream);
+    }
+    const bad = await h.call("get_ad_stats", { page_ids: [pages[0]], sort_by: "revenue" });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toContain("conversations_started");
+  });
+
   it("gives per-ad and per-day rows", async () => {
     const delivered = adDays(h.sandbox.messaging, pages[1]!, SPAN);
     const ads = await h.call("get_ad_stats", { page_ids: [pages[1]], view: "ads", since: SINCE, until: UNTIL });
     expect(lastQuery("/statistics/ads").type).toBe("by_id");
     for (const row of ads.data.rows) {
-      expect(row.link_click ?? 0).toBe(delivered.filter((d) => d.ad_id === row.ad_id).reduce((t, d) => t + d.link_click, 0));
+      expect(row.link_clicks ?? 0).toBe(delivered.filter((d) => d.ad_id === row.ad_id).reduce((t, d) => t + d.link_click, 0));
     }
     const byDay = await h.call("get_ad_stats", { page_ids: [pages[1]], view: "days", since: SINCE, until: UNTIL });
     expect(lastQuery("/statistics/ads").type).toBe("by_time");
