@@ -34,7 +34,8 @@ export const orderRowSchema = z.looseObject({
   id: z.string(),
   status_name: z.string().optional(),
   customer_name: z.string().optional(),
-  total: z.number().optional(),
+  customer_id: z.string().optional().describe("The POS customer"),
+  amount: z.number().optional().describe("Goods after discounts, shipping excluded"),
   cod: z.number().optional().describe("Cash on delivery: what the carrier collects from the buyer"),
   created_at: z.string().optional(),
 });
@@ -57,9 +58,10 @@ export function orderRow(order: PosOrder, timeZone: string, names: OrderNames = 
     // A deleted order keeps its last status; without this it read as a live, paid order.
     deleted: (order as Loose).is_removed === true || undefined,
     customer_name: sanitizeName(order.bill_full_name ?? order.customer?.name),
+    customer_id: customerIdOf(order),
     phone: sanitizeName(order.bill_phone_number),
     item_count: num(order.total_quantity) ?? order.items?.reduce((sum, it) => sum + (it.quantity ?? 0), 0),
-    total: num(order.total_price_after_sub_discount) ?? num(order.total_price),
+    amount: num(order.total_price_after_sub_discount) ?? num(order.total_price),
     cod: num(order.cod),
     carrier: carrierId === undefined ? undefined : (names.carriers?.get(carrierId) ?? carrierId),
     tracking: sanitizeName(partner?.extend_code),
@@ -68,6 +70,9 @@ export function orderRow(order: PosOrder, timeZone: string, names: OrderNames = 
     updated_at: recordTime(order.updated_at, timeZone),
   };
 }
+
+/** The POS customer an order is for: the shop's customer record it names. */
+export const customerIdOf = (order: PosOrder): string | undefined => id((order as Loose).shop_customer_id) ?? id(order.customer?.id);
 
 /** How long an order has been in its status ("3d 4h"), from its last status change. */
 export function inStatusFor(order: PosOrder, now = Date.now()): string | undefined {
@@ -132,7 +137,7 @@ export function orderDetail(order: PosOrder, timeZone: string, names: OrderNames
   const unlessSame = <T>(value: T, same: unknown) => (value === same ? undefined : value);
   return {
     ...row,
-    subtotal: unlessSame(num(order.total_price), row.total),
+    subtotal: unlessSame(num(order.total_price), row.amount),
     discount: num(order.total_discount) || undefined,
     shipping_fee: num(order.shipping_fee),
     free_shipping: raw.is_free_shipping === true || undefined,
@@ -149,7 +154,6 @@ export function orderDetail(order: PosOrder, timeZone: string, names: OrderNames
         }
       : undefined,
     warehouse: warehouseId ? { id: warehouseId, name: names.warehouses?.get(warehouseId) } : undefined,
-    shop_customer_id: id(raw.shop_customer_id),
     page_id: id(order.page_id),
     staff_note: sanitizeText(order.note, { max: 500 }),
     staff_note_print: sanitizeText(order.note_print, { max: 500 }),

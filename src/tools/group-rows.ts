@@ -62,13 +62,14 @@ interface Ranked<G extends Group> {
 }
 
 /**
- * Groups largest first by `figure` (ties by label), the first `limit` kept and the rest summed as
+ * Groups largest first by `figure` (smallest first when `ascending`; ties by label), the first `limit` kept and the rest summed as
  * "other"; or in label order when `inTimeOrder` (periods first: labels sort in time order), the
  * newest `limit` kept and the earlier ones summed as "earlier", so what hides is never today.
  */
-export function rankGroups<G extends Group>(groups: G[], options: { figure: string; limit: number; inTimeOrder?: boolean }): Ranked<G> {
+export function rankGroups<G extends Group>(groups: G[], options: { figure: string; limit: number; inTimeOrder?: boolean; ascending?: boolean | undefined }): Ranked<G> {
   const byLabel = (a: Group, b: Group) => a.labels.join("\u0000").localeCompare(b.labels.join("\u0000"));
-  const byFigure = (a: Group, b: Group) => (b.figures[options.figure] ?? 0) - (a.figures[options.figure] ?? 0) || byLabel(a, b);
+  const sign = options.ascending ? -1 : 1;
+  const byFigure = (a: Group, b: Group) => sign * ((b.figures[options.figure] ?? 0) - (a.figures[options.figure] ?? 0)) || byLabel(a, b);
   const sorted = [...groups].sort(options.inTimeOrder ? byLabel : byFigure);
   if (sorted.length <= options.limit) return { top: sorted };
   const [top, rest] = options.inTimeOrder ? [sorted.slice(-options.limit), sorted.slice(0, -options.limit)] : [sorted.slice(0, options.limit), sorted.slice(options.limit)];

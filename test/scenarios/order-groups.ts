@@ -33,8 +33,8 @@ function lastWeek(s: Sandbox): [string, string] {
   return [monday.toISOString().slice(0, 10), new Date(monday.getTime() + 6 * DAY).toISOString().slice(0, 10)];
 }
 
-type GroupRow = { orders: number; total: number; cod: number } & Record<string, unknown>;
-const rowsBy = (rows: GroupRow[], key: string, figure: "orders" | "total" | "cod") => Object.fromEntries(rows.map((r) => [r[key], r[figure]]));
+type GroupRow = { orders: number; amount: number; cod: number } & Record<string, unknown>;
+const rowsBy = (rows: GroupRow[], key: string, figure: "orders" | "amount" | "cod") => Object.fromEntries(rows.map((r) => [r[key], r[figure]]));
 
 const IN_PROGRESS = ["new", "confirmed", "waiting_to_print", "printed", "packing", "waiting_to_ship", "shipped"];
 const IN_PROGRESS_CODES = [0, 1, 12, 13, 8, 9, 2];
@@ -97,7 +97,7 @@ export const orderGroupScenarios: Scenario<unknown>[] = [
     question: "What did each seller sell this month (goods after discounts)?",
     async ask(q) {
       const r = await q.call("search_orders", { group_by: ["seller"], since: "this month" });
-      return rowsBy(r.data.groups, "seller", "total");
+      return rowsBy(r.data.groups, "seller", "amount");
     },
     truth: (s) => sumBy(createdFrom(s, `${shopDay(s).slice(0, 7)}-01`), (o) => o.assigning_seller?.name ?? "(none)", (o) => o.total_price_after_sub_discount),
   },
@@ -105,7 +105,7 @@ export const orderGroupScenarios: Scenario<unknown>[] = [
     question: "What were our sales day by day over the last 7 days?",
     async ask(q) {
       const r = await q.call("search_orders", { group_by: ["day"], since: "last 7 days" });
-      return rowsBy(r.data.groups, "day", "total");
+      return rowsBy(r.data.groups, "day", "amount");
     },
     truth: (s) =>
       sumBy(

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import type { OrderListParams, PosClient } from "../../clients/pos.js";
-import type { PosOrder, PosProvince } from "../../clients/schemas/pos.js";
+import type { PosOrder } from "../../clients/schemas/pos.js";
 import { id, num } from "../../format/compact.js";
 import { orderCurrency, orderStatusName } from "../../format/orders.js";
 import { sanitizeName } from "../../text/sanitize.js";
@@ -15,19 +15,29 @@ import { type Group, isPeriod, NONE, type Period, periodOf, rankGroups, restNote
 import { localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
 import { type FilterInput, orderQuery, rangeEcho, timeField } from "./order-query.js";
 import { everyOrder, SWEEP_BOUNDS } from "./every-order.js";
+import { Buyers, customerKey, orderDay } from "./customer-groups.js";
+import { type ProvinceList, Provinces } from "./provinces.js";
 
 // search_orders with group_by: one row per group, counted and summed over every order that
 // matches the filters (read in parallel pages, bounded), instead of rows for the model to add up.
 
-const GROUP_KEYS = ["status", "source", "page", "province", "carrier", "creator", "seller", "warehouse", "day", "week", "month"] as const;
+const GROUP_KEYS = ["status", "source", "page", "province", "carrier", "creator", "seller", "warehouse", "customer", "day", "week", "month"] as const;
 type GroupKey = (typeof GROUP_KEYS)[number];
-const FIGURES = ["orders", "total", "cod", "shipping_fee"] as const;
+const FIGURES = ["orders", "amount", "cod", "shipping_fee"] as const;
+/** Times of a customer group's orders, sorted by but never summed. */
+const SPANS = ["first_order", "last_order"] as const;
 
 export const groupInput = {
   group_by: someOf(z.enum(GROUP_KEYS), 2)
     .optional()
-    .describe("Count and sum every match per group (1-2 keys; source = channel)"),
-  group_sort: z.enum(FIGURES).optional().describe("Figure to sort groups by (default orders; day/week/month: by time)"),
+    .describe("Count and sum every match per group (1-2 keys; source = channel; customer: POS customer, else phone)"),
+  // "total" was the amount's name before: a caller that learnt it is still understood.
+  group_sort: z
+    .preprocess((v) => (v === "total" ? "amount" : v), z.enum([...FIGURES, ...SPANS]))
+    .optional()
+    .describe("Sort groups by (default orders, largest first; ascending: smallest; day/week/month: by time)"),
+  min_orders: z.number().int().min(1).optional().describe("Only groups with at least this many orders (repeat customers: 2)"),
+  province_list: z.enum(["new", "old"]).optional().describe("group_by province: post-July-2025 provinces (default) or the old 63"),
 };
 
 /** Groups listed when the call names no limit: a month of days fits. */
@@ -38,8 +48,8 @@ const VOID_NAMES = new Map<number, string>(Object.entries(VOID_STATUSES).map(([n
 
 export const groupRowSchema = z.looseObject({
   orders: z.number(),
-  total: z.number(),
-  cod: z.number(),
+  amount: z.number().describe("Goods after discounts, shipping excluded"),
+  cod: z.number().describe("Cash to collect on delivery"),
   shipping_fee: z.number(),
   canceled: z.number().optional().describe("The group's canceled orders, not in its figures"),
   deleted: z.number().optional().describe("The group's recently deleted orders, not in its figures"),
@@ -71,6 +81,7 @@ const KEY_FIELDS: Record<Exclude<GroupKey, Period>, string[]> = {
   creator: ["creator"],
   seller: ["assigning_seller_id", "assigning_seller"],
   warehouse: ["warehouse_id"],
+  customer: ["shop_customer_id", "customer", "bill_phone_number", "bill_full_name"],
 };
 
 interface Names {
@@ -85,48 +96,7 @@ const named = (refs: Ref[]) => new Map(refs.map((r) => [r.id, r.name]));
 /** A group the shop's lists do not name: its id, sanitized like any upstream text. */
 const unnamed = (value: string) => `(unnamed ${sanitizeName(value) ?? "?"})`;
 
-/**
- * Provinces by the list in force since 1 July 2025: `/geo/provinces` lists the 63 old ones, each
- * with the `new_id` it merged into, and `is_new` the 34 current ones (reference README). Without
- * the lists (`read` false), each order's province is named as the order names it.
- */
-class Provinces {
-  /** Current name -> old provinces counted under it, as met in the orders. */
-  readonly merged = new Map<string, Set<string>>();
-  private readonly current: Map<string, string>;
-  private readonly old: Map<string, PosProvince>;
-
-  constructor(old: PosProvince[], current: PosProvince[], private readonly read = true) {
-    this.old = new Map(old.map((p) => [String(p.id), p]));
-    this.current = new Map(current.map((p) => [String(p.id), sanitizeName(p.name) ?? String(p.id)]));
-  }
-
-  /**
-   * An order is placed by `new_province_id`, else by what its old province became. The vendor's
-   * records carry the old `province_id` beside the new one (the OpenAPI's order examples): that
-   * old province is counted as merged either way.
-   */
-  of(order: PosOrder): string {
-    const address = rec(order.shipping_address);
-    const given = id(address.province_id);
-    const old = given === undefined ? undefined : this.old.get(given);
-    const into = [id(address.new_province_id), given, id(old?.new_id)].map((key) => key && this.current.get(key)).find(Boolean);
-    const oldName = sanitizeName(old?.name);
-    const key = id(address.new_province_id) || given;
-    if (!into) return oldName ?? sanitizeName(address.province_name) ?? (key ? unnamed(key) : NONE);
-    if (oldName) this.merged.set(into, (this.merged.get(into) ?? new Set()).add(oldName));
-    return into;
-  }
-
-  /** "Thành phố Hồ Chí Minh counts old Hồ Chí Minh, Bình Dương, Bà Rịa-Vũng Tàu" for each province several met old ones merged into. */
-  note(): string | undefined {
-    if (!this.read) return "The province lists could not be read: provinces are named as each order names them, old and post-2025 names apart.";
-    const merges = [...this.merged].filter(([, olds]) => olds.size > 1).map(([into, olds]) => `${into} counts old ${[...olds].join(", ")}`);
-    return merges.length ? `Provinces as since 1 July 2025: ${merges.join("; ")}.` : undefined;
-  }
-}
-
-async function groupNames(pos: PosClient, shopId: string, keys: readonly GroupKey[]): Promise<Names> {
+async function groupNames(pos: PosClient, shopId: string, keys: readonly GroupKey[], provinceList: ProvinceList): Promise<Names> {
   const need = (key: GroupKey) => keys.includes(key);
   // A list that cannot be read leaves the labels the orders carry themselves.
   const list = (wanted: boolean, load: () => Promise<Ref[]>) => (wanted ? load().catch(() => []) : Promise.resolve([]));
@@ -138,8 +108,8 @@ async function groupNames(pos: PosClient, shopId: string, keys: readonly GroupKe
     list(need("warehouse"), () => warehouses(pos, shopId)),
     need("province")
       ? Promise.all([geo.provinces("old"), geo.provinces("new")]).then(
-          ([old, current]) => new Provinces(old, current),
-          () => new Provinces([], [], false),
+          ([old, current]) => new Provinces(old, current, provinceList),
+          () => new Provinces([], [], provinceList, false),
         )
       : undefined,
   ]);
@@ -170,6 +140,8 @@ function labeller(key: GroupKey, names: Names, time: string | number, timeZone: 
       return (o) => byId(names.staff, raw(o).assigning_seller_id ?? rec(raw(o).assigning_seller).id, rec(raw(o).assigning_seller).name);
     case "warehouse":
       return (o) => byId(names.warehouses, o.warehouse_id);
+    case "customer":
+      return customerKey;
     default: {
       const period = key;
       return (o) => {
@@ -180,28 +152,32 @@ function labeller(key: GroupKey, names: Names, time: string | number, timeZone: 
   }
 }
 
-/** The money of an order: goods after discounts (as rows' `total`), cash on delivery, shipping charged. */
+/** The money of an order: goods after discounts (as rows' `amount`), cash on delivery, shipping charged. */
 export function figuresOf(o: PosOrder) {
   return {
-    total: num(o.total_price_after_sub_discount) ?? num(o.total_price) ?? 0,
+    amount: num(o.total_price_after_sub_discount) ?? num(o.total_price) ?? 0,
     cod: num(o.cod) ?? 0,
     // A free-shipping order charges the customer none, whatever fee it records.
     shipping_fee: (o as Loose).is_free_shipping === true ? 0 : (num(o.shipping_fee) ?? 0),
   };
 }
 
-const rowOf = (keys: readonly GroupKey[], labels: string[], figures: Record<string, number>) => ({
-  ...Object.fromEntries(keys.map((k, i) => [k, labels[i]])),
+const rowOf = (keys: readonly GroupKey[], labels: string[], figures: Record<string, number>, buyers: Buyers | undefined, timeZone: string) => ({
+  ...Object.fromEntries(keys.flatMap((k, i) => (k === "customer" && buyers ? Object.entries(buyers.fields(labels[i]!)) : [[k, labels[i]]]))),
   orders: figures.orders ?? 0,
-  total: figures.total ?? 0,
+  amount: figures.amount ?? 0,
   cod: figures.cod ?? 0,
   shipping_fee: figures.shipping_fee ?? 0,
   ...Object.fromEntries(Object.keys(VOID_STATUSES).flatMap((name) => (figures[name] ? [[name, figures[name]]] : []))),
+  first_order: orderDay(figures.first_order, timeZone),
+  last_order: orderDay(figures.last_order, timeZone),
 });
 
 type GroupInput = FilterInput & {
   group_by: GroupKey[];
-  group_sort?: (typeof FIGURES)[number] | undefined;
+  group_sort?: (typeof FIGURES)[number] | (typeof SPANS)[number] | undefined;
+  min_orders?: number | undefined;
+  province_list?: ProvinceList | undefined;
   limit?: number | undefined;
   fields?: string[] | undefined;
   cursor?: string | undefined;
@@ -214,6 +190,10 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   }
   const keys = input.group_by;
   if (new Set(keys).size < keys.length) throw new InputError("group_by", "names the same key twice", `Use two different keys of: ${GROUP_KEYS.join(", ")}.`);
+  if ((SPANS as readonly unknown[]).includes(input.group_sort) && !keys.includes("customer")) {
+    throw new InputError("group_sort", `${input.group_sort} sorts customer groups`, `Add "customer" to group_by, or sort by one of ${FIGURES.join(", ")}.`);
+  }
+  if (input.province_list !== undefined && !keys.includes("province")) throw new InputError("province_list", "applies to group_by province", 'Add "province" to group_by, or drop it.');
   const tz = ctx.config.timezone;
   const time = input.time_field === undefined ? "inserted_at" : timeField(input.time_field);
   const lf = localFilter.parse(localFilterOf(input));
@@ -221,7 +201,7 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   const fields = new Set(["id", "status", "inserted_at", "total_price_after_sub_discount", "total_price", "cod", "shipping_fee", "is_free_shipping", "order_currency", ...localFields(lf)]);
   for (const key of keys) for (const field of isPeriod(key) ? [timeSource(time)] : KEY_FIELDS[key]) fields.add(field);
   const query: OrderListParams = { ...(await orderQuery(ctx.pos, shopId, input, tz)), option_sort: "inserted_at_desc", fields: [...fields] };
-  const [read, names] = await Promise.all([everyOrder(ctx, shopId, query), groupNames(ctx.pos, shopId, keys)]);
+  const [read, names] = await Promise.all([everyOrder(ctx, shopId, query), groupNames(ctx.pos, shopId, keys, input.province_list ?? "new")]);
   const matched = read.rows.filter(keep);
   // Canceled and deleted orders are no sale: left out of the figures and counted apart, in all
   // and per group (a ranking of staff by orders could turn on whose were canceled), unless asked
@@ -231,33 +211,43 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   const counted = matched.filter((o) => !voidName(o));
   const voided = Object.entries(VOID_STATUSES).flatMap(([name, code]) => {
     const orders = apart ? matched.filter((o) => o.status === code) : [];
-    return orders.length ? [{ name, orders: orders.length, total: orders.reduce((sum, o) => sum + figuresOf(o).total, 0) }] : [];
+    return orders.length ? [{ name, orders: orders.length, amount: orders.reduce((sum, o) => sum + figuresOf(o).amount, 0) }] : [];
   });
   const label = keys.map((key) => labeller(key, names, time, tz));
   // tally counts every row in `orders`: a void one takes that back and counts under its own name.
   const voidFigures = (name: string): Record<string, number> => ({ orders: -1, [name]: 1 });
-  const groups: Group[] = tally(matched, (o) => label.map((f) => f(o)), (o) => {
+  const all: Group[] = tally(matched, (o) => label.map((f) => f(o)), (o) => {
     const name = voidName(o);
     return name ? voidFigures(name) : figuresOf(o);
   }, "orders");
+  const at = keys.indexOf("customer");
+  const buyers = at < 0 ? undefined : new Buyers(matched, (o) => !voidName(o));
+  if (buyers) for (const g of all) Object.assign(g.figures, buyers.span(g.labels[at]!));
+  const groups = input.min_orders === undefined ? all : all.filter((g) => (g.figures.orders ?? 0) >= input.min_orders!);
   const { top, rest } = rankGroups(groups, {
     figure: input.group_sort ?? "orders",
     limit: input.limit ?? GROUP_LIMIT,
     inTimeOrder: input.group_sort === undefined && isPeriod(keys[0]!),
+    ascending: input.ascending,
   });
-  const rows = top.map((g) => rowOf(keys, g.labels, g.figures));
-  // The summed row sits where its groups would: "earlier" before the periods, "other" after the largest.
-  const restRow = rest && { ...rowOf(keys, keys.map(() => rest.label), rest.figures), groups: rest.groups };
+  const rows = top.map((g) => rowOf(keys, g.labels, g.figures, buyers, tz));
+  // The summed row sits where its groups would: "earlier" before the periods, "other" after the
+  // largest. Its first and last orders would be sums of times: left out.
+  const restFigures = rest && Object.fromEntries(Object.entries(rest.figures).filter(([name]) => !(SPANS as readonly string[]).includes(name)));
+  const restRow = rest && { ...rowOf(keys, keys.map(() => rest.label), restFigures!, undefined, tz), groups: rest.groups };
   const notes = [
     partialNote(read, tz),
     voided.length &&
-      `${voided.map((v) => `${v.orders} ${v.name}`).join(" and ")} orders are left out of the groups' figures and counted apart, in all and in each group (${voided.map((v) => v.name).join(", ")}): pass statuses or group by status to count them in.`,
+      `${voided.map((v) => `${v.orders} ${v.name}`).join(" and ")} of the ${matched.length} orders (total) are left out of the groups' figures and counted apart, in all and in each group (${voided.map((v) => v.name).join(", ")}): pass statuses or group by status to count them in.`,
     names.provinces?.note(),
+    input.min_orders === undefined ? undefined : `${all.length - groups.length} groups with fewer than ${input.min_orders} orders are left out.`,
     restNote(rest, 100),
   ].filter(Boolean);
   return {
     groups: !restRow ? rows : rest.label === "earlier" ? [restRow, ...rows] : [...rows, restRow],
-    total: counted.length,
+    group_count: groups.length,
+    // Every order that matches, as the plain list counts them (canceled and deleted among them).
+    total: matched.length,
     ...Object.fromEntries(voided.map(({ name, ...sums }) => [name, sums])),
     complete: read.complete,
     as_of: read.asOf === undefined ? undefined : toIsoInZone(new Date(read.asOf), tz),

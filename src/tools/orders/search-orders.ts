@@ -14,6 +14,12 @@ import { LAST_DISTINCT_PAGE, ordersNumbered, SCAN_PAGE_SIZE, SCAN_PAGES } from "
 import { figuresOf, groupInput, groupRowSchema, orderGroups } from "./order-groups.js";
 import { tally } from "../group-rows.js";
 
+/** An order's fields as asked, with the status's name beside its code (a code alone means nothing to a reader). */
+const rawRow = (o: PosOrder) => {
+  const row = upstreamRecord(o);
+  return "status" in row && row.status_name === undefined ? { ...row, status_name: orderStatusName(row.status) } : row;
+};
+
 /** Rows listed when the call names no limit. */
 const ROW_LIMIT = 20;
 
@@ -119,7 +125,7 @@ export const searchOrders = defineTool({
   name: "search_orders",
   title: "Search orders",
   description:
-    'Orders, newest first, all time unless since/until; group_by counts and sums them all. total = goods after discounts, excl. shipping. E.g. shipped yesterday: time_field "shipped", since/until "yesterday".',
+    'Orders, newest first, all time unless since/until; group_by counts and sums them all. amount = goods after discounts, excl. shipping. E.g. shipped yesterday: time_field "shipped", since/until "yesterday".',
   toolset: "orders",
   annotations: READ,
   input: z.object({
@@ -133,15 +139,16 @@ export const searchOrders = defineTool({
   output: z.object({
     orders: z.array(orderRowSchema).optional(),
     groups: z.array(groupRowSchema).optional(),
-    total: z.number().optional(),
-    canceled: z.object({ orders: z.number(), total: z.number() }).optional().describe("Left out of the groups"),
-    deleted: z.object({ orders: z.number(), total: z.number() }).optional().describe("Deleted recently: left out of the groups"),
+    group_count: z.number().optional().describe("Groups found (those past limit are summed in the other row)"),
+    total: z.number().optional().describe("Orders matching, canceled and deleted included"),
+    canceled: z.object({ orders: z.number(), amount: z.number() }).optional().describe("Left out of the groups"),
+    deleted: z.object({ orders: z.number(), amount: z.number() }).optional().describe("Deleted recently: left out of the groups"),
     complete: z.boolean().optional(),
     as_of: z.string().optional().describe("Counted from the shop index, brought up to date at this time"),
     next_cursor: z.string().optional(),
     range: z.object({ since: z.string().optional(), until: z.string().optional() }).optional().describe("since/until as read"),
     currency: z.string().optional(),
-    totals: z.record(z.string(), z.object({ orders: z.number(), total: z.number(), cod: z.number(), shipping_fee: z.number() })).optional().describe("Per status, over every match (up to 300)"),
+    totals: z.record(z.string(), z.object({ orders: z.number(), amount: z.number(), cod: z.number(), shipping_fee: z.number() })).optional().describe("Per status, over every match (up to 300)"),
     note: z.string().optional(),
   }),
   async handler(input, ctx) {
@@ -222,7 +229,7 @@ export const searchOrders = defineTool({
           : `No total or totals: ${localFilterNames(state.lf)} is applied here to the rows as they are read; group_by status counts and sums every match.`;
     }
     return {
-      orders: names ? rows.map((o) => ({ ...orderRow(o, ctx.config.timezone, names), in_status_for: aged ? inStatusFor(o) : undefined })) : rows.map(upstreamRecord),
+      orders: names ? rows.map((o) => ({ ...orderRow(o, ctx.config.timezone, names), in_status_for: aged ? inStatusFor(o) : undefined })) : rows.map(rawRow),
       total,
       next_cursor: next ? encodeCursor("search_orders", input, next) : undefined,
       range: input.cursor ? undefined : rangeEcho(input, ctx.config.timezone),

@@ -78,12 +78,12 @@ export async function chatCustomers(pos: PosClient, shopId: string, chat: Chat):
 /** Orders shown per customer: enough for "what did she last buy" and "is an order still open". */
 const LATEST_ORDERS = 3;
 
-/** A customer's latest orders, newest first: number, date, status, total and what was in them. */
+/** A customer's latest orders, newest first: number, date, status, amount and what was in them. */
 export async function latestOrders(pos: PosClient, shopId: string, customerId: string, timeZone: string) {
   const page = await pos.listOrders(shopId, { customer_id: customerId, page_size: LATEST_ORDERS, option_sort: "inserted_at_desc" });
   return page.data.map((o: PosOrder) => {
     const row = orderRow(o, timeZone);
     const items = (o.items ?? []).map(orderItemLine).map((l) => `${l.name ?? l.sku ?? "?"}${l.variant ? ` (${l.variant})` : ""} ×${l.quantity ?? 0}`);
-    return { number: row.display_id, created_at: row.created_at, status_name: row.status_name, total: row.total, items };
+    return { number: row.display_id, created_at: row.created_at, status_name: row.status_name, amount: row.amount, items };
   });
 }

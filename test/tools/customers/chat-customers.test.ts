@@ -44,11 +44,11 @@ function latest(customer: CustomerRecord) {
     .orders.filter((o) => o.shop_customer_id === customer.id && !o.is_removed)
     .sort((a, b) => b.inserted_at.localeCompare(a.inserted_at) || b.id - a.id)
     .slice(0, 3)
-    .map((o) => ({ number: String(o.display_id), status: o.status, total: o.total_price_after_sub_discount }));
+    .map((o) => ({ number: String(o.display_id), status: o.status, amount: o.total_price_after_sub_discount }));
 }
-type Row = { id: string; matched_by: string; matched_on?: string; confident?: boolean; latest_orders: { number: string; status_name: string; total: number }[] };
+type Row = { id: string; matched_by: string; matched_on?: string; confident?: boolean; latest_orders: { number: string; status_name: string; amount: number }[] };
 const statusCode: Record<string, number> = { new: 0, confirmed: 1, shipped: 2, received: 3, returning: 4, returned: 5, canceled: 6, packing: 8, waiting_to_ship: 9, waiting_for_goods: 11, waiting_to_print: 12, printed: 13, partly_returned: 15, money_collected: 16, waiting_for_confirmation: 17, ordered: 20 };
-const shown = (row: Row) => row.latest_orders.map((o) => ({ number: o.number, status: statusCode[o.status_name], total: o.total }));
+const shown = (row: Row) => row.latest_orders.map((o) => ({ number: o.number, status: statusCode[o.status_name], amount: o.amount }));
 
 describe("search_customers conversation_id: the chat's customer in the shop", () => {
   it("finds the POS customer whose record carries the chat's page-scoped id, with their latest orders", async () => {

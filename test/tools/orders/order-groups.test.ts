@@ -22,13 +22,13 @@ const shopDay = (recordTime: string) => new Date(at(recordTime) + 7 * HOUR).toIS
 /** Newest first, ties by the higher id first: the list's default order. */
 const newestOf = (orders: OrderRecord[]) => [...orders].sort((a, b) => (a.inserted_at < b.inserted_at ? 1 : a.inserted_at > b.inserted_at ? -1 : b.id - a.id));
 
-type Figures = { orders: number; total: number; cod: number; shipping_fee: number };
+type Figures = { orders: number; amount: number; cod: number; shipping_fee: number };
 type Row = Figures & Record<string, unknown>;
 
 function figures(orders: OrderRecord[]): Figures {
   return {
     orders: orders.length,
-    total: orders.reduce((t, o) => t + o.total_price_after_sub_discount, 0),
+    amount: orders.reduce((t, o) => t + o.total_price_after_sub_discount, 0),
     cod: orders.reduce((t, o) => t + o.cod, 0),
     shipping_fee: orders.reduce((t, o) => t + (o.is_free_shipping ? 0 : o.shipping_fee), 0),
   };
@@ -49,7 +49,7 @@ function answered(rows: Row[], key: string): Record<string, Figures> {
   return Object.fromEntries(
     rows
       .filter((r) => r.groups === undefined && r.orders > 0)
-      .map((r) => [r[key] as string, { orders: r.orders, total: r.total, cod: r.cod, shipping_fee: r.shipping_fee }]),
+      .map((r) => [r[key] as string, { orders: r.orders, amount: r.amount, cod: r.cod, shipping_fee: r.shipping_fee }]),
   );
 }
 
@@ -61,7 +61,7 @@ const summed = (key: string, label: string, rest: Figures[]) => ({
   [key]: label,
   groups: rest.length,
   orders: rest.reduce((t, f) => t + f.orders, 0),
-  total: rest.reduce((t, f) => t + f.total, 0),
+  amount: rest.reduce((t, f) => t + f.amount, 0),
   cod: rest.reduce((t, f) => t + f.cod, 0),
   shipping_fee: rest.reduce((t, f) => t + f.shipping_fee, 0),
 });
@@ -80,7 +80,7 @@ function touch(order: OrderRecord): void {
 async function groups(args: Record<string, unknown>, harness = h) {
   const r = await harness.call("search_orders", args);
   expect(r.isError, r.text).toBe(false);
-  return r.data as { groups: Row[]; total: number; as_of?: string; canceled?: { orders: number; total: number }; deleted?: { orders: number; total: number }; complete: boolean; note?: string };
+  return r.data as { groups: Row[]; total: number; as_of?: string; canceled?: { orders: number; amount: number }; deleted?: { orders: number; amount: number }; complete: boolean; note?: string };
 }
 
 afterEach(() => {
@@ -94,14 +94,16 @@ describe("search_orders group_by", () => {
     h.sandbox.server.resetRecords();
     const r = await groups({ group_by: ["carrier"] });
     expect(answered(r.groups, "carrier")).toEqual(truth(orders.filter((o) => !isVoid(o)), partnerName));
-    expect(r.total).toBe(orders.filter((o) => !isVoid(o)).length);
+    // total counts every match, as the plain list does; the groups, those neither canceled nor deleted.
+    expect(r.total).toBe(orders.length);
+    expect(r.groups.reduce((t, g) => t + g.orders, 0)).toBe(orders.filter((o) => !isVoid(o)).length);
     // Canceled (6) and deleted recently (7) apart, each under its own name.
     const [canceled, deleted] = [6, 7].map((status) => orders.filter((o) => o.status === status));
     expect(canceled!.length).toBeGreaterThan(0);
     expect(deleted!.length).toBeGreaterThan(0);
-    expect(r.canceled).toEqual({ orders: canceled!.length, total: figures(canceled!).total });
-    expect(r.deleted).toEqual({ orders: deleted!.length, total: figures(deleted!).total });
-    expect(r.note).toContain(`${canceled!.length} canceled and ${deleted!.length} deleted orders are left out of the groups' figures and counted apart, in all and in each group`);
+    expect(r.canceled).toEqual({ orders: canceled!.length, amount: figures(canceled!).amount });
+    expect(r.deleted).toEqual({ orders: deleted!.length, amount: figures(deleted!).amount });
+    expect(r.note).toContain(`${canceled!.length} canceled and ${deleted!.length} deleted of the ${orders.length} orders (total) are left out of the groups' figures and counted apart, in all and in each group`);
     // And per group, so a ranking never hides whose orders were canceled.
     for (const [name, code] of [["canceled", 6], ["deleted", 7]] as const) {
       const perCarrier = truth(orders.filter((o) => o.status === code), partnerName);
@@ -126,7 +128,7 @@ describe("search_orders group_by", () => {
 
   it("without the index, reads every page of the list with only the fields grouping needs", async () => {
     const r = await groups({ group_by: ["carrier"] }, paged);
-    expect(r.total).toBe(visible().filter((o) => !isVoid(o)).length);
+    expect(r.total).toBe(visible().length);
     expect(r.as_of).toBeUndefined();
     const reads = paged.sandbox.server.requests.filter((q) => q.path.endsWith("/orders"));
     expect(reads.map((q) => Number(q.query.page_number?.[0])).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
@@ -295,7 +297,7 @@ describe("search_orders group_by", () => {
   it("splits by two keys", async () => {
     const live = visible().filter((o) => !isVoid(o));
     const r = await groups({ group_by: ["warehouse", "carrier"], limit: 100 });
-    const keyed = Object.fromEntries(r.groups.map((g) => [`${g.warehouse}|${g.carrier}`, { orders: g.orders, total: g.total, cod: g.cod, shipping_fee: g.shipping_fee }]));
+    const keyed = Object.fromEntries(r.groups.map((g) => [`${g.warehouse}|${g.carrier}`, { orders: g.orders, amount: g.amount, cod: g.cod, shipping_fee: g.shipping_fee }]));
     expect(keyed).toEqual(truth(live, (o) => `${pos().warehouses.find((w) => w.id === o.warehouse_id)!.name}|${partnerName(o)}`));
   });
 

@@ -64,7 +64,7 @@ describe("create_order, get_order, update_order", () => {
       [b.id, 1, 100_000],
     ]);
     // The subtotal is only listed when it differs from the total.
-    expect(order.subtotal ?? order.total).toBe(a.retail_price * 2 + 100_000);
+    expect(order.subtotal ?? order.amount).toBe(a.retail_price * 2 + 100_000);
     expect(order.address.full_address).toBeTruthy();
     expect(order.warehouse.name).toBe(pos().warehouses[1]!.name);
     expect(order.staff_note).toBe("Giao giờ hành chính");

@@ -18,7 +18,7 @@ type Row = { id: string; [field: string]: unknown };
 /** What a set of orders comes to: goods after discounts, cash to collect on delivery, shipping charged (none when free). */
 const sums = (orders: OrderRecord[]) => ({
   orders: orders.length,
-  total: orders.reduce((t, o) => t + o.total_price_after_sub_discount, 0),
+  amount: orders.reduce((t, o) => t + o.total_price_after_sub_discount, 0),
   cod: orders.reduce((t, o) => t + o.cod, 0),
   shipping_fee: orders.reduce((t, o) => t + (o.is_free_shipping ? 0 : o.shipping_fee), 0),
 });
@@ -54,6 +54,8 @@ describe("search_orders", () => {
       phone: first.bill_phone_number,
       item_count: first.total_quantity,
       cod: first.cod,
+      amount: first.total_price_after_sub_discount,
+      customer_id: first.shop_customer_id ?? undefined,
     });
     expect(row.created_at).toMatch(/\+07:00$/);
   });
@@ -150,7 +152,7 @@ describe("search_orders", () => {
       .map((o) => o.total_price_after_sub_discount)
       .sort((a, b) => a - b)
       .slice(0, 30);
-    expect(r.data.orders.map((o: { total: number }) => o.total)).toEqual(values);
+    expect(r.data.orders.map((o: { amount: number }) => o.amount)).toEqual(values);
   });
 
   it("filters by carrier id or name, customer, source, excluded source and ad id", async () => {
@@ -200,7 +202,8 @@ describe("search_orders", () => {
   it("passes `fields` through as the upstream projection", async () => {
     const r = await h.call("search_orders", { fields: ["id", "status", "cod"], limit: 3 });
     const expected = newest(visible()).slice(0, 3);
-    expect(r.data.orders).toEqual(expected.map((o) => ({ id: String(o.id), status: o.status, cod: o.cod, inserted_at: o.inserted_at })));
+    // The status's name rides beside its code: a code alone reads as nothing.
+    expect(r.data.orders).toEqual(expected.map((o) => ({ id: String(o.id), status: o.status, status_name: o.status_name, cod: o.cod, inserted_at: o.inserted_at })));
   });
 
   it("walks a projected list past page 100 too", async () => {
