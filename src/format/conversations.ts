@@ -83,7 +83,8 @@ export function conversationRow(c: Conversation, ctx: RowContext) {
     post_id: c.type === "INBOX" ? undefined : id(c.post_id),
     created_at: recordTime(c.inserted_at, ctx.timeZone),
     updated_at: waiting === undefined ? recordTime(c.updated_at, ctx.timeZone) : undefined,
-    last_customer_message_at: waiting === undefined && lastSide === "page" ? recordTime(c.last_customer_interactive_at, ctx.timeZone) : undefined,
+    // When the customer last wrote: where staff wrote after it, and where the customer awaits a reply (the wait began then).
+    last_customer_message_at: waiting !== undefined || lastSide === "page" ? recordTime(c.last_customer_interactive_at, ctx.timeZone) : undefined,
     waiting_minutes: waiting,
   };
 }

@@ -37,7 +37,7 @@ export async function scanPage(
   pageId: string,
   query: ConversationListParams,
   keep: (c: Conversation) => boolean,
-  limits: { enough?: number | undefined; calls?: number; deadline: number },
+  limits: { enough?: number | undefined; calls?: number; deadline: number; stop?: (c: Conversation) => boolean },
 ): Promise<PageScan> {
   const scan: PageScan = { rows: [], examined: 0, oldest: undefined, complete: false };
   const seen = new Set<string>();
@@ -46,16 +46,22 @@ export async function scanPage(
   for (let call = 0; call < (limits.calls ?? SCAN_CALLS) && Date.now() < limits.deadline; call++) {
     const { conversations } = await client.listConversations(pageId, { ...query, ...(after ? { last_conversation_id: after } : {}) });
     rememberConversations(client, pageId, conversations);
+    let stopped = false;
     for (const c of conversations) {
       // A conversation that moves to the top while the list is read shows up twice.
       if (seen.has(String(c.id))) continue;
+      // Sorted unread first: the first read one ends the unread ones.
+      if (limits.stop?.(c)) {
+        stopped = true;
+        break;
+      }
       seen.add(String(c.id));
       scan.examined++;
       scan.oldest = timeOf(c) ?? scan.oldest;
       if (keep(c)) scan.rows.push(c);
     }
     const last = conversations[conversations.length - 1];
-    if (conversations.length < V2_PAGE || !last) {
+    if (stopped || conversations.length < V2_PAGE || !last) {
       scan.complete = true;
       break;
     }

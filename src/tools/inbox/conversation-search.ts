@@ -50,7 +50,10 @@ const waitingSince = (c: Conversation) => ms(c.last_customer_interactive_at) ?? 
 
 /** The time since/until and the order follow: creation with time_field "created", else the last activity. */
 export const timeOf = (input: Pick<ListConversationsInput, "time_field">) => (c: Conversation) =>
-  ms(input.time_field === "created" ? c.inserted_at : c.updated_at);
+  ms(input.time_field === "created" ? c.inserted_at : input.time_field === "customer" ? c.last_customer_interactive_at : c.updated_at);
+
+/** Unread as the list sorts them first (unread_first): not seen by the page. */
+const unread = (c: Conversation) => c.seen === false;
 
 /** A page's answer, or the upstream's refusal of that page. */
 export interface PageOutcome<R> {
@@ -79,8 +82,8 @@ export async function readPages<R>(ctx: ToolContext, pageIds: readonly string[],
 
 /** The combinations a search or count refuses, before any call. */
 export function checkAcrossPages(input: ListConversationsInput, counting: boolean): void {
-  const filtering = input.awaiting_reply === true || input.waiting_minutes !== undefined || input.customer !== undefined;
-  const why = counting ? "with group_by" : filtering ? "with customer/awaiting_reply" : "over several pages";
+  const filtering = input.awaiting_reply === true || input.waiting_minutes !== undefined || input.customer !== undefined || input.unread === true;
+  const why = counting ? "with group_by" : filtering ? "with a search (customer, awaiting_reply, unread)" : "over several pages";
   const instead = counting ? "Drop it: group_by counts every match." : "Drop it, or list one page (page_ids with one page) without customer/awaiting_reply.";
   for (const key of ONE_PAGE_ONLY) {
     if (input[key] !== undefined) throw new InputError(key, `does not apply ${why}`, instead);
@@ -139,17 +142,20 @@ function oldestAsOf(results: PageResult[]): number | undefined {
   return times.length ? Math.min(...times) : undefined;
 }
 
+const within = (at: number | undefined, range: DateRange) => at !== undefined && at >= range.since.getTime() && at <= range.until.getTime() + 999;
+
 /** Reads every page named (every page by default) and keeps the matches; `counting` reads on to the end. */
 export async function scanConversations(input: ListConversationsInput, ctx: ToolContext, counting: boolean): Promise<Scanned> {
   checkAcrossPages(input, counting);
   const awaiting = input.awaiting_reply === true || input.waiting_minutes !== undefined;
-  const filtering = awaiting || input.customer !== undefined;
+  const byCustomerTime = input.time_field === "customer";
+  const filtering = awaiting || input.customer !== undefined || input.unread === true || byCustomerTime;
   const tz = ctx.config.timezone;
   const now = Date.now();
   const ranged = input.since !== undefined || input.until !== undefined;
   // Tags, assignment and read state change without moving a conversation's update time: the index
   // cannot answer for them (indexed-scan.ts), nor group by them.
-  const indexable = !!ctx.index && !input.tags?.length && !input.group_by?.some((k) => k === "tag" || k === "assignee");
+  const indexable = !!ctx.index && !input.tags?.length && !input.unread && !input.group_by?.some((k) => k === "tag" || k === "assignee");
   const allTime = awaiting && !ranged && indexable;
   // Without since/until the awaiting rows are those of the last days; all time, they are only listed so.
   const range = ranged || awaiting ? parseRange(input.since, input.until, tz, { defaultDays: AWAITING_DAYS }) : undefined;
@@ -160,16 +166,26 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
   const order = input.time_field === "created" ? { order_by: "inserted_at" as const } : {};
   const posts = input.post_id === undefined ? undefined : [input.post_id];
   const named = input.customer === undefined ? undefined : await customerMatcher(ctx, input.customer);
-  const keep = matcher(input, awaiting, now, named?.test);
+  const wanted = matcher(input, awaiting, now, named?.test);
+  // The customer's last message is never after the last activity: the list is read by the
+  // latter's range, and the former filtered here.
+  const written = byCustomerTime && range ? (c: Conversation) => within(timeOf(input)(c), range) : () => true;
+  const keep = (c: Conversation, pageId: string) => written(c) && (!input.unread || unread(c)) && wanted(c, pageId);
   const deadline = now + (counting ? GROUP_MS : SCAN_MS);
-  const limits = { enough: filtering || counting ? undefined : input.limit, calls: counting ? GROUP_CALLS : SCAN_CALLS, deadline };
+  const limits = {
+    enough: filtering || counting ? undefined : input.limit,
+    calls: counting ? GROUP_CALLS : SCAN_CALLS,
+    deadline,
+    // Sorted unread first, the first read one ends them.
+    stop: input.unread ? (c: Conversation) => !unread(c) : undefined,
+  };
 
   const tagged = await tagFilter(input, ctx);
   const results: PageResult[] = await readPages(ctx, input.page_ids, async (pageId) => {
     const tags = tagged(pageId);
     // RATING among the types sent: the seed document's Conversation says the filter takes every
     // type (INBOX, COMMENT, RATING) and COMMENT_LIVESTREAM as well.
-    const query = { ...span, ...order, tags: tags ?? undefined, type: input.type, post_ids: posts };
+    const query = { ...span, ...order, tags: tags ?? undefined, type: input.type, post_ids: posts, ...(input.unread ? { unread_first: true } : {}) };
     const kept = (c: Conversation) => keep(c, pageId);
     // Counts and the awaiting queue need every match: they build the index; a name search uses it once it is there.
     const indexed = indexable && tags !== null ? await indexedScan(ctx, pageId, query, kept, counting || awaiting) : undefined;

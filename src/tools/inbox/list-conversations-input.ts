@@ -21,7 +21,7 @@ const tagsInput = jsonish(z.array(z.union([z.string().max(100), z.number()])).ma
 export const listConversationsInput = z.object({
   page_ids: pageIdsInput,
   customer: z.string().trim().min(1).max(100).optional().describe("Name, phone or POS customer id"),
-  awaiting_reply: z.boolean().optional().describe("Customer wrote last (default last 7 days)"),
+  awaiting_reply: z.boolean().optional().describe("Customer wrote last (rows: last 7 days unless since; total: all)"),
   waiting_minutes: z.number().int().min(0).optional().describe("Awaiting reply ≥ N minutes"),
   type: jsonish(z.array(z.enum(["INBOX", "COMMENT", "COMMENT_LIVESTREAM", "RATING"])).max(4))
     .optional()
@@ -29,9 +29,13 @@ export const listConversationsInput = z.object({
   tags: tagsInput,
   post_id: idInput("Only comments on this post (list_posts, toolset page_data)").optional(),
   unread_first: z.boolean().optional().describe("Unread first"),
+  unread: z.literal(true).optional().describe("Only unread ones, every page read to the last unread"),
   since: sinceInput,
   until: untilInput,
-  time_field: z.enum(["updated", "created"]).optional().describe("What since/until and the order read (default updated: last activity)"),
+  time_field: z
+    .enum(["updated", "created", "customer"])
+    .optional()
+    .describe("What since/until and the order read: updated (last activity, default), created, customer (their last message)"),
   group_by: jsonish(z.array(z.enum(GROUP_KEYS)).min(1).max(2)).optional().describe("Counts per group over every match, no rows"),
   with_total: z.boolean().optional().describe(`Count matches (one page, ≤${PAGED_SPAN_DAYS} days, default last 30)`),
   limit: limitInput(LIMIT_MAX, 20),

@@ -81,7 +81,7 @@ export const listConversations = defineTool({
   name: NAME,
   title: "List conversations",
   description:
-    "Conversations, latest activity first (awaiting_reply: longest wait first). customer and awaiting_reply search each page's 600 latest. Example: awaiting_reply true, since \"today\". New threads per page last week: time_field \"created\", since/until \"last week\", group_by \"page\".",
+    "Conversations, latest activity first (awaiting_reply: longest wait first). group_by, awaiting_reply and unread count every conversation; customer searches each page's 600 latest. Example: awaiting_reply true, since \"today\". New threads per page last week: time_field \"created\", since/until \"last week\", group_by \"page\".",
   toolset: "inbox",
   annotations: READ,
   input: listConversationsInput,
@@ -119,7 +119,9 @@ export const listConversations = defineTool({
 });
 
 /** A search: a filter the upstream list lacks, applied to every page's list. */
-const isSearch = (input: ListConversationsInput) => input.customer !== undefined || input.awaiting_reply === true || input.waiting_minutes !== undefined;
+/** A filter the list cannot apply (or only partly: unread ones come first, the customer's time is not filtered on), applied here. */
+const isSearch = (input: ListConversationsInput) =>
+  input.customer !== undefined || input.awaiting_reply === true || input.waiting_minutes !== undefined || input.unread === true || input.time_field === "customer";
 
 /**
  * Whether a call lists one page as the upstream orders it, with a cursor (a cursor's own page, a
