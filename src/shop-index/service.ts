@@ -34,6 +34,8 @@ export interface ShopIndexOptions {
 /** Every index in the process, least recently used first, and the rows they hold together. */
 const live = new Map<RowIndex<unknown, object>, true>();
 let held = 0;
+/** Indexes kept in memory at most, however few rows they hold (tenants come and go). */
+const MAX_INDEXES = 1_000;
 
 function use(index: RowIndex<unknown, object>, maxHeld: number): void {
   live.delete(index);
@@ -41,7 +43,7 @@ function use(index: RowIndex<unknown, object>, maxHeld: number): void {
   // Rows leave once an eviction has written them out: count them gone now, or every index would go.
   let projected = held;
   for (const old of live.keys()) {
-    if (projected <= maxHeld) break;
+    if (projected <= maxHeld && live.size <= MAX_INDEXES) break;
     if (old === index) continue;
     projected -= old.size;
     live.delete(old);
