@@ -12,7 +12,8 @@ import {
   userPage,
 } from "./guards.js";
 import { assignUser } from "./messages.js";
-import { iso, within } from "./time.js";
+import { within } from "./time.js";
+import { API_EDITOR, assignConversation, markSeen, tagConversation } from "./writes.js";
 import type { ConversationRecord, PageRecord } from "./types.js";
 
 const V2_PAGE = 60;
@@ -124,16 +125,8 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
     if (body.action !== "add" && body.action !== "remove") throw badParams("action must be add or remove");
     const tag = ctx.state.tags[page.id]?.find((t) => String(t.id) === String(body.tag_id ?? ""));
     if (!tag) throw badParams("tag_id is not a tag of this page");
-    const has = c.tags.includes(tag.id);
     const now = ctx.clock();
-    if (body.action === "add" ? !has : has) {
-      c.tags = body.action === "add" ? [...c.tags, tag.id] : c.tags.filter((t) => t !== tag.id);
-      c.tag_histories.push({
-        conversation_id: c.id,
-        inserted_at: iso(now),
-        payload: { action: body.action, editor_id: "", editor_name: "API", tag: { id: tag.id, text: tag.text } },
-      });
-    }
+    tagConversation(ctx.state, c, tag, body.action, API_EDITOR, now);
     return { data: c.tags, success: true, timestamp: Math.floor(now / 1000) };
   });
 
@@ -142,33 +135,21 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
     const c = conversationOf(ctx, page, req.params.conversation_id);
     const fromBody = (req.body as { assignee_ids?: unknown } | undefined)?.assignee_ids;
     if (!Array.isArray(fromBody)) throw badParams("assignee_ids is required");
-    const ids = fromBody.map(String);
-    const users = ids.map((id) => {
+    const users = fromBody.map(String).map((id) => {
       const user = ctx.state.staff.find((s) => s.id === id && s.page_ids.includes(page.id) && !s.disabled_page_ids.includes(page.id));
       if (!user) throw badParams(`assignee ${id} is not an active user of this page`);
       return assignUser(user);
     });
-    const added = users.filter((u) => !c.assignee_ids.includes(u.id));
-    const deleted = c.current_assign_users.filter((u) => !ids.includes(u.id));
-    const now = ctx.clock();
-    if (added.length || deleted.length) {
-      c.assignee_histories.push({ conversation_id: c.id, inserted_at: iso(now), payload: { added_users: added, deleted_users: deleted } });
-    }
-    c.assignee_ids = users.map((u) => u.id);
-    c.current_assign_users = users;
+    assignConversation(ctx.state, c, users, ctx.clock());
     return { ...c, success: true };
   });
 
   onPage(router, ctx, "POST", `${conv}/read`, (req, page) => {
-    const c = conversationOf(ctx, page, req.params.conversation_id);
-    c.seen = true;
-    c.unread_count = 0;
+    markSeen(ctx.state, conversationOf(ctx, page, req.params.conversation_id), true);
     return { success: true };
   });
   onPage(router, ctx, "POST", `${conv}/unread`, (req, page) => {
-    const c = conversationOf(ctx, page, req.params.conversation_id);
-    c.seen = false;
-    c.unread_count = Math.max(1, c.unread_count);
+    markSeen(ctx.state, conversationOf(ctx, page, req.params.conversation_id), false);
     return { success: true };
   });
 }

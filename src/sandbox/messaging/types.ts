@@ -277,6 +277,11 @@ export interface UploadRecord {
   attachment_type: "PHOTO" | "VIDEO" | "DOCUMENT";
 }
 
+/** A change a write made, as the page's webhooks tell of it (the records as they are now). */
+export type MessagingChange =
+  | { type: "message"; conversation: ConversationRecord; message: MessageRecord }
+  | { type: "conversation"; conversation: ConversationRecord };
+
 export interface MessagingState {
   /** The seed instant ("today"); routes run a clock that starts here. */
   now: Date;
@@ -314,4 +319,6 @@ export interface MessagingState {
   hostileConversationIds: string[];
   /** Counter behind the ids of records created through the API. */
   sequence: number;
+  /** Told of every change a write makes, after it is made (the sandbox's webhooks); none while seeding. */
+  onChange?: (change: MessagingChange) => void;
 }

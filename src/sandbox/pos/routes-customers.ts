@@ -124,12 +124,14 @@ export function registerCustomerRoutes(api: PosApi): void {
     const customer = newCustomer(state, iso(writeTime(state)));
     applyCustomer(state, customer, body);
     state.customers.push(customer);
+    state.onChange?.({ type: "customers", customer });
     return { data: customer, success: true };
   });
   api.put("/shops/:shop_id/customers/:customer_id", (req) => {
     const customer = findCustomer(state, req.params.customer_id!);
     applyCustomer(state, customer, bodyOf(req, "customer"));
     customer.updated_at = iso(writeTime(state));
+    state.onChange?.({ type: "customers", customer });
     return { data: customer, success: true };
   });
 
