@@ -4,8 +4,12 @@ import { registerMedia } from "./media.js";
 import { makePeople } from "./people.js";
 import { registerPos, type PosState, seedPos } from "./pos/index.js";
 import { type RecordedRequest, SandboxServer } from "./server.js";
+import { Simulation } from "./simulate.js";
+import { SandboxWebhooks, type WebhookDelivery, type WebhookSettings } from "./webhooks.js";
 
 export { type Fault, SandboxServer } from "./server.js";
+export type { Simulation } from "./simulate.js";
+export { POS_WEBHOOK_TYPES, type PosWebhookType, type WebhookDelivery, type WebhookSettings } from "./webhooks.js";
 
 /** A request that reached one of the simulated upstreams, its path below that API's base URL. */
 export interface UpstreamRequest extends Omit<RecordedRequest, "path"> {
@@ -57,6 +61,9 @@ export class Sandbox {
   readonly pos: PosState;
   readonly credentials: SandboxCredentials;
   readonly now: Date;
+  /** Changes made elsewhere than through the API (a customer writes, staff act in the web app). */
+  readonly simulate: Simulation;
+  private readonly webhooks: SandboxWebhooks;
   private urls: SandboxUrls | undefined;
 
   constructor(options: SandboxOptions = {}) {
@@ -86,6 +93,29 @@ export class Sandbox {
     const pos = registerPos(this.server.router, this.pos, POS_PREFIX);
     registerExamples(this.server.router, pos, messaging, { pos: POS_PREFIX, messaging: MESSAGING_PREFIX });
     registerMedia(this.server.router, MEDIA_PREFIX);
+    this.webhooks = new SandboxWebhooks(this.messaging, messaging.clock);
+    this.messaging.onChange = (change) => this.webhooks.inbox(change);
+    this.pos.onChange = (change) => this.webhooks.pos(change);
+    this.simulate = new Simulation(this.messaging, this.pos, messaging.clock);
+  }
+
+  /**
+   * Where the sandbox posts the webhooks of the changes made from now on (through the API or
+   * simulate): the shop's POS webhook (its webhook_url, webhook_headers, webhook_types) and the
+   * pages' messaging webhook. Replaces the previous settings; `{}` stops both.
+   */
+  setWebhooks(settings: WebhookSettings): void {
+    this.webhooks.set(settings);
+  }
+
+  /** The latest webhook deliveries (a few thousand), oldest first, each with its answer once it came. */
+  get webhookDeliveries(): readonly WebhookDelivery[] {
+    return this.webhooks.deliveries;
+  }
+
+  /** Resolves once every webhook delivery under way has been answered or has failed. */
+  webhooksSettled(): Promise<void> {
+    return this.webhooks.settled();
   }
 
   /** The URL of a file the sandbox serves (a product photo, a price list), for sending tests and the demo. */

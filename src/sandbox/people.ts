@@ -51,7 +51,7 @@ export function makePeople(count: number, seed = 20261122): Person[] {
   const phones = new Set<string>();
   for (let index = 0; index < count; index++) {
     const gender = rng.chance(0.7) ? "female" : "male";
-    const name = `${rng.pick(familyNames)} ${rng.pick(middleNames[gender])} ${rng.pick(givenNames[gender])}`;
+    const name = drawName(rng, gender);
     const phone = newPhone(rng, phones);
     const year = rng.int(1975, 2005);
     const birthday = `${year}-${String(rng.int(1, 12)).padStart(2, "0")}-${String(rng.int(1, 28)).padStart(2, "0")}`;
@@ -69,6 +69,11 @@ export function makePeople(count: number, seed = 20261122): Person[] {
   // Their own generator: the people drawn above stay as they were.
   const links = new Random(seed ^ 0x6c696e6b);
   return people.map((person) => ({ ...person, identity: pickIdentity(links), otherPhone: newPhone(links, phones) }));
+}
+
+/** A Vietnamese full name: family, middle and given name. */
+export function drawName(rng: Random, gender: Person["gender"]): string {
+  return `${rng.pick(familyNames)} ${rng.pick(middleNames[gender])} ${rng.pick(givenNames[gender])}`;
 }
 
 function pickIdentity(rng: Random): ShopIdentity {
