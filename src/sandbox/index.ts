@@ -1,12 +1,15 @@
-import { registerMessaging, type MessagingState, seedMessaging } from "./messaging/index.js";
+import { MAIN_PAGE_COUNT, registerMessaging, type MessagingState, seedMessaging } from "./messaging/index.js";
+import { MAX_SCALE } from "./copies.js";
 import { registerExamples } from "./examples.js";
 import { registerMedia } from "./media.js";
 import { makePeople } from "./people.js";
 import { registerPos, type PosState, seedPos } from "./pos/index.js";
+import { scaleShop } from "./scale.js";
 import { type RecordedRequest, SandboxServer } from "./server.js";
 import { Simulation } from "./simulate.js";
 import { SandboxWebhooks, type WebhookDelivery, type WebhookSettings } from "./webhooks.js";
 
+export { MAX_SCALE } from "./copies.js";
 export { type Fault, SandboxServer } from "./server.js";
 export type { Simulation } from "./simulate.js";
 export { POS_WEBHOOK_TYPES, type PosWebhookType, type WebhookDelivery, type WebhookSettings } from "./webhooks.js";
@@ -38,6 +41,12 @@ export interface SandboxOptions {
   hostileRecords?: boolean;
   /** Replace the seeded credentials (tests use sentinel values to prove they never leak). */
   credentials?: { userToken?: string; posApiKey?: string; pageTokenPrefix?: string };
+  /**
+   * The demo shop this many times over (an integer from 1 to MAX_SCALE, default 1): every order,
+   * buyer and main-page conversation copied scale - 1 times, the same shape (src/sandbox/scale.ts).
+   * 1 is the data set every test knows.
+   */
+  scale?: number;
 }
 
 /** Credentials the sandbox accepts; the demo hands them to the server. */
@@ -67,14 +76,17 @@ export class Sandbox {
   private urls: SandboxUrls | undefined;
 
   constructor(options: SandboxOptions = {}) {
+    const scale = options.scale ?? 1;
+    if (!Number.isInteger(scale) || scale < 1 || scale > MAX_SCALE) throw new RangeError(`scale must be an integer from 1 to ${MAX_SCALE}`);
     this.now = options.now ?? new Date();
     this.server = new SandboxServer({ ratePerSecond: options.ratePerSecond ?? 5 });
     const people = makePeople(320);
     this.messaging = seedMessaging({ now: this.now, people, extraPages: options.extraPages, hostile: options.hostileRecords });
     // The POS shop sells through the inbox's three main pages (benchmark branch pages follow them).
     const { pages, posts, ads, customers, conversations, begun } = this.messaging;
-    const shopPages = pages.slice(0, 3).map(({ id, name, platform }) => ({ id, name, platform }));
+    const shopPages = pages.slice(0, MAIN_PAGE_COUNT).map(({ id, name, platform }) => ({ id, name, platform }));
     this.pos = seedPos({ now: this.now, people, inbox: { pages: shopPages, posts, ads, customers, conversations, begun } });
+    scaleShop(this.messaging, this.pos, people, scale);
     const override = options.credentials ?? {};
     if (override.userToken) this.messaging.userToken = override.userToken;
     if (override.posApiKey) this.pos.apiKey = override.posApiKey;

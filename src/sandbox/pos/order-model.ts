@@ -178,14 +178,16 @@ export interface OrderDraft {
   source: { id: string; name: string; account: string | null; accountName: string | null };
 }
 
+/** The customer's link to confirm and follow an order (the OpenAPI's "Link confirm order"). */
+export const trackingLink = (state: PosState, id: number) => `https://pos.pages.fm/sandbox/confirm/${state.shop.id}-${id.toString(36)}`;
+
 /** A new order (status new) with every field the live service returns, defaults filled. */
 export function newOrder(state: PosState, d: OrderDraft): OrderRecord {
   const order: OrderRecord = {
     id: d.id,
     system_id: d.id,
     display_id: d.displayId,
-    // The customer's link to confirm and follow the order (the OpenAPI's "Link confirm order").
-    tracking_link: `https://pos.pages.fm/sandbox/confirm/${state.shop.id}-${d.id.toString(36)}`,
+    tracking_link: trackingLink(state, d.id),
     shop_id: state.shop.id,
     page_id: d.source.id === "-1" ? d.source.account : null,
     post_id: null,
