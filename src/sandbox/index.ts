@@ -47,6 +47,8 @@ export interface SandboxOptions {
    * 1 is the data set every test knows.
    */
   scale?: number;
+  /** Milliseconds every answer of the sandbox waits, counted from the request's arrival (default 0). */
+  latencyMs?: number;
 }
 
 /** Credentials the sandbox accepts; the demo hands them to the server. */
@@ -78,8 +80,10 @@ export class Sandbox {
   constructor(options: SandboxOptions = {}) {
     const scale = options.scale ?? 1;
     if (!Number.isInteger(scale) || scale < 1 || scale > MAX_SCALE) throw new RangeError(`scale must be an integer from 1 to ${MAX_SCALE}`);
+    const latencyMs = options.latencyMs ?? 0;
+    if (!Number.isFinite(latencyMs) || latencyMs < 0) throw new RangeError("latencyMs must be a number of milliseconds, 0 or more");
     this.now = options.now ?? new Date();
-    this.server = new SandboxServer({ ratePerSecond: options.ratePerSecond ?? 5 });
+    this.server = new SandboxServer({ ratePerSecond: options.ratePerSecond ?? 5, latencyMs });
     const people = makePeople(320);
     this.messaging = seedMessaging({ now: this.now, people, extraPages: options.extraPages, hostile: options.hostileRecords });
     // The POS shop sells through the inbox's three main pages (benchmark branch pages follow them).
