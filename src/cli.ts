@@ -1,6 +1,6 @@
 import { setFlagsFromString } from "node:v8";
 import { createClients } from "./clients/index.js";
-import { type Config, ConfigFileError, configSecrets, parseCli } from "./config.js";
+import { type CliCommand, type Config, ConfigFileError, configSecrets, parseCli } from "./config.js";
 import { Logger } from "./log.js";
 import { buildServer } from "./server.js";
 import type { RedisState } from "./state/redis.js";
@@ -17,11 +17,10 @@ async function main(): Promise<void> {
   // Asked-for output goes to stdout (`pancake-mcp --version | ...`); stdout is the protocol only when serving.
   if (command.kind === "help") return void process.stdout.write(command.text);
   if (command.kind === "version") return void process.stdout.write(`${VERSION}\n`);
-  if (command.kind === "sandbox") return runSandbox(command.port, command.host);
+  if (command.kind === "sandbox") return runSandbox(command);
   if (command.kind === "index") {
     const { clearIndex, indexInfo } = await import("./shop-index/admin.js");
-    return void process.stdout.write(`${await (command.action === "clear" ? clearIndex : indexInfo)(command.dir)}
-`);
+    return void process.stdout.write(`${await (command.action === "clear" ? clearIndex : indexInfo)(command.dir)}\n`);
   }
 
   let config: Config = command.config;
@@ -93,9 +92,9 @@ async function main(): Promise<void> {
   process.on("SIGHUP", () => handle.reload());
 }
 
-async function runSandbox(port: number, host: string): Promise<void> {
+async function runSandbox({ port, host, scale, latencyMs }: Extract<CliCommand, { kind: "sandbox" }>): Promise<void> {
   const { Sandbox } = await import("./sandbox/index.js");
-  const sandbox = new Sandbox();
+  const sandbox = new Sandbox({ scale, latencyMs });
   const urls = await sandbox.start(port, host);
   const c = sandbox.credentials;
   process.stderr.write(
@@ -106,7 +105,7 @@ async function runSandbox(port: number, host: string): Promise<void> {
       `PANCAKE_ACCESS_TOKEN=${c.userToken}`,
       `PANCAKE_POS_API_KEY=${c.posApiKey}`,
       `PANCAKE_CALL_CENTER_IDS=${Object.entries(sandbox.messaging.sipPackages).map(([page, id]) => `${page}=${id}`).join(",")}`,
-      `(shop ${c.shopId}; pages ${Object.keys(c.pageTokens).join(", ")})`,
+      `(shop ${c.shopId}; pages ${Object.keys(c.pageTokens).join(", ")}; ${sandbox.pos.orders.length} orders, ${sandbox.messaging.conversations.length} conversations${latencyMs ? `; every answer after ${latencyMs} ms` : ""})`,
       "",
     ].join("\n"),
   );

@@ -5,6 +5,7 @@ import { DEFAULT_BUDGET } from "./outbound.js";
 import { setCursorKey } from "./cursor-key.js";
 import { TOOLSETS, type ToolsetChoice } from "./toolsets.js";
 import { defaultIndexDir } from "./shop-index/cache-dir.js";
+import { MAX_SCALE } from "./sandbox/copies.js";
 
 const LOG_LEVELS = ["debug", "info", "warning", "error"] as const;
 
@@ -55,6 +56,44 @@ const bool = z
 
 const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ""));
 
+/** An integer flag or variable within [min, max], or undefined when not given; `name` names it in the error. */
+function intFlag(name: string, text: string | undefined, min: number, max: number): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigFileError(`${name}: expected an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
+  }
+  return value;
+}
+
+/** The flags of `pancake-mcp sandbox` that size and slow the sandbox, and their --demo counterparts. */
+const SANDBOX_FLAGS = { scale: "demo-scale", latency: "demo-latency" } as const;
+/** Longest standing delay of the sandbox's answers: past a minute every client has given up. */
+const MAX_LATENCY_MS = 60_000;
+
+/**
+ * The sandbox's size and delay: --scale and --latency of `pancake-mcp sandbox`; --demo-scale and
+ * --demo-latency (or PANCAKE_DEMO_SCALE, PANCAKE_DEMO_LATENCY_MS) of --demo. A flag where it would
+ * do nothing is refused; the variables are read with --demo only.
+ */
+function sandboxSize(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv, sandbox: boolean) {
+  const text = (name: string) => {
+    const value = values[name];
+    return typeof value === "string" ? value : undefined;
+  };
+  for (const [own, demo] of Object.entries(SANDBOX_FLAGS)) {
+    if (!sandbox && text(own) !== undefined) throw new ConfigFileError(`--${own}: a flag of \`pancake-mcp sandbox\`; with --demo use --${demo}`);
+    if (values.demo !== true && text(demo) !== undefined) throw new ConfigFileError(`--${demo}: only with --demo`);
+  }
+  const demo = (flag: string, variable: string) => (values.demo === true ? flagOrEnv(text(flag), env[variable]) : undefined);
+  return {
+    scale: intFlag("--scale", text("scale"), 1, MAX_SCALE),
+    latencyMs: intFlag("--latency", text("latency"), 0, MAX_LATENCY_MS),
+    demoScale: intFlag("PANCAKE_DEMO_SCALE / --demo-scale", demo("demo-scale", "PANCAKE_DEMO_SCALE"), 1, MAX_SCALE),
+    demoLatencyMs: intFlag("PANCAKE_DEMO_LATENCY_MS / --demo-latency", demo("demo-latency", "PANCAKE_DEMO_LATENCY_MS"), 0, MAX_LATENCY_MS),
+  };
+}
+
 export const configSchema = z.object({
   accessToken: z.string().min(1).optional(),
   pageAccessTokens: z.record(z.string(), z.string()).default({}),
@@ -99,6 +138,10 @@ export const configSchema = z.object({
   host: z.string().min(1),
   port: z.number().int().min(0).max(65535),
   demo: z.boolean(),
+  /** --demo-scale / PANCAKE_DEMO_SCALE: the demo shop this many times over (SandboxOptions.scale). */
+  demoScale: z.number().int().min(1).max(MAX_SCALE).optional(),
+  /** --demo-latency / PANCAKE_DEMO_LATENCY_MS: every answer of the demo's upstreams waits this long. */
+  demoLatencyMs: z.number().int().min(0).max(MAX_LATENCY_MS).optional(),
   logLevel: z.enum(LOG_LEVELS),
   connectTimeoutMs: z.number().int().min(100).max(120_000),
   responseTimeoutMs: z.number().int().min(100).max(600_000),
@@ -145,7 +188,7 @@ Usage:
   pancake-mcp [flags]                 serve over stdio (for Claude Desktop, Claude Code, Cursor, ...)
   pancake-mcp --http [flags]          serve Streamable HTTP at http://HOST:PORT/mcp
   pancake-mcp --demo [--http]         serve against the embedded sandbox shop (no credentials needed)
-  pancake-mcp sandbox [--port N]      run only the simulated upstream APIs
+  pancake-mcp sandbox [--port N]      run only the simulated upstream APIs (see sandbox --help)
   pancake-mcp index info|clear        where the shop index is kept and how big it is, or remove it
 
 Flags:
@@ -153,6 +196,8 @@ Flags:
   --host HOST            HTTP bind address (default 127.0.0.1)
   --port N               HTTP port (default 3000)
   --demo                 start the embedded sandbox on loopback and use it
+  --demo-scale N         the demo shop N times over, 1 to ${MAX_SCALE} (env PANCAKE_DEMO_SCALE, default 1)
+  --demo-latency MS      the demo's upstreams answer after MS milliseconds, 0 to ${MAX_LATENCY_MS} (env PANCAKE_DEMO_LATENCY_MS)
   --read-only            register no tool that writes upstream (env PANCAKE_READ_ONLY)
   --confirm-writes MODE  auto | always | never: ask the user before a write reaches a customer or
                          moves money (env PANCAKE_CONFIRM_WRITES, default auto: where the client can)
@@ -204,11 +249,13 @@ Running for many shops (--http):
 const SANDBOX_HELP = `pancake-mcp sandbox: only the simulated messaging and POS APIs, for trying clients against
 
 Usage:
-  pancake-mcp sandbox [--port N] [--host HOST]
+  pancake-mcp sandbox [--port N] [--host HOST] [--scale N] [--latency MS]
 
 Flags:
   --port N               port (default 4010; 0 picks a free one)
   --host HOST            bind address (default 127.0.0.1)
+  --scale N              the demo shop N times over, 1 to ${MAX_SCALE}: orders, buyers and conversations copied (default 1)
+  --latency MS           every answer waits MS milliseconds from the request's arrival, 0 to ${MAX_LATENCY_MS} (default 0)
   -h, --help             show this help
 
 It prints the base URLs and credentials to set (PANCAKE_BASE_URL, PANCAKE_POS_BASE_URL, ...).
@@ -217,7 +264,7 @@ It prints the base URLs and credentials to set (PANCAKE_BASE_URL, PANCAKE_POS_BA
 export type CliCommand =
   | { kind: "help"; text: string }
   | { kind: "version" }
-  | { kind: "sandbox"; port: number; host: string }
+  | { kind: "sandbox"; port: number; host: string; scale?: number; latencyMs?: number }
   | { kind: "index"; action: "info" | "clear"; dir: string }
   | { kind: "serve"; config: Config };
 
@@ -243,6 +290,10 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       host: { type: "string" },
       port: { type: "string" },
       demo: { type: "boolean" },
+      "demo-scale": { type: "string" },
+      "demo-latency": { type: "string" },
+      scale: { type: "string" },
+      latency: { type: "string" },
       "read-only": { type: "boolean" },
       "confirm-writes": { type: "string" },
       toolsets: { type: "string" },
@@ -259,8 +310,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
     throw new ConfigFileError(`--port: expected an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
   }
+  const sandboxFlags = sandboxSize(values, env, positionals[0] === "sandbox");
   if (positionals[0] === "sandbox") {
-    return { kind: "sandbox", port: port ?? 4010, host: values.host ?? "127.0.0.1" };
+    return { kind: "sandbox", port: port ?? 4010, host: values.host ?? "127.0.0.1", scale: sandboxFlags.scale, latencyMs: sandboxFlags.latencyMs };
   }
   if (positionals[0] === "index") {
     const action = positionals[1];
@@ -318,6 +370,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     host: values.host ?? "127.0.0.1",
     port: port ?? 3000,
     demo: values.demo === true,
+    demoScale: sandboxFlags.demoScale,
+    demoLatencyMs: sandboxFlags.demoLatencyMs,
     logLevel: flagOrEnv(values["log-level"], env.PANCAKE_LOG_LEVEL) ?? "info",
     connectTimeoutMs: Number(env.PANCAKE_CONNECT_TIMEOUT_MS || 10_000),
     responseTimeoutMs: Number(env.PANCAKE_TIMEOUT_MS || 30_000),

@@ -9,11 +9,12 @@ export interface Demo {
 }
 
 /**
- * Starts the embedded sandbox shop on loopback and points both clients at it. Only the user
- * token is handed over, so page tokens are discovered from the page list as with a real account.
+ * Starts the embedded sandbox shop on loopback (as big and as slow as --demo-scale and
+ * --demo-latency say) and points both clients at it. Only the user token is handed over, so page
+ * tokens are discovered from the page list as with a real account.
  */
 export async function startDemo(config: Config): Promise<Demo> {
-  const sandbox = new Sandbox();
+  const sandbox = new Sandbox({ scale: config.demoScale, latencyMs: config.demoLatencyMs });
   const urls = await sandbox.start();
   const demoConfig: Config = {
     ...config,

@@ -1,11 +1,18 @@
-import { registerMessaging, type MessagingState, seedMessaging } from "./messaging/index.js";
+import { MAIN_PAGE_COUNT, registerMessaging, type MessagingState, seedMessaging } from "./messaging/index.js";
+import { MAX_SCALE } from "./copies.js";
 import { registerExamples } from "./examples.js";
 import { registerMedia } from "./media.js";
 import { makePeople } from "./people.js";
 import { registerPos, type PosState, seedPos } from "./pos/index.js";
+import { scaleShop } from "./scale.js";
 import { type RecordedRequest, SandboxServer } from "./server.js";
+import { Simulation } from "./simulate.js";
+import { SandboxWebhooks, type WebhookDelivery, type WebhookSettings } from "./webhooks.js";
 
+export { MAX_SCALE } from "./copies.js";
 export { type Fault, SandboxServer } from "./server.js";
+export type { Simulation } from "./simulate.js";
+export { POS_WEBHOOK_TYPES, type PosWebhookType, type WebhookDelivery, type WebhookSettings } from "./webhooks.js";
 
 /** A request that reached one of the simulated upstreams, its path below that API's base URL. */
 export interface UpstreamRequest extends Omit<RecordedRequest, "path"> {
@@ -34,6 +41,14 @@ export interface SandboxOptions {
   hostileRecords?: boolean;
   /** Replace the seeded credentials (tests use sentinel values to prove they never leak). */
   credentials?: { userToken?: string; posApiKey?: string; pageTokenPrefix?: string };
+  /**
+   * The demo shop this many times over (an integer from 1 to MAX_SCALE, default 1): every order,
+   * buyer and main-page conversation copied scale - 1 times, the same shape (src/sandbox/scale.ts).
+   * 1 is the data set every test knows.
+   */
+  scale?: number;
+  /** Milliseconds every answer of the sandbox waits, counted from the request's arrival (default 0). */
+  latencyMs?: number;
 }
 
 /** Credentials the sandbox accepts; the demo hands them to the server. */
@@ -57,17 +72,25 @@ export class Sandbox {
   readonly pos: PosState;
   readonly credentials: SandboxCredentials;
   readonly now: Date;
+  /** Changes made elsewhere than through the API (a customer writes, staff act in the web app). */
+  readonly simulate: Simulation;
+  private readonly webhooks: SandboxWebhooks;
   private urls: SandboxUrls | undefined;
 
   constructor(options: SandboxOptions = {}) {
+    const scale = options.scale ?? 1;
+    if (!Number.isInteger(scale) || scale < 1 || scale > MAX_SCALE) throw new RangeError(`scale must be an integer from 1 to ${MAX_SCALE}`);
+    const latencyMs = options.latencyMs ?? 0;
+    if (!Number.isFinite(latencyMs) || latencyMs < 0) throw new RangeError("latencyMs must be a number of milliseconds, 0 or more");
     this.now = options.now ?? new Date();
-    this.server = new SandboxServer({ ratePerSecond: options.ratePerSecond ?? 5 });
+    this.server = new SandboxServer({ ratePerSecond: options.ratePerSecond ?? 5, latencyMs });
     const people = makePeople(320);
     this.messaging = seedMessaging({ now: this.now, people, extraPages: options.extraPages, hostile: options.hostileRecords });
     // The POS shop sells through the inbox's three main pages (benchmark branch pages follow them).
     const { pages, posts, ads, customers, conversations, begun } = this.messaging;
-    const shopPages = pages.slice(0, 3).map(({ id, name, platform }) => ({ id, name, platform }));
+    const shopPages = pages.slice(0, MAIN_PAGE_COUNT).map(({ id, name, platform }) => ({ id, name, platform }));
     this.pos = seedPos({ now: this.now, people, inbox: { pages: shopPages, posts, ads, customers, conversations, begun } });
+    scaleShop(this.messaging, this.pos, people, scale);
     const override = options.credentials ?? {};
     if (override.userToken) this.messaging.userToken = override.userToken;
     if (override.posApiKey) this.pos.apiKey = override.posApiKey;
@@ -86,6 +109,29 @@ export class Sandbox {
     const pos = registerPos(this.server.router, this.pos, POS_PREFIX);
     registerExamples(this.server.router, pos, messaging, { pos: POS_PREFIX, messaging: MESSAGING_PREFIX });
     registerMedia(this.server.router, MEDIA_PREFIX);
+    this.webhooks = new SandboxWebhooks(this.messaging, messaging.clock);
+    this.messaging.onChange = (change) => this.webhooks.inbox(change);
+    this.pos.onChange = (change) => this.webhooks.pos(change);
+    this.simulate = new Simulation(this.messaging, this.pos, messaging.clock);
+  }
+
+  /**
+   * Where the sandbox posts the webhooks of the changes made from now on (through the API or
+   * simulate): the shop's POS webhook (its webhook_url, webhook_headers, webhook_types) and the
+   * pages' messaging webhook. Replaces the previous settings; `{}` stops both.
+   */
+  setWebhooks(settings: WebhookSettings): void {
+    this.webhooks.set(settings);
+  }
+
+  /** The latest webhook deliveries (a few thousand), oldest first, each with its answer once it came. */
+  get webhookDeliveries(): readonly WebhookDelivery[] {
+    return this.webhooks.deliveries;
+  }
+
+  /** Resolves once every webhook delivery under way has been answered or has failed. */
+  webhooksSettled(): Promise<void> {
+    return this.webhooks.settled();
   }
 
   /** The URL of a file the sandbox serves (a product photo, a price list), for sending tests and the demo. */

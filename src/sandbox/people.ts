@@ -51,7 +51,7 @@ export function makePeople(count: number, seed = 20261122): Person[] {
   const phones = new Set<string>();
   for (let index = 0; index < count; index++) {
     const gender = rng.chance(0.7) ? "female" : "male";
-    const name = `${rng.pick(familyNames)} ${rng.pick(middleNames[gender])} ${rng.pick(givenNames[gender])}`;
+    const name = drawName(rng, gender);
     const phone = newPhone(rng, phones);
     const year = rng.int(1975, 2005);
     const birthday = `${year}-${String(rng.int(1, 12)).padStart(2, "0")}-${String(rng.int(1, 28)).padStart(2, "0")}`;
@@ -70,6 +70,37 @@ export function makePeople(count: number, seed = 20261122): Person[] {
   const links = new Random(seed ^ 0x6c696e6b);
   return people.map((person) => ({ ...person, identity: pickIdentity(links), otherPhone: newPhone(links, phones) }));
 }
+
+/** A Vietnamese full name: family, middle and given name. */
+export function drawName(rng: Random, gender: Person["gender"]): string {
+  return `${rng.pick(familyNames)} ${rng.pick(middleNames[gender])} ${rng.pick(givenNames[gender])}`;
+}
+
+/**
+ * Copy `k` (1 and up) of every person, for a shop several times the size: the same gender,
+ * birthday, address and way the POS knows them, under another name (never the original's), new
+ * numbers nobody has (`phones` holds every number handed out; the copies' are added) and ids of
+ * the same form. The ids are offsets the originals' cannot reach (a psid is 6e15 plus less than
+ * 1e12, a platform id 1e14 plus less than 1e11), so each copy's are its own.
+ */
+export function copyPeople(people: readonly Person[], k: number, phones: Set<string>): Person[] {
+  const rng = new Random(0x636f7079 + k * 7919);
+  return people.map((person) => {
+    let name = drawName(rng, person.gender);
+    while (name === person.name) name = drawName(rng, person.gender);
+    return {
+      ...person,
+      name,
+      phone: newPhone(rng, phones),
+      otherPhone: newPhone(rng, phones),
+      psid: String(Number(person.psid) + k * 1e12),
+      fbId: String(Number(person.fbId) + k * 1e11),
+    };
+  });
+}
+
+/** Every number the people have (theirs and the other one the POS may know). */
+export const phonesOf = (people: readonly Person[]) => new Set(people.flatMap((p) => [p.phone, p.otherPhone]));
 
 function pickIdentity(rng: Random): ShopIdentity {
   let roll = rng.next();

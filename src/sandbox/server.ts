@@ -121,6 +121,8 @@ export interface SandboxServerOptions {
   maxBodyBytes?: number;
   /** Most recent requests kept in `requests`. */
   keepRequests?: number;
+  /** Milliseconds every answer waits, counted from the request's arrival (a slow upstream). */
+  latencyMs?: number;
 }
 
 /** The HTTP shell of the simulated upstream: routing, recording, rate limits, fault injection. */
@@ -134,10 +136,18 @@ export class SandboxServer {
   private readonly windows = new Map<string, number[]>();
   private readonly sockets = new Set<Socket>();
   private server: Server | undefined;
-  private readonly options: Required<SandboxServerOptions>;
+  private readonly options: Required<Omit<SandboxServerOptions, "latencyMs">>;
+  /**
+   * Milliseconds every answer waits, counted from the request's arrival: the rate limit is still
+   * decided on arrival, and the time the route takes is part of the wait, not added to it. May be
+   * changed while serving.
+   */
+  latencyMs: number;
 
   constructor(options: SandboxServerOptions = {}) {
-    this.options = { ratePerSecond: 5, maxBodyBytes: 1_000_000, keepRequests: 5000, ...options };
+    const { latencyMs = 0, ...rest } = options;
+    this.options = { ratePerSecond: 5, maxBodyBytes: 1_000_000, keepRequests: 5000, ...rest };
+    this.latencyMs = latencyMs;
   }
 
   /** Calls `listener` with every request that arrives (faulted ones too); returns the unsubscribe. */
@@ -168,7 +178,7 @@ export class SandboxServer {
   async listen(port = 0, host = "127.0.0.1"): Promise<string> {
     const server = createServer((req, res) => {
       this.handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent) send(res, 500, { success: false, message: String(error) });
+        if (!res.headersSent) write(res, 500, { success: false, message: String(error) });
       });
     });
     server.keepAliveTimeout = 60_000;
@@ -194,20 +204,25 @@ export class SandboxServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const due = Date.now() + this.latencyMs;
+    const send = async (status: number, body: unknown, headers?: Record<string, string>) => {
+      await until(due);
+      write(res, status, body, headers);
+    };
     const url = new URL(req.url ?? "/", "http://sandbox");
     const method = req.method ?? "GET";
     const raw = await readBody(req, this.options.maxBodyBytes);
-    if (raw === undefined) return send(res, 413, { success: false, message: "Request body too large" });
+    if (raw === undefined) return send(413, { success: false, message: "Request body too large" });
     let body: unknown;
     const type = req.headers["content-type"] ?? "";
     if (raw.length > 0 && type.startsWith("multipart/form-data")) {
       body = parseMultipart(raw, type);
-      if (!body) return send(res, 400, { success: false, error: "invalid_parameters", message: "Body is not multipart/form-data" });
+      if (!body) return send(400, { success: false, error: "invalid_parameters", message: "Body is not multipart/form-data" });
     } else if (raw.length > 0) {
       try {
         body = JSON.parse(raw.toString("utf8"));
       } catch {
-        return send(res, 400, { success: false, error: "invalid_parameters", message: "Body is not JSON" });
+        return send(400, { success: false, error: "invalid_parameters", message: "Body is not JSON" });
       }
     }
     const requestId = req.headers["x-request-id"];
@@ -215,12 +230,12 @@ export class SandboxServer {
 
     const fault = this.takeFault(method, url.pathname);
     if (fault && !(fault.kind === "reset" && fault.afterHandling)) {
-      const done = await this.applyFault(fault, res);
+      const done = await this.applyFault(fault, res, due);
       if (done) return;
     }
 
     const found = this.router.match(method, url.pathname);
-    if (!found) return send(res, 404, { success: false, error: "not_found", message: `No route ${method} ${url.pathname}` });
+    if (!found) return send(404, { success: false, error: "not_found", message: `No route ${method} ${url.pathname}` });
     const request: SandboxRequest = {
       method,
       path: url.pathname,
@@ -231,9 +246,7 @@ export class SandboxServer {
     };
     const key = found.route.options.rateKey?.(request);
     if (key !== undefined && !this.allow(key)) {
-      return send(res, 429, { success: false, error_code: 106, message: "You have reached the limit of requests" }, {
-        "retry-after": "1",
-      });
+      return send(429, { success: false, error_code: 106, message: "You have reached the limit of requests" }, { "retry-after": "1" });
     }
     let result: RouteResult;
     try {
@@ -246,8 +259,8 @@ export class SandboxServer {
       res.socket?.destroy();
       return;
     }
-    if (result instanceof Reply) return send(res, result.status, result.body, result.headers);
-    send(res, 200, result);
+    if (result instanceof Reply) return send(result.status, result.body, result.headers);
+    return send(200, result);
   }
 
   private record(method: string, url: URL, body: unknown, requestId?: string): void {
@@ -277,17 +290,19 @@ export class SandboxServer {
     return fault;
   }
 
-  /** Returns true when the fault answered (or dropped) the request. */
-  private async applyFault(fault: Fault, res: ServerResponse): Promise<boolean> {
+  /** Returns true when the fault answered (or dropped) the request; answers wait until `due`. */
+  private async applyFault(fault: Fault, res: ServerResponse, due: number): Promise<boolean> {
+    if (fault.kind === "latency") {
+      await new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? 100));
+      return false;
+    }
+    if (fault.kind !== "timeout") await until(due);
     switch (fault.kind) {
-      case "latency":
-        await new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? 100));
-        return false;
       case "status":
-        send(res, fault.status ?? 500, fault.body ?? { success: false, message: "Internal server error" });
+        write(res, fault.status ?? 500, fault.body ?? { success: false, message: "Internal server error" });
         return true;
       case "rate_limit":
-        send(res, 429, { success: false, error_code: 106, message: "You have reached the limit of requests" }, {
+        write(res, 429, { success: false, error_code: 106, message: "You have reached the limit of requests" }, {
           "retry-after": String(fault.retryAfterSeconds ?? 1),
         });
         return true;
@@ -321,7 +336,13 @@ export class SandboxServer {
   }
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+/** Resolves at `due` (Unix ms), at once when it is past. */
+function until(due: number): Promise<void> {
+  const wait = due - Date.now();
+  return wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : Promise.resolve();
+}
+
+function write(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (body instanceof Uint8Array) {
     res.writeHead(status, { "content-type": "application/octet-stream", "content-length": String(body.length), ...headers });
     res.end(body);

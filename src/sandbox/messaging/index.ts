@@ -9,7 +9,7 @@ import type { MessagingState } from "./types.js";
 
 export { postWithCounts } from "./routes-page-data.js";
 export { MAX_SPAN_SECONDS } from "./routes-conversations.js";
-export { seedMessaging } from "./seed.js";
+export { MAIN_PAGE_COUNT, seedMessaging } from "./seed.js";
 export { ORDER_TAG } from "./text.js";
 export * from "./types.js";
 

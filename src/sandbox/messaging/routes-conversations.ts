@@ -12,7 +12,9 @@ import {
   userPage,
 } from "./guards.js";
 import { assignUser } from "./messages.js";
-import { iso, within } from "./time.js";
+import { SortedLists } from "../sorted.js";
+import { withinRange } from "./time.js";
+import { API_EDITOR, assignConversation, markSeen, tagConversation } from "./writes.js";
 import type { ConversationRecord, PageRecord } from "./types.js";
 
 const V2_PAGE = 60;
@@ -28,10 +30,6 @@ const newestBy = (field: "inserted_at" | "updated_at") => (a: ConversationRecord
   b[field].localeCompare(a[field]) || b.id.localeCompare(a.id);
 const byUpdated = newestBy("updated_at");
 
-function ofPage(ctx: RouteContext, page: PageRecord): ConversationRecord[] {
-  return ctx.state.conversations.filter((c) => c.page_id === page.id);
-}
-
 /** `tags=1,2` keeps conversations carrying any of them; `ALL` keeps those with any tag. */
 function tagFilter(req: SandboxRequest): (c: ConversationRecord) => boolean {
   const wanted = listParam(req, "tags");
@@ -42,6 +40,10 @@ function tagFilter(req: SandboxRequest): (c: ConversationRecord) => boolean {
 
 export function registerConversationRoutes(router: Router, ctx: RouteContext, prefix: string): void {
   const conv = `${prefix}/public_api/v1/pages/:page_id/conversations/:conversation_id`;
+  const sorted = new SortedLists<ConversationRecord>();
+  /** The page's conversations in the order of `compare`, which `order` names (SortedLists). */
+  const ofPage = (page: PageRecord, order: string, compare: (a: ConversationRecord, b: ConversationRecord) => number) =>
+    sorted.get(`${page.id} ${order}`, ctx.state.conversations, compare, (c) => c.page_id === page.id);
 
   // order_by is the vendor OpenAPI's (the seed document has the v2 list by last update only).
   onPage(router, ctx, "GET", `${prefix}/public_api/v2/pages/:page_id/conversations`, (req, page) => {
@@ -51,18 +53,25 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
     const types = listParam(req, "type");
     const posts = listParam(req, "post_ids");
     const tags = tagFilter(req);
-    const list = ofPage(ctx, page)
-      .filter(
-        (c) =>
-          tags(c) &&
-          (types.length === 0 || types.includes(c.type)) &&
-          (posts.length === 0 || posts.includes(c.post_id ?? "")) &&
-          (!range || within(c[orderBy], range)),
-      )
-      .sort(req.query.get("unread_first") === "true" ? (a, b) => Number(a.seen) - Number(b.seen) || newest(a, b) : newest);
+    const unreadFirst = req.query.get("unread_first") === "true";
+    const order = unreadFirst ? (a: ConversationRecord, b: ConversationRecord) => Number(a.seen) - Number(b.seen) || newest(a, b) : newest;
+    const inRange = range && withinRange(range);
+    const keep = (c: ConversationRecord) =>
+      tags(c) &&
+      (types.length === 0 || types.includes(c.type)) &&
+      (posts.length === 0 || posts.includes(c.post_id ?? "")) &&
+      (!inRange || inRange(c[orderBy]));
+    // The page after the cursor (none when the cursor is not in the list), read no further than it.
     const cursor = req.query.get("last_conversation_id");
-    const start = cursor ? list.findIndex((c) => c.id === cursor) + 1 : 0;
-    return { conversations: cursor && start === 0 ? [] : list.slice(start, start + V2_PAGE), success: true };
+    const conversations: ConversationRecord[] = [];
+    let past = !cursor;
+    for (const c of ofPage(page, `${orderBy}${unreadFirst ? " unread first" : ""}`, order)) {
+      if (conversations.length === V2_PAGE) break;
+      if (!keep(c)) continue;
+      if (past) conversations.push(c);
+      else past = c.id === cursor;
+    }
+    return { conversations, success: true };
   });
 
   onPage(router, ctx, "GET", `${prefix}/public_api/v1/pages/:page_id/conversations`, (req, page) => {
@@ -71,9 +80,8 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
     const pageNumber = intParam(req, "page_number", { required: true, min: 1 })!;
     const orderBy = orderParam(req, "inserted_at");
     const tags = tagFilter(req);
-    const list = ofPage(ctx, page)
-      .filter((c) => tags(c) && within(c[orderBy], range))
-      .sort(newestBy(orderBy));
+    const inRange = withinRange(range);
+    const list = ofPage(page, orderBy, newestBy(orderBy)).filter((c) => tags(c) && inRange(c[orderBy]));
     return { conversations: pageSlice(list, pageNumber, V2_PAGE), success: true, total: list.length };
   });
 
@@ -84,7 +92,7 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
     (req) => {
       const target = userPage(ctx, req);
       const count = intParam(req, "current_count", { min: 0 });
-      const list = ofPage(ctx, target).filter(tagFilter(req)).sort(byUpdated);
+      const list = ofPage(target, "updated_at", byUpdated).filter(tagFilter(req));
       const slice = count === undefined ? list.slice(0, COUNT_FIRST) : list.slice(Math.max(0, count - 1), Math.max(0, count - 1) + COUNT_STEP);
       return { success: true, conversations: slice };
     },
@@ -124,16 +132,8 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
     if (body.action !== "add" && body.action !== "remove") throw badParams("action must be add or remove");
     const tag = ctx.state.tags[page.id]?.find((t) => String(t.id) === String(body.tag_id ?? ""));
     if (!tag) throw badParams("tag_id is not a tag of this page");
-    const has = c.tags.includes(tag.id);
     const now = ctx.clock();
-    if (body.action === "add" ? !has : has) {
-      c.tags = body.action === "add" ? [...c.tags, tag.id] : c.tags.filter((t) => t !== tag.id);
-      c.tag_histories.push({
-        conversation_id: c.id,
-        inserted_at: iso(now),
-        payload: { action: body.action, editor_id: "", editor_name: "API", tag: { id: tag.id, text: tag.text } },
-      });
-    }
+    tagConversation(ctx.state, c, tag, body.action, API_EDITOR, now);
     return { data: c.tags, success: true, timestamp: Math.floor(now / 1000) };
   });
 
@@ -142,33 +142,21 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
     const c = conversationOf(ctx, page, req.params.conversation_id);
     const fromBody = (req.body as { assignee_ids?: unknown } | undefined)?.assignee_ids;
     if (!Array.isArray(fromBody)) throw badParams("assignee_ids is required");
-    const ids = fromBody.map(String);
-    const users = ids.map((id) => {
+    const users = fromBody.map(String).map((id) => {
       const user = ctx.state.staff.find((s) => s.id === id && s.page_ids.includes(page.id) && !s.disabled_page_ids.includes(page.id));
       if (!user) throw badParams(`assignee ${id} is not an active user of this page`);
       return assignUser(user);
     });
-    const added = users.filter((u) => !c.assignee_ids.includes(u.id));
-    const deleted = c.current_assign_users.filter((u) => !ids.includes(u.id));
-    const now = ctx.clock();
-    if (added.length || deleted.length) {
-      c.assignee_histories.push({ conversation_id: c.id, inserted_at: iso(now), payload: { added_users: added, deleted_users: deleted } });
-    }
-    c.assignee_ids = users.map((u) => u.id);
-    c.current_assign_users = users;
+    assignConversation(ctx.state, c, users, ctx.clock());
     return { ...c, success: true };
   });
 
   onPage(router, ctx, "POST", `${conv}/read`, (req, page) => {
-    const c = conversationOf(ctx, page, req.params.conversation_id);
-    c.seen = true;
-    c.unread_count = 0;
+    markSeen(ctx.state, conversationOf(ctx, page, req.params.conversation_id), true);
     return { success: true };
   });
   onPage(router, ctx, "POST", `${conv}/unread`, (req, page) => {
-    const c = conversationOf(ctx, page, req.params.conversation_id);
-    c.seen = false;
-    c.unread_count = Math.max(1, c.unread_count);
+    markSeen(ctx.state, conversationOf(ctx, page, req.params.conversation_id), false);
     return { success: true };
   });
 }

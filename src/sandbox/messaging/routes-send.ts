@@ -1,9 +1,9 @@
 import { type FormPart, reply, type Router, type SandboxRequest } from "../server.js";
 import { badParams, conversationOf, onPage, type RouteContext, userPage } from "./guards.js";
-import { appendMessage, buildConversation, buildMessage, isFromStaff, staffSender } from "./messages.js";
-import { touchCustomer } from "./seed-inbox.js";
+import { isFromStaff, staffSender } from "./messages.js";
 import { DAY_MS, HOUR_MS, parseIso } from "./time.js";
 import type { Attachment, ConversationRecord, MessageRecord, PageRecord, StaffUser } from "./types.js";
+import { openConversation, postMessage } from "./writes.js";
 
 const WINDOW_MS = 24 * HOUR_MS;
 const PRIVATE_REPLY_MAX_AGE_MS = 7 * DAY_MS;
@@ -110,7 +110,7 @@ function replyInbox(ctx: RouteContext, page: PageRecord, c: ConversationRecord, 
         : { type: "photo", url },
     );
   }
-  const created = add(ctx, c, { id: `m_sb${++ctx.state.sequence}`, from: staffSender(page, sender), text: message, at: now, attachments });
+  const created = postMessage(ctx.state, c, { id: `m_sb${++ctx.state.sequence}`, from: staffSender(page, sender), text: message, at: now, attachments });
   return { id: created.id, success: true };
 }
 
@@ -123,7 +123,7 @@ function replyComment(ctx: RouteContext, page: PageRecord, c: ConversationRecord
   const list = ctx.state.messages[c.id] ?? [];
   const parent = findComment(list, body);
   if (!parent) throw badParams("message_id is not a comment of this conversation");
-  const created = add(ctx, c, {
+  const created = postMessage(ctx.state, c, {
     id: `${c.id.split("_")[0]}_${900_000_000_000 + ++ctx.state.sequence}`,
     from: staffSender(page, sender),
     text: message,
@@ -151,7 +151,7 @@ function privateReply(ctx: RouteContext, page: PageRecord, c: ConversationRecord
     return refused("This comment is more than 7 days old; a private reply can no longer be sent.");
   }
   const inbox = inboxOf(ctx, page, c, now);
-  const created = add(ctx, inbox, { id: `m_sb${++ctx.state.sequence}`, from: staffSender(page, sender), text: message, at: now });
+  const created = postMessage(ctx.state, inbox, { id: `m_sb${++ctx.state.sequence}`, from: staffSender(page, sender), text: message, at: now });
   comment.private_reply_conversation = inbox.id;
   ctx.state.privateReplies.push({
     page_id: page.id,
@@ -180,27 +180,5 @@ function inboxOf(ctx: RouteContext, page: PageRecord, comment: ConversationRecor
   if (existing) return existing;
   const customer = ctx.state.customers.find((p) => p.page_id === page.id && p.psid === comment.from.id);
   if (!customer) throw reply(404, { success: false, error: "not_found", message: "Customer not found" });
-  const created = buildConversation({ id, page, customer, type: "INBOX", at: now });
-  ctx.state.conversations.push(created);
-  ctx.state.messages[id] = [];
-  return created;
-}
-
-function add(
-  ctx: RouteContext,
-  c: ConversationRecord,
-  m: { id: string; from: MessageRecord["from"]; text: string; at: number; attachments?: Attachment[]; parentId?: string },
-): MessageRecord {
-  const list = ctx.state.messages[c.id] ?? [];
-  ctx.state.messages[c.id] = list;
-  const message = buildMessage({ ...m, conversation: c, at: Math.max(m.at, lastTime(list) + 1) });
-  appendMessage(list, c, message);
-  const customer = ctx.state.customers.find((p) => p.page_id === c.page_id && p.psid === c.from.id);
-  if (customer) touchCustomer(customer, c);
-  return message;
-}
-
-function lastTime(list: MessageRecord[]): number {
-  const last = list[list.length - 1];
-  return last ? parseIso(last.inserted_at) : 0;
+  return openConversation(ctx.state, { id, page, customer, type: "INBOX", at: now });
 }

@@ -24,6 +24,9 @@ const PLANS: PagePlan[] = [
   { id: "igo_17841400123456789", name: "maystore.vn", platform: "instagram_official", people: [200, 320], conversations: 70, posts: 8, staff: [0, 3, 4, 7] },
 ];
 
+/** The shop's own pages (the POS sells through them); branch pages follow them in the page list. */
+export const MAIN_PAGE_COUNT = PLANS.length;
+
 /** Small branch pages added for fan-out benchmarks; the three main pages stay as they are. */
 function branchPlans(count: number): PagePlan[] {
   return Array.from({ length: count }, (_, k) => ({

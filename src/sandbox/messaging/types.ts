@@ -277,6 +277,11 @@ export interface UploadRecord {
   attachment_type: "PHOTO" | "VIDEO" | "DOCUMENT";
 }
 
+/** A change a write made, as the page's webhooks tell of it (the records as they are now). */
+export type MessagingChange =
+  | { type: "message"; conversation: ConversationRecord; message: MessageRecord }
+  | { type: "conversation"; conversation: ConversationRecord };
+
 export interface MessagingState {
   /** The seed instant ("today"); routes run a clock that starts here. */
   now: Date;
@@ -289,7 +294,13 @@ export interface MessagingState {
   staff: StaffUser[];
   tags: Record<string, TagRecord[]>;
   conversations: ConversationRecord[];
-  /** Messages per conversation id, oldest first. */
+  /**
+   * Messages per conversation id, oldest first. Those of a scaled shop's copies (SandboxOptions.scale)
+   * are built from the original's when first read and kept from then on; the statistics read every
+   * message of a page, so at scale 100 the first statistics call of a page builds its copies'
+   * (about a second, and a few hundred MB for the three pages), later ones reuse them. They are
+   * computed over the copies all the same: figures that ignored them would not be the shop's.
+   */
   messages: Record<string, MessageRecord[]>;
   customers: PageCustomerRecord[];
   posts: PostRecord[];
@@ -314,4 +325,6 @@ export interface MessagingState {
   hostileConversationIds: string[];
   /** Counter behind the ids of records created through the API. */
   sequence: number;
+  /** Told of every change a write makes, after it is made (the sandbox's webhooks); none while seeding. */
+  onChange?: (change: MessagingChange) => void;
 }

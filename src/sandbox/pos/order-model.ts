@@ -1,5 +1,6 @@
 import { ORDER_STATUSES, PAYMENT_TYPES } from "../../clients/pos-codes.js";
-import type { PosState } from "./state.js";
+import { type PosState, writeTime } from "./state.js";
+import { iso } from "./time.js";
 import type {
   CustomerRecord,
   GeoData,
@@ -177,14 +178,16 @@ export interface OrderDraft {
   source: { id: string; name: string; account: string | null; accountName: string | null };
 }
 
+/** The customer's link to confirm and follow an order (the OpenAPI's "Link confirm order"). */
+export const trackingLink = (state: PosState, id: number) => `https://pos.pages.fm/sandbox/confirm/${state.shop.id}-${id.toString(36)}`;
+
 /** A new order (status new) with every field the live service returns, defaults filled. */
 export function newOrder(state: PosState, d: OrderDraft): OrderRecord {
   const order: OrderRecord = {
     id: d.id,
     system_id: d.id,
     display_id: d.displayId,
-    // The customer's link to confirm and follow the order (the OpenAPI's "Link confirm order").
-    tracking_link: `https://pos.pages.fm/sandbox/confirm/${state.shop.id}-${d.id.toString(36)}`,
+    tracking_link: trackingLink(state, d.id),
     shop_id: state.shop.id,
     page_id: d.source.id === "-1" ? d.source.account : null,
     post_id: null,
@@ -296,13 +299,29 @@ export function emptyStock(warehouseId: string): StockRecord {
 /**
  * Adds units of a variation to a warehouse: `sellable` to what it can still sell
  * (remain_quantity), `physical` to what is on the shelf (actual_remain_quantity). An order takes
- * its units off sale when placed and off the shelf when shipped; stock moves change both.
+ * its units off sale when placed and off the shelf when shipped; stock moves change both. `type`
+ * names the cause as the inventory history does (the vendor documents no values for the
+ * webhook's `type`).
  */
-export function changeStock(state: PosState, variationId: string, warehouseId: string, sellable: number, physical = sellable): void {
+export function changeStock(state: PosState, variationId: string, warehouseId: string, sellable: number, physical = sellable, type = "order"): void {
   const variation = state.variations.find((v) => v.id === variationId);
   const stock = variation?.variations_warehouses.find((s) => s.warehouse_id === warehouseId);
   if (!variation || !stock) return;
   stock.remain_quantity += sellable;
   stock.actual_remain_quantity += physical;
   variation.remain_quantity += sellable;
+  const onShelfOnly = sellable === 0;
+  state.onChange?.({
+    type: "variations_warehouses",
+    stock: {
+      variation_id: variationId,
+      warehouse_id: warehouseId,
+      remain_quantity: stock.remain_quantity,
+      actual_remain_quantity: stock.actual_remain_quantity,
+      change_quantity: onShelfOnly ? physical : sellable,
+      is_actual_remain_quantity: onShelfOnly,
+      inserted_at: iso(writeTime(state)),
+      type,
+    },
+  });
 }

@@ -1,5 +1,6 @@
 import type { SandboxRequest } from "../server.js";
 import { boolParam, intParam, invalid, listParam, unixParamMs } from "./api.js";
+import { timeTest } from "../time-range.js";
 import { ms } from "./time.js";
 import type { OrderRecord } from "./types.js";
 
@@ -31,14 +32,23 @@ export function isOrderTimeField(updateStatus: string): boolean {
  * order entered the status code; null when the order has no such time.
  */
 export function orderTime(order: OrderRecord, updateStatus: string): string | null {
+  return timeOf(updateStatus)(order);
+}
+
+/** orderTime() with `updateStatus` read once, for a filter that asks it of every order. */
+function timeOf(updateStatus: string): (order: OrderRecord) => string | null {
   if (PARTNER_TIME_FIELDS.has(updateStatus)) {
-    return ((order.partner as Record<string, unknown> | null)?.[updateStatus] as string | null) ?? null;
+    return (order) => ((order.partner as Record<string, unknown> | null)?.[updateStatus] as string | null) ?? null;
   }
-  if (updateStatus === "-1") return order.last_update_status_at;
+  if (updateStatus === "-1") return (order) => order.last_update_status_at;
   if (/^\d+$/.test(updateStatus)) {
-    return order.status_history.find((h) => h.status === Number(updateStatus))?.updated_at ?? null;
+    const status = Number(updateStatus);
+    return (order) => order.status_history.find((h) => h.status === status)?.updated_at ?? null;
   }
-  return (order[updateStatus] as string | null) ?? null;
+  // The fields the incremental reads ask for most, read directly: a keyed read of every order is slower.
+  if (updateStatus === "updated_at") return (order) => order.updated_at;
+  if (updateStatus === "inserted_at") return (order) => order.inserted_at;
+  return (order) => (order[updateStatus] as string | null) ?? null;
 }
 
 type SortKey = (o: OrderRecord) => string | number;
@@ -100,6 +110,8 @@ export function orderFilter(req: SandboxRequest): (o: OrderRecord) => boolean {
   if (!isOrderTimeField(timeField)) throw invalid();
   const start = unixParamMs(req, "startDateTime");
   const end = unixParamMs(req, "endDateTime");
+  const inRange = timeTest(start, end, ms);
+  const timeOfOrder = timeOf(timeField);
   const partners = listParam(req, "partner_id").map(Number);
   const customerId = req.query.get("customer_id");
   const sources = sourcePairs(listParam(req, "order_sources"));
@@ -113,10 +125,8 @@ export function orderFilter(req: SandboxRequest): (o: OrderRecord) => boolean {
     if (search && !isOrderNumber(o, search) && ![o.bill_phone_number, o.bill_full_name.toLowerCase(), o.note?.toLowerCase() ?? ""].some((t) => t.includes(search)))
       return false;
     if (start !== undefined || end !== undefined) {
-      const time = orderTime(o, timeField);
-      if (!time) return false;
-      const at = ms(time);
-      if ((start !== undefined && at < start) || (end !== undefined && at > end)) return false;
+      const time = timeOfOrder(o);
+      if (!time || !inRange(time)) return false;
     }
     if (partners.length && !partners.includes(o.partner?.partner_id ?? Number.NaN)) return false;
     if (customerId && o.shop_customer_id !== customerId && o.customer?.customer_id !== customerId) return false;

@@ -174,8 +174,10 @@ export function createOrder(state: PosState, body: Body): OrderRecord {
   if (customer) {
     customer.order_count += 1;
     customer.last_order_at = at;
+    state.onChange?.({ type: "customers", customer });
   }
   state.orders.push(order);
+  state.onChange?.({ type: "orders", order });
   return order;
 }
 
@@ -210,6 +212,7 @@ export function updateOrder(state: PosState, order: OrderRecord, body: Body): Or
   if (status === 6) cancelOrder(state, order, editor(state), at);
   else if (status === 2) shipOrder(state, order, editor(state), at);
   else if (status !== undefined) moveStatus(order, editor(state), status, at);
+  state.onChange?.({ type: "orders", order });
   return order;
 }
 
@@ -265,5 +268,7 @@ export function createReturn(state: PosState, body: Body): ReturnOrderRecord {
   });
   record.discount_from_order_to_returned = record.discount;
   state.returnOrders.push(record);
+  // The original counts the returned units (and names its exchange order): it changed too.
+  state.onChange?.({ type: "orders", order: original });
   return record;
 }

@@ -22,7 +22,7 @@ export interface ReturnDraft {
 export function makeReturn(state: PosState, d: ReturnDraft): ReturnOrderRecord {
   const items: ReturnedItem[] = d.lines.map(({ item, quantity }, i) => {
     item.returned_count += quantity;
-    if (d.restock) changeStock(state, item.variation_id, d.warehouseId, quantity);
+    if (d.restock) changeStock(state, item.variation_id, d.warehouseId, quantity, quantity, "return");
     return {
       id: d.id * 10 + i,
       product_id: item.product_id,

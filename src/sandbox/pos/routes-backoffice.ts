@@ -113,7 +113,7 @@ interface Movement {
 
 /** Changes stock and writes the signed inventory-history row the live service shows for it. */
 function moveStock(state: PosState, move: Movement): void {
-  changeStock(state, move.variation_id, move.warehouse_id, move.quantity);
+  changeStock(state, move.variation_id, move.warehouse_id, move.quantity, move.quantity, move.type);
   const variation = state.variations.find((v) => v.id === move.variation_id);
   const warehouse = state.warehouses.find((w) => w.id === move.warehouse_id);
   const stock = variation?.variations_warehouses.find((s) => s.warehouse_id === move.warehouse_id);

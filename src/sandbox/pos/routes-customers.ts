@@ -1,5 +1,6 @@
 import type { SandboxRequest } from "../server.js";
-import { type PosApi, bodyOf, intParam, invalid, listParam, notFound, paged, requireParam } from "./api.js";
+import { SortedLists } from "../sorted.js";
+import { type PosApi, bodyOf, intParam, invalid, listParam, notFound, paged, pagedWhere, requireParam } from "./api.js";
 import { newCustomer } from "./customer-model.js";
 import { asciiName } from "./geo-data.js";
 import { shippingAddress, wardAddress } from "./order-model.js";
@@ -104,11 +105,10 @@ export function registerCustomerRoutes(api: PosApi): void {
     return paged(req, logs, { pageKey: "page_number" });
   });
 
+  const sorted = new SortedLists<CustomerRecord>();
+  const newest = (a: CustomerRecord, b: CustomerRecord) => (a.inserted_at < b.inserted_at ? 1 : a.inserted_at > b.inserted_at ? -1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   api.get("/shops/:shop_id/customers", (req) => {
-    const rows = state.customers
-      .filter(customerFilter(req))
-      .sort((a, b) => (a.inserted_at < b.inserted_at ? 1 : a.inserted_at > b.inserted_at ? -1 : a.id < b.id ? -1 : 1));
-    return paged(req, rows, { pageKey: "page_number" });
+    return pagedWhere(req, sorted.get("newest", state.customers, newest), customerFilter(req), { pageKey: "page_number" });
   });
   api.get("/shops/:shop_id/customers/:customer_id", (req) => ({
     data: findCustomer(state, req.params.customer_id!),
@@ -124,12 +124,14 @@ export function registerCustomerRoutes(api: PosApi): void {
     const customer = newCustomer(state, iso(writeTime(state)));
     applyCustomer(state, customer, body);
     state.customers.push(customer);
+    state.onChange?.({ type: "customers", customer });
     return { data: customer, success: true };
   });
   api.put("/shops/:shop_id/customers/:customer_id", (req) => {
     const customer = findCustomer(state, req.params.customer_id!);
     applyCustomer(state, customer, bodyOf(req, "customer"));
     customer.updated_at = iso(writeTime(state));
+    state.onChange?.({ type: "customers", customer });
     return { data: customer, success: true };
   });
 

@@ -1,6 +1,7 @@
-import { type PosApi, REPEAT_AFTER_PAGE, bodyOf, intParam, invalid, listParam, paged, unixParamMs } from "./api.js";
+import { type PosApi, REPEAT_AFTER_PAGE, bodyOf, intParam, invalid, listParam, paged, pagedWhere, unixParamMs } from "./api.js";
 import { orderFilter, orderSorter, projectOrder } from "./order-query.js";
 import { createOrder, createReturn, findOrder, updateOrder } from "./order-writes.js";
+import { SortedLists } from "../sorted.js";
 import { ms } from "./time.js";
 import type { OrderRecord, ReturnOrderRecord } from "./types.js";
 
@@ -13,11 +14,13 @@ function returnTime(r: ReturnOrderRecord, field: string): string | undefined {
 export function registerOrderRoutes(api: PosApi): void {
   const { state } = api;
 
+  const sorted = new SortedLists<OrderRecord>();
   api.get("/shops/:shop_id/orders", (req) => {
     const keep = orderFilter(req);
-    const sort = orderSorter(req.query.get("option_sort") ?? "inserted_at_desc");
+    const optionSort = req.query.get("option_sort") ?? "inserted_at_desc";
+    const sort = orderSorter(optionSort);
     const fields = listParam(req, "fields");
-    const page = paged(req, state.orders.filter(keep).sort(sort), { pageKey: "page_number", repeatAfter: REPEAT_AFTER_PAGE });
+    const page = pagedWhere(req, sorted.get(optionSort, state.orders, sort), keep, { pageKey: "page_number", repeatAfter: REPEAT_AFTER_PAGE });
     page.data = (page.data as OrderRecord[]).map((o) => projectOrder(o, fields));
     return page;
   });

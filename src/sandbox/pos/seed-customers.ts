@@ -16,7 +16,7 @@ const noteTexts = [
 ];
 
 /** The name staff type for a customer they know: "C. Lan" (chị Lan), "A. Tuấn" (anh Tuấn). */
-const shortName = (person: Person) => `${person.gender === "female" ? "C." : "A."} ${person.name.split(" ").at(-1)}`;
+export const shortName = (person: Person) => `${person.gender === "female" ? "C." : "A."} ${person.name.split(" ").at(-1)}`;
 
 /**
  * One shop customer per person, known to the POS as the person's identity says (people.ts): by

@@ -59,6 +59,28 @@ export interface PosState {
   adCosts: BackOfficeRecord[];
   /** Last number handed out per kind of record (ids and display ids of new records). */
   sequences: Record<string, number>;
+  /** Told of every change a write makes, after it is made (the shop's webhooks); none while seeding. */
+  onChange?: (change: PosChange) => void;
+}
+
+/**
+ * A change a write made, named as the shop's webhook types name what they send: the record as it
+ * is now, or for stock the WebhookInventoryResponse record of one variation in one warehouse.
+ */
+export type PosChange =
+  | { type: "orders"; order: OrderRecord }
+  | { type: "customers"; customer: CustomerRecord }
+  | { type: "variations_warehouses"; stock: StockChange };
+
+export interface StockChange {
+  variation_id: string;
+  warehouse_id: string;
+  remain_quantity: number;
+  actual_remain_quantity: number;
+  change_quantity: number;
+  is_actual_remain_quantity: boolean;
+  inserted_at: string;
+  type: string;
 }
 
 /** The next number of a sequence: ids of new records follow the seeded ones. */
