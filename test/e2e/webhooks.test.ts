@@ -139,6 +139,33 @@ describe("webhooks keep a hosted index live across replicas", () => {
     expect(sandbox.server.requests.some((q) => q.path.includes(`/pages/${page.id}/conversations`))).toBe(true);
   });
 
+  it("closes the loop: the shop's own webhooks, sent as its data changes, keep both replicas exact", async () => {
+    const host = new URL(a.url).origin;
+    sandbox.setWebhooks({ pos: { url: `${host}/webhooks/pos`, headers: { "X-Webhook-Secret": SECRET }, types: ["orders"] }, messaging: { url: `${host}/webhooks/messaging/${SECRET}` } });
+    try {
+      const awaiting = async (server: HttpServerProcess) => (await callOverHttp(server.url, "list_conversations", { awaiting_reply: true, group_by: ["page"] })).data.total as number;
+      const waitingBefore = await awaiting(b);
+      // A customer who had been answered writes again; an order ships; another is deleted.
+      const s = sandbox.messaging;
+      const answered = s.conversations.find((c) => c.type === "INBOX" && s.pages.some((p) => p.id === c.page_id) && s.messages[c.id]?.at(-1)?.from.admin_id !== undefined)!;
+      sandbox.simulate.customerMessage(answered.id, "Shop ơi, đơn của em đâu rồi?");
+      const shipping = orders().find((o) => o.status === 9 && !o.is_removed)!;
+      sandbox.simulate.setOrderStatus(shipping.id, 2);
+      sandbox.simulate.deleteOrder(orders().find((o) => o.status === 3 && !o.is_removed)!.id);
+      await sandbox.webhooksSettled();
+      const delivered = sandbox.webhookDeliveries.slice(-6);
+      expect(delivered.every((d) => d.status === 200 || d.status === 202), JSON.stringify(delivered.map((d) => [d.event, d.status]))).toBe(true);
+      sandbox.server.resetRecords();
+      expect(await statusCounts(b)).toEqual(truth());
+      expect(await awaiting(b)).toBe(waitingBefore + 1);
+      // Neither needed the upstream: the pushes did it, no refresh was due.
+      expect(orderReads()).toBe(0);
+      expect(sandbox.server.requests.filter((q) => q.path.includes("/conversations")).length).toBe(0);
+    } finally {
+      sandbox.setWebhooks({});
+    }
+  });
+
   it("reads the shop afresh after a Redis restart, and answers exactly", async () => {
     await redis.stop();
     await redis.start();

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import type { ConversationRecord } from "../../src/sandbox/messaging/index.js";
-import { appendMessage, buildMessage, customerSender } from "../../src/sandbox/messaging/messages.js";
 import { useHarness } from "../helpers/harness.js";
 
 // The conversation index: who awaits a reply, of all time, counted from every conversation of
@@ -16,12 +15,6 @@ function waiting(): ConversationRecord[] {
   return s.conversations.filter((c) => active.has(c.page_id) && s.messages[c.id]?.at(-1)?.from.admin_id === undefined && (s.messages[c.id]?.length ?? 0) > 0);
 }
 
-/** A customer writes, as the platform records it. */
-function customerWrites(c: ConversationRecord, text: string): void {
-  const s = h.sandbox.messaging;
-  const at = Math.max(Date.now(), ms(c.updated_at) + 1000);
-  appendMessage(s.messages[c.id]!, c, buildMessage({ id: `m_test_${at}`, conversation: c, from: customerSender(c), text, at }));
-}
 
 describe("the conversation index", () => {
   it("counts everyone awaiting a reply, of all time, and keeps counting them as the inbox moves", async () => {
@@ -33,7 +26,7 @@ describe("the conversation index", () => {
     // A customer who had been answered writes again; the page answers another.
     const s = h.sandbox.messaging;
     const answered = s.conversations.find((c) => c.type === "INBOX" && !waiting().includes(c) && s.pages.some((p) => p.id === c.page_id))!;
-    customerWrites(answered, "Shop ơi còn hàng không?");
+    h.sandbox.simulate.customerMessage(answered.id, "Shop ơi còn hàng không?");
     const target = waiting().find((c) => c.type === "INBOX" && c.page_id !== answered.page_id && Date.now() - ms(c.last_customer_interactive_at ?? c.updated_at) < 20 * 3_600_000)!;
     const sent = await h.call("send_inbox_message", { page_id: target.page_id, conversation_id: target.id, message: "Dạ shop trả lời ạ" });
     expect(sent.isError, sent.text).toBe(false);
