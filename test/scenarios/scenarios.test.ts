@@ -6,6 +6,7 @@ import { chatToShopScenarios } from "./chat-to-shop.js";
 import { MAX_CALLS, MAX_TOKENS, measured, runScenarios } from "./framework.js";
 import { inboxScenarios } from "./inbox.js";
 import { inboxCountScenarios } from "./inbox-counts.js";
+import { leftToModelScenarios } from "./left-to-model.js";
 import { orderGroupScenarios } from "./order-groups.js";
 import { orderScenarios } from "./orders.js";
 import { salesScenarios } from "./sales.js";
@@ -23,6 +24,7 @@ describe("shop-owner questions, default tools", () => {
   runScenarios("figures", figureScenarios);
   runScenarios("chat-to-shop", chatToShopScenarios);
   runScenarios("writes", writeScenarios);
+  runScenarios("left to the model", leftToModelScenarios);
 });
 
 // The distribution the issue asks for: calls and result tokens per question, written where people
