@@ -4,7 +4,8 @@ import { timeTest } from "../time-range.js";
 import { ms } from "./time.js";
 import type { OrderRecord } from "./types.js";
 
-const ORDER_TIME_FIELDS = new Set([
+/** The order's own time fields the list filters on (`updateStatus`). */
+export const ORDER_TIMES = [
   "inserted_at",
   "updated_at",
   "partner_inserted_at",
@@ -13,8 +14,11 @@ const ORDER_TIME_FIELDS = new Set([
   "time_assign_seller",
   "time_assign_care",
   "time_assign_marketer",
-]);
-const PARTNER_TIME_FIELDS = new Set(["paid_at", "picked_up_at", "first_delivery_at"]);
+] as const;
+/** The carrier's, on the order's `partner` record. */
+export const PARTNER_TIMES = ["paid_at", "picked_up_at", "first_delivery_at"] as const;
+const ORDER_TIME_FIELDS = new Set<string>(ORDER_TIMES);
+const PARTNER_TIME_FIELDS = new Set<string>(PARTNER_TIMES);
 const STATUS_CODES = new Set([0, 11, 20, 1, 12, 13, 8, 9, 2, 3, 16, 4, 15, 5]);
 
 /** Whether `updateStatus` is a value the service knows: a time field, -1 or a status code. */

@@ -7,6 +7,7 @@ import { shortName } from "./seed-customers.js";
 import { nextNumber, type PosState } from "./state.js";
 import { ms } from "./time.js";
 import type { CustomerRecord, OrderPartner, OrderRecord } from "./types.js";
+import { ORDER_TIMES as ORDER_TIMES_LISTED, PARTNER_TIMES as PARTNER_TIMES_LISTED } from "./order-query.js";
 
 export interface OrderCopyContext {
   people: readonly Person[];
@@ -23,19 +24,10 @@ interface Twin {
   copy: Person;
 }
 
-/** Top-level order fields that hold a record time. */
-const ORDER_TIMES = [
-  "inserted_at",
-  "updated_at",
-  "last_update_status_at",
-  "partner_inserted_at",
-  "estimate_delivery_date",
-  "transfer_proof",
-  "time_assign_seller",
-  "time_assign_care",
-  "time_assign_marketer",
-] as const;
-const PARTNER_TIMES = ["paid_at", "picked_up_at", "first_delivery_at", "updated_at"] as const;
+/** Top-level order fields that hold a record time: those the list filters on, and the last status change. */
+const ORDER_TIMES = [...ORDER_TIMES_LISTED, "last_update_status_at"] as const;
+/** The carrier's, and when it last wrote. */
+const PARTNER_TIMES = [...PARTNER_TIMES_LISTED, "updated_at"] as const;
 const TIME_TEXT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/;
 
 /**
