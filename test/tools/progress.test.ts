@@ -29,4 +29,16 @@ describe.each(["legacy", "modern"] as const)("progress notifications (%s era)", 
     expect(messages.length).toBeGreaterThanOrEqual(2);
     expect(messages.map((p) => p.progress)).toEqual([...messages.map((p) => p.progress)].sort((a, b) => a - b));
   });
+
+  it("a first count over the shop reports the orders and conversations it reads into the index", async () => {
+    const orders: Progress[] = [];
+    const grouped = await h.client.callTool({ name: "search_orders", arguments: { group_by: ["status"] } }, { onprogress: (p) => orders.push(p) });
+    expect(grouped.isError).toBeFalsy();
+    expect(orders.length).toBeGreaterThan(0);
+    expect(orders.at(-1)!.message).toMatch(/orders read: \d+/);
+    const conversations: Progress[] = [];
+    const waiting = await h.client.callTool({ name: "list_conversations", arguments: { awaiting_reply: true, group_by: ["page"] } }, { onprogress: (p) => conversations.push(p) });
+    expect(waiting.isError).toBeFalsy();
+    expect(conversations.some((p) => /conversations of page \S+ read: \d+/.test(p.message ?? ""))).toBe(true);
+  });
 });
