@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import type { OrderListParams, PosClient } from "../../clients/pos.js";
-import type { PosOrder, PosProvince } from "../../clients/schemas/pos.js";
+import type { PosOrder } from "../../clients/schemas/pos.js";
 import { id, num } from "../../format/compact.js";
 import { orderCurrency, orderStatusName } from "../../format/orders.js";
 import { sanitizeName } from "../../text/sanitize.js";
@@ -10,7 +10,7 @@ import type { ToolContext } from "../define.js";
 import { someOf } from "../pos/fields.js";
 import { carriers, orderSources, type Ref, staff, warehouses } from "../pos/shop-refs.js";
 import type { Sweep } from "../pos/sweep.js";
-import { geoIndex } from "../shop/geo-index.js";
+import { type Provinces, provincesNow, unnamed } from "../shop/provinces-now.js";
 import { type Group, isPeriod, NONE, type Period, periodOf, rankGroups, restNote, tally } from "../group-rows.js";
 import { localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
 import { type FilterInput, orderQuery, rangeEcho, timeField } from "./order-query.js";
@@ -82,66 +82,17 @@ interface Names {
 }
 
 const named = (refs: Ref[]) => new Map(refs.map((r) => [r.id, r.name]));
-/** A group the shop's lists do not name: its id, sanitized like any upstream text. */
-const unnamed = (value: string) => `(unnamed ${sanitizeName(value) ?? "?"})`;
-
-/**
- * Provinces by the list in force since 1 July 2025: `/geo/provinces` lists the 63 old ones, each
- * with the `new_id` it merged into, and `is_new` the 34 current ones (reference README). Without
- * the lists (`read` false), each order's province is named as the order names it.
- */
-class Provinces {
-  /** Current name -> old provinces counted under it, as met in the orders. */
-  readonly merged = new Map<string, Set<string>>();
-  private readonly current: Map<string, string>;
-  private readonly old: Map<string, PosProvince>;
-
-  constructor(old: PosProvince[], current: PosProvince[], private readonly read = true) {
-    this.old = new Map(old.map((p) => [String(p.id), p]));
-    this.current = new Map(current.map((p) => [String(p.id), sanitizeName(p.name) ?? String(p.id)]));
-  }
-
-  /**
-   * An order is placed by `new_province_id`, else by what its old province became. The vendor's
-   * records carry the old `province_id` beside the new one (the OpenAPI's order examples): that
-   * old province is counted as merged either way.
-   */
-  of(order: PosOrder): string {
-    const address = rec(order.shipping_address);
-    const given = id(address.province_id);
-    const old = given === undefined ? undefined : this.old.get(given);
-    const into = [id(address.new_province_id), given, id(old?.new_id)].map((key) => key && this.current.get(key)).find(Boolean);
-    const oldName = sanitizeName(old?.name);
-    const key = id(address.new_province_id) || given;
-    if (!into) return oldName ?? sanitizeName(address.province_name) ?? (key ? unnamed(key) : NONE);
-    if (oldName) this.merged.set(into, (this.merged.get(into) ?? new Set()).add(oldName));
-    return into;
-  }
-
-  /** "Thành phố Hồ Chí Minh counts old Hồ Chí Minh, Bình Dương, Bà Rịa-Vũng Tàu" for each province several met old ones merged into. */
-  note(): string | undefined {
-    if (!this.read) return "The province lists could not be read: provinces are named as each order names them, old and post-2025 names apart.";
-    const merges = [...this.merged].filter(([, olds]) => olds.size > 1).map(([into, olds]) => `${into} counts old ${[...olds].join(", ")}`);
-    return merges.length ? `Provinces as since 1 July 2025: ${merges.join("; ")}.` : undefined;
-  }
-}
 
 async function groupNames(pos: PosClient, shopId: string, keys: readonly GroupKey[]): Promise<Names> {
   const need = (key: GroupKey) => keys.includes(key);
   // A list that cannot be read leaves the labels the orders carry themselves.
   const list = (wanted: boolean, load: () => Promise<Ref[]>) => (wanted ? load().catch(() => []) : Promise.resolve([]));
-  const geo = geoIndex(pos);
   const [s, c, u, w, provinces] = await Promise.all([
     list(need("source") || need("page"), () => orderSources(pos, shopId)),
     list(need("carrier"), () => carriers(pos, shopId)),
     list(need("creator") || need("seller"), () => staff(pos, shopId)),
     list(need("warehouse"), () => warehouses(pos, shopId)),
-    need("province")
-      ? Promise.all([geo.provinces("old"), geo.provinces("new")]).then(
-          ([old, current]) => new Provinces(old, current),
-          () => new Provinces([], [], false),
-        )
-      : undefined,
+    need("province") ? provincesNow(pos) : undefined,
   ]);
   return { sources: named(s), carriers: named(c), staff: named(u), warehouses: named(w), provinces };
 }
@@ -161,7 +112,7 @@ function labeller(key: GroupKey, names: Names, time: string | number, timeZone: 
     case "page":
       return (o) => byId(names.sources, o.page_id ?? o.account, raw(o).account_name);
     case "province":
-      return (o) => names.provinces!.of(o);
+      return (o) => names.provinces!.of(rec(o.shipping_address));
     case "carrier":
       return (o) => byId(names.carriers, o.partner?.partner_id);
     case "creator":
