@@ -138,6 +138,7 @@ export const searchOrders = defineTool({
     deleted: z.object({ orders: z.number(), total: z.number() }).optional().describe("Deleted recently: left out of the groups"),
     complete: z.boolean().optional(),
     as_of: z.string().optional().describe("Counted from the shop index, brought up to date at this time"),
+    counted_by: z.enum(["pos_analytics"]).optional(),
     next_cursor: z.string().optional(),
     range: z.object({ since: z.string().optional(), until: z.string().optional() }).optional().describe("since/until as read"),
     currency: z.string().optional(),
