@@ -23,7 +23,7 @@ describe("context cost of tools/list", () => {
     expect(listTokens(TOOLSETS)).toBeLessThanOrEqual(12_000);
   });
 
-  it("stays within 6,000 tokens with the default toolsets", () => {
-    expect(listTokens(["default"])).toBeLessThanOrEqual(6_000);
+  it("stays within 6,300 tokens with the default toolsets", () => {
+    expect(listTokens(["default"])).toBeLessThanOrEqual(6_300);
   });
 });
