@@ -197,8 +197,8 @@ async function countedOrders(
 /** What a pushed-down answer counted, and which statuses the order list itself gave. */
 function pushedNote(pushed: Pushed): string {
   const read = pushed.statuses.map((s) => orderStatusName(s) ?? String(s));
-  return `Counted by the POS's sales statistics (orders confirmed once), each status's count matched to the order list's${
-    read.length ? `; the ${read.join(", ")} orders, not all ever confirmed, read from the list` : ""
+  return `Counted by the POS's sales statistics (which count an order once confirmed), checked status by status against the order list's counts${
+    read.length ? `; the ${read.join(", ")} orders, not all ever confirmed, were read from the list` : ""
   }.`;
 }
 
