@@ -10,7 +10,7 @@ import type { ToolContext } from "../define.js";
 import { someOf } from "../pos/fields.js";
 import { carriers, orderSources, type Ref, staff, warehouses } from "../pos/shop-refs.js";
 import type { Sweep } from "../pos/sweep.js";
-import { type Provinces, provincesNow, unnamed } from "../shop/provinces-now.js";
+import { isUnnamed, type Provinces, provincesNow, unnamed } from "../shop/provinces-now.js";
 import { type Group, isPeriod, NONE, type Period, periodOf, rankGroups, restNote, tally } from "../group-rows.js";
 import { type LocalFilter, localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
 import { type FilterInput, orderQuery, rangeEcho, timeField } from "./order-query.js";
@@ -84,6 +84,8 @@ interface Names {
 }
 
 const named = (refs: Ref[]) => new Map(refs.map((r) => [r.id, r.name]));
+/** Keys whose label, where the shop's lists give none, is the name the order itself records. */
+const NAMED_ON_ORDER = new Set<GroupKey>(["source", "province", "creator", "seller"]);
 
 async function groupNames(pos: PosClient, shopId: string, keys: readonly GroupKey[]): Promise<Names> {
   const need = (key: GroupKey) => keys.includes(key);
@@ -216,8 +218,12 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   for (const key of keys) for (const field of isPeriod(key) ? [timeSource(time)] : KEY_FIELDS[key]) fields.add(field);
   const query: OrderListParams = { ...(await orderQuery(ctx.pos, shopId, input, tz)), option_sort: "inserted_at_desc", fields: [...fields] };
   const [tried, names] = await Promise.all([countedOrders(ctx, shopId, query, keys, lf), groupNames(ctx.pos, shopId, keys)]);
-  // The statistics give a province's id alone: without the lists to name it, the orders' own names are read.
-  const { entries, read, pushed } = tried.pushed && names.provinces?.read === false ? await countedOrders(ctx, shopId, query, keys, lf, false) : tried;
+  const label = keys.map((key) => labeller(key, names, time, tz));
+  // The statistics give ids alone: one the shop's lists do not name (a staff member no longer
+  // listed, province lists that could not be read) is named as the orders name it, which only
+  // the orders say.
+  const unnamedByLists = tried.pushed?.counted.some((c) => keys.some((key, i) => NAMED_ON_ORDER.has(key) && isUnnamed(label[i]!(c.order))));
+  const { entries, read, pushed } = unnamedByLists ? await countedOrders(ctx, shopId, query, keys, lf, false) : tried;
   // Canceled and deleted orders are no sale: left out of the figures and counted apart, in all
   // and per group (a ranking of staff by orders could turn on whose were canceled), unless asked
   // for by status.
@@ -229,7 +235,6 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
     const these = apart ? entries.filter((c) => c.order.status === code) : [];
     return these.length ? [{ name, orders: sum(these, "orders"), total: sum(these, "total") }] : [];
   });
-  const label = keys.map((key) => labeller(key, names, time, tz));
   // A void order counts under its own name, not in the figures.
   const groups: Group[] = tally(entries, (c) => label.map((f) => f(c.order)), (c) => {
     const name = voidName(c.order);

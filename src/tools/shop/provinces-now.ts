@@ -7,6 +7,7 @@ import { geoIndex } from "./geo-index.js";
 
 /** A group the shop's lists do not name: its id, sanitized like any upstream text. */
 export const unnamed = (value: string) => `(unnamed ${sanitizeName(value) ?? "?"})`;
+export const isUnnamed = (label: string) => label.startsWith("(unnamed ");
 
 /**
  * Provinces by the list in force since 1 July 2025: `/geo/provinces` lists the 63 old ones, each

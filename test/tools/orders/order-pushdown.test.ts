@@ -185,19 +185,33 @@ describe("search_orders group_by pushed down to the POS's statistics", () => {
     }
   });
 
-  it("reads the orders when the province lists cannot be read: the statistics give a province's id alone", async () => {
-    const cold = await startHarness({ shared: pushed.sandbox, config: { index: NO_INDEX } });
+  it("reads the orders when a list does not name what the statistics give by id: the orders' own names stand", async () => {
+    // Servers of their own: the lists are read afresh.
+    const [cold, coldPaged] = await Promise.all([
+      startHarness({ shared: pushed.sandbox, config: { index: NO_INDEX } }),
+      startHarness({ shared: pushed.sandbox, config: { index: NO_INDEX, posStatistics: false } }),
+    ]);
+    const users = pos().users;
+    const creator = pos().orders.find((o) => !o.is_removed && o.status === 3)!.creator;
     try {
+      // A staff member no longer on the shop's list: the orders still carry their name.
+      pos().users = users.filter((u) => u.id !== creator.id);
+      const [a, b] = await Promise.all([cold.call("search_orders", { group_by: ["creator"] }), coldPaged.call("search_orders", { group_by: ["creator"] })]);
+      expect(a.data.counted_by).toBeUndefined();
+      expect(a.data).toEqual(b.data);
+      expect(a.data.groups.map((g: { creator: string }) => g.creator)).toContain(creator.name);
+      pos().users = users;
+      // Province lists that cannot be read: each province as the orders name it.
       pushed.sandbox.server.injectFault({ path: "/geo/provinces", kind: "status", status: 502, times: Number.POSITIVE_INFINITY });
       const r = await cold.call("search_orders", { group_by: ["province"], limit: 100 });
       expect(r.isError, r.text).toBe(false);
       expect(r.data.counted_by).toBeUndefined();
       const live = pos().orders.filter((o: OrderRecord) => !o.is_removed && o.status !== 6 && o.status !== 7);
-      const names = new Set(live.map((o) => o.shipping_address.province_name));
-      expect(new Set(r.data.groups.map((g: { province: string }) => g.province))).toEqual(names);
+      expect(new Set(r.data.groups.map((g: { province: string }) => g.province))).toEqual(new Set(live.map((o) => o.shipping_address.province_name)));
       expect(r.data.note).toContain("The province lists could not be read");
     } finally {
-      await cold.close();
+      pos().users = users;
+      await Promise.all([cold.close(), coldPaged.close()]);
     }
   });
 });
