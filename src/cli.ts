@@ -3,6 +3,7 @@ import { createClients } from "./clients/index.js";
 import { type CliCommand, type Config, ConfigFileError, configSecrets, parseCli } from "./config.js";
 import { Logger } from "./log.js";
 import { buildServer } from "./server.js";
+import { flushShopIndexes } from "./shop-index/service.js";
 import type { RedisState } from "./state/redis.js";
 import type { StateScope } from "./state/scope.js";
 import { openRedis } from "./state/open.js";
@@ -53,6 +54,8 @@ async function main(): Promise<void> {
   }
   const clients = createClients(config, logger, undefined, shared?.scope);
   cleanups.unshift(clients.close);
+  // The shop index's last writes go before Redis (where it may live) closes.
+  cleanups.unshift(flushShopIndexes);
   const closeAll = async () => {
     for (const cleanup of cleanups) await cleanup().catch(() => {});
   };

@@ -163,6 +163,11 @@ export const configSchema = z.object({
   pageRatePerSecond: z.number().int().min(1).max(1_000_000).optional(),
   /** Calls per second per shop of the POS (PANCAKE_POS_RATE_PER_SECOND); unlimited by default, as the POS documents no limit. */
   posRatePerSecond: z.number().int().min(1).max(1_000_000).optional(),
+  /**
+   * PANCAKE_POS_STATISTICS: search_orders group_by counted by the POS's own statistics where they
+   * mean what the order list does (src/tools/orders/order-pushdown.ts); off, by the list or index alone.
+   */
+  posStatistics: z.boolean().default(true),
   /** The shop index (src/shop-index): orders and conversations already read, kept in step. */
   index: z
     .object({
@@ -232,6 +237,8 @@ Environment:
   PANCAKE_PAGE_RATE_PER_SECOND calls per second per page (default 5, the live limit)
   PANCAKE_POS_RATE_PER_SECOND calls per second per POS shop (default: no limit)
   PANCAKE_LOG_FORMAT          text (default) or json: one JSON object per line, with request ids
+  PANCAKE_POS_STATISTICS      0 to count search_orders groupings from the order list alone, never the
+                              POS's statistics (used where they count the same orders, at any shop size)
   PANCAKE_INDEX               disk (default), memory or off: the shop index of orders and conversations
                               already read, which answers counts over a big shop in seconds
   PANCAKE_INDEX_DIR           where it is kept (default ${defaultIndexDir().replace(/^.*(?=pancake-mcp)/, "<cache folder>/")})
@@ -379,6 +386,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     maxResultChars: env.PANCAKE_MAX_RESULT_CHARS ? Number(env.PANCAKE_MAX_RESULT_CHARS) : undefined,
     pageRatePerSecond: env.PANCAKE_PAGE_RATE_PER_SECOND ? Number(env.PANCAKE_PAGE_RATE_PER_SECOND) : undefined,
     posRatePerSecond: env.PANCAKE_POS_RATE_PER_SECOND ? Number(env.PANCAKE_POS_RATE_PER_SECOND) : undefined,
+    posStatistics: field("PANCAKE_POS_STATISTICS", () => bool.parse(env.PANCAKE_POS_STATISTICS || "1")) ?? true,
     allowedHosts: list(env.PANCAKE_MCP_ALLOWED_HOSTS),
     allowedOrigins: list(env.PANCAKE_MCP_ALLOWED_ORIGINS),
     index: {

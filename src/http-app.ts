@@ -12,6 +12,7 @@ import { headerCredentials, headerTenant } from "./tenants/headers.js";
 import { memoryStates, type StateSource, type Tenant } from "./tenants/index.js";
 import { TenantRegistry } from "./tenants/registry.js";
 import type { HttpHandle, Refusal, RequestTarget } from "./transports/http.js";
+import { shopIndexFor } from "./shop-index/service.js";
 import { receiveWebhook, WEBHOOK_MAX_BYTES, type WebhookTenant } from "./webhooks.js";
 
 export interface AppOptions {
@@ -85,7 +86,9 @@ export async function serveApp(options: AppOptions): Promise<App> {
 
   // Who a webhook delivery is for, by its secret: the environment's tenant, or the file's.
   const hooked = (): WebhookTenant[] =>
-    (registry ? registry.all() : [single]).flatMap((t) => (t.config.webhookSecret ? [{ id: t.id, secret: t.config.webhookSecret, clients: t.clients, logger: t.logger }] : []));
+    (registry ? registry.all() : [single]).flatMap((t) =>
+      t.config.webhookSecret ? [{ id: t.id, secret: t.config.webhookSecret, clients: t.clients, index: shopIndexFor(t.config, t.clients.state, t.logger), logger: t.logger }] : [],
+    );
   const webhook = config.webhookSecret || registry ? { maxBodyBytes: WEBHOOK_MAX_BYTES, receive: (rest: string, headers: IncomingMessage["headers"], body: string | "too_large") => receiveWebhook(hooked, rest, headers, body) } : undefined;
 
   // The transport (and the SDK's HTTP server code) loads only for --http.

@@ -20,6 +20,7 @@ import { type AskChannel, CONFIRM_TIMEOUT_MS, type PushedAnswer, userAsker } fro
 import { signalled } from "./clients/call-signal.js";
 import { ConfigError } from "./clients/errors.js";
 import type { Clients } from "./clients/index.js";
+import { shopIndexFor } from "./shop-index/service.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./log.js";
 import { forwardLogs } from "./log-forward.js";
@@ -116,7 +117,7 @@ export function buildServer(deps: ServerDeps): McpServer {
     logger,
     signal: new AbortController().signal,
     cursorKey: deps.cursorKey,
-    index: clients.index,
+    index: shopIndexFor(config, clients.state, logger),
   };
   const call = (ctx: ServerContext) => callContext(base, ctx, deps.requestId);
 

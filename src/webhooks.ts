@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { Clients } from "./clients/index.js";
 import type { Conversation } from "./clients/schemas/messaging.js";
 import type { Logger } from "./log.js";
+import type { ShopIndex } from "./shop-index/service.js";
 import { afterChange, afterMessage, pushedOrder } from "./shop-index/pushed.js";
 
 /**
@@ -23,6 +24,7 @@ export interface WebhookTenant {
   id: string;
   secret: string;
   clients: Clients;
+  index: ShopIndex | undefined;
   logger: Logger;
 }
 
@@ -84,7 +86,7 @@ async function posEvent(tenant: WebhookTenant, event: unknown): Promise<WebhookA
   // Customers, products and stock are not indexed: accepted, so the POS keeps the webhook on.
   if (!pushed) return { status: 200, body: { ok: true, applied: 0, note: "not an order: nothing indexed" } };
   if (!tenant.clients.pos.servesShop(pushed.shopId)) return refused(404, `shop ${pushed.shopId} is not one of this tenant's shops: nothing was stored`);
-  const index = tenant.clients.index?.orders(pushed.shopId);
+  const index = tenant.index?.orders(pushed.shopId);
   if (!index || !(await index.active())) return { status: 200, body: { ok: true, applied: 0, note: "no index of this shop yet" } };
   return { status: 200, body: { ok: true, applied: index.apply([pushed.order]) } };
 }
@@ -98,7 +100,7 @@ async function messagingEvent(tenant: WebhookTenant, event: unknown): Promise<We
   if (e.event_type !== "messaging" && e.event_type !== "conversation") return { status: 200, body: { ok: true, applied: 0, note: `${e.event_type} events are not indexed` } };
   const conversationId = (data.conversation as { id?: unknown } | undefined)?.id;
   if (typeof conversationId !== "string") return refused(400, "the event names no conversation: nothing was stored");
-  const index = tenant.clients.index?.conversations(pageId);
+  const index = tenant.index?.conversations(pageId);
   if (!index || !(await index.active())) return { status: 200, body: { ok: true, applied: 0, note: "no index of this page yet" } };
   const held = index.get(conversationId);
   if (!held) {

@@ -51,6 +51,12 @@ describe("parseCli", () => {
     expect(() => serve([], { PANCAKE_MAX_RESULT_CHARS: "lots" })).toThrow(/PANCAKE_MAX_RESULT_CHARS/);
   });
 
+  it("counts groupings by the POS's statistics unless PANCAKE_POS_STATISTICS is off", () => {
+    expect(serve([]).posStatistics).toBe(true);
+    expect(serve([], { PANCAKE_POS_STATISTICS: "0" }).posStatistics).toBe(false);
+    expect(() => serve([], { PANCAKE_POS_STATISTICS: "sometimes" })).toThrow(/PANCAKE_POS_STATISTICS/);
+  });
+
   it("expands all and takes a single POS key for every shop", () => {
     const config = serve([], { PANCAKE_TOOLSETS: "all", PANCAKE_POS_API_KEY: "single-key-123" });
     expect(config.toolsets).toEqual([...TOOLSETS]);

@@ -3,7 +3,6 @@ import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
 import { MemoryScope } from "../state/memory.js";
 import type { StateScope } from "../state/scope.js";
-import { ShopIndex } from "../shop-index/service.js";
 import { HttpCore } from "./http.js";
 import { MessagingClient } from "./messaging.js";
 import { PosClient } from "./pos.js";
@@ -13,8 +12,6 @@ export interface Clients {
   pos: PosClient;
   /** The tenant's caches and limiters (in memory, or shared through Redis). */
   state: StateScope;
-  /** The tenant's shop index; undefined with PANCAKE_INDEX=off. */
-  index: ShopIndex | undefined;
   close(): Promise<void>;
 }
 
@@ -47,7 +44,6 @@ export function createClients(
   const posRate = config.posRatePerSecond;
   const posCore = new HttpCore({ ...common, api: "pos", baseUrl: config.posBaseUrl, limiter: posRate ? state.limiter("pos", posRate) : undefined });
   const { "*": defaultKey, ...apiKeys } = config.posApiKeys;
-  const index = config.index.mode === "off" ? undefined : new ShopIndex({ config, state, logger });
   return {
     messaging: new MessagingClient({
       core: messagingCore,
@@ -58,9 +54,8 @@ export function createClients(
     }),
     pos: new PosClient({ core: posCore, apiKeys, defaultKey, state }),
     state,
-    index,
     async close() {
-      await Promise.all([messagingCore.close(), posCore.close(), index?.flush()]);
+      await Promise.all([messagingCore.close(), posCore.close()]);
     },
   };
 }

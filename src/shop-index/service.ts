@@ -51,6 +51,31 @@ function use(index: RowIndex<unknown, object>, maxHeld: number): void {
   }
 }
 
+/** Each tenant's index, by its state (one per tenant, in memory or Redis), and every one made, to flush at exit. */
+const byState = new WeakMap<StateScope, ShopIndex>();
+const made = new Set<WeakRef<ShopIndex>>();
+
+/**
+ * The shop index of the tenant whose state this is, made on first use; undefined with
+ * PANCAKE_INDEX=off. Kept apart from the clients (below it): the index reads through them.
+ */
+export function shopIndexFor(config: ShopIndexOptions["config"], state: StateScope, logger: Logger): ShopIndex | undefined {
+  if (config.index.mode === "off") return undefined;
+  let index = byState.get(state);
+  if (!index) {
+    index = new ShopIndex({ config, state, logger });
+    byState.set(state, index);
+    for (const ref of made) if (!ref.deref()) made.delete(ref);
+    made.add(new WeakRef(index));
+  }
+  return index;
+}
+
+/** Writes what every index of the process has pending (the process is about to end). */
+export async function flushShopIndexes(): Promise<void> {
+  await Promise.all([...made].map((ref) => ref.deref()?.flush()));
+}
+
 export class ShopIndex {
   private readonly indexes = new Map<string, RowIndex<unknown, object>>();
 

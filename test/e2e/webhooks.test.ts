@@ -28,6 +28,8 @@ async function replica(): Promise<HttpServerProcess> {
     PANCAKE_WEBHOOK_SECRET: SECRET,
     PANCAKE_INDEX: "disk",
     PANCAKE_INDEX_REFRESH_SECONDS: "3600",
+    // Counted from the index, which the webhooks keep: not by the POS's statistics meanwhile.
+    PANCAKE_POS_STATISTICS: "0",
   });
 }
 

@@ -6,6 +6,7 @@ import { type Config, makeConfig } from "../../src/config.js";
 import { Logger } from "../../src/log.js";
 import { Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
 import { buildServer, type Era } from "../../src/server.js";
+import { flushShopIndexes } from "../../src/shop-index/service.js";
 import { TOOLSETS } from "../../src/toolsets.js";
 import { type ContractRecorder, recordContract } from "../contract/recorder.js";
 import { expectOutputContract } from "./output-contract.js";
@@ -106,6 +107,7 @@ export async function startHarness(
     async close() {
       await client.close();
       await closeServer();
+      await flushShopIndexes();
       await clients.close();
       if (!options.shared) await sandbox.close();
       const violations = contract.violations();

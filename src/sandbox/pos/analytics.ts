@@ -39,6 +39,16 @@ function evaluateFormula(formula: string, metrics: Metrics): number {
   return Math.round(value);
 }
 
+/**
+ * What the service's figures mean, as its field list and response name them: `price` the goods at
+ * their retail price ("Giá hàng"), `discount` every discount on them ("Tổng tiền giảm giá"), each
+ * product's and the order's, `cod` the money to collect, `shipping_fee` the fee charged to the
+ * customer ("Phí VC thu của khách": none for a free-shipping order). So price - discount is an
+ * order's goods after discounts (total_price_after_sub_discount), which search_orders counts by
+ * these figures (order-pushdown.ts). Nothing shows whether the live `discount` holds the order's
+ * discount besides the products' (its tooltip speaks of the products'), nor how it treats a free
+ * shipping order's recorded fee: the pushdown relies on this reading.
+ */
 function metricsOf(rows: Contribution[], wholeOrders: boolean): Metrics {
   const orders = new Set(rows.map((r) => r.order.id));
   const lines = rows.flatMap((r) => r.items);
@@ -52,10 +62,11 @@ function metricsOf(rows: Contribution[], wholeOrders: boolean): Metrics {
   };
   if (wholeOrders) {
     const sum = (pick: (o: OrderRecord) => number) => rows.reduce((total, r) => total + pick(r.order), 0);
+    const itemDiscounts = (o: OrderRecord) => o.items.reduce((total, it) => total + it.discount_each_product * it.quantity, 0);
     Object.assign(metrics, {
       cod: sum((o) => o.cod),
-      discount: sum((o) => o.total_discount),
-      shipping_fee: sum((o) => o.shipping_fee),
+      discount: sum((o) => o.total_discount + itemDiscounts(o)),
+      shipping_fee: sum((o) => (o.is_free_shipping ? 0 : o.shipping_fee)),
       partner_fee: sum((o) => o.partner_fee),
       surcharge: 0,
       fee_marketplace: 0,
@@ -84,6 +95,46 @@ const userOf: Record<string, (o: OrderRecord) => string | null | undefined> = {
   marketer: (o) => o.marketer?.id,
 };
 
+type OrderKey = (o: OrderRecord, user: (o: OrderRecord) => string | null | undefined) => string | number | null;
+
+/**
+ * The order-level keys, each an order's value as `split_by[]` answers it and `filter` matches it.
+ * The OpenAPI calls every `<Table>.<field>` key by what it holds ("Order.status — by order status
+ * code", partner, warehouse, province by id) and takes the same keys as filters, whose values are
+ * ids or codes: so `Order.source` answers the source's id (`order_sources`, "-1" for Facebook),
+ * not its name, as the filter on it takes the id.
+ */
+const ORDER_KEYS: Record<string, OrderKey> = {
+  "Order.source": (o) => o.order_sources,
+  "Order.status": (o) => o.status,
+  "Order.partner_id": (o) => o.partner?.partner_id ?? null,
+  "Order.province_id": (o) => o.shipping_address.province_id || null,
+  "Order.warehouse_id": (o) => o.warehouse_id,
+  "Customer.id": (o) => o.shop_customer_id ?? o.customer?.id ?? null,
+  "User.id": (o, user) => user(o) ?? "",
+};
+const ITEM_KEYS: Record<string, (it: OrderItem) => string> = {
+  "Variation.id": (it) => it.variation_id,
+  "Variation.product_id": (it) => it.product_id,
+};
+const EXCLUDE = "_exclude";
+
+/** `filter`: {key or key_exclude: [values]}, keys as split_by's; any other key is a 400, as an unknown split is. */
+function filterOf(req: SandboxRequest): { key: string; values: Set<string>; keep: boolean }[] {
+  let filter: unknown;
+  try {
+    filter = JSON.parse(req.query.get("filter") ?? "{}");
+  } catch {
+    throw invalid();
+  }
+  if (typeof filter !== "object" || filter === null || Array.isArray(filter)) throw invalid();
+  return Object.entries(filter).map(([name, values]) => {
+    const key = name.endsWith(EXCLUDE) ? name.slice(0, -EXCLUDE.length) : name;
+    if (!(key in ORDER_KEYS || key in ITEM_KEYS) || !Array.isArray(values)) throw invalid();
+    return { key, values: new Set(values.map(String)), keep: key === name };
+  });
+}
+
 /** GET /analytics/sale: revenue rows grouped by the `split_by[]` keys, computed from the orders. */
 export function saleAnalytics(state: PosState, req: SandboxRequest): Record<string, unknown>[] {
   const since = shopTime(req.query.get("since"));
@@ -95,27 +146,21 @@ export function saleAnalytics(state: PosState, req: SandboxRequest): Record<stri
   const returnedRecord = req.query.get("returned_record") ?? "success_record";
   const splits = listParam(req, "split_by");
   const split = splits.length ? splits : ["Time.day"];
-  let filter: Record<string, string[]> = {};
-  try {
-    filter = JSON.parse(req.query.get("filter") ?? "{}") as Record<string, string[]>;
-  } catch {
-    throw invalid();
-  }
+  const filter = filterOf(req);
   const userKey = userOf[userType];
   const reached = successStatus === "send_to_partner" ? 9 : Number(successStatus);
   if (!userKey || !["inserted_at", "updated_at"].includes(record) || ![4, 5].includes(returnedStatus)) throw invalid();
   if (!["inserted_at", "updated_at", "success_record"].includes(returnedRecord)) throw invalid();
   if (Number.isNaN(reached)) throw invalid();
-  const variationFilter = filter["Variation.id"];
-  const productFilter = filter["Variation.product_id"];
-  const itemMatches = (it: OrderItem) =>
-    (!variationFilter || variationFilter.includes(it.variation_id)) &&
-    (!productFilter || productFilter.includes(it.product_id));
-  const byItem = split.some((s) => s.startsWith("Variation."));
+  if (split.some((s) => !(s in ORDER_KEYS || s in ITEM_KEYS || s === "Time.day" || s === "Time.month"))) throw invalid();
+  const orderMatches = (o: OrderRecord) =>
+    filter.every((f) => !(f.key in ORDER_KEYS) || f.values.has(String(ORDER_KEYS[f.key]!(o, userKey))) === f.keep);
+  const itemMatches = (it: OrderItem) => filter.every((f) => !(f.key in ITEM_KEYS) || f.values.has(ITEM_KEYS[f.key]!(it)) === f.keep);
+  const byItem = split.some((s) => s in ITEM_KEYS);
 
-  const groups = new Map<string, { keys: Record<string, string>; success: Contribution[]; returned: Contribution[] }>();
+  const groups = new Map<string, { keys: Record<string, unknown>; success: Contribution[]; returned: Contribution[] }>();
   for (const order of state.orders) {
-    if (order.is_removed || !order.status_history.some((h) => h.status === reached)) continue;
+    if (order.is_removed || !order.status_history.some((h) => h.status === reached) || !orderMatches(order)) continue;
     const at = ms(record === "inserted_at" ? order.inserted_at : order.last_update_status_at);
     if ((since !== undefined && at < since) || (until !== undefined && at > until)) continue;
     const items = order.items.filter(itemMatches);
@@ -126,14 +171,13 @@ export function saleAnalytics(state: PosState, req: SandboxRequest): Record<stri
     const parts = byItem ? items.map((it) => [it]) : [items];
     for (const part of parts) {
       const add = (time: number, kind: "success" | "returned") => {
-        const keys: Record<string, string> = {};
+        const day = new Date(time + SHOP_OFFSET).toISOString().slice(0, 10);
+        const keys: Record<string, unknown> = {};
         for (const s of split) {
-          if (s === "Time.day") keys[s] = new Date(time + SHOP_OFFSET).toISOString().slice(0, 10);
-          else if (s === "Order.source") keys[s] = order.order_sources_name;
-          else if (s === "Variation.id") keys[s] = part[0]!.variation_id;
-          else if (s === "Variation.product_id") keys[s] = part[0]!.product_id;
-          else if (s === "User.id") keys[s] = userKey(order) ?? "";
-          else throw invalid();
+          if (s === "Time.day") keys[s] = day;
+          else if (s === "Time.month") keys[s] = day.slice(0, 7);
+          else if (s in ITEM_KEYS) keys[s] = ITEM_KEYS[s]!(part[0]!);
+          else keys[s] = ORDER_KEYS[s]!(order, userKey);
         }
         const id = JSON.stringify(keys);
         const group = groups.get(id) ?? { keys, success: [], returned: [] };

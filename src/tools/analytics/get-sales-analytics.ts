@@ -4,19 +4,31 @@ import type { PosSaleRow } from "../../clients/schemas/pos.js";
 import { num } from "../../format/compact.js";
 import { sanitizeName } from "../../text/sanitize.js";
 import { parseRange, toIsoInZone, toYmdHms } from "../../format/time.js";
-import { defineTool, READ, type ToolContext } from "../define.js";
+import { defineTool, READ } from "../define.js";
 import { jsonish, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { codeInput, optionalCode } from "../pos/codes.js";
-import { nonEmpty, shaped, someOf } from "../pos/fields.js";
+import { someOf } from "../pos/fields.js";
 import { shopScope } from "../pos/shop-scope.js";
 import { FORMULA_PREFIX, salesMetrics } from "./metrics.js";
 import { splitNames } from "./split-names.js";
-import { variationIds } from "../orders/resolve-items.js";
-import { findProduct } from "../catalog/product-ref.js";
+import { saleFilter, saleFilterInput } from "./sale-filter.js";
+import { splitLabels } from "./split-labels.js";
 import { settleAll } from "../settle.js";
 import { rankRows, sortByInput } from "../rank.js";
 
-const SPLITS = ["Time.day", "Order.source", "Variation.id", "Variation.product_id", "User.id"] as const;
+const SPLITS = [
+  "Time.day",
+  "Time.month",
+  "Order.source",
+  "Order.status",
+  "Order.partner_id",
+  "Order.province_id",
+  "Order.warehouse_id",
+  "Variation.id",
+  "Variation.product_id",
+  "User.id",
+  "Customer.id",
+] as const;
 /** Metrics that are not sums of their rows. */
 const NOT_ADDITIVE = new Set(["avg_price"]);
 
@@ -71,30 +83,30 @@ function netOf(success: Metrics | undefined, returned: Metrics | undefined): Met
 const metricMap = z.record(z.string(), z.number());
 
 /**
- * The filter with every value an id: variations also by SKU or barcode, products also by SKU or
- * name. An id of nothing would filter every order out, and read as "no sales".
+ * Upstream rows whose split values read alike (old provinces merged into one), summed as one:
+ * avg_price re-derived, shop formulas left out of a merged row (a ratio does not add up).
  */
-async function filterIds(
-  ctx: ToolContext,
-  shopId: string,
-  filter: { "Variation.id"?: string[] | undefined; "Variation.product_id"?: string[] | undefined },
-): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  const variations = filter["Variation.id"];
-  const products = filter["Variation.product_id"];
-  if (variations) out["Variation.id"] = await variationIds(ctx.pos, shopId, variations, (i) => `filter["Variation.id"][${i}]`);
-  if (products) {
-    const where = (i: number) => `filter["Variation.product_id"][${i}]`;
-    out["Variation.product_id"] = await Promise.all(products.map(async (p, i) => String((await findProduct(ctx.pos, shopId, where(i), p)).product.id)));
+function merged<R extends { values: Record<string, string>; success: Metrics; returned: Metrics | undefined }>(rows: R[]): R[] {
+  const byValues = new Map<string, R>();
+  for (const row of rows) {
+    const key = JSON.stringify(row.values);
+    const held = byValues.get(key);
+    const add = (a: Metrics | undefined, b: Metrics | undefined) => (a && b ? totalsOf([a, b], true) : (a ?? b));
+    byValues.set(key, held ? { ...held, success: add(held.success, row.success), returned: add(held.returned, row.returned) } : row);
   }
-  return out;
+  return [...byValues.values()];
 }
+
+/** Staff roles a sales split can name, in search_orders' words, and the API's `user_type` for each. */
+const USER_TYPE_PARAM = { creator: "create", seller: "assign", updater: "update", care: "care", marketer: "marketer" } as const;
+const USER_TYPES = Object.keys(USER_TYPE_PARAM) as (keyof typeof USER_TYPE_PARAM)[];
+const API_USER_WORDS: Record<string, string> = Object.fromEntries(Object.entries(USER_TYPE_PARAM).map(([word, param]) => [param, word]));
 
 export const getSalesAnalytics = defineTool({
   name: "get_sales_analytics",
   title: "Get sales analytics",
   description:
-    'Sales totals, then rows per split value, by revenue (price, goods) unless sort_by. success: orders from success_status on, even if later returned or canceled; totals.net = success - returned. E.g. best sellers by units: split_by ["Variation.id"], sort_by "product_count", limit 10.',
+    'Sales totals, then rows per split value, by revenue (price: goods before discounts) unless sort_by. success: orders from success_status on, even if later returned or canceled; totals.net = success - returned. E.g. best sellers by units: split_by ["Variation.id"], sort_by "product_count", limit 10.',
   toolset: "analytics",
   annotations: READ,
   input: z.object({
@@ -102,15 +114,17 @@ export const getSalesAnalytics = defineTool({
     since: sinceInput.describe("From date; default the last 30 days, today included"),
     until: untilInput,
     split_by: jsonish(someOf(z.enum(SPLITS), 3)).optional().describe("Default Time.day"),
-    filter: jsonish(shaped({ "Variation.id": someOf(nonEmpty(64), 100).optional(), "Variation.product_id": someOf(nonEmpty(64), 100).optional() }))
-      .optional()
-      .describe('{"Variation.id" or "Variation.product_id": [ids]}: only these'),
+    filter: saleFilterInput,
     success_status: z
       .enum(["send_to_partner", "confirmed"])
       .optional()
       .describe("When an order counts as a sale (default confirmed)"),
     success_record: z.enum(["inserted_at", "updated_at"]).optional().describe("Sale date"),
-    user_type: z.enum(["create", "update", "assign", "care", "marketer"]).optional().describe("Which staff User.id means"),
+    // Named as search_orders names its staff keys; the API's own words are still understood.
+    user_type: z
+      .preprocess((v) => API_USER_WORDS[String(v)] ?? v, z.enum(USER_TYPES))
+      .optional()
+      .describe("Who User.id is: creator (default), seller (assigned, as search_orders), updater, care, marketer"),
     returned_status: codeInput(ANALYTICS_RETURNED_STATUSES, "Orders counted as returned"),
     returned_record: z.enum(["inserted_at", "updated_at", "success_record"]).optional().describe("When returns are deducted"),
     select_fields: jsonish(someOf(z.string().regex(/^[a-z_]+[\w-]*$/).max(80), 30))
@@ -136,7 +150,7 @@ export const getSalesAnalytics = defineTool({
     const returnedStatus = optionalCode(ANALYTICS_RETURNED_STATUSES, "returned_status", input.returned_status);
     const split = input.split_by ?? ["Time.day"];
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
-    const filter = input.filter && (await filterIds(ctx, shopId, input.filter));
+    const filter = input.filter && (await saleFilter(ctx, shopId, input.filter));
     const [data, metrics] = await settleAll([
       ctx.pos.getSaleAnalytics(shopId, {
         since: toYmdHms(range.since, tz),
@@ -145,7 +159,7 @@ export const getSalesAnalytics = defineTool({
         filter,
         success_status: input.success_status === "confirmed" ? "1" : input.success_status,
         success_record: input.success_record,
-        user_type: input.user_type,
+        user_type: input.user_type && USER_TYPE_PARAM[input.user_type],
         returned_status: returnedStatus,
         returned_record: input.returned_record,
         select_fields: input.select_fields,
@@ -154,8 +168,9 @@ export const getSalesAnalytics = defineTool({
       salesMetrics(ctx, shopId).catch(() => []),
     ]);
     // Split values are shop- and customer-entered text (sources, names): sanitized like any other.
+    const label = await splitLabels(ctx.pos, shopId, split);
     const splitValues = (row: PosSaleRow) =>
-      Object.fromEntries(split.map((s) => [s, sanitizeName(row[s] == null ? undefined : String(row[s])) ?? "(none)"]));
+      Object.fromEntries(split.map((s) => [s, label(s, row[s]) ?? sanitizeName(row[s] == null ? undefined : String(row[s])) ?? "(none)"]));
     const formulas = input.select_fields !== undefined;
     const success = data.map((r) => metricsOf(r.success, formulas) ?? {});
     const returned = data.flatMap((r): Metrics[] => {
@@ -169,7 +184,8 @@ export const getSalesAnalytics = defineTool({
       meaning[m.field] = m.formula ? `${m.name} = ${m.formula}` : m.name;
     }
     const countsOrders = !split.some((s) => s.startsWith("Variation."));
-    const all: (Record<string, unknown> & { upstream: PosSaleRow })[] = data.map((r, i) => ({ ...splitValues(r), ...success[i], returned: metricsOf(r.returned, formulas), upstream: r }));
+    const groups = merged(data.map((r, i) => ({ values: splitValues(r), success: success[i]!, returned: metricsOf(r.returned, formulas), upstream: r })));
+    const all: (Record<string, unknown> & { upstream: PosSaleRow })[] = groups.map((g) => ({ ...g.values, ...g.success, returned: g.returned, upstream: g.upstream }));
     const byTime = split.length === 1 && split[0]!.startsWith("Time.");
     if (byTime) all.sort((a, b) => String(a[split[0]!]).localeCompare(String(b[split[0]!])));
     const revenue = ["price", "order_count", "product_count"].find((f) => seen.has(f));
@@ -187,7 +203,7 @@ export const getSalesAnalytics = defineTool({
       currency,
       metrics: meaning,
       totals: { success: successTotals, returned: returnedTotals, net: netOf(successTotals, returnedTotals) },
-      row_count: data.length,
+      row_count: all.length,
       truncated: ranked.truncated,
       tied_past_limit: ranked.tied,
       rows,

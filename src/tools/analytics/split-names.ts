@@ -5,7 +5,9 @@ import { variationRow } from "../orders/variation-row.js";
 import { cachedForShop, staff } from "../pos/shop-refs.js";
 
 // Names for the ids analytics rows are split by: the rows carry ids only, and an id alone means
-// nothing to a person. A lookup that fails leaves the rows standing, unnamed.
+// nothing to a person. A lookup that fails leaves the rows standing, unnamed. The ids stay beside
+// the names (what a follow-up call takes); codes of the shop's small lists are replaced by their
+// names instead (split-labels.ts).
 
 type Names = Map<string, string>;
 
@@ -54,6 +56,20 @@ async function productNames(pos: PosClient, shopId: string, ids: string[]): Prom
   return names;
 }
 
+/** Customers by id, read in pages of 100 ids (the list takes them comma-separated). */
+async function customerNames(pos: PosClient, shopId: string, ids: string[]): Promise<Names> {
+  const names: Names = new Map();
+  for (let i = 0; i < ids.length; i += 100) {
+    const chunk = ids.slice(i, i + 100);
+    const page = await pos.listCustomers(shopId, { customer_ids: chunk.join(","), page_size: chunk.length }).catch(() => undefined);
+    for (const c of page?.data ?? []) {
+      const name = sanitizeName(c.name);
+      if (name) names.set(String(c.id), name);
+    }
+  }
+  return names;
+}
+
 async function staffNames(pos: PosClient, shopId: string): Promise<Names> {
   return new Map((await staff(pos, shopId).catch(() => [])).map((r) => [r.id, r.name]));
 }
@@ -62,11 +78,12 @@ const NAMERS: Record<string, (pos: PosClient, shopId: string, ids: string[]) => 
   "Variation.id": variationNames,
   "Variation.product_id": productNames,
   "User.id": staffNames,
+  "Customer.id": customerNames,
 };
 
 /**
  * A name for each row (by its index) from the splits that are ids: "Áo thun (Trắng - M)", a
- * staff member, or both joined ("Trần Minh Khoa / Áo thun") when split by two of them.
+ * staff member, a customer, or both joined ("Trần Minh Khoa / Áo thun") when split by two of them.
  */
 export async function splitNames(ctx: Pick<ToolContext, "pos">, shopId: string, split: readonly string[], rows: readonly Record<string, unknown>[]): Promise<(string | undefined)[]> {
   const keyed = split.filter((s) => NAMERS[s]);

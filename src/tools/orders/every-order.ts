@@ -1,3 +1,4 @@
+import { original } from "../../clients/call-signal.js";
 import type { OrderListParams } from "../../clients/pos.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
 import { boundedByUpdate, listedBy, unindexable } from "../../shop-index/order-rows.js";
@@ -16,6 +17,27 @@ export interface EveryOrder extends Sweep<PosOrder> {
   asOf?: number;
 }
 
+/** The update time from which the index must hold every order to answer `query` (null: all time). */
+const indexNeed = (query: OrderListParams) => (boundedByUpdate(query.updateStatus) && query.startDateTime !== undefined ? query.startDateTime : null);
+
+/** Whether the shop index answers `query` already, without first reading orders it does not hold. */
+export async function indexHolds(ctx: ToolContext, shopId: string, query: OrderListParams): Promise<boolean> {
+  return !!ctx.index && !unindexable(query) && (await ctx.index.orders(shopId).holds(indexNeed(query)));
+}
+
+/**
+ * Reads the orders `query` needs into the shop index after an answer that did without it (the
+ * POS's statistics), so the same question next time costs a request or two. It runs on the shared
+ * client, past the end of the call, and a failure only leaves the index as it was.
+ */
+export function warmIndex(ctx: ToolContext, shopId: string, query: OrderListParams): void {
+  if (!ctx.index || unindexable(query)) return;
+  ctx.index
+    .orders(shopId)
+    .view(original(ctx.pos), indexNeed(query), async () => {})
+    .catch((error: unknown) => ctx.logger.info(`shop index not warmed: ${error instanceof Error ? error.message : String(error)}`));
+}
+
 /**
  * Every order the list serves for `query`: from the shop index when it holds them (a request or
  * two to bring it up to date, whatever the shop's size), else read page by page, bounded. The
@@ -24,7 +46,7 @@ export interface EveryOrder extends Sweep<PosOrder> {
  */
 export async function everyOrder(ctx: ToolContext, shopId: string, query: OrderListParams): Promise<EveryOrder> {
   if (ctx.index && !unindexable(query)) {
-    const need = boundedByUpdate(query.updateStatus) && query.startDateTime !== undefined ? query.startDateTime : null;
+    const need = indexNeed(query);
     try {
       const view = await ctx.index.orders(shopId).view(ctx.pos, need, ctx.progress);
       const keep = listedBy(query);
@@ -35,6 +57,11 @@ export async function everyOrder(ctx: ToolContext, shopId: string, query: OrderL
       ctx.logger.info(`search_orders: ${error.message}; reading the list instead`);
     }
   }
+  return sweepOrders(ctx, shopId, query);
+}
+
+/** The orders the list serves for `query`, read page by page within SWEEP_BOUNDS. */
+export function sweepOrders(ctx: ToolContext, shopId: string, query: OrderListParams): Promise<Sweep<PosOrder>> {
   return sweep(
     ctx.pos,
     { rows: SWEEP_BOUNDS.orders, ms: SWEEP_BOUNDS.ms, lastPage: LAST_DISTINCT_PAGE, parallel: PARALLEL_PAGES },
@@ -42,3 +69,4 @@ export async function everyOrder(ctx: ToolContext, shopId: string, query: OrderL
     ctx.progress,
   );
 }
+

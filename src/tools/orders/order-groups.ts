@@ -10,16 +10,17 @@ import type { ToolContext } from "../define.js";
 import { someOf } from "../pos/fields.js";
 import { carriers, orderSources, type Ref, staff, warehouses } from "../pos/shop-refs.js";
 import type { Sweep } from "../pos/sweep.js";
-import { geoIndex } from "../shop/geo-index.js";
+import { isUnnamed, type ProvinceList, type Provinces, provincesNow, unnamed } from "../shop/provinces-now.js";
 import { type Group, isPeriod, NONE, type Period, periodOf, rankGroups, restNote, tally } from "../group-rows.js";
-import { localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
+import { type LocalFilter, localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
 import { type FilterInput, orderQuery, rangeEcho, timeField } from "./order-query.js";
-import { everyOrder, SWEEP_BOUNDS } from "./every-order.js";
+import { type EveryOrder, everyOrder, indexHolds, SWEEP_BOUNDS, warmIndex } from "./every-order.js";
+import { type Figures, type Pushed, pushedGroups } from "./order-pushdown.js";
 import { Buyers, customerKey, orderDay } from "./customer-groups.js";
-import { type ProvinceList, Provinces } from "./provinces.js";
 
 // search_orders with group_by: one row per group, counted and summed over every order that
-// matches the filters (read in parallel pages, bounded), instead of rows for the model to add up.
+// matches the filters (by the POS's statistics where they count the same orders, else from the
+// shop index or read in parallel pages, bounded), instead of rows for the model to add up.
 
 const GROUP_KEYS = ["status", "source", "page", "province", "carrier", "creator", "seller", "warehouse", "customer", "day", "week", "month"] as const;
 type GroupKey = (typeof GROUP_KEYS)[number];
@@ -93,25 +94,19 @@ interface Names {
 }
 
 const named = (refs: Ref[]) => new Map(refs.map((r) => [r.id, r.name]));
-/** A group the shop's lists do not name: its id, sanitized like any upstream text. */
-const unnamed = (value: string) => `(unnamed ${sanitizeName(value) ?? "?"})`;
+/** Keys whose label, where the shop's lists give none, is the name the order itself records. */
+const NAMED_ON_ORDER = new Set<GroupKey>(["source", "province", "creator", "seller"]);
 
 async function groupNames(pos: PosClient, shopId: string, keys: readonly GroupKey[], provinceList: ProvinceList): Promise<Names> {
   const need = (key: GroupKey) => keys.includes(key);
   // A list that cannot be read leaves the labels the orders carry themselves.
   const list = (wanted: boolean, load: () => Promise<Ref[]>) => (wanted ? load().catch(() => []) : Promise.resolve([]));
-  const geo = geoIndex(pos);
   const [s, c, u, w, provinces] = await Promise.all([
     list(need("source") || need("page"), () => orderSources(pos, shopId)),
     list(need("carrier"), () => carriers(pos, shopId)),
     list(need("creator") || need("seller"), () => staff(pos, shopId)),
     list(need("warehouse"), () => warehouses(pos, shopId)),
-    need("province")
-      ? Promise.all([geo.provinces("old"), geo.provinces("new")]).then(
-          ([old, current]) => new Provinces(old, current, provinceList),
-          () => new Provinces([], [], provinceList, false),
-        )
-      : undefined,
+    need("province") ? provincesNow(pos, provinceList) : undefined,
   ]);
   return { sources: named(s), carriers: named(c), staff: named(u), warehouses: named(w), provinces };
 }
@@ -131,7 +126,7 @@ function labeller(key: GroupKey, names: Names, time: string | number, timeZone: 
     case "page":
       return (o) => byId(names.sources, o.page_id ?? o.account, raw(o).account_name);
     case "province":
-      return (o) => names.provinces!.of(o);
+      return (o) => names.provinces!.of(rec(o.shipping_address));
     case "carrier":
       return (o) => byId(names.carriers, o.partner?.partner_id);
     case "creator":
@@ -183,6 +178,51 @@ type GroupInput = FilterInput & {
   cursor?: string | undefined;
 };
 
+/** Orders counted as one: an order read from the list or the index, or a group the POS's statistics counted. */
+interface Counted {
+  /** The order, or one carrying the group's values: what the labels are read from. */
+  order: PosOrder;
+  figures: Figures;
+}
+
+const one = (order: PosOrder): Counted => ({ order, figures: { orders: 1, ...figuresOf(order) } });
+
+/**
+ * The orders of a grouping: counted by the POS's statistics when they answer it exactly and the
+ * shop index does not hold the orders yet (one request or a few, whatever the shop's size), else
+ * every order read from the index or the list.
+ */
+async function countedOrders(
+  ctx: ToolContext,
+  shopId: string,
+  query: OrderListParams,
+  keys: readonly GroupKey[],
+  local: LocalFilter,
+  statistics = ctx.config.posStatistics,
+): Promise<{ entries: Counted[]; read?: EveryOrder; pushed?: Pushed }> {
+  if (statistics && !local && !(await indexHolds(ctx, shopId, query))) {
+    const pushed = await pushedGroups(ctx, shopId, query, keys).catch((error: unknown) => {
+      if (ctx.signal.aborted) throw error;
+      ctx.logger.info(`search_orders: the POS's statistics did not answer (${error instanceof Error ? error.message : String(error)}); reading the orders`);
+      return undefined;
+    });
+    if (pushed) {
+      warmIndex(ctx, shopId, query);
+      return { entries: [...pushed.counted, ...pushed.read.map(one)], pushed };
+    }
+  }
+  const read = await everyOrder(ctx, shopId, query);
+  return { entries: read.rows.filter(localMatch(local)).map(one), read };
+}
+
+/** What a pushed-down answer counted, and which statuses the order list itself gave. */
+function pushedNote(pushed: Pushed): string {
+  const read = pushed.statuses.map((s) => orderStatusName(s) ?? String(s));
+  return `Counted by the POS's sales statistics (which count an order once confirmed), checked status by status against the order list's counts${
+    read.length ? `; the ${read.join(", ")} orders, not all ever confirmed, were read from the list` : ""
+  }.`;
+}
+
 /** The answer of search_orders with group_by. */
 export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: string) {
   for (const key of ["fields", "cursor"] as const) {
@@ -197,33 +237,38 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   const tz = ctx.config.timezone;
   const time = input.time_field === undefined ? "inserted_at" : timeField(input.time_field);
   const lf = localFilter.parse(localFilterOf(input));
-  const keep = localMatch(lf);
   const fields = new Set(["id", "status", "inserted_at", "total_price_after_sub_discount", "total_price", "cod", "shipping_fee", "is_free_shipping", "order_currency", ...localFields(lf)]);
   for (const key of keys) for (const field of isPeriod(key) ? [timeSource(time)] : KEY_FIELDS[key]) fields.add(field);
   const query: OrderListParams = { ...(await orderQuery(ctx.pos, shopId, input, tz)), option_sort: "inserted_at_desc", fields: [...fields] };
-  const [read, names] = await Promise.all([everyOrder(ctx, shopId, query), groupNames(ctx.pos, shopId, keys, input.province_list ?? "new")]);
-  const matched = read.rows.filter(keep);
+  const [tried, names] = await Promise.all([countedOrders(ctx, shopId, query, keys, lf), groupNames(ctx.pos, shopId, keys, input.province_list ?? "new")]);
+  const label = keys.map((key) => labeller(key, names, time, tz));
+  // The statistics give ids alone: one the shop's lists do not name (a staff member no longer
+  // listed, province lists that could not be read) is named as the orders name it, which only
+  // the orders say.
+  const unnamedByLists = tried.pushed?.counted.some((c) => keys.some((key, i) => NAMED_ON_ORDER.has(key) && isUnnamed(label[i]!(c.order))));
+  const { entries, read, pushed } = unnamedByLists ? await countedOrders(ctx, shopId, query, keys, lf, false) : tried;
   // Canceled and deleted orders are no sale: left out of the figures and counted apart, in all
   // and per group (a ranking of staff by orders could turn on whose were canceled), unless asked
   // for by status.
   const apart = !input.statuses?.length && !keys.includes("status");
   const voidName = (o: PosOrder) => (apart ? VOID_NAMES.get(o.status as number) : undefined);
-  const counted = matched.filter((o) => !voidName(o));
+  const sum = (counted: Counted[], figure: keyof Figures) => counted.reduce((total, c) => total + c.figures[figure], 0);
+  const counted = entries.filter((c) => !voidName(c.order));
   const voided = Object.entries(VOID_STATUSES).flatMap(([name, code]) => {
-    const orders = apart ? matched.filter((o) => o.status === code) : [];
-    return orders.length ? [{ name, orders: orders.length, amount: orders.reduce((sum, o) => sum + figuresOf(o).amount, 0) }] : [];
+    const these = apart ? entries.filter((c) => c.order.status === code) : [];
+    return these.length ? [{ name, orders: sum(these, "orders"), amount: sum(these, "amount") }] : [];
   });
-  const label = keys.map((key) => labeller(key, names, time, tz));
-  // tally counts every row in `orders`: a void one takes that back and counts under its own name.
-  const voidFigures = (name: string): Record<string, number> => ({ orders: -1, [name]: 1 });
-  const all: Group[] = tally(matched, (o) => label.map((f) => f(o)), (o) => {
-    const name = voidName(o);
-    return name ? voidFigures(name) : figuresOf(o);
-  }, "orders");
+  // A void order counts under its own name, not in the figures.
+  const all: Group[] = tally(entries, (c) => label.map((f) => f(c.order)), (c) => {
+    const name = voidName(c.order);
+    return name ? { [name]: c.figures.orders } : { ...c.figures };
+  });
+  // Customers are never pushed down: their entries are orders, one each.
   const at = keys.indexOf("customer");
-  const buyers = at < 0 ? undefined : new Buyers(matched, (o) => !voidName(o));
+  const buyers = at < 0 ? undefined : new Buyers(entries.map((c) => c.order), (o) => !voidName(o));
   if (buyers) for (const g of all) Object.assign(g.figures, buyers.span(g.labels[at]!));
   const groups = input.min_orders === undefined ? all : all.filter((g) => (g.figures.orders ?? 0) >= input.min_orders!);
+  const matched = sum(entries, "orders");
   const { top, rest } = rankGroups(groups, {
     figure: input.group_sort ?? "orders",
     limit: input.limit ?? GROUP_LIMIT,
@@ -236,9 +281,10 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   const restFigures = rest && Object.fromEntries(Object.entries(rest.figures).filter(([name]) => !(SPANS as readonly string[]).includes(name)));
   const restRow = rest && { ...rowOf(keys, keys.map(() => rest.label), restFigures!, undefined, tz), groups: rest.groups };
   const notes = [
-    partialNote(read, tz),
+    pushed && pushedNote(pushed),
+    read && partialNote(read, tz),
     voided.length &&
-      `${voided.map((v) => `${v.orders} ${v.name}`).join(" and ")} of the ${matched.length} orders (total) are left out of the groups' figures and counted apart, in all and in each group (${voided.map((v) => v.name).join(", ")}): pass statuses or group by status to count them in.`,
+      `${voided.map((v) => `${v.orders} ${v.name}`).join(" and ")} of the ${matched} orders (total) are left out of the groups' figures and counted apart, in all and in each group (${voided.map((v) => v.name).join(", ")}): pass statuses or group by status to count them in.`,
     names.provinces?.note(),
     input.min_orders === undefined ? undefined : `${all.length - groups.length} groups with fewer than ${input.min_orders} orders are left out.`,
     restNote(rest, 100),
@@ -247,12 +293,13 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
     groups: !restRow ? rows : rest.label === "earlier" ? [restRow, ...rows] : [...rows, restRow],
     group_count: groups.length,
     // Every order that matches, as the plain list counts them (canceled and deleted among them).
-    total: matched.length,
+    total: matched,
     ...Object.fromEntries(voided.map(({ name, ...sums }) => [name, sums])),
-    complete: read.complete,
-    as_of: read.asOf === undefined ? undefined : toIsoInZone(new Date(read.asOf), tz),
+    complete: read?.complete ?? true,
+    as_of: read?.asOf === undefined ? undefined : toIsoInZone(new Date(read.asOf), tz),
+    counted_by: pushed ? ("pos_analytics" as const) : undefined,
     range: rangeEcho(input, tz),
-    currency: orderCurrency(counted),
+    currency: pushed?.currency ?? orderCurrency(counted.map((c) => c.order)),
     note: notes.length ? notes.join(" ") : undefined,
   };
 }

@@ -125,7 +125,7 @@ export const searchOrders = defineTool({
   name: "search_orders",
   title: "Search orders",
   description:
-    'Orders, newest first, all time unless since/until; group_by counts and sums them all. amount = goods after discounts, excl. shipping. E.g. shipped yesterday: time_field "shipped", since/until "yesterday".',
+    'Orders, newest first, all time unless since/until; group_by counts and sums them all. amount = goods after discounts, excl. shipping; canceled and deleted apart. E.g. shipped yesterday: time_field "shipped", since/until "yesterday".',
   toolset: "orders",
   annotations: READ,
   input: z.object({
@@ -145,6 +145,7 @@ export const searchOrders = defineTool({
     deleted: z.object({ orders: z.number(), amount: z.number() }).optional().describe("Deleted recently: left out of the groups"),
     complete: z.boolean().optional(),
     as_of: z.string().optional().describe("Counted from the shop index, brought up to date at this time"),
+    counted_by: z.enum(["pos_analytics"]).optional(),
     next_cursor: z.string().optional(),
     range: z.object({ since: z.string().optional(), until: z.string().optional() }).optional().describe("since/until as read"),
     currency: z.string().optional(),

@@ -146,6 +146,20 @@ describe("get_sales_analytics", () => {
     }
   });
 
+  it("splits by seller as search_orders means it (the assigned seller), the API's word understood too", async () => {
+    const since = shopDay(new Date(Date.now() - 20 * 86_400_000).toISOString().slice(0, 19));
+    const until = shopDay(new Date().toISOString().slice(0, 19));
+    const counts = (rows: Row[]) => Object.fromEntries(rows.map((r) => [r["User.id"], r.order_count]));
+    const bySeller = await h.call("get_sales_analytics", { since, until, split_by: ["User.id"], user_type: "seller" });
+    expect(bySeller.isError, bySeller.text).toBe(false);
+    const sent = h.sandbox.server.requests.filter((q) => q.path.endsWith("/analytics/sale")).at(-1)!;
+    expect(sent.query.user_type).toEqual(["assign"]);
+    const truth = groupBy(sales(since, until), (o) => o.assigning_seller_id ?? "");
+    expect(counts(bySeller.data.rows)).toEqual(Object.fromEntries([...truth].map(([k, v]) => [k || "(none)", v.length])));
+    const byApiWord = await h.call("get_sales_analytics", { since, until, split_by: ["User.id"], user_type: "assign" });
+    expect(byApiWord.data.rows).toEqual(bySeller.data.rows);
+  });
+
   it("names products and staff in Variation.product_id and User.id rows", async () => {
     const byProduct = await h.call("get_sales_analytics", { since: "2026-09-01", until: "2026-11-22", split_by: ["Variation.product_id"] });
     expect(byProduct.isError, byProduct.text).toBe(false);
@@ -154,6 +168,60 @@ describe("get_sales_analytics", () => {
     const byStaff = await h.call("get_sales_analytics", { since: "2026-09-01", until: "2026-11-22", split_by: ["User.id", "Order.source"], limit: 5 });
     expect(byStaff.isError, byStaff.text).toBe(false);
     for (const row of byStaff.data.rows) expect(row.name).toBe(pos().users.find((u) => u.id === row["User.id"])!.name);
+  });
+
+  it("names the splits of the shop's lists in place, provinces as since 2025 (merged rows summed), customers beside their ids", async () => {
+    const [since, until] = ["2026-09-01", "2026-11-22"];
+    const orders = sales(since, until);
+    const carrier = (o: OrderRecord) => pos().partners.find((p) => p.id === o.partner?.partner_id)?.name ?? "(none)";
+    const province = (o: OrderRecord) => {
+      const id = o.shipping_address.province_id;
+      const now = pos().geo.newProvinces.find((p) => p.id === id) ?? pos().geo.newProvinces.find((p) => p.id === pos().geo.provinces.find((old) => old.id === id)?.new_id);
+      return now!.name;
+    };
+    const cases: [string, (o: OrderRecord) => string][] = [
+      ["Order.status", (o) => o.status_name],
+      ["Order.partner_id", carrier],
+      ["Order.warehouse_id", (o) => pos().warehouses.find((w) => w.id === o.warehouse_id)!.name],
+      ["Order.province_id", province],
+      ["Order.source", (o) => o.order_sources_name],
+      ["Time.month", (o) => shopDay(o.inserted_at).slice(0, 7)],
+    ];
+    for (const [split, label] of cases) {
+      const r = await h.call("get_sales_analytics", { since, until, split_by: [split], limit: 500 });
+      expect(r.isError, r.text).toBe(false);
+      const expected = Object.fromEntries([...groupBy(orders, label)].map(([name, list]) => [name, { order_count: list.length, price: sum(list, price) }]));
+      expect(Object.fromEntries(r.data.rows.map((row: Row) => [row[split], { order_count: row.order_count, price: row.price }])), split).toEqual(expected);
+      expect(r.data.row_count, split).toBe(Object.keys(expected).length);
+    }
+    // Merged provinces summed: one row of Hồ Chí Minh for its three old provinces.
+    const hcm = await h.call("get_sales_analytics", { since, until, split_by: ["Order.province_id"], limit: 500 });
+    expect(hcm.data.rows.filter((row: Row) => row["Order.province_id"] === "Thành phố Hồ Chí Minh")).toHaveLength(1);
+    const byCustomer = await h.call("get_sales_analytics", { since, until, split_by: ["Customer.id"], limit: 5 });
+    for (const row of byCustomer.data.rows) expect(row.name).toBe(pos().customers.find((c) => c.id === row["Customer.id"])!.name);
+  });
+
+  it("filters by the splits' keys given names, or all but them with _exclude", async () => {
+    const [since, until] = ["2026-09-01", "2026-11-22"];
+    const orders = sales(since, until);
+    const partner = pos().partners.find((p) => orders.some((o) => o.partner?.partner_id === p.id))!;
+    const r = await h.call("get_sales_analytics", {
+      since,
+      until,
+      filter: { "Order.partner_id": [partner.name], "Order.status_exclude": ["returned", "canceled"] },
+    });
+    expect(r.isError, r.text).toBe(false);
+    const kept = orders.filter((o) => o.partner?.partner_id === partner.id && o.status !== 5 && o.status !== 6);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(r.data.totals.success.order_count).toBe(kept.length);
+    // A province of today stands for the old ones merged into it.
+    const hcm = await h.call("get_sales_analytics", { since, until, filter: { "Order.province_id": ["Hồ Chí Minh"] } });
+    const olds = pos().geo.provinces.filter((p) => p.new_id === "84_VN129").map((p) => p.id);
+    expect(hcm.data.totals.success.order_count).toBe(orders.filter((o) => olds.includes(o.shipping_address.province_id)).length);
+    const unknown = await h.call("get_sales_analytics", { filter: { "Order.partner_id": ["Pigeon Post"] } });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toContain('filter["Order.partner_id"][0]');
+    expect(unknown.text).toContain(partner.name);
   });
 
   it("gives sanitized split values, \"__proto__\" included", async () => {

@@ -5,10 +5,15 @@ import { useHarness } from "../../helpers/harness.js";
 
 // search_orders group_by: every expectation is computed here from the sandbox's raw records (names
 // from its partner, staff, warehouse, source and province lists), never from the tool's code.
+// Counted from the shop index and from the list: the POS's statistics (posStatistics) are tested
+// against the list in order-pushdown.test.ts.
 
-const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
+const h = useHarness({ sandbox: { ratePerSecond: 10_000 }, config: { posStatistics: false } });
 /** Without the shop index: the list is read page by page, within its bounds. */
-const paged = useHarness({ sandbox: { ratePerSecond: 10_000 }, config: { index: { mode: "off", refreshSeconds: 0, maxRows: 1_000, maxHeldRows: 1_000 } } });
+const paged = useHarness({
+  sandbox: { ratePerSecond: 10_000 },
+  config: { posStatistics: false, index: { mode: "off", refreshSeconds: 0, maxRows: 1_000, maxHeldRows: 1_000 } },
+});
 const pos = () => h.sandbox.pos;
 const visible = () => pos().orders.filter((o) => !o.is_removed);
 /** Canceled and deleted-recently orders: left out of groups unless statuses or a status key ask for them. */
@@ -424,7 +429,7 @@ describe("search_orders status_older_than", () => {
 });
 
 describe("search_orders group_by province without the province lists", () => {
-  const cold = useHarness({ sandbox: { ratePerSecond: 10_000 } });
+  const cold = useHarness({ sandbox: { ratePerSecond: 10_000 }, config: { posStatistics: false } });
   it("names each order's province as the order does, and says so", async () => {
     cold.sandbox.server.injectFault({ path: "/geo/provinces", kind: "status", status: 502, times: Number.POSITIVE_INFINITY });
     const live = cold.sandbox.pos.orders.filter((o) => !o.is_removed && !isVoid(o));
