@@ -32,7 +32,8 @@ describe.each(["legacy", "modern"] as const)("progress notifications (%s era)", 
 
   it("a first count over the shop reports the orders and conversations it reads into the index", async () => {
     const orders: Progress[] = [];
-    const grouped = await h.client.callTool({ name: "search_orders", arguments: { group_by: ["status"] } }, { onprogress: (p) => orders.push(p) });
+    // By customer: a grouping the POS's statistics do not answer, so the orders are read.
+    const grouped = await h.client.callTool({ name: "search_orders", arguments: { group_by: ["customer"] } }, { onprogress: (p) => orders.push(p) });
     expect(grouped.isError).toBeFalsy();
     expect(orders.length).toBeGreaterThan(0);
     expect(orders.at(-1)!.message).toMatch(/orders read: \d+/);

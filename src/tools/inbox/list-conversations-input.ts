@@ -29,7 +29,8 @@ export const listConversationsInput = z.object({
   tags: tagsInput,
   post_id: idInput("Only comments on this post (list_posts, toolset page_data)").optional(),
   unread_first: z.boolean().optional().describe("Unread first"),
-  unread: z.literal(true).optional().describe("Only unread ones, every page read to the last unread"),
+  // A boolean, as every function-calling dialect takes: false is refused by the tool (list-conversations.ts).
+  unread: z.boolean().optional().describe("true: only unread ones, every page read to the last unread"),
   since: sinceInput,
   until: untilInput,
   time_field: z

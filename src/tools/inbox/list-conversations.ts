@@ -102,6 +102,9 @@ export const listConversations = defineTool({
   // Searches and counts merge several pages' lists into one answer, which no cursor continues.
   uncursored: (input) => !listsOnePage(input),
   async handler(input, ctx) {
+    if (input.unread === false) {
+      throw new InputError("unread", "takes true only: read conversations are the rest of the list", "Pass unread: true for the unread ones, or leave it out for all.");
+    }
     if (input.group_by) {
       const grouped = groupable(input);
       return withNamedGroups(await groupConversations(grouped, ctx), grouped, ctx);

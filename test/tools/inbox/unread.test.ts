@@ -58,10 +58,11 @@ describe("list_conversations unread", () => {
   });
 
   it("refuses unread: false naming the one value it takes", async () => {
+    const before = h.sandbox.server.requests.length;
     const r = await h.call("list_conversations", { unread: false });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/unread/);
-    expect(r.text).toMatch(/true/);
+    expect(r.text).toMatch(/unread: takes true only/);
+    expect(h.sandbox.server.requests.length).toBe(before);
   });
 });
 
