@@ -2,8 +2,8 @@
 // server built the same way) on loopback against the sandbox, for clients of both protocol
 // generations (2025 with initialize, 2026-07-28 stateless) where they differ. Prints one table and writes
 // bench/results.json. `--smoke` runs every figure with small counts (a quick sanity pass).
-import { fork, spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { performance } from "node:perf_hooks";
 import type { Readable } from "node:stream";
@@ -17,37 +17,28 @@ import { makeConfig } from "../src/config.js";
 import { Logger } from "../src/log.js";
 import { Sandbox } from "../src/sandbox/index.js";
 import { buildServer } from "../src/server.js";
+import { dataScale } from "./data-scale.js";
 import { collectGarbage, inspectorUrl } from "./inspector.js";
 import { type Era, lineClient } from "./line-client.js";
+import { median, type Row, round, rssMb } from "./measure.js";
+import { forkSandbox } from "./sandbox-fork.js";
 
 const SMOKE = process.argv.includes("--smoke");
+const cpuProfDir = process.argv.find((a) => a.startsWith("--cpu-prof-dir="))?.slice(15);
 const n = (full: number, smoke: number) => (SMOKE ? smoke : full);
 const CLI = new URL("../dist/cli.js", import.meta.url).pathname;
 const BARE = new URL("./.build/bare.js", import.meta.url).pathname;
 
-interface Row {
-  figure: string;
-  value: number;
-  unit: string;
-  target: string;
-  pass: boolean | null;
-  detail?: string;
-}
 const rows: Row[] = [];
 const row = (r: Row) => {
   rows.push(r);
   process.stderr.write(`  ${r.figure}: ${r.value} ${r.unit} (${r.target}) ${r.pass === null ? "" : r.pass ? "pass" : "FAIL"}\n`);
 };
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-};
 const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
-const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 // ---- setup: the sandbox (zero latency, no rate limit), the bare server, the environment ----
 const sandbox = new Sandbox({ ratePerSecond: 1_000_000, extraPages: 7 });
@@ -198,24 +189,6 @@ async function callOverhead() {
   } finally {
     await Promise.allSettled(closers.map((close) => close()));
   }
-}
-
-/** The sandbox in a child process (bench/sandbox-process.ts); fails rather than hangs if it does not start. */
-async function forkSandbox() {
-  const child = fork(new URL("./sandbox-process.ts", import.meta.url).pathname, { execArgv: ["--import", "tsx"], stdio: ["ignore", "ignore", "inherit", "ipc"] });
-  const started = await new Promise<{ urls: typeof urls; credentials: typeof sandbox.credentials }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the sandbox process did not start in 30 s")), 30_000);
-    child.once("message", (m) => {
-      clearTimeout(timer);
-      resolve(m as { urls: typeof urls; credentials: typeof sandbox.credentials });
-    });
-    child.once("exit", (code) => reject(new Error(`the sandbox process exited (${code})`)));
-    child.once("error", reject);
-  }).catch((error) => {
-    child.kill();
-    throw error;
-  });
-  return { urls: started.urls, userToken: started.credentials.userToken, stop: () => child.kill() };
 }
 
 // ---- 3. Streamable HTTP throughput ----
@@ -511,9 +484,6 @@ async function groupBy() {
 }
 
 // ---- 6. memory ----
-function rssMb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-}
 // As found, in a child nothing else touches: the target's own reading. V8 lets short-lived garbage
 // pile up in old space until a full collection, so a single reading mostly says where in that
 // saw-tooth it fell; the run goes on to show the range it keeps to, and a second child, asked for a
@@ -618,6 +588,8 @@ const figures: [string, () => Promise<void>][] = [
   ["group_by", groupBy],
   ["memory", memory],
   ["live heap", liveHeap],
+  // Minutes long at 100x (bench/data-scale.ts); --cpu-prof-dir=<dir> profiles its server processes.
+  ["data scale", () => dataScale(row, { smoke: SMOKE, cli: CLI, nodeArgs: cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : [] })],
 ];
 // `--only=<figure name>` runs one figure (results.json then holds that row alone).
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7);

@@ -10,6 +10,9 @@ const unzip = promisify(gunzip);
 /** Writes wait this long for more changes: a refresh and its check write once. */
 const DEBOUNCE_MS = 2_000;
 
+/** What of an index's meta a load keeps (it forgets when the copy was refreshed and checked). */
+const kept = (meta: IndexMeta) => JSON.stringify([meta.schema, meta.from, meta.watermark, meta.dirtyAt ?? null]);
+
 /**
  * An index kept in one gzip file in the user's cache folder (no server to install, nothing
  * native), written whole and atomically (a temporary file renamed over the old one), readable by
@@ -22,6 +25,8 @@ export class FileStore<R> implements IndexStore<R> {
   private pending: { meta: IndexMeta; all: () => readonly R[] } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /** kept() of the copy on disk, or being written: undefined when unknown (none yet, a failed write). */
+  private onDisk: string | undefined;
 
   constructor(
     private readonly dir: string,
@@ -35,13 +40,22 @@ export class FileStore<R> implements IndexStore<R> {
     try {
       const parsed = JSON.parse((await unzip(await readFile(this.path))).toString("utf8")) as { key?: unknown; meta?: IndexMeta; rows?: unknown };
       if (parsed.key !== this.key || typeof parsed.meta !== "object" || !Array.isArray(parsed.rows)) return undefined;
+      this.onDisk = kept(parsed.meta);
       return { meta: parsed.meta, rows: parsed.rows as R[] };
     } catch {
       return undefined;
     }
   }
 
-  save(meta: IndexMeta, _changed: readonly R[], all: () => readonly R[]): void {
+  /**
+   * A save that changes no row and nothing a load keeps (a refresh that found nothing new, an
+   * agreeing check) writes nothing: the copy on disk already says it, and rewriting it whole costs
+   * seconds of CPU at a hundred thousand rows (npm run bench -- --only="data scale").
+   */
+  save(meta: IndexMeta, changed: readonly R[], all: () => readonly R[], replaced: boolean): void {
+    const state = kept(meta);
+    if (!replaced && changed.length === 0 && state === this.onDisk) return;
+    this.onDisk = state;
     this.pending = { meta, all };
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.flush(), DEBOUNCE_MS);
@@ -52,13 +66,21 @@ export class FileStore<R> implements IndexStore<R> {
     clearTimeout(this.timer);
     const pending = this.pending;
     this.pending = undefined;
-    if (pending) this.writing = this.writing.then(() => this.write(pending.meta, pending.all()).catch(this.onError));
+    if (pending) {
+      this.writing = this.writing.then(() =>
+        this.write(pending.meta, pending.all()).catch((error: unknown) => {
+          this.onDisk = undefined;
+          this.onError(error);
+        }),
+      );
+    }
     return this.writing;
   }
 
   async clear(): Promise<void> {
     clearTimeout(this.timer);
     this.pending = undefined;
+    this.onDisk = undefined;
     await this.writing;
     await rm(this.path, { force: true });
   }

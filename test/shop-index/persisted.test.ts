@@ -29,6 +29,16 @@ async function restarted(folder = dir): Promise<Harness> {
 
 const orderReads = () => upstream.sandbox.server.requests.filter((q) => q.path.endsWith("/orders")).length;
 const files = (folder = dir) => readdirSync(folder).filter((f) => f.endsWith(".json.gz"));
+/**
+ * The file of a kind written last: the first test's upstream, gone with its sandbox, left its own
+ * (another port, another index), and which of the two sorts first by name is chance.
+ */
+const newest = (prefix: string) =>
+  files()
+    .filter((f) => f.startsWith(prefix))
+    .map((f) => ({ f, at: statSync(join(dir, f)).mtimeMs }))
+    .sort((a, b) => b.at - a.at)[0]!.f;
+const ordersFile = () => newest("orders-");
 
 describe("the shop index on disk", () => {
   let first: Record<string, unknown>;
@@ -76,10 +86,7 @@ describe("the shop index on disk", () => {
     const flushed = await restarted();
     await flushed.call("search_orders", { group_by: ["carrier"] });
     await flushed.close();
-    // The folder also holds the first sandbox's files (another upstream): this one's is the newest.
-    const newest = (prefix: string) => files().filter((f) => f.startsWith(prefix)).sort((a, b) => statSync(join(dir, b)).mtimeMs - statSync(join(dir, a)).mtimeMs)[0]!;
-    const name = newest("orders-");
-    const path = join(dir, name);
+    const path = join(dir, ordersFile());
     const good = readFileSync(path);
     const other = newest("conversations-");
     for (const [label, body] of [
@@ -96,6 +103,34 @@ describe("the shop index on disk", () => {
       expect(r.data.groups, label).toEqual(truth.groups);
       expect(orderReads(), label).toBeGreaterThan(3);
     }
+  });
+
+  it("rewrites its file only when a refresh finds a change", async () => {
+    // Every write is a new file renamed over the old one: a new inode.
+    const inode = () => statSync(join(dir, ordersFile())).ino;
+    const ask = async () => {
+      const server = await restarted();
+      const r = await server.call("search_orders", { group_by: ["status"] });
+      await server.close();
+      expect(r.isError, r.text).toBe(false);
+      return r.data as { total: number; groups: { status: string; orders: number }[] };
+    };
+    await ask();
+    const written = inode();
+    // Loaded, refreshed (nothing new) and checked: the file already says all of it.
+    await ask();
+    expect(inode()).toBe(written);
+    // An order moved to canceled as the POS moves it: its update time moves, the refresh reads it.
+    const order = upstream.sandbox.pos.orders.find((o) => !o.is_removed && o.status === 1)!;
+    const now = new Date().toISOString().slice(0, 19);
+    Object.assign(order, { status: 6, status_name: "Đã hủy", updated_at: now, last_update_status_at: now });
+    order.status_history.push({ ...order.status_history.at(-1)!, status: 6, updated_at: now });
+    const after = await ask();
+    expect(inode()).not.toBe(written);
+    const restartedAgain = await ask();
+    expect(restartedAgain.groups).toEqual(after.groups);
+    const canceled = upstream.sandbox.pos.orders.filter((o) => !o.is_removed && o.status === 6).length;
+    expect(restartedAgain.groups.find((g) => g.status === "canceled")?.orders).toBe(canceled);
   });
 
   it("says where it is and how big, and clears, from the command line", async () => {

@@ -1,0 +1,72 @@
+import type { Sandbox } from "../src/sandbox/index.js";
+import type { OrderRecord } from "../src/sandbox/pos/types.js";
+
+// The answers the data-scale questions must give, counted from the sandbox's raw records in its
+// own process, as the tests count them (test/tools/orders/order-groups.test.ts and
+// test/tools/inbox/conversation-search.test.ts), never from the server's code.
+
+export type OrderKey = "province" | "carrier" | "status" | "seller";
+
+export type TruthQuestion =
+  /** Orders created from `sinceMs` on, per group of `keys` (labels joined by "|"). */
+  | { kind: "orders"; keys: OrderKey[]; sinceMs: number }
+  /** Conversations whose last message is the customer's, all time, per page id. */
+  | { kind: "awaiting" }
+  /** Every conversation, per page id (what bounds reading a page's list). */
+  | { kind: "conversations" };
+
+export interface Truth {
+  /** Label -> what the group counts (orders, or conversations) and, for orders, their amount. */
+  groups: Record<string, { count: number; amount?: number }>;
+  /** Every match, those left out of the groups' figures among them. */
+  total: number;
+}
+
+const NONE = "(none)";
+const at = (recordTime: string) => Date.parse(`${recordTime.slice(0, 23)}Z`);
+
+export function truth(sandbox: Sandbox, question: TruthQuestion): Truth {
+  if (question.kind === "orders") return orderTruth(sandbox, question.keys, question.sinceMs);
+  return conversationTruth(sandbox, question.kind === "awaiting");
+}
+
+function orderTruth(sandbox: Sandbox, keys: OrderKey[], sinceMs: number): Truth {
+  const { pos } = sandbox;
+  const oldProvinces = new Map(pos.geo.provinces.map((p) => [p.id, p]));
+  const newNames = new Map(pos.geo.newProvinces.map((p) => [p.id, p.name]));
+  const staff = new Map(pos.users.map((u) => [u.id, u.name]));
+  const carriers = new Map(pos.partners.map((p) => [p.id, p.name]));
+  const label: Record<OrderKey, (o: OrderRecord) => string> = {
+    province: (o) => newNames.get(o.shipping_address.new_province_id || oldProvinces.get(o.shipping_address.province_id)?.new_id || "") ?? NONE,
+    carrier: (o) => (o.partner ? (carriers.get(o.partner.partner_id) ?? NONE) : NONE),
+    status: (o) => o.status_name,
+    seller: (o) => (o.assigning_seller_id ? (staff.get(o.assigning_seller_id) ?? NONE) : NONE),
+  };
+  const matched = pos.orders.filter((o) => !o.is_removed && at(o.inserted_at) >= sinceMs);
+  // Canceled (6) and deleted (7) are no sale: out of the groups unless grouped by status.
+  const counted = keys.includes("status") ? matched : matched.filter((o) => o.status !== 6 && o.status !== 7);
+  const groups: Truth["groups"] = {};
+  for (const o of counted) {
+    const key = keys.map((k) => label[k](o)).join("|");
+    const group = groups[key] ?? { count: 0, amount: 0 };
+    groups[key] = group;
+    group.count++;
+    group.amount! += o.total_price_after_sub_discount;
+  }
+  return { groups, total: matched.length };
+}
+
+function conversationTruth(sandbox: Sandbox, awaiting: boolean): Truth {
+  const state = sandbox.messaging;
+  const active = new Set(state.pages.map((p) => p.id));
+  const groups: Truth["groups"] = {};
+  let total = 0;
+  for (const c of state.conversations) {
+    if (!active.has(c.page_id)) continue;
+    const last = state.messages[c.id]?.at(-1);
+    if (awaiting && (!last || last.from.admin_id !== undefined)) continue;
+    groups[c.page_id] = { count: (groups[c.page_id]?.count ?? 0) + 1 };
+    total++;
+  }
+  return { groups, total };
+}
