@@ -178,7 +178,7 @@ export async function dataScale(emit: (row: Row) => void, options: DataScaleOpti
   const laterMs = options.smoke ? 6_000 : 60_000;
   let addressDone = false;
   for (const { scale, latencyMs } of scales) {
-    const sandbox = await forkSandbox({ SANDBOX_SCALE: String(scale), SANDBOX_LATENCY_MS: String(latencyMs), SANDBOX_RATE_PER_SECOND: "5" }, 300_000);
+    const sandbox = await forkSandbox({ SANDBOX_SCALE: String(scale), SANDBOX_LATENCY_MS: String(latencyMs), SANDBOX_RATE_PER_SECOND: "5", SANDBOX_EXTRA_PAGES: "0" }, 300_000);
     const root = await mkdtemp(join(tmpdir(), "pancake-bench-index-"));
     try {
       await scaleTier(emit, options, sandbox, root, scale, latencyMs, laterMs);

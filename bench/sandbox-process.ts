@@ -2,7 +2,8 @@
 // the same process boundary as the server's own upstream call, so subtracting it leaves exactly
 // what the MCP layer adds. Sends its URLs and credentials over IPC; exits when the parent goes.
 // SANDBOX_SCALE and SANDBOX_LATENCY_MS make it a bigger or slower shop (SandboxOptions);
-// SANDBOX_RATE_PER_SECOND sets its per-page limit (default: out of the way). Over IPC it answers
+// SANDBOX_RATE_PER_SECOND sets its per-page limit (default: out of the way), SANDBOX_EXTRA_PAGES
+// its small branch pages (default 7, for the fan-out figure; 0 is the demo's shape). Over IPC it answers
 // the bench's questions (bench/sandbox-fork.ts): upstream requests since a mark, by endpoint, and
 // the true answers counted from its raw records (data-truth.ts).
 import { Sandbox } from "../src/sandbox/index.js";
@@ -14,7 +15,7 @@ export type Answer = { op: "mark" } | { op: "requests"; total: number; byEndpoin
 const number = (text: string | undefined) => (text ? Number(text) : undefined);
 const sandbox = new Sandbox({
   ratePerSecond: number(process.env.SANDBOX_RATE_PER_SECOND) ?? 1_000_000,
-  extraPages: 7,
+  extraPages: number(process.env.SANDBOX_EXTRA_PAGES) ?? 7,
   scale: number(process.env.SANDBOX_SCALE),
   latencyMs: number(process.env.SANDBOX_LATENCY_MS),
 });

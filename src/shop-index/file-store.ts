@@ -1,11 +1,14 @@
-import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { createWriteStream } from "node:fs";
+import { chmod, mkdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
-import { gunzip, gzip } from "node:zlib";
+import { createGzip, gunzip } from "node:zlib";
 import type { IndexMeta, IndexStore, Stored } from "./store.js";
 
-const zip = promisify(gzip);
 const unzip = promisify(gunzip);
+/** Rows turned into text at a time: a whole index at once held the process for a second or more. */
+const ROWS_A_STEP = 2_000;
 
 /** Writes wait this long for more changes: a refresh and its check write once. */
 const DEBOUNCE_MS = 2_000;
@@ -85,12 +88,21 @@ export class FileStore<R> implements IndexStore<R> {
     await rm(this.path, { force: true });
   }
 
+  /** The same JSON as one stringify of {key, meta, rows}, made a few thousand rows at a time so answers go on meanwhile. */
   private async write(meta: IndexMeta, rows: readonly R[]): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     await chmod(this.dir, 0o700);
-    const body = await zip(JSON.stringify({ key: this.key, meta, rows }));
+    const key = this.key;
+    async function* text() {
+      yield `{"key":${JSON.stringify(key)},"meta":${JSON.stringify(meta)},"rows":[`;
+      for (let i = 0; i < rows.length; i += ROWS_A_STEP) {
+        yield `${i ? "," : ""}${rows.slice(i, i + ROWS_A_STEP).map((row) => JSON.stringify(row)).join(",")}`;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      yield "]}";
+    }
     const temporary = `${this.path}.${process.pid}.tmp`;
-    await writeFile(temporary, body, { mode: 0o600 });
+    await pipeline(text(), createGzip(), createWriteStream(temporary, { mode: 0o600 }));
     await rename(temporary, this.path);
   }
 }

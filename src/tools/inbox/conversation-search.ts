@@ -2,7 +2,7 @@ import { z } from "zod";
 import { InputError, PancakeError } from "../../clients/errors.js";
 import type { Conversation } from "../../clients/schemas/messaging.js";
 import { type ConversationRow, conversationRow, fullRecord, sideOf } from "../../format/conversations.js";
-import { type DateRange, parseRange, recordTime, toIsoInZone, toUnix } from "../../format/time.js";
+import { type DateRange, parseRange, recordDate, recordTime, toIsoInZone, toUnix } from "../../format/time.js";
 import type { ToolContext } from "../define.js";
 import { eachPage } from "../page-stats/fan-out.js";
 import { type PageScan, SCAN_CALLS, SCAN_MS, scanPage } from "./conversation-scan.js";
@@ -40,9 +40,10 @@ export const GROUP_MS = 20_000;
 /** Options only the one-page list has. */
 const ONE_PAGE_ONLY = ["with_total", "unread_first"] as const;
 
+/** A record time in ms, to the second as rows show it (a message time carries microseconds). */
 const ms = (value: unknown) => {
-  const iso = recordTime(value, "UTC");
-  return iso === undefined ? undefined : Date.parse(iso);
+  const at = recordDate(value)?.getTime();
+  return at === undefined ? undefined : Math.floor(at / 1000) * 1000;
 };
 
 /** When the customer's unanswered message came: their last interaction, else the last activity. */
@@ -190,15 +191,18 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
     // Counts and the awaiting queue need every match: they build the index; a name search uses it once it is there.
     const indexed = indexable && tags !== null ? await indexedScan(ctx, pageId, query, kept, counting || awaiting) : undefined;
     const scan = tags === null ? NOTHING_TAGGED : (indexed ?? (await scanPage(ctx.messaging, pageId, query, kept, limits)));
-    return { scan, tags: await tagNames(ctx.messaging, pageId) };
+    // Rows from the index show no tags (indexed-scan.ts): their names are not read.
+    return { scan, tags: scan.asOf === undefined ? await tagNames(ctx.messaging, pageId) : new Map<string, string>() };
   });
 
-  const matches = results.flatMap((r) => (r.value?.scan.rows ?? []).map((c) => ({ c, r })));
   // Those awaiting a reply are a queue: the longest wait first, so a cut leaves out the newest.
+  // The key is read once a conversation (tens of thousands of them, from the index).
   const time = timeOf(input);
-  const newest = (a: Match, b: Match) => (time(b.c) ?? 0) - (time(a.c) ?? 0);
-  const longestWait = (a: Match, b: Match) => (waitingSince(a.c) ?? 0) - (waitingSince(b.c) ?? 0);
-  matches.sort((a, b) => (awaiting ? longestWait : newest)(a, b) || String(b.c.id).localeCompare(String(a.c.id)));
+  const keyed = results.flatMap((r) =>
+    (r.value?.scan.rows ?? []).map((c) => ({ m: { c, r }, key: awaiting ? (waitingSince(c) ?? 0) : -(time(c) ?? 0), id: String(c.id) })),
+  );
+  keyed.sort((a, b) => a.key - b.key || b.id.localeCompare(a.id));
+  const matches: Match[] = keyed.map((k) => k.m);
   return {
     results,
     matches,
