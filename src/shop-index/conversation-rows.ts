@@ -1,6 +1,6 @@
 import type { ConversationListParams, MessagingClient } from "../clients/messaging.js";
 import type { Conversation } from "../clients/schemas/messaging.js";
-import { unix } from "./order-rows.js";
+import { compactShape, unix } from "./order-rows.js";
 import type { IndexKind, Progress } from "./row-index.js";
 
 // What the conversation index keeps of each conversation of a page, and how it reads them: the v2
@@ -47,7 +47,7 @@ export function indexedConversation(c: Conversation): Conversation {
   if (Array.isArray(out.recent_phone_numbers)) out.recent_phone_numbers = out.recent_phone_numbers.map((p) => person(p, ["phone_number"]));
   out.from = person(out.from, ["id", "name"]);
   out.last_sent_by = person(out.last_sent_by, ["id", "name", "admin_id", "admin_name"]);
-  return out as Conversation;
+  return compactShape(out) as Conversation;
 }
 
 /** Rows of one v2 call (the list has no page size). */
