@@ -273,25 +273,33 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
+/** Bodies up to this size are read to their end before a 413, so a client that sends its whole body first reads the answer instead of a broken pipe; a larger one has its connection closed at once. */
+const DRAIN_LIMIT = 16 * 1024 * 1024;
+
 function readBody(req: IncomingMessage, limit: number): Promise<string | "too_large"> {
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers["content-length"]);
-    if (Number.isFinite(declared) && declared > limit) {
+    const tooLarge = (seen: number) => {
+      req.removeAllListeners("data");
+      req.removeAllListeners("end");
+      if (seen > DRAIN_LIMIT) return resolve("too_large");
+      let drained = seen;
+      req.on("data", (chunk: Buffer) => {
+        drained += chunk.length;
+        if (drained > DRAIN_LIMIT) resolve("too_large");
+      });
+      req.on("end", () => resolve("too_large"));
       req.resume();
-      return resolve("too_large");
-    }
+    };
+    const declared = Number(req.headers["content-length"]);
+    req.on("error", reject);
+    if (Number.isFinite(declared) && declared > limit) return tooLarge(declared > DRAIN_LIMIT ? declared : 0);
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        // Discard the rest; the 413 goes out with Connection: close.
-        req.removeAllListeners("data");
-        req.resume();
-        resolve("too_large");
-      } else chunks.push(chunk);
+      if (size > limit) tooLarge(size);
+      else chunks.push(chunk);
     });
     req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
   });
 }
