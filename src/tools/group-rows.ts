@@ -70,6 +70,8 @@ export function rankGroups<G extends Group>(groups: G[], options: { figure: stri
   const byLabel = (a: Group, b: Group) => a.labels.join("\u0000").localeCompare(b.labels.join("\u0000"));
   const sign = options.ascending ? -1 : 1;
   const byFigure = (a: Group, b: Group) => sign * ((b.figures[options.figure] ?? 0) - (a.figures[options.figure] ?? 0)) || byLabel(a, b);
+  // limit 0 asks for the counts alone (group_count, total): no group listed, none summed.
+  if (options.limit === 0) return { top: [] };
   const sorted = [...groups].sort(options.inTimeOrder ? byLabel : byFigure);
   if (sorted.length <= options.limit) return { top: sorted };
   const [top, rest] = options.inTimeOrder ? [sorted.slice(-options.limit), sorted.slice(0, -options.limit)] : [sorted.slice(0, options.limit), sorted.slice(options.limit)];

@@ -1,18 +1,19 @@
 import { z } from "zod";
+import { InputError } from "../../clients/errors.js";
 import type { OrderListParams } from "../../clients/pos.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
 import { inStatusFor, orderCurrency, orderRow, orderRowSchema, orderStatusName, upstreamRecord } from "../../format/orders.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
-import { defineTool, READ } from "../define.js";
+import { defineTool, READ, type ToolContext } from "../define.js";
+import { tally } from "../group-rows.js";
 import { cursorInput, shopIdInput } from "../inputs.js";
+import { everyRow, inPagesOf, MAX_PAGE_SIZE, pageState, resumeAt, rowIndex, SUM_MAX, walkPages } from "../pos/paging.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { orderNames } from "../pos/shop-refs.js";
+import { figuresOf, groupInput, groupRowSchema, orderGroups } from "./order-groups.js";
 import { type LocalFilter, localFields, localFilter, localFilterNames, localFilterOf, localMatch } from "./order-local-filter.js";
 import { orderFilterInput, orderQuery, rangeEcho } from "./order-query.js";
-import { everyRow, inPagesOf, MAX_PAGE_SIZE, pageState, resumeAt, rowIndex, SUM_MAX, walkPages } from "../pos/paging.js";
 import { LAST_DISTINCT_PAGE, ordersNumbered, SCAN_PAGE_SIZE, SCAN_PAGES } from "./order-ref.js";
-import { figuresOf, groupInput, groupRowSchema, orderGroups } from "./order-groups.js";
-import { tally } from "../group-rows.js";
 
 /** An order's fields as asked, with the status's name beside its code (a code alone means nothing to a reader). */
 const rawRow = (o: PosOrder) => {
@@ -121,6 +122,29 @@ function pastPage100(q: OrderListParams): string {
   return `The upstream repeats rows past page 100: narrow since/until${how} to go further.`;
 }
 
+/**
+ * limit 0: how many orders match, and what they come to per status (up to SUM_MAX), without rows,
+ * as the other lists take it. Only the list's own filters: one applied here row by row has no count.
+ */
+async function orderCounts(input: Parameters<typeof orderQuery>[2] & { cursor?: string | undefined }, ctx: ToolContext, shopId: string) {
+  if (input.cursor) throw new InputError("cursor", "continues a list of rows; limit 0 lists none", "Drop cursor, or pass a limit from 1 to 100.");
+  const lf = localFilter.parse(localFilterOf(input));
+  if (lf) {
+    throw new InputError("limit", `0 (counts only) counts the list's own filters; ${localFilterNames(lf)} is applied here row by row`, 'Pass group_by ["status"]: it counts and sums every match.');
+  }
+  const q = await orderQuery(ctx.pos, shopId, input, ctx.config.timezone);
+  const fetch = (page_number: number, page_size: number) => ctx.pos.listOrders(shopId, { ...q, page_number, page_size });
+  const total = (await fetch(1, 1)).total_entries;
+  const all = total !== undefined && total > 0 && total <= SUM_MAX ? await everyRow(total, fetch) : undefined;
+  return {
+    total,
+    range: rangeEcho(input, ctx.config.timezone),
+    currency: all ? orderCurrency(all) : undefined,
+    totals: all?.length ? totalsOf(all) : undefined,
+    note: total !== undefined && total > SUM_MAX ? `No totals over ${SUM_MAX} matches: group_by ["status"] counts and sums every match.` : undefined,
+  };
+}
+
 export const searchOrders = defineTool({
   name: "search_orders",
   title: "Search orders",
@@ -133,7 +157,7 @@ export const searchOrders = defineTool({
     ...orderFilterInput,
     ...groupInput,
     fields: z.array(z.string().max(60)).max(60).optional().describe("Upstream fields to return raw, instead of rows"),
-    limit: z.number().int().min(1).max(100).optional().describe("Max rows or groups"),
+    limit: z.number().int().min(0).max(100).optional().describe("Max rows or groups; 0: counts only"),
     cursor: cursorInput,
   }),
   output: z.object({
@@ -155,6 +179,7 @@ export const searchOrders = defineTool({
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);
     if (input.group_by) return orderGroups({ ...input, group_by: input.group_by }, ctx, shopId);
+    if (input.limit === 0) return orderCounts(input, ctx, shopId);
     const limit = input.limit ?? ROW_LIMIT;
     let state: CursorState;
     if (input.cursor) {
