@@ -21,6 +21,7 @@ export const searchedPageSchema = z.object({
   page_id: z.string(),
   page_name: z.string().optional(),
   matched: z.number(),
+  within_24h: z.number().optional(),
   searched_back_to: z.string().optional(),
   complete: z.boolean(),
   error: z.string().optional(),
@@ -230,6 +231,7 @@ export function pagesOf(scanned: Scanned, ctx: ToolContext) {
       page_id: r.pageId,
       page_name: ctx.messaging.pageName(r.pageId),
       matched: scan?.rows.length ?? 0,
+      within_24h: within24h(scanned, r),
       searched_back_to: scan && !scan.complete ? recordTime(scan.oldest, ctx.config.timezone) : undefined,
       complete: scan?.complete ?? false,
       error: r.error?.message,
@@ -238,9 +240,9 @@ export function pagesOf(scanned: Scanned, ctx: ToolContext) {
 }
 
 /** Inbox conversations awaiting a reply that the page can still message (the customer wrote in the last 24 hours). */
-export function within24h(scanned: Scanned): number | undefined {
+export function within24h(scanned: Scanned, page?: PageResult): number | undefined {
   if (!scanned.awaiting) return undefined;
-  return scanned.matches.filter(({ c }) => c.type === "INBOX" && (waitingSince(c) ?? 0) > scanned.now - MESSAGING_WINDOW_MS).length;
+  return scanned.matches.filter(({ c, r }) => (page === undefined || r === page) && c.type === "INBOX" && (waitingSince(c) ?? 0) > scanned.now - MESSAGING_WINDOW_MS).length;
 }
 
 /** Rows read from the index carry no tags, assignees or unread: those change without the list saying (indexed-scan.ts). */

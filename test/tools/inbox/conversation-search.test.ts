@@ -162,6 +162,9 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     const open = waiting.filter((a) => a.c.type === "INBOX" && now - a.at < 24 * 3_600_000);
     expect(open.length).toBeGreaterThan(0);
     expect(r.data.within_24h).toBe(open.length);
+    // Each page says its own, for the page that has to answer them.
+    for (const page of r.data.pages) expect(page.within_24h, page.page_id).toBe(open.filter((a) => a.c.page_id === page.page_id).length);
+    expect(r.data.pages.filter((p: { within_24h: number }) => p.within_24h > 0).length).toBeGreaterThan(1);
     const older = await h.call("list_conversations", { waiting_minutes: 60, since: "2026-01-01", limit: 5 });
     expect(older.data.total).toBeGreaterThan(waiting.length);
   });
