@@ -87,6 +87,22 @@ export const leftToModelScenarios: Scenario<unknown>[] = [
         .sort(),
   },
   {
+    question: "How many units do we hold in all, across every warehouse?",
+    async ask(q) {
+      const r = await q.call("search_products", { limit: 0 });
+      return r.data.stock_totals.stock_available;
+    },
+    truth: (s) => s.pos.variations.reduce((t, v) => t + v.variations_warehouses.reduce((u, w) => u + w.remain_quantity, 0), 0),
+  },
+  {
+    question: "How many orders did we take this month, returned ones left out?",
+    async ask(q) {
+      const r = await q.call("search_orders", { since: "this month", statuses: ["returned"], exclude_statuses: true, limit: 0 });
+      return r.data.total;
+    },
+    truth: (s) => s.pos.orders.filter((o) => !o.is_removed && o.status !== 5 && at(o.inserted_at) >= Date.parse(`${shopDay(s).slice(0, 7)}-01T00:00:00+07:00`)).length,
+  },
+  {
     question: "Find the customer I typed with one wrong letter.",
     async ask(q) {
       const real = q.sandbox.pos.customers.find((c) => /^[A-Za-zÀ-ỹ ]+$/.test(c.name) && c.name.split(" ").length >= 3)!;

@@ -124,7 +124,9 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
       byId.set(value.id, group);
     }
   }
-  const { range, complete } = scanned;
+  // All time, the groups count every match: the rows' span (the last days) is not theirs to show.
+  const range = scanned.allTime ? undefined : scanned.range;
+  const { complete } = scanned;
   const { rows, note } = ranked([...byId.values()], keys, input.limit);
   const several = keys.some((k) => k === "tag" || k === "assignee");
   const notes = [
@@ -134,7 +136,7 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
     scanned.results.some((r) => r.error) ? FAILED_NOTE : "",
     range || keys.includes("day") ? timeNote(input) : "",
     several ? "a conversation with several tags or assignees counts under each; total counts it once" : "",
-    ...awaitingNotes(scanned, input),
+    ...awaitingNotes(scanned, input, true),
     note,
   ].filter(Boolean);
   return {

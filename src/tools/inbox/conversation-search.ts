@@ -252,11 +252,13 @@ const INDEXED_ROWS_NOTE = "rows counted from the shop index leave out tags, assi
 export const waitingLonger = (scanned: Scanned, m: Match, input: ListConversationsInput) =>
   scanned.allTime && (timeOf(input)(m.c) ?? 0) < (scanned.range?.since.getTime() ?? 0);
 
-export const awaitingNotes = (scanned: Scanned, input: ListConversationsInput) => [
+/** What an awaiting answer counted; groups, unlike rows, count every match of all time. */
+export const awaitingNotes = (scanned: Scanned, input: ListConversationsInput, grouped = false) => [
   scanned.awaiting && !scanned.ranged && !scanned.allTime
     ? `conversations ${input.time_field === "created" ? "begun" : "active"} in the last ${AWAITING_DAYS} days (range); pass since for older ones`
     : "",
-  scanned.allTime
+  scanned.allTime && grouped ? "groups and total count every conversation awaiting a reply, of all time" : "",
+  scanned.allTime && !grouped
     ? `total counts every conversation awaiting a reply, of all time; rows list those ${input.time_field === "created" ? "begun" : "active"} in the last ${AWAITING_DAYS} days (range), waiting_longer counts the rest`
     : "",
   scanned.awaiting ? "within_24h: inbox conversations the page can still message (the customer wrote in the last 24 hours)" : "",

@@ -249,8 +249,8 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   const { entries, read, pushed } = unnamedByLists ? await countedOrders(ctx, shopId, query, keys, lf, false) : tried;
   // Canceled and deleted orders are no sale: left out of the figures and counted apart, in all
   // and per group (a ranking of staff by orders could turn on whose were canceled), unless asked
-  // for by status.
-  const apart = !input.statuses?.length && !keys.includes("status");
+  // for by status (leaving some statuses out still leaves these apart).
+  const apart = (!input.statuses?.length || input.exclude_statuses === true) && !keys.includes("status");
   const voidName = (o: PosOrder) => (apart ? VOID_NAMES.get(o.status as number) : undefined);
   const sum = (counted: Counted[], figure: keyof Figures) => counted.reduce((total, c) => total + c.figures[figure], 0);
   const counted = entries.filter((c) => !voidName(c.order));
@@ -284,7 +284,7 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
     pushed && pushedNote(pushed),
     read && partialNote(read, tz),
     voided.length &&
-      `${voided.map((v) => `${v.orders} ${v.name}`).join(" and ")} of the ${matched} orders (total) are left out of the groups' figures and counted apart, in all and in each group (${voided.map((v) => v.name).join(", ")}): pass statuses or group by status to count them in.`,
+      `${voided.map((v) => `${v.orders} ${v.name}`).join(" and ")} of the ${matched} orders (total) are left out of the groups' figures and counted apart, in all and in each group (${voided.map((v) => v.name).join(", ")}): pass statuses (["all"]: every one) or group by status to count them in.`,
     names.provinces?.note(),
     input.min_orders === undefined ? undefined : `${all.length - groups.length} groups with fewer than ${input.min_orders} orders are left out.`,
     restNote(rest, 100),

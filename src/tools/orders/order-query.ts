@@ -51,7 +51,8 @@ export const orderFilterInput = {
     .array(statusValue)
     .max(ORDER_STATUSES.length)
     .optional()
-    .describe("new, confirmed, packing, waiting_to_ship, shipped, received (delivered), returning, returned, canceled, … or codes"),
+    .describe('new, confirmed, packing, waiting_to_ship, shipped, received (delivered), returning, returned, canceled, … codes, or "all"'),
+  exclude_statuses: z.boolean().optional().describe("Negate statuses"),
   time_field: statusValue
     .optional()
     .describe("Field of since/until: inserted_at (default), updated_at, paid_at, a status name, …"),
@@ -66,12 +67,28 @@ export const orderFilterInput = {
   ad_ids: z.array(z.string().max(40)).max(50).optional().describe("Ad ids"),
   post_ids: z.array(z.string().max(80)).max(50).optional().describe("Post ids"),
   livestream: z.boolean().optional().describe("Livestream orders (false: others)"),
-  include_removed: z.boolean().optional().describe("Include deleted"),
+  include_removed: z.boolean().optional().describe("Also removed (erased) orders, any status"),
   status_older_than: z.string().max(40).optional().describe('In its status longer than, e.g. "2 days"'),
 };
 
 const filterObject = z.object(orderFilterInput);
 export type FilterInput = z.output<typeof filterObject>;
+
+/**
+ * The list's `filter_status[]`: the statuses named ("all" is every one, canceled and deleted
+ * among them), or with exclude_statuses every status but those; undefined when none are named.
+ */
+export function statusFilter(input: Pick<FilterInput, "statuses" | "exclude_statuses">): number[] | undefined {
+  if (!input.statuses?.length) {
+    if (input.exclude_statuses) throw new InputError("exclude_statuses", "negates statuses, and none are given", 'Name the statuses to leave out in statuses, e.g. ["returned"].');
+    return undefined;
+  }
+  const every = ORDER_STATUSES.map((row) => row.code);
+  const named = new Set(input.statuses.flatMap((s) => (String(s).trim().toLowerCase() === "all" ? every : [requireStatus("statuses", ORDER_STATUSES, s)])));
+  const codes = every.filter((code) => named.has(code) !== (input.exclude_statuses === true));
+  if (!codes.length) throw new InputError("statuses", "with exclude_statuses leaves no status", "Leave out fewer statuses, or drop exclude_statuses.");
+  return codes;
+}
 
 /** The list's `updateStatus` for a time_field: a field name, -1 (the last status change) or a status code. */
 export function timeField(value: string | number): string | number {
@@ -125,7 +142,7 @@ export async function orderQuery(pos: PosClient, shopId: string, input: FilterIn
   const carrierList = input.carriers?.some((c) => !/^\d+$/.test(String(c))) ? await carriers(pos, shopId) : [];
   return {
     search: orderNumberOf(input.search) ?? searchText(input.search),
-    filter_status: input.statuses?.map((s) => requireStatus("statuses", ORDER_STATUSES, s)),
+    filter_status: statusFilter(input),
     updateStatus: clock?.upstream ? -1 : input.time_field === undefined ? undefined : timeField(input.time_field),
     startDateTime: since && toUnix(since),
     endDateTime: clock?.upstream ? Math.min(end ?? clock.before, clock.before) : end,

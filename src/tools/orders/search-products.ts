@@ -5,12 +5,12 @@ import type { PosVariation } from "../../clients/schemas/pos.js";
 import { upstreamRecord } from "../../format/orders.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import { defineTool, READ, type ToolContext } from "../define.js";
-import { cursorInput, detailRowsInput, limitInput, shopIdInput } from "../inputs.js";
+import { cursorInput, detailRowsInput, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { warehouseId, warehouses } from "../pos/shop-refs.js";
 import { MAX_PAGE_SIZE, pagedList } from "../pos/paging.js";
 import { hasVariantWords, splitVariant, variationIds } from "./resolve-items.js";
-import { availableStock, STOCK_FIGURES, variationRow, variationRowSchema } from "./variation-row.js";
+import { availableStock, STOCK_FIGURES, stockTotals, stockTotalsSchema, variationRow, variationRowSchema } from "./variation-row.js";
 
 /** Upstream pages (of 100 variations) one low-stock call reads before answering with a cursor. */
 const STOCK_SCAN_PAGES = 30;
@@ -76,6 +76,8 @@ interface Page {
   stopped?: true;
   /** false: the catalog was longer than one call reads (`read`: how many variations it holds). */
   complete?: false;
+  /** Every match of a catalog read whole, the page's rows and the others. */
+  matched?: PosVariation[];
   read?: number;
   query: Query;
 }
@@ -107,7 +109,7 @@ async function catalogPage(
     rows: matched.slice(at, next),
     total: catalog.complete ? matched.length : undefined,
     next_cursor: next < matched.length ? encodeCursor("search_products", input, { q, at: next }) : undefined,
-    ...(catalog.complete ? {} : { complete: false as const, read: catalog.total }),
+    ...(catalog.complete ? { matched } : { complete: false as const, read: catalog.total }),
     query: q,
   };
 }
@@ -116,7 +118,7 @@ export const searchProducts = defineTool({
   name: "search_products",
   title: "Search products",
   description:
-    'Variations (variation_id) by name + variant ("áo thun nâu M"), SKU or barcode, with price and stock per warehouse.',
+    'Variations (variation_id) by name + variant ("áo thun nâu M"), SKU or barcode, with price and stock per warehouse; limit 0: stock totals alone.',
   toolset: "orders",
   annotations: READ,
   input: z.object({
@@ -129,13 +131,14 @@ export const searchProducts = defineTool({
     sort_by: z.enum(["stock"]).optional().describe("Lowest first"),
     warehouse_id: z.string().max(120).optional().describe("Warehouse id or name"),
     // Rows of up to a few hundred characters each: 50 keep a page near 5k tokens.
-    limit: limitInput(50, 20),
+    limit: z.number().int().min(0).max(50).default(20).describe("Max rows; 0: none"),
     cursor: cursorInput,
     detail: detailRowsInput,
   }),
   output: z.object({
     variations: z.array(variationRowSchema),
     total: z.number().optional(),
+    stock_totals: stockTotalsSchema.optional().describe("Every match summed (limit 0, max_total_stock or sort_by)"),
     next_cursor: z.string().optional(),
     complete: z.boolean().optional().describe("false: the catalog was read only in part"),
     note: z.string().optional(),
@@ -148,7 +151,9 @@ export const searchProducts = defineTool({
     const shopId = await resolveShopId(ctx, input.shop_id);
     const warehouse = input.warehouse_id === undefined ? undefined : await warehouseId(ctx.pos, shopId, "warehouse_id", input.warehouse_id);
     const scan = input.cursor ? decodeCursor("search_products", input, scanCursor) : undefined;
-    const whole = scan?.at !== undefined || (!input.cursor && (input.max_total_stock !== undefined || input.sort_by !== undefined));
+    if (input.limit === 0 && input.cursor) throw new InputError("cursor", "continues a list of rows; limit 0 lists none", "Drop cursor, or pass a limit from 1 to 50.");
+    // Totals are of every match: the catalog is read whole for them, as for a total-stock filter.
+    const whole = scan?.at !== undefined || (!input.cursor && (input.max_total_stock !== undefined || input.sort_by !== undefined || input.limit === 0));
     const ids = input.cursor || !input.variation_ids ? undefined : await variationIds(ctx.pos, shopId, input.variation_ids, (i) => `variation_ids[${i}]`);
     const search = input.search?.trim() || undefined;
     let served = 0;
@@ -183,7 +188,9 @@ export const searchProducts = defineTool({
       else if (split) missing = part ?? `No variation of ${JSON.stringify(split.product)} has ${JSON.stringify(split.variant)}: search ${JSON.stringify(split.product)} for its variants.`;
     }
     const { part } = page.query;
-    const names = input.detail === "full" ? undefined : new Map((await warehouses(ctx.pos, shopId).catch(() => [])).map((w) => [w.id, w.name]));
+    const totals = page.matched && !part;
+    const named = input.detail !== "full" || totals ? new Map((await warehouses(ctx.pos, shopId).catch(() => [])).map((w) => [w.id, w.name])) : undefined;
+    const names = input.detail === "full" ? undefined : named;
     const only = page.query.wh;
     return {
       variations: page.rows.map((v) => {
@@ -195,6 +202,7 @@ export const searchProducts = defineTool({
         return low.length ? { ...row, low_in: low } : row;
       }),
       total: part ? undefined : page.total,
+      stock_totals: totals && named ? stockTotals(page.matched!, named, only) : undefined,
       next_cursor: page.next_cursor,
       complete: page.complete === false ? false : undefined,
       note: page.stopped
@@ -202,7 +210,7 @@ export const searchProducts = defineTool({
         : page.complete === false
           ? `Only the first ${STOCK_SCAN_PAGES * MAX_PAGE_SIZE} of ${page.read ?? "more"} variations were read: narrow with search.`
           : (part ?? missing),
-      figures: names && page.rows.length ? STOCK_FIGURES : undefined,
+      figures: (names && page.rows.length) || totals ? STOCK_FIGURES : undefined,
     };
   },
 });

@@ -80,3 +80,33 @@ export function variationRow(v: PosVariation, warehouseNames?: ReadonlyMap<strin
     stock_by_warehouse: byWarehouse,
   };
 }
+
+export const stockTotalsSchema = z.looseObject({ variations: z.number(), stock_available: z.number() });
+
+/**
+ * The stock of every variation given, summed from the rows' own figures (available units per
+ * warehouse keyed by name), so a total never counts otherwise than the rows it sums. On the shelf
+ * is summed only where every warehouse row reports it: a partial sum would read as the shop's.
+ */
+export function stockTotals(vs: readonly PosVariation[], warehouseNames: ReadonlyMap<string, string>, only?: string) {
+  const stocks = vs.flatMap((v) => warehouseStocks(v, only));
+  const byWarehouse: Record<string, number> = {};
+  const taken = new Map<string, string>();
+  for (const s of only === undefined ? stocks : []) {
+    const warehouseId = id(s.warehouse_id);
+    if (warehouseId === undefined) continue;
+    const name = warehouseNames.get(warehouseId);
+    // A name two warehouses share keys the second by its id, as in the rows.
+    if (name && !taken.has(name)) taken.set(name, warehouseId);
+    const key = name && taken.get(name) === warehouseId ? name : warehouseId;
+    setOwn(byWarehouse, key, ((Object.hasOwn(byWarehouse, key) ? byWarehouse[key] : 0) ?? 0) + (num(s.remain_quantity) ?? 0));
+  }
+  const everyPhysical = stocks.length > 0 && stocks.every((s) => num(s.actual_remain_quantity) !== undefined);
+  return {
+    variations: vs.length,
+    stock_available: vs.reduce((total, v) => total + (availableStock(v, only) ?? 0), 0),
+    stock_physical: everyPhysical ? sumOf(stocks, "actual_remain_quantity") : undefined,
+    stock_incoming: sumOf(stocks, "pending_quantity") || undefined,
+    stock_by_warehouse: only === undefined ? byWarehouse : undefined,
+  };
+}

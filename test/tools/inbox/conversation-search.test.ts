@@ -124,6 +124,15 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
       const summary = r.data.pages.find((p: { page_id: string }) => p.page_id === page.id);
       expect(summary.matched).toBe(every.filter((a) => a.c.page_id === page.id).length);
     }
+    // Grouped, every group counts all time: no span of the last days is shown beside them.
+    const grouped = await h.call("list_conversations", { awaiting_reply: true, group_by: ["page"] });
+    expect(grouped.data.total).toBe(every.length);
+    expect(grouped.data.groups.map((g: { page_id: string; count: number }) => [g.page_id, g.count]).sort()).toEqual(
+      s.pages.map((p) => [p.id, every.filter((a) => a.c.page_id === p.id).length]).filter(([, n]) => n).sort(),
+    );
+    expect(grouped.data.range).toBeUndefined();
+    expect(grouped.data.note).toMatch(/groups and total count every conversation awaiting a reply, of all time/);
+    expect(grouped.data.note).not.toMatch(/last 7 days/);
   });
 
   it("keeps only those waiting at least waiting_minutes, and says for how long", async () => {

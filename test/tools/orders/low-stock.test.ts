@@ -130,6 +130,33 @@ describe("search_products by stock summed over every warehouse", () => {
     expect((within.data.variations as Row[]).map((x) => x.variation_id)).toEqual(dresses.map((v) => v.id));
   });
 
+  it("sums the stock of every match (limit 0: the totals alone), per warehouse by name", async () => {
+    const names = new Map(big.sandbox.pos.warehouses.map((w) => [w.id, w.name]));
+    const sums = (vs: VariationRecord[]) => {
+      const byWarehouse: Record<string, number> = {};
+      for (const s of vs.flatMap((v) => v.variations_warehouses)) byWarehouse[names.get(s.warehouse_id)!] = (byWarehouse[names.get(s.warehouse_id)!] ?? 0) + s.remain_quantity;
+      return { variations: vs.length, stock_available: vs.reduce((t, v) => t + total(v), 0), stock_by_warehouse: byWarehouse };
+    };
+    const whole = await big.call("search_products", { limit: 0 });
+    expect(whole.isError, whole.text).toBe(false);
+    expect(whole.data.variations).toEqual([]);
+    expect(whole.data.total).toBe(catalog().length);
+    expect(whole.data.stock_totals).toMatchObject(sums(catalog()));
+    expect(whole.data.stock_totals.stock_available).toBe(catalog().reduce((t, v) => t + v.remain_quantity, 0));
+    const physical = catalog().flatMap((v) => v.variations_warehouses.map((s) => s.actual_remain_quantity));
+    expect(whole.data.stock_totals.stock_physical).toBe(physical.reduce((t, n) => t + n, 0));
+    expect(whole.data.figures).toContain("stock_available:");
+    // With the lowest listed, the totals are still every match's, and within a search its matches'.
+    const lowest = await big.call("search_products", { sort_by: "stock", limit: 3 });
+    expect(lowest.data.variations).toHaveLength(3);
+    expect(lowest.data.stock_totals).toEqual(whole.data.stock_totals);
+    const dresses = await big.call("search_products", { search: "dam", limit: 0 });
+    expect(dresses.data.stock_totals).toMatchObject(sums(catalog().filter((v) => v.product.name.startsWith("Đầm"))));
+    const resumed = await big.call("search_products", { limit: 0, cursor: lowest.data.next_cursor });
+    expect(resumed.isError).toBe(true);
+    expect(resumed.text).toMatch(/cursor/);
+  });
+
   it("refuses a total with one warehouse, and an unknown order, naming the valid ones", async () => {
     const both = await big.call("search_products", { max_total_stock: 3, warehouse_id: "Kho Hà Nội" });
     expect(both.isError).toBe(true);
