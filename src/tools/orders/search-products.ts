@@ -108,7 +108,7 @@ async function catalogPage(
   return {
     rows: matched.slice(at, next),
     total: catalog.complete ? matched.length : undefined,
-    next_cursor: next < matched.length ? encodeCursor("search_products", input, { q, at: next }) : undefined,
+    next_cursor: input.limit > 0 && next < matched.length ? encodeCursor("search_products", input, { q, at: next }) : undefined,
     ...(catalog.complete ? { matched } : { complete: false as const, read: catalog.total }),
     query: q,
   };

@@ -140,6 +140,7 @@ describe("search_products by stock summed over every warehouse", () => {
     const whole = await big.call("search_products", { limit: 0 });
     expect(whole.isError, whole.text).toBe(false);
     expect(whole.data.variations).toEqual([]);
+    expect(whole.data.next_cursor).toBeUndefined();
     expect(whole.data.total).toBe(catalog().length);
     expect(whole.data.stock_totals).toMatchObject(sums(catalog()));
     expect(whole.data.stock_totals.stock_available).toBe(catalog().reduce((t, v) => t + v.remain_quantity, 0));
