@@ -168,6 +168,28 @@ const rowOf = (keys: readonly GroupKey[], labels: string[], figures: Record<stri
   last_order: orderDay(figures.last_order, timeZone),
 });
 
+/** A customer's first and last orders are times, never summed. */
+const withoutSpans = (figures: Record<string, number>) => Object.fromEntries(Object.entries(figures).filter(([name]) => !(SPANS as readonly string[]).includes(name)));
+
+/**
+ * Groups ranked and cut at the limit, as rows. The summed row sits where its groups would:
+ * "earlier" before the periods, "other" after the largest.
+ */
+function listed(keys: readonly GroupKey[], groups: Group[], input: GroupInput, buyers: Buyers | undefined, timeZone: string) {
+  const sort = input.group_sort ?? "orders";
+  const { top, rest } = rankGroups(groups, {
+    // A span sorts the customers it belongs to; groups of another key by their orders.
+    figure: (SPANS as readonly string[]).includes(sort) && !keys.includes("customer") ? "orders" : sort,
+    limit: input.limit ?? GROUP_LIMIT,
+    inTimeOrder: input.group_sort === undefined && isPeriod(keys[0]!),
+    ascending: input.ascending,
+  });
+  const rows = top.map((g) => rowOf(keys, g.labels, g.figures, buyers, timeZone));
+  if (!rest) return { rows, rest };
+  const restRow = { ...rowOf(keys, keys.map(() => rest.label), withoutSpans(rest.figures), undefined, timeZone), groups: rest.groups };
+  return { rows: rest.label === "earlier" ? [restRow, ...rows] : [...rows, restRow], rest };
+}
+
 type GroupInput = FilterInput & {
   group_by: GroupKey[];
   group_sort?: (typeof FIGURES)[number] | (typeof SPANS)[number] | undefined;
@@ -269,17 +291,12 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   if (buyers) for (const g of all) Object.assign(g.figures, buyers.span(g.labels[at]!));
   const groups = input.min_orders === undefined ? all : all.filter((g) => (g.figures.orders ?? 0) >= input.min_orders!);
   const matched = sum(entries, "orders");
-  const { top, rest } = rankGroups(groups, {
-    figure: input.group_sort ?? "orders",
-    limit: input.limit ?? GROUP_LIMIT,
-    inTimeOrder: input.group_sort === undefined && isPeriod(keys[0]!),
-    ascending: input.ascending,
-  });
-  const rows = top.map((g) => rowOf(keys, g.labels, g.figures, buyers, tz));
-  // The summed row sits where its groups would: "earlier" before the periods, "other" after the
-  // largest. Its first and last orders would be sums of times: left out.
-  const restFigures = rest && Object.fromEntries(Object.entries(rest.figures).filter(([name]) => !(SPANS as readonly string[]).includes(name)));
-  const restRow = rest && { ...rowOf(keys, keys.map(() => rest.label), restFigures!, undefined, tz), groups: rest.groups };
+  const { rows, rest } = listed(keys, groups, input, buyers, tz);
+  // Two keys: each value of the first, its groups summed, listed or not (an assistant added 28
+  // carrier-by-status rows up by hand to answer per carrier).
+  const first = keys.length === 2 && input.limit !== 0 ? keys.slice(0, 1) : undefined;
+  const subtotals = first && tally(groups, (g) => [g.labels[0]!], (g) => withoutSpans(g.figures), "groups");
+  if (subtotals && first![0] === "customer" && buyers) for (const g of subtotals) Object.assign(g.figures, buyers.span(g.labels[0]!));
   const notes = [
     pushed && pushedNote(pushed),
     read && partialNote(read, tz),
@@ -290,7 +307,8 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
     restNote(rest, 100),
   ].filter(Boolean);
   return {
-    groups: !restRow ? rows : rest.label === "earlier" ? [restRow, ...rows] : [...rows, restRow],
+    groups: rows,
+    subtotals: subtotals && listed(first!, subtotals, input, buyers, tz).rows,
     group_count: groups.length,
     // Every order that matches, as the plain list counts them (canceled and deleted among them).
     total: matched,

@@ -163,6 +163,7 @@ export const searchOrders = defineTool({
   output: z.object({
     orders: z.array(orderRowSchema).optional(),
     groups: z.array(groupRowSchema).optional(),
+    subtotals: z.array(groupRowSchema).optional().describe("Two keys: each value of the first, its groups summed"),
     group_count: z.number().optional().describe("Groups found (those past limit are summed in the other row)"),
     total: z.number().optional().describe("Orders matching, canceled and deleted included"),
     canceled: z.object({ orders: z.number(), amount: z.number() }).optional().describe("Left out of the groups"),

@@ -306,6 +306,24 @@ describe("search_orders group_by", () => {
     expect(keyed).toEqual(truth(live, (o) => `${pos().warehouses.find((w) => w.id === o.warehouse_id)!.name}|${partnerName(o)}`));
   });
 
+  it("sums each value of the first key over its groups, those past limit included", async () => {
+    // Grouped by status, canceled and deleted orders are groups of their own, in the figures.
+    const live = visible();
+    const r = (await groups({ group_by: ["carrier", "status"], limit: 3 })) as Awaited<ReturnType<typeof groups>> & { subtotals: Row[] };
+    expect(r.groups.at(-1)!.groups).toBeGreaterThan(0);
+    const byCarrier = truth(live, partnerName);
+    expect(Object.keys(byCarrier).length).toBeGreaterThan(3);
+    // Largest first, cut at the same limit, the rest summed in one row.
+    const ranked = Object.entries(byCarrier).sort(([ka, a], [kb, b]) => b.orders - a.orders || ka.localeCompare(kb));
+    expect(r.subtotals.map(counting)).toEqual([
+      ...ranked.slice(0, 3).map(([carrier, f]) => ({ carrier, ...f })),
+      summed("carrier", "other", ranked.slice(3).map(([, f]) => f)),
+    ]);
+    expect(r.subtotals.reduce((t, row) => t + row.orders, 0)).toBe(r.total);
+    const one = await groups({ group_by: ["carrier"], limit: 3 });
+    expect((one as { subtotals?: unknown }).subtotals).toBeUndefined();
+  });
+
   it("says complete: false and how far it got when the order bound stops it", async () => {
     const saved = { ...GROUP_BOUNDS };
     GROUP_BOUNDS.orders = 150;
