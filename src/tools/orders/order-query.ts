@@ -51,7 +51,9 @@ export const orderFilterInput = {
     .array(statusValue)
     .max(ORDER_STATUSES.length)
     .optional()
-    .describe('new, confirmed, packing, waiting_to_ship, shipped, received (delivered), returning, returned, canceled, … codes, or "all"'),
+    .describe(
+      'In workflow order: new, waiting_for_confirmation, waiting_for_goods, ordered, confirmed, waiting_to_print, printed, packing, waiting_to_ship, shipped, received (delivered), money_collected (delivered, paid), returning, partly_returned, returned, canceled, deleted; codes; or "all"',
+    ),
   exclude_statuses: z.boolean().optional().describe("Negate statuses"),
   time_field: statusValue
     .optional()

@@ -24,7 +24,7 @@ export function variantText(v: PosVariation): string | undefined {
  * depending on shop settings", so available and incoming may overlap: the line says not to add them.
  */
 export const STOCK_FIGURES =
-  "stock_available: units it can sell (remain_quantity; by shop setting it may already count incoming ones); stock_physical: on the shelf, units of orders not yet shipped included; stock_incoming: on purchases not yet received; stock_by_warehouse: stock_available per warehouse. They overlap: never add them up.";
+  "stock_available: units it can sell (remain_quantity; by shop setting it may already count incoming ones); stock_physical: on the shelf, units of orders not yet shipped included; stock_incoming: on purchases not yet received; stock_by_warehouse: stock_available per warehouse (physical_ and incoming_by_warehouse likewise). They overlap: never add them up.";
 
 const warehouseStocks = (v: PosVariation, only: string | undefined) =>
   (v.variations_warehouses ?? []).filter((s) => only === undefined || id(s.warehouse_id) === only);
@@ -84,29 +84,42 @@ export function variationRow(v: PosVariation, warehouseNames?: ReadonlyMap<strin
 export const stockTotalsSchema = z.looseObject({ variations: z.number(), stock_available: z.number() });
 
 /**
- * The stock of every variation given, summed from the rows' own figures (available units per
- * warehouse keyed by name), so a total never counts otherwise than the rows it sums. On the shelf
- * is summed only where every warehouse row reports it: a partial sum would read as the shop's.
+ * The stock of every variation given, summed from the rows' own figures, in all and per warehouse
+ * (keyed by name), so a total never counts otherwise than the rows it sums. On the shelf is summed
+ * only where every warehouse row reports it: a partial sum would read as the shop's.
  */
 export function stockTotals(vs: readonly PosVariation[], warehouseNames: ReadonlyMap<string, string>, only?: string) {
   const stocks = vs.flatMap((v) => warehouseStocks(v, only));
-  const byWarehouse: Record<string, number> = {};
+  const perWarehouse = new Map<string, StockRow[]>();
   const taken = new Map<string, string>();
   for (const s of only === undefined ? stocks : []) {
     const warehouseId = id(s.warehouse_id);
     if (warehouseId === undefined) continue;
     const name = warehouseNames.get(warehouseId);
-    // A name two warehouses share keys the second by its id, as in the rows.
+    // A name two warehouses share keys the second by its id.
     if (name && !taken.has(name)) taken.set(name, warehouseId);
     const key = name && taken.get(name) === warehouseId ? name : warehouseId;
-    setOwn(byWarehouse, key, ((Object.hasOwn(byWarehouse, key) ? byWarehouse[key] : 0) ?? 0) + (num(s.remain_quantity) ?? 0));
+    perWarehouse.set(key, [...(perWarehouse.get(key) ?? []), s]);
   }
-  const everyPhysical = stocks.length > 0 && stocks.every((s) => num(s.actual_remain_quantity) !== undefined);
+  const physical = (rows: StockRow[]) => (rows.length > 0 && rows.every((s) => num(s.actual_remain_quantity) !== undefined) ? sumOf(rows, "actual_remain_quantity") : undefined);
+  const byWarehouse = (figure: (rows: StockRow[]) => number | undefined) => {
+    const out: Record<string, number> = {};
+    for (const [key, rows] of perWarehouse) {
+      const value = figure(rows);
+      if (value !== undefined) setOwn(out, key, value);
+    }
+    return only === undefined && Object.keys(out).length ? out : undefined;
+  };
+  const available = byWarehouse((rows) => sumOf(rows, "remain_quantity") ?? 0);
+  const shelf = byWarehouse(physical);
   return {
     variations: vs.length,
     stock_available: vs.reduce((total, v) => total + (availableStock(v, only) ?? 0), 0),
-    stock_physical: everyPhysical ? sumOf(stocks, "actual_remain_quantity") : undefined,
+    stock_physical: physical(stocks),
     stock_incoming: sumOf(stocks, "pending_quantity") || undefined,
-    stock_by_warehouse: only === undefined ? byWarehouse : undefined,
+    stock_by_warehouse: available,
+    // As in the rows, the shelf is shown where it differs from what can be sold.
+    physical_by_warehouse: JSON.stringify(shelf) === JSON.stringify(available) ? undefined : shelf,
+    incoming_by_warehouse: byWarehouse((rows) => sumOf(rows, "pending_quantity") || undefined),
   };
 }

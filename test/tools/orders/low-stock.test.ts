@@ -133,9 +133,21 @@ describe("search_products by stock summed over every warehouse", () => {
   it("sums the stock of every match (limit 0: the totals alone), per warehouse by name", async () => {
     const names = new Map(big.sandbox.pos.warehouses.map((w) => [w.id, w.name]));
     const sums = (vs: VariationRecord[]) => {
-      const byWarehouse: Record<string, number> = {};
-      for (const s of vs.flatMap((v) => v.variations_warehouses)) byWarehouse[names.get(s.warehouse_id)!] = (byWarehouse[names.get(s.warehouse_id)!] ?? 0) + s.remain_quantity;
-      return { variations: vs.length, stock_available: vs.reduce((t, v) => t + total(v), 0), stock_by_warehouse: byWarehouse };
+      const per = (figure: "remain_quantity" | "actual_remain_quantity" | "pending_quantity") => {
+        const out: Record<string, number> = {};
+        for (const s of vs.flatMap((v) => v.variations_warehouses)) out[names.get(s.warehouse_id)!] = (out[names.get(s.warehouse_id)!] ?? 0) + (s[figure] ?? 0);
+        return out;
+      };
+      // On the shelf where it differs from what can be sold; incoming where any.
+      const [available, shelf] = [per("remain_quantity"), per("actual_remain_quantity")];
+      const incoming = Object.fromEntries(Object.entries(per("pending_quantity")).filter(([, n]) => n > 0));
+      return {
+        variations: vs.length,
+        stock_available: vs.reduce((t, v) => t + total(v), 0),
+        stock_by_warehouse: available,
+        physical_by_warehouse: JSON.stringify(shelf) === JSON.stringify(available) ? undefined : shelf,
+        incoming_by_warehouse: Object.keys(incoming).length ? incoming : undefined,
+      };
     };
     const whole = await big.call("search_products", { limit: 0 });
     expect(whole.isError, whole.text).toBe(false);
@@ -143,6 +155,8 @@ describe("search_products by stock summed over every warehouse", () => {
     expect(whole.data.next_cursor).toBeUndefined();
     expect(whole.data.total).toBe(catalog().length);
     expect(whole.data.stock_totals).toMatchObject(sums(catalog()));
+    expect(whole.data.stock_totals.physical_by_warehouse).toBeDefined();
+    expect(whole.data.stock_totals.incoming_by_warehouse).toBeDefined();
     expect(whole.data.stock_totals.stock_available).toBe(catalog().reduce((t, v) => t + v.remain_quantity, 0));
     const physical = catalog().flatMap((v) => v.variations_warehouses.map((s) => s.actual_remain_quantity));
     expect(whole.data.stock_totals.stock_physical).toBe(physical.reduce((t, n) => t + n, 0));
