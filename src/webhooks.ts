@@ -88,7 +88,7 @@ async function posEvent(tenant: WebhookTenant, event: unknown): Promise<WebhookA
   if (!tenant.clients.pos.servesShop(pushed.shopId)) return refused(404, `shop ${pushed.shopId} is not one of this tenant's shops: nothing was stored`);
   const index = tenant.index?.orders(pushed.shopId);
   if (!index || !(await index.active())) return { status: 200, body: { ok: true, applied: 0, note: "no index of this shop yet" } };
-  return { status: 200, body: { ok: true, applied: index.apply([pushed.order]) } };
+  return { status: 200, body: { ok: true, applied: await index.apply([pushed.order]) } };
 }
 
 async function messagingEvent(tenant: WebhookTenant, event: unknown): Promise<WebhookAnswer> {
@@ -105,9 +105,9 @@ async function messagingEvent(tenant: WebhookTenant, event: unknown): Promise<We
   const held = index.get(conversationId);
   if (!held) {
     // A conversation the index has not read (a new one): the next question reads it with the refresh.
-    index.markDirty();
+    await index.markDirty();
     return { status: 200, body: { ok: true, applied: 0, note: "a conversation not yet read: read at the next refresh" } };
   }
   const row: Conversation | undefined = e.event_type === "messaging" ? afterMessage(held, pageId, data) : afterChange(held, data);
-  return { status: 200, body: { ok: true, applied: row ? index.apply([row]) : 0 } };
+  return { status: 200, body: { ok: true, applied: row ? await index.apply([row]) : 0 } };
 }

@@ -118,18 +118,28 @@ export class RowIndex<R, C extends object> {
   }
 
   /** Applies rows pushed by the upstream (webhooks): each only if at least as new as the row held; how many changed. */
-  apply(rows: readonly R[]): number {
+  async apply(rows: readonly R[]): Promise<number> {
     if (!this.meta) return 0;
     const changed = rows.filter((row) => this.upsert(row));
-    if (changed.length) this.store.save(this.meta, changed, () => [...this.rows.values()], false);
+    if (changed.length) await this.shared(this.meta, changed);
     return changed.length;
   }
 
   /** A pushed change this index could not apply: the next question (on any replica) refreshes whatever the interval. */
-  markDirty(): void {
+  async markDirty(): Promise<void> {
     if (!this.meta) return;
     this.meta = { ...this.meta, dirtyAt: Date.now() };
-    this.store.save(this.meta, [], () => [...this.rows.values()], false);
+    await this.shared(this.meta, []);
+  }
+
+  /**
+   * Saves a pushed change. A shared store has it before the delivery is answered, so another
+   * replica asked next counts it (answered first, one replica once read the order's old status);
+   * a file store keeps its debounce: it serves this process alone, which already holds the change.
+   */
+  private async shared(meta: IndexMeta, changed: R[]): Promise<void> {
+    this.store.save(meta, changed, () => [...this.rows.values()], false);
+    if (this.store.pull) await this.store.flush();
   }
 
   /** Forgets everything: the next question reads the upstream again. */

@@ -1,3 +1,4 @@
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Sandbox } from "../../src/sandbox/index.js";
 import type { OrderRecord } from "../../src/sandbox/pos/index.js";
@@ -59,6 +60,28 @@ function ship(o: OrderRecord): void {
   o.last_update_status_at = at;
 }
 
+/** Holds Redis's writes back for `ms`, reads still served: a write the replica does not wait for lands after. */
+async function pauseRedisWrites(ms: number): Promise<void> {
+  const client = new Redis(redis.url);
+  try {
+    await client.call("CLIENT", "PAUSE", String(ms), "WRITE");
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** The statuses the shared index in Redis holds for an order (one per index that holds it). */
+async function statusesInRedis(id: number): Promise<unknown[]> {
+  const client = new Redis(redis.url);
+  try {
+    const keys = await client.keys("pmcp:*:rows");
+    const rows = await Promise.all(keys.map((key) => client.hget(key, String(id))));
+    return rows.flatMap((row) => (row ? [(JSON.parse(row) as { status?: unknown }).status] : []));
+  } finally {
+    client.disconnect();
+  }
+}
+
 const orderReads = () => sandbox.server.requests.filter((q) => q.path.endsWith("/orders")).length;
 
 beforeAll(async () => {
@@ -78,9 +101,13 @@ describe("webhooks keep a hosted index live across replicas", () => {
     expect(await statusCounts(b)).toEqual(truth());
     const order = orders().find((o) => o.status === 9 && !o.is_removed)!;
     ship(order);
+    await pauseRedisWrites(300);
     const delivered = await deliverOrder(a, order);
     expect(delivered.status).toBe(200);
     expect(JSON.parse(delivered.body)).toMatchObject({ ok: true, applied: 1 });
+    // Stored where every replica reads before it was answered, however slow the write (B, asked
+    // next, once counted the old status).
+    expect(await statusesInRedis(order.id)).toEqual([2]);
     sandbox.server.resetRecords();
     // B reads A's change from Redis: no refresh is due for an hour.
     expect(await statusCounts(b)).toEqual(truth());
