@@ -58,6 +58,10 @@ export const shopIdInput = idInput().optional();
 export const limitInput = (max: number, fallback: number) =>
   z.number().int().min(1).max(max).default(fallback).describe("Max rows");
 
+/** A list whose answer also sums every match: limit 0 asks for the sums without rows. */
+export const totalsLimitInput = (max: number, fallback: number) =>
+  z.number().int().min(0).max(max).default(fallback).describe("Max rows; 0: totals only");
+
 // Cursors carry the first call's whole query (id lists included), so they can be long.
 export const cursorInput = z
   .string()

@@ -7,7 +7,7 @@ import { id, num } from "../../format/compact.js";
 import { sanitizeName, sanitizeText } from "../../text/sanitize.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
-import { cursorInput, detailRowsInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
+import { cursorInput, detailRowsInput, shopIdInput, sinceInput, totalsLimitInput, untilInput } from "../inputs.js";
 import { listPage } from "../pos/list-page.js";
 import { everyRow, MAX_PAGE_SIZE, SUM_MAX } from "../pos/paging.js";
 import { unixRange } from "../pos/open-range.js";
@@ -73,7 +73,7 @@ export const listTransactions = defineTool({
       .describe(`Default in_effect: ${TRANSACTION_STATUSES.map((r) => r.name).join(", ")}`),
     since: sinceInput,
     until: untilInput,
-    limit: z.number().int().min(0).max(100).default(30).describe("Max rows; 0: totals only"),
+    limit: totalsLimitInput(100, 30),
     cursor: cursorInput,
     detail: detailRowsInput,
   }),

@@ -190,6 +190,16 @@ function listed(keys: readonly GroupKey[], groups: Group[], input: GroupInput, b
   return { rows: rest.label === "earlier" ? [restRow, ...rows] : [...rows, restRow], rest };
 }
 
+/**
+ * Two keys: each value of the first, its groups summed, listed or not (an assistant added 28
+ * carrier-by-status rows up by hand to answer per carrier).
+ */
+function subtotals(key: GroupKey, groups: Group[], input: GroupInput, buyers: Buyers | undefined, timeZone: string) {
+  const summed = tally(groups, (g) => [g.labels[0]!], (g) => withoutSpans(g.figures), "groups");
+  if (key === "customer" && buyers) for (const g of summed) Object.assign(g.figures, buyers.span(g.labels[0]!));
+  return listed([key], summed, input, buyers, timeZone).rows;
+}
+
 type GroupInput = FilterInput & {
   group_by: GroupKey[];
   group_sort?: (typeof FIGURES)[number] | (typeof SPANS)[number] | undefined;
@@ -292,11 +302,6 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   const groups = input.min_orders === undefined ? all : all.filter((g) => (g.figures.orders ?? 0) >= input.min_orders!);
   const matched = sum(entries, "orders");
   const { rows, rest } = listed(keys, groups, input, buyers, tz);
-  // Two keys: each value of the first, its groups summed, listed or not (an assistant added 28
-  // carrier-by-status rows up by hand to answer per carrier).
-  const first = keys.length === 2 && input.limit !== 0 ? keys.slice(0, 1) : undefined;
-  const subtotals = first && tally(groups, (g) => [g.labels[0]!], (g) => withoutSpans(g.figures), "groups");
-  if (subtotals && first![0] === "customer" && buyers) for (const g of subtotals) Object.assign(g.figures, buyers.span(g.labels[0]!));
   const notes = [
     pushed && pushedNote(pushed),
     read && partialNote(read, tz),
@@ -308,7 +313,7 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   ].filter(Boolean);
   return {
     groups: rows,
-    subtotals: subtotals && listed(first!, subtotals, input, buyers, tz).rows,
+    subtotals: keys.length === 2 && input.limit !== 0 ? subtotals(keys[0]!, groups, input, buyers, tz) : undefined,
     group_count: groups.length,
     // Every order that matches, as the plain list counts them (canceled and deleted among them).
     total: matched,

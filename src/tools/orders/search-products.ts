@@ -5,7 +5,7 @@ import type { PosVariation } from "../../clients/schemas/pos.js";
 import { upstreamRecord } from "../../format/orders.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import { defineTool, READ, type ToolContext } from "../define.js";
-import { cursorInput, detailRowsInput, shopIdInput } from "../inputs.js";
+import { cursorInput, detailRowsInput, shopIdInput, totalsLimitInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { warehouseId, warehouses } from "../pos/shop-refs.js";
 import { MAX_PAGE_SIZE, pagedList } from "../pos/paging.js";
@@ -131,7 +131,7 @@ export const searchProducts = defineTool({
     sort_by: z.enum(["stock"]).optional().describe("Lowest first"),
     warehouse_id: z.string().max(120).optional().describe("Warehouse id or name"),
     // Rows of up to a few hundred characters each: 50 keep a page near 5k tokens.
-    limit: z.number().int().min(0).max(50).default(20).describe("Max rows; 0: none"),
+    limit: totalsLimitInput(50, 20),
     cursor: cursorInput,
     detail: detailRowsInput,
   }),

@@ -99,7 +99,9 @@ export function stockTotals(vs: readonly PosVariation[], warehouseNames: Readonl
     // A name two warehouses share keys the second by its id.
     if (name && !taken.has(name)) taken.set(name, warehouseId);
     const key = name && taken.get(name) === warehouseId ? name : warehouseId;
-    perWarehouse.set(key, [...(perWarehouse.get(key) ?? []), s]);
+    const rows = perWarehouse.get(key) ?? [];
+    rows.push(s);
+    perWarehouse.set(key, rows);
   }
   const physical = (rows: StockRow[]) => (rows.length > 0 && rows.every((s) => num(s.actual_remain_quantity) !== undefined) ? sumOf(rows, "actual_remain_quantity") : undefined);
   const byWarehouse = (figure: (rows: StockRow[]) => number | undefined) => {

@@ -7,7 +7,7 @@ import { num } from "../../format/compact.js";
 import { sanitizeName } from "../../text/sanitize.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ, type ToolContext } from "../define.js";
-import { cursorInput, idInput, sinceInput, untilInput } from "../inputs.js";
+import { cursorInput, idInput, sinceInput, totalsLimitInput, untilInput } from "../inputs.js";
 import { eachPage } from "../page-stats/fan-out.js";
 import { pageIdsInput } from "../pages/page-refs.js";
 import { addTotals, type CallOutcome, callTotalsSchema, type Counted, countCalls, noCalls, pagesOnce } from "./call-totals.js";
@@ -86,7 +86,7 @@ const input = z.object({
   until: untilInput,
   missed: z.boolean().optional().describe("Unanswered incoming calls only"),
   // "How many did we miss" wants the totals, not rows to count: limit 0 asks for them alone.
-  limit: z.number().int().min(0).max(30).default(20).describe("Max rows; 0: totals only"),
+  limit: totalsLimitInput(30, 20),
   cursor: cursorInput,
   subscription_id: idInput("Call-centre id of the one page").optional(),
 });
