@@ -116,6 +116,7 @@ export function stockTotals(vs: readonly PosVariation[], warehouseNames: Readonl
   const shelf = byWarehouse(physical);
   return {
     variations: vs.length,
+    warehouse: only === undefined ? undefined : (warehouseNames.get(only) ?? only),
     stock_available: vs.reduce((total, v) => total + (availableStock(v, only) ?? 0), 0),
     stock_physical: physical(stocks),
     stock_incoming: sumOf(stocks, "pending_quantity") || undefined,

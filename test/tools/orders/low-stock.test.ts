@@ -167,6 +167,11 @@ describe("search_products by stock summed over every warehouse", () => {
     expect(lowest.data.stock_totals).toEqual(whole.data.stock_totals);
     const dresses = await big.call("search_products", { search: "dam", limit: 0 });
     expect(dresses.data.stock_totals).toMatchObject(sums(catalog().filter((v) => v.product.name.startsWith("Đầm"))));
+    // One warehouse's, named as the rows name it.
+    const hanoi = big.sandbox.pos.warehouses.find((w) => w.name === "Kho Hà Nội")!;
+    const one = await big.call("search_products", { limit: 0, warehouse_id: "kho ha noi" });
+    expect(one.data.stock_totals).toMatchObject({ warehouse: "Kho Hà Nội", stock_available: catalog().reduce((t, v) => t + (v.variations_warehouses.find((s) => s.warehouse_id === hanoi.id)?.remain_quantity ?? 0), 0) });
+    expect(one.data.stock_totals.stock_by_warehouse).toBeUndefined();
     const resumed = await big.call("search_products", { limit: 0, cursor: lowest.data.next_cursor });
     expect(resumed.isError).toBe(true);
     expect(resumed.text).toMatch(/cursor/);
