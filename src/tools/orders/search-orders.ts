@@ -157,7 +157,7 @@ export const searchOrders = defineTool({
     ...orderFilterInput,
     ...groupInput,
     fields: z.array(z.string().max(60)).max(60).optional().describe("Upstream fields to return raw, instead of rows"),
-    limit: z.number().int().min(0).max(100).optional().describe("Max rows or groups; 0: counts only"),
+    limit: z.number().int().min(0).max(100).optional().describe("Max rows or groups; 0: only total, totals, group_count"),
     cursor: cursorInput,
   }),
   output: z.object({
