@@ -168,6 +168,11 @@ export const configSchema = z.object({
    * mean what the order list does (src/tools/orders/order-pushdown.ts); off, by the list or index alone.
    */
   posStatistics: z.boolean().default(true),
+  /**
+   * PANCAKE_CALL_BUDGET_SECONDS: how long one call may take before it answers with what it has
+   * (desktop clients give up at 60 s); a read for the shop index goes on past it.
+   */
+  callBudgetSeconds: z.number().min(5).max(3_600).default(40),
   /** The shop index (src/shop-index): orders and conversations already read, kept in step. */
   index: z
     .object({
@@ -181,8 +186,10 @@ export const configSchema = z.object({
       maxRows: z.number().int().min(1_000).max(10_000_000).default(300_000),
       /** Most rows every index of the process holds in memory together. */
       maxHeldRows: z.number().int().min(1_000).max(50_000_000).default(600_000),
+      /** PANCAKE_INDEX_PRELOAD: at start, read every page's conversations and every shop's orders of all time. */
+      preload: z.boolean().default(false),
     })
-    .default({ mode: "memory", refreshSeconds: 5, maxRows: 300_000, maxHeldRows: 600_000 }),
+    .default({ mode: "memory", refreshSeconds: 5, maxRows: 300_000, maxHeldRows: 600_000, preload: false }),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -244,6 +251,10 @@ Environment:
   PANCAKE_INDEX_DIR           where it is kept (default ${defaultIndexDir().replace(/^.*(?=pancake-mcp)/, "<cache folder>/")})
   PANCAKE_INDEX_REFRESH_SECONDS an answer this soon after the last refresh reads it as it is (default 5)
   PANCAKE_INDEX_MAX_ROWS      most orders of a shop or conversations of a page it holds (default 300000)
+  PANCAKE_INDEX_PRELOAD       1: at start, read all of every page's conversations and shop's orders into
+                              it (an index already kept is brought up to date at start in any case)
+  PANCAKE_CALL_BUDGET_SECONDS seconds a call may take before it answers with what it has (default 40;
+                              desktop clients give up at 60); reads for the shop index go on past it
 Running for many shops (--http):
   PANCAKE_MCP_TENANTS         JSON file of tenants: token SHA-256, credentials, toolsets (reloaded on SIGHUP)
   PANCAKE_MCP_CREDENTIAL_HEADERS 1: clients may pass credentials in X-Pancake-* headers
@@ -387,6 +398,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     pageRatePerSecond: env.PANCAKE_PAGE_RATE_PER_SECOND ? Number(env.PANCAKE_PAGE_RATE_PER_SECOND) : undefined,
     posRatePerSecond: env.PANCAKE_POS_RATE_PER_SECOND ? Number(env.PANCAKE_POS_RATE_PER_SECOND) : undefined,
     posStatistics: field("PANCAKE_POS_STATISTICS", () => bool.parse(env.PANCAKE_POS_STATISTICS || "1")) ?? true,
+    callBudgetSeconds: env.PANCAKE_CALL_BUDGET_SECONDS ? Number(env.PANCAKE_CALL_BUDGET_SECONDS) : undefined,
     allowedHosts: list(env.PANCAKE_MCP_ALLOWED_HOSTS),
     allowedOrigins: list(env.PANCAKE_MCP_ALLOWED_ORIGINS),
     index: {
@@ -395,6 +407,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       dir: env.PANCAKE_INDEX_DIR || defaultIndexDir(env),
       refreshSeconds: env.PANCAKE_INDEX_REFRESH_SECONDS ? Number(env.PANCAKE_INDEX_REFRESH_SECONDS) : undefined,
       maxRows: env.PANCAKE_INDEX_MAX_ROWS ? Number(env.PANCAKE_INDEX_MAX_ROWS) : undefined,
+      preload: field("PANCAKE_INDEX_PRELOAD", () => bool.parse(env.PANCAKE_INDEX_PRELOAD ?? "")) ?? false,
     },
   };
   const parsed = configSchema.safeParse(raw);
@@ -451,6 +464,7 @@ const ENV_NAMES: Record<string, string> = {
   "index.dir": "PANCAKE_INDEX_DIR",
   "index.refreshSeconds": "PANCAKE_INDEX_REFRESH_SECONDS",
   "index.maxRows": "PANCAKE_INDEX_MAX_ROWS",
+  callBudgetSeconds: "PANCAKE_CALL_BUDGET_SECONDS (5 to 3600)",
 };
 
 export function registerConfigSecrets(config: Config): void {

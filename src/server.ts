@@ -118,6 +118,7 @@ export function buildServer(deps: ServerDeps): McpServer {
     signal: new AbortController().signal,
     cursorKey: deps.cursorKey,
     index: shopIndexFor(config, clients.state, logger),
+    deadline: Number.POSITIVE_INFINITY,
   };
   const call = (ctx: ServerContext) => callContext(base, ctx, deps.requestId);
 
@@ -325,7 +326,8 @@ function notEnabled(tool: AnyTool, dynamic: boolean, exact: boolean): ToolResult
 function callContext(base: ResourceContext, ctx: ServerContext, requestId: string | undefined): ResourceContext {
   const { signal } = ctx.mcpReq;
   const info = requestId === undefined ? signal : { signal, requestId, logger: base.logger };
-  return { ...base, signal, messaging: signalled(base.messaging, info), pos: signalled(base.pos, info) };
+  const deadline = Date.now() + base.config.callBudgetSeconds * 1000;
+  return { ...base, signal, deadline, messaging: signalled(base.messaging, info), pos: signalled(base.pos, info) };
 }
 
 function toolContext(context: ResourceContext, ctx: ServerContext): ToolContext {

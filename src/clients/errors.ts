@@ -126,6 +126,17 @@ export class NetworkError extends PancakeError {
   }
 }
 
+/** A read that did not answer within the call's time budget (tools/define.ts): stopped, nothing changed. */
+export class TimeBudgetError extends PancakeError {
+  readonly kind = "time_budget";
+  constructor(tool: string, seconds: number) {
+    super(
+      `${tool} did not finish within the ${seconds} s a call may take (assistants' clients stop waiting at 60 s), so it was stopped; nothing was changed`,
+      "Ask for less (a shorter since/until, one page or shop, fewer filters or groups), or ask again in a minute: what the server was reading into its shop index goes on.",
+    );
+  }
+}
+
 /** What a wait or request ends with when the MCP client cancels the call it serves. */
 export const cancelledByClient = () => new NetworkError("request", "network", "cancelled by the client");
 

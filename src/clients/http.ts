@@ -212,6 +212,10 @@ export class HttpCore {
       let slot: Slot | undefined;
       try {
         if (this.limiter && options.rateKey) slot = await this.acquire(this.limiter, options.rateKey, options.signal);
+        // A read counts in the page's rate from when it is sent, the platform's own pace (one that
+        // meets a 429 is tried again). A write, never tried again, holds its place until its answer
+        // begins, the latest it can have arrived, so it never meets a 429 however late it arrives.
+        if (!write) slot?.arrived();
         return await this.once<T>(options, method, write, url, slot);
       } catch (error) {
         // A try that failed without an answer may still have reached the upstream: it counts from now.
@@ -250,10 +254,17 @@ export class HttpCore {
     }, this.agentOptions.responseTimeoutMs);
     const cancel = () => abort.abort();
     const { signal } = options;
-    if (signal?.aborted) cancel();
-    const forget = signal && !signal.aborted ? onAbort(signal, cancel) : undefined;
+    if (signal?.aborted) {
+      clearTimeout(timer);
+      throw cancelledByClient();
+    }
+    // A write once sent is never cut off: a cancel then could leave it half-sent or applied unseen,
+    // so it runs to its answer (logged when nobody waits for it any more).
+    const forget = signal && !write ? onAbort(signal, cancel) : undefined;
     try {
-      return await this.receive<T>(options, method, write, url, abort.signal, () => expired, slot);
+      const answer = await this.receive<T>(options, method, write, url, abort.signal, () => expired, slot);
+      if (write && signal?.aborted) this.logger.warn(`${options.op}: done upstream after the call was cancelled (it had been sent)`);
+      return answer;
     } finally {
       clearTimeout(timer);
       forget?.();

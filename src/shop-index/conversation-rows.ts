@@ -1,7 +1,8 @@
 import type { ConversationListParams, MessagingClient } from "../clients/messaging.js";
 import type { Conversation } from "../clients/schemas/messaging.js";
 import { compactShape, unix } from "./order-rows.js";
-import type { IndexKind, Progress } from "./row-index.js";
+import type { IndexKind, Progress, ReadSink } from "./row-index.js";
+import { OPEN } from "./store.js";
 
 // What the conversation index keeps of each conversation of a page, and how it reads them: the v2
 // list, newest activity first, walked by update time.
@@ -61,24 +62,33 @@ const AHEAD_S = 86_400;
  * the last conversation read, so a conversation updated during the walk moves above it and out of
  * what is left (the next refresh reads it), and none shifts into a place already passed. Only when
  * a whole call's conversations share one second is the list's own cursor followed within it.
+ * Each call's rows go to `sink` as they come, with the span read whole so far: every second above
+ * the last conversation's.
  */
 export async function readConversations(
   list: (q: ConversationListParams) => Promise<{ conversations: Conversation[] }>,
   since: number | null,
   until: number | undefined,
   progress: Progress,
+  sink?: ReadSink<Conversation>,
 ): Promise<Conversation[]> {
   const rows = new Map<string, Conversation>();
+  const top = until ?? OPEN;
   let upper = until ?? Math.floor(Date.now() / 1000) + AHEAD_S;
   let after: string | undefined;
   for (;;) {
     const { conversations } = await list({ since: since ?? 0, until: upper, ...(after ? { last_conversation_id: after } : {}) });
     for (const c of conversations) rows.set(String(c.id), c);
+    sink?.rows(conversations);
     await progress(rows.size, undefined, `conversations read: ${rows.size}`);
     const last = conversations[conversations.length - 1];
-    if (conversations.length < V2_PAGE || !last) return [...rows.values()];
+    if (conversations.length < V2_PAGE || !last) {
+      sink?.covered([since ?? 0, top]);
+      return [...rows.values()];
+    }
     const at = unix(last.updated_at);
     if (at === undefined) throw new Error("a conversation in the list has no update time");
+    sink?.covered([at + 1, top]);
     if (at < upper) [upper, after] = [at, undefined];
     else after = String(last.id);
   }
@@ -96,9 +106,11 @@ export function conversationKind(pageId: string): IndexKind<Conversation, Messag
     name: `conversations of page ${pageId}`,
     id: (c) => String(c.id),
     updated: (c) => unix(c.updated_at),
-    async read(client, since, until, progress) {
-      const rows = await readConversations((q) => client.listConversations(pageId, q), since, until, progress);
-      return rows.map(indexedConversation);
+    async read(client, since, until, progress, sink) {
+      await readConversations((q) => client.listConversations(pageId, q), since, until, progress, {
+        rows: (batch) => sink.rows(batch.map(indexedConversation)),
+        covered: sink.covered,
+      });
     },
     async count(client, since, until) {
       const from = Math.max(since ?? 0, until - COUNT_SPAN_S + 1);

@@ -14,7 +14,7 @@ const ROWS_A_STEP = 2_000;
 const DEBOUNCE_MS = 2_000;
 
 /** What of an index's meta a load keeps (it forgets when the copy was refreshed and checked). */
-const kept = (meta: IndexMeta) => JSON.stringify([meta.schema, meta.from, meta.watermark, meta.dirtyAt ?? null]);
+const kept = (meta: IndexMeta) => JSON.stringify([meta.schema, meta.from, meta.watermark, meta.dirtyAt ?? null, meta.reading ?? null]);
 
 /**
  * An index kept in one gzip file in the user's cache folder (no server to install, nothing

@@ -13,9 +13,11 @@ export function orderKind(shopId: string): IndexKind<PosOrder, PosClient> {
     name: `orders of shop ${shopId}`,
     id: (o) => String(o.id),
     updated: (o) => unix(o.updated_at),
-    async read(pos, since, until, progress) {
-      const rows = await readOrders((q) => pos.listOrders(shopId, { ...q, updateStatus: "updated_at", fields: INDEX_FIELDS }), since, until, progress);
-      return rows.map(indexedOrder);
+    async read(pos, since, until, progress, sink) {
+      await readOrders((q) => pos.listOrders(shopId, { ...q, updateStatus: "updated_at", fields: INDEX_FIELDS }), since, until, progress, {
+        rows: (batch) => sink.rows(batch.map(indexedOrder)),
+        covered: sink.covered,
+      });
     },
     async count(pos, since, until) {
       const page = await pos.listOrders(shopId, { updateStatus: "updated_at", startDateTime: since ?? undefined, endDateTime: until, page_number: 1, page_size: 1, fields: ["id"] });

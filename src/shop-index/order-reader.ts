@@ -1,7 +1,8 @@
 import type { OrderListParams, Paged } from "../clients/pos.js";
 import type { PosOrder } from "../clients/schemas/pos.js";
 import { unix } from "./order-rows.js";
-import type { Progress } from "./row-index.js";
+import type { Progress, ReadSink } from "./row-index.js";
+import { OPEN } from "./store.js";
 
 /**
  * Every order updated in a span, read as fast as the POS allows and never missing one.
@@ -58,14 +59,18 @@ class Reading {
   constructor(
     private readonly list: List,
     private readonly progress: Progress,
+    private readonly sink?: ReadSink<PosOrder>,
   ) {}
 
   page(params: OrderListParams, page: number): Promise<Paged<PosOrder>> {
     return this.run(() => this.list({ ...params, option_sort: ASC, page_number: page, page_size: PAGE }));
   }
 
-  private keep(orders: readonly PosOrder[]): void {
+  /** Orders read, and the span of update times they complete (every order of it read). */
+  private keep(orders: readonly PosOrder[], span?: [number, number]): void {
     for (const order of orders) this.rows.set(String(order.id), order);
+    this.sink?.rows(orders);
+    if (span) this.sink?.covered(span);
   }
 
   private async report(): Promise<void> {
@@ -75,9 +80,10 @@ class Reading {
   /** Every order updated from `since` (null: the oldest) to `until`, both inclusive seconds. */
   async span(since: number | null, until: number): Promise<void> {
     const head = await this.page({ startDateTime: since ?? undefined, endDateTime: until }, 1);
-    if (!head.data.length) return;
+    if (!head.data.length) return this.keep([], [since ?? 0, until]);
     // Without a start the oldest order read first gives the span a start to split from.
     const start = since ?? unix(head.data[0]!.updated_at) ?? 0;
+    if (start > 0) this.keep([], [since ?? 0, start - 1]);
     this.expected += head.total_entries ?? 0;
     await this.window(start, until, head);
   }
@@ -86,7 +92,7 @@ class Reading {
     const total = head.total_entries;
     if (total === undefined) throw new Error("the order list gave no total to read it by");
     if (total <= head.data.length) {
-      this.keep(head.data);
+      this.keep(head.data, [a, b]);
       return this.report();
     }
     const pages = Math.ceil(total / PAGE);
@@ -95,7 +101,7 @@ class Reading {
     const rest = await Promise.all(Array.from({ length: pages - 1 }, (_, i) => this.page({ startDateTime: a, endDateTime: b }, i + 2)));
     const read = new Map([head, ...rest].flatMap((p) => p.data).map((o) => [String(o.id), o]));
     if (read.size === total) {
-      this.keep([...read.values()]);
+      this.keep([...read.values()], [a, b]);
       return this.report();
     }
     // Orders left the window while it was read: read it again, then in halves.
@@ -112,6 +118,7 @@ class Reading {
       bounds.map(async ([from, to]) => {
         const head = await this.page({ startDateTime: from, endDateTime: to }, 1);
         if (head.data.length) await this.window(from, to, head);
+        else this.keep([], [from, to]);
       }),
     );
   }
@@ -125,11 +132,15 @@ class Reading {
     let page = 1;
     for (let got = first; ; got = undefined) {
       got ??= await this.page({ startDateTime: cursor }, page);
-      this.keep(got.data);
-      await this.report();
-      if (got.data.length < PAGE) return;
+      if (got.data.length < PAGE) {
+        this.keep(got.data, [since ?? 0, OPEN]);
+        return this.report();
+      }
       const last = unix(got.data[got.data.length - 1]!.updated_at);
       if (last === undefined) throw new Error("an order in the list has no update time");
+      // Ascending by update: every order updated before the last one read is read.
+      this.keep(got.data, [since ?? 0, last - 1]);
+      await this.report();
       // A whole page of one second: the next page of that second.
       if (cursor === undefined || last > cursor) [cursor, page] = [last, 1];
       else if (++page > LAST_PAGE) throw new Error(`more than ${LAST_PAGE * PAGE} orders were updated within one second`);
@@ -142,8 +153,8 @@ class Reading {
  * now on). Up to now, a walk when the first page's total says it is short (a refresh), else
  * windows up to a few minutes ago and a walk through the rest.
  */
-async function readAll(list: List, since: number | null, until: number | undefined, progress: Progress): Promise<PosOrder[]> {
-  const reading = new Reading(list, progress);
+async function readAll(list: List, since: number | null, until: number | undefined, progress: Progress, sink?: ReadSink<PosOrder>): Promise<PosOrder[]> {
+  const reading = new Reading(list, progress, sink);
   if (until !== undefined) {
     await reading.span(since, until);
     return [...reading.rows.values()];
@@ -155,15 +166,37 @@ async function readAll(list: List, since: number | null, until: number | undefin
   return [...reading.rows.values()];
 }
 
+const removalKnown = (orders: readonly PosOrder[]) => orders.every((o) => typeof (o as { is_removed?: unknown }).is_removed === "boolean");
+
 /**
  * Orders updated in a span with whether each is removed. The list shows removed orders only with
  * include_removed, and the sandbox's records say `is_removed`; the vendor's OpenAPI does not list
  * that field on orders, so where records lack it the span is read again without include_removed
- * and the orders missing from that read are the removed ones.
+ * and the orders missing from that read are the removed ones. Orders that say it go to `sink` as
+ * they are read; once one does not, the rest go at the end, with the span, after the second read.
  */
-export async function readOrders(list: List, since: number | null, until: number | undefined, progress: Progress): Promise<PosOrder[]> {
-  const all = await readAll((q) => list({ ...q, include_removed: 1 }), since, until, progress);
-  if (all.every((o) => typeof (o as { is_removed?: unknown }).is_removed === "boolean")) return all;
+export async function readOrders(
+  list: List,
+  since: number | null,
+  until: number | undefined,
+  progress: Progress,
+  sink?: ReadSink<PosOrder>,
+): Promise<PosOrder[]> {
+  let streaming = true;
+  const passing: ReadSink<PosOrder> = {
+    rows(batch) {
+      streaming &&= removalKnown(batch);
+      if (streaming) sink?.rows(batch);
+    },
+    covered(span) {
+      if (streaming) sink?.covered(span);
+    },
+  };
+  const all = await readAll((q) => list({ ...q, include_removed: 1 }), since, until, progress, passing);
+  if (streaming) return all;
   const listed = new Set((await readAll(list, since, until, progress)).map((o) => String(o.id)));
-  return all.map((o) => ({ ...o, is_removed: !listed.has(String(o.id)) }));
+  const marked = all.map((o) => (removalKnown([o]) ? o : { ...o, is_removed: !listed.has(String(o.id)) }));
+  sink?.rows(marked);
+  sink?.covered([since ?? 0, until ?? OPEN]);
+  return marked;
 }

@@ -1,6 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
-import { joinedLoad } from "../clients/call-signal.js";
-import { type IndexMeta, type IndexStore, mergeMeta, SCHEMA } from "./store.js";
+import { original, signalled } from "../clients/call-signal.js";
+import type { Logger } from "../log.js";
+import { addSpan, gaps, heldBack } from "./spans.js";
+import { type IndexMeta, type IndexStore, mergeMeta, NOTHING, OPEN, type Reading, SCHEMA, type Span } from "./store.js";
 
 /**
  * An index of one upstream list (a shop's orders, a page's conversations): the rows already read,
@@ -13,17 +15,33 @@ import { type IndexMeta, type IndexStore, mergeMeta, SCHEMA } from "./store.js";
  * (unless one just did), and the rows are checked against the upstream's own count now and then:
  * a disagreement (a lost change, a copy of another account, an edited store) is a full re-read,
  * never an answer.
+ *
+ * Reading what is not held yet can take minutes (a page's conversations come 60 a call, at the
+ * platform's 5 calls a second), longer than a client waits for one call. So a read runs on its own,
+ * past the call that began it and past that call's cancel, once per index however many calls want
+ * it; it is saved as it goes (its rows and the spans of update time it has read whole), so another
+ * call, another replica or the next process goes on from where it got. A call waits for it until its
+ * deadline, then answers from what was read so far, saying how far the read got.
  */
 
 export type Progress = (done: number, total?: number, message?: string) => Promise<void>;
+
+/** Where a read hands its rows as they come, and the spans of update time it has read whole. */
+export interface ReadSink<R> {
+  rows(batch: readonly R[]): void;
+  covered(span: Span): void;
+}
 
 export interface IndexKind<R, C> {
   readonly name: string;
   id(row: R): string;
   /** Unix seconds of the row's last update, the upstream's clock. */
   updated(row: R): number | undefined;
-  /** Every row updated at or after `since` (null: all time), and at or before `until` when given: complete, or it throws. */
-  read(client: C, since: number | null, until: number | undefined, progress: Progress): Promise<R[]>;
+  /**
+   * Every row updated at or after `since` (null: all time), and at or before `until` when given,
+   * into `sink` as read; resolves once all of it was, or throws.
+   */
+  read(client: C, since: number | null, until: number | undefined, progress: Progress, sink: ReadSink<R>): Promise<void>;
   /**
    * The upstream's own count of the rows its default list shows updated from `since` to `until`,
    * over the span it can count (it may count a shorter one, which it returns); undefined when it
@@ -45,27 +63,78 @@ export interface IndexPolicy {
 
 /** Refreshes start this long before the newest update read: updates committed out of order, clocks that differ. */
 export const MARGIN_S = 120;
+/** A read under way is saved this often: what a restart or another replica goes on from. */
+const CHECKPOINT_MS = 10_000;
+/** Counts of a span's parts at most, for that estimate (a page's conversations are counted a month a request). */
+const MAX_COUNTS = 36;
 
 /** The index cannot hold what a question needs within its row bound: the caller reads the upstream instead. */
 export class IndexFull extends Error {}
+
+/** How far a read not yet done has got: an answer from it counts what was read so far. */
+export interface ReadState {
+  /** Rows held. */
+  read: number;
+  /** Roughly how many it will hold, once the read has counted what is left. */
+  expected?: number;
+  /** Unix seconds: every row updated since then is held (the read goes back in time from now). */
+  backTo?: number;
+  /** Seconds until it is likely done, at the pace measured. */
+  etaSeconds?: number;
+  /** Why the read stopped; the next call that needs it goes on from where it got. */
+  failed?: string;
+}
 
 /** What an answer read from: the rows and how fresh they are. */
 export interface IndexView<R> {
   rows: Iterable<R>;
   /** This process's clock (ms) when the refresh the rows come from began. */
   asOf: number;
+  /** Set when the index does not hold all that was asked yet: the rows are those read so far. */
+  partial?: ReadState;
 }
 
-const older = (a: number | null, b: number | null) => (a === null || b === null ? null : Math.min(a, b));
+const newestFirst = (need: number | null) => need ?? 0;
 /** Whether rows held from `held` on answer a question that needs every row from `need` on. */
 export const covers = (held: number | null, need: number | null) => held === null || (need !== null && held <= need);
+
+type Outcome = "done" | "late" | { error: unknown };
+
+/** A read under way: it settles once done, and says whether it failed. */
+interface Run {
+  promise: Promise<void>;
+  failed?: { error: unknown };
+}
+
+/** How `work` ends, or "late" at `deadline` (ms), whichever comes first. */
+function by(work: Promise<unknown>, deadline: number): Promise<Outcome> {
+  if (deadline === Number.POSITIVE_INFINITY) return work.then(() => "done" as const, (error: unknown) => ({ error }));
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), Math.max(0, deadline - Date.now()));
+  });
+  return Promise.race([work.then(() => "done" as const, (error: unknown) => ({ error })), late]).finally(() => clearTimeout(timer));
+}
 
 export class RowIndex<R, C extends object> {
   private rows = new Map<string, R>();
   private meta: IndexMeta | undefined;
   private loaded: Promise<void> | undefined;
-  private inflight: Promise<void> | undefined;
+  private refreshing: Promise<void> | undefined;
+  private extending: Run | undefined;
   private readonly listeners = new Set<Progress>();
+  /** Ends the reads of this index (it is cleared). */
+  private life = new AbortController();
+  /** Resolves when a read under way has read more: a call waiting on it looks again. */
+  private moved: { promise: Promise<void>; resolve: () => void } = defer();
+  /** Rows changed since the read under way was last saved; `replacing`: the store's copy is to be replaced. */
+  private unsaved: R[] = [];
+  private replacing = false;
+  private savedAt = 0;
+  /** The pace of the read under way in this process: rows held when it went on, and when. */
+  private pace: { at: number; rows: number } | undefined;
+  /** Set while a count of what the read has left is due. */
+  private estimating: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly kind: IndexKind<R, C>,
@@ -73,36 +142,66 @@ export class RowIndex<R, C extends object> {
     private readonly policy: IndexPolicy,
     /** Rows held across every index of the process changed by `delta` (budget.ts). */
     private readonly counted: (delta: number) => void = () => {},
+    private readonly logger?: Logger,
   ) {}
 
   get size(): number {
     return this.rows.size;
   }
 
-  /** The rows, extended back to `need` and refreshed, or IndexFull. */
-  async view(client: C, need: number | null, progress: Progress): Promise<IndexView<R>> {
-    this.loaded ??= this.load();
-    await this.loaded;
-    await this.pullShared();
+  /**
+   * The rows, extended back to `need` and refreshed; IndexFull when they would not fit. Past
+   * `deadline` (ms) it answers at once with what is held: the rows read so far (`partial`) while a
+   * read goes on, or the rows as last refreshed while a refresh does.
+   */
+  async view(client: C, need: number | null, progress: Progress, deadline = Number.POSITIVE_INFINITY): Promise<IndexView<R>> {
+    await this.ready();
     const arrived = Date.now();
     this.listeners.add(progress);
     try {
-      // A sync already under way may have been asked for less, or have begun before this call: go again until it serves.
-      for (let round = 0; !this.serves(need, arrived); round++) {
-        if (round === 3) throw new Error(`the ${this.kind.name} index could not be brought up to date`);
-        await joinedLoad<C, void>(this, "sync", client, (start) => this.single(start), (c) => this.sync(c, need));
+      // A refresh under way may have begun before this call: go again until one serves it.
+      for (let refreshes = 0; !this.fresh(need, arrived); ) {
+        if (this.holdsNow(need)) {
+          if (refreshes++ === 3) throw new Error(`the ${this.kind.name} index could not be brought up to date`);
+          const outcome = await by(this.refreshOnce(client), deadline);
+          if (outcome === "late") return this.whole();
+          if (outcome !== "done") throw outcome.error;
+          continue;
+        }
+        const extending = this.extendOnce(client, need);
+        // A call that may have to answer before the read is done will say how far it got: the read counts what it has left.
+        if (deadline !== Number.POSITIVE_INFINITY) this.estimateBy(client, Date.now() + (deadline - Date.now()) / 3);
+        const outcome = await by(Promise.race([extending.promise, this.moved.promise]), deadline);
+        if (outcome === "late") return this.partial();
+        // A read that stopped on an error is not begun again by the call that waited on it: it answers with what was read.
+        const failed = outcome === "done" ? extending.failed : outcome;
+        if (failed) {
+          if (failed.error instanceof IndexFull || !this.meta?.reading) throw failed.error;
+          return this.partial();
+        }
       }
     } finally {
       this.listeners.delete(progress);
     }
-    return { rows: this.rows.values(), asOf: this.meta!.asOf };
+    return this.whole();
+  }
+
+  /**
+   * Starts bringing the index up to date and extending it back to `need` (undefined: as far as it
+   * holds or was reading), without waiting: a server's start, or an answer that did without it.
+   */
+  warm(client: C, need?: number | null): void {
+    void (async () => {
+      await this.ready();
+      const from = need === undefined ? this.heldFrom() : need;
+      if (from !== undefined) await this.view(client, from, async () => {}, 0);
+    })().catch((error: unknown) => this.logger?.info(`${this.kind.name}: not brought up to date (${message(error)})`));
   }
 
   /** Whether the index already holds what `need` asks (loading its stored copy first): a question may then use it cheaply. */
   async holds(need: number | null): Promise<boolean> {
-    this.loaded ??= this.load();
-    await this.loaded;
-    return !!this.meta && covers(this.meta.from, need);
+    await this.ready();
+    return this.holdsNow(need);
   }
 
   /** Whether the index holds anything yet (loading its stored copy first): pushed changes apply only then. */
@@ -136,48 +235,149 @@ export class RowIndex<R, C extends object> {
    * Saves a pushed change. A shared store has it before the delivery is answered, so another
    * replica asked next counts it (answered first, one replica once read the order's old status);
    * a file store keeps its debounce: it serves this process alone, which already holds the change.
+   * While a first read has not yet replaced the store's copy, the change goes with its next save.
    */
   private async shared(meta: IndexMeta, changed: R[]): Promise<void> {
+    if (this.replacing) {
+      this.unsaved.push(...changed);
+      return;
+    }
     this.store.save(meta, changed, () => [...this.rows.values()], false);
     if (this.store.pull) await this.store.flush();
   }
 
-  /** Forgets everything: the next question reads the upstream again. */
+  /** Forgets everything, a read under way included: the next question reads the upstream again. */
   async clear(): Promise<void> {
+    this.life.abort();
+    this.life = new AbortController();
     this.counted(-this.rows.size);
     this.rows = new Map();
     this.meta = undefined;
+    this.unsaved = [];
+    this.replacing = false;
     await this.store.clear();
   }
 
+  /** Writes what is pending, a read under way as far as it got (the process is about to end). */
   flush(): Promise<void> {
+    if (this.meta?.reading) this.checkpoint(true);
     return this.store.flush();
   }
 
   /** Lets go of the rows in memory (the store keeps them): the next question loads them again. */
   async evict(): Promise<void> {
-    if (this.inflight || !this.meta) return;
+    if (this.busy() || !this.meta) return;
     await this.store.flush();
-    if (this.inflight) return;
+    if (this.busy()) return;
     this.counted(-this.rows.size);
     this.rows = new Map();
     this.meta = undefined;
     this.loaded = undefined;
   }
 
-  /** One sync at a time: a caller arriving while one runs waits for it. */
-  private single(start: () => Promise<void>): Promise<void> {
-    this.inflight ??= start().finally(() => {
-      this.inflight = undefined;
-    });
-    return this.inflight;
+  private busy(): boolean {
+    return this.refreshing !== undefined || this.extending !== undefined;
+  }
+
+  private async ready(): Promise<void> {
+    this.loaded ??= this.load();
+    await this.loaded;
+    await this.pullShared();
   }
 
   /** Holds what `need` asks, refreshed since the call arrived or within the refresh interval. */
-  private serves(need: number | null, arrived: number): boolean {
+  private fresh(need: number | null, arrived: number): boolean {
     const meta = this.meta;
-    return !!meta && covers(meta.from, need) && (meta.asOf >= arrived || ((meta.dirtyAt ?? 0) <= meta.asOf && Date.now() - meta.asOf < this.policy.refreshMs));
+    return (
+      !!meta && this.holdsNow(need) && (meta.asOf >= arrived || ((meta.dirtyAt ?? 0) <= meta.asOf && Date.now() - meta.asOf < this.policy.refreshMs))
+    );
   }
+
+  /** Every row updated from `need` on is held, or read by the read under way (a refresh brings in what changed since). */
+  private holdsNow(need: number | null): boolean {
+    const meta = this.meta;
+    if (!meta) return false;
+    if (covers(meta.from, need)) return true;
+    const back = meta.reading && heldBack(meta.reading.done, meta.reading.span[1]);
+    return need !== null && back !== undefined && back <= need;
+  }
+
+  /** Where the index holds every row from, or was reading back to; undefined when it holds nothing. */
+  private heldFrom(): number | null | undefined {
+    const meta = this.meta;
+    if (!meta) return undefined;
+    if (meta.reading) return meta.reading.span[0] === 0 ? null : meta.reading.span[0];
+    return meta.from === NOTHING ? undefined : meta.from;
+  }
+
+  private whole(): IndexView<R> {
+    return { rows: this.rows.values(), asOf: this.meta!.asOf };
+  }
+
+  /** The rows read so far, and how far the read got. */
+  private partial(): IndexView<R> {
+    const reading = this.meta?.reading;
+    if (!reading) return this.whole();
+    const read = this.rows.size;
+    const pace = this.pace && (read - this.pace.rows) / ((Date.now() - this.pace.at) / 1000);
+    const left = reading.expected === undefined ? undefined : Math.max(0, reading.expected - read);
+    const state: ReadState = {
+      read,
+      expected: reading.expected === undefined ? undefined : Math.max(reading.expected, read),
+      backTo: heldBack(reading.done, reading.span[1]),
+      etaSeconds: left !== undefined && pace ? Math.ceil(left / pace) : undefined,
+      failed: reading.failed,
+    };
+    return { rows: this.rows.values(), asOf: reading.started, partial: state };
+  }
+
+  /** The background client of this index's reads: the caller's request id and logger, ended only by clear(). */
+  private detached(client: C): C {
+    const core = Reflect.get(client, "core") as { requestId?: string; logger?: Logger } | undefined;
+    return signalled(original(client), { signal: this.life.signal, requestId: core?.requestId, logger: core?.logger });
+  }
+
+  // A read's failure reaches the calls waiting on it; one that no call waits on any more is only logged.
+  private refreshOnce(client: C): Promise<void> {
+    if (!this.refreshing) {
+      this.refreshing = this.refresh(this.detached(client)).finally(() => {
+        this.refreshing = undefined;
+      });
+      this.refreshing.catch((error: unknown) => this.logger?.info(`${this.kind.name}: refresh failed: ${message(error)}`));
+    }
+    return this.refreshing;
+  }
+
+  private extendOnce(client: C, need: number | null): Run {
+    if (!this.extending) {
+      const run: Run = {
+        promise: this.extend(this.detached(client), need).then(
+          () => {
+            this.extending = undefined;
+            this.wake();
+          },
+          (error: unknown) => {
+            this.logger?.info(`${this.kind.name}: read stopped: ${message(error)}`);
+            run.failed = { error };
+            this.extending = undefined;
+            this.wake();
+          },
+        ),
+      };
+      this.extending = run;
+    }
+    return this.extending;
+  }
+
+  private wake(): void {
+    const moved = this.moved;
+    this.moved = defer();
+    moved.resolve();
+  }
+
+  private progress: Progress = async (done, total, message) => {
+    await Promise.all([...this.listeners].map((p) => p(done, total ?? this.meta?.reading?.expected, message)));
+  };
 
   /** A stored copy counts as neither refreshed nor checked: the first question does both. */
   private async load(): Promise<void> {
@@ -200,34 +400,130 @@ export class RowIndex<R, C extends object> {
     }
   }
 
-  private async sync(client: C, need: number | null): Promise<void> {
-    const started = Date.now();
-    const progress: Progress = async (done, total, message) => {
-      await Promise.all([...this.listeners].map((p) => p(done, total, message)));
-    };
-    const meta = this.meta;
-    // What changed while a span was read was changed after the read began: the refresh reads from then on.
-    let refreshFrom: number | undefined;
-    if (!meta || !covers(meta.from, need)) {
-      refreshFrom = Math.floor(started / 1000);
-      // Read what is missing: all of it, or the older stretch before what is held.
-      const from = meta ? older(meta.from, need) : need;
-      const read = await this.read(client, from, meta && meta.from !== null ? meta.from - 1 : undefined, progress);
-      if (!meta) this.replace(read);
-      else for (const row of read) this.upsert(row);
-      this.meta = { schema: SCHEMA, from, watermark: this.newest(read, meta?.watermark), asOf: meta?.asOf ?? started, checkedAt: meta?.checkedAt ?? 0 };
-      this.store.save(this.meta, read, () => [...this.rows.values()], !meta);
+  /**
+   * Reads what the index lacks of every row updated from `need` on: the part of the span before
+   * what it holds, or all of it the first time, going on from a read saved earlier. Rows are kept
+   * as they come and saved every few seconds; once all is read the span is held, and the next
+   * refresh reads what changed since the read began.
+   */
+  private async extend(client: C, need: number | null): Promise<void> {
+    const from = newestFirst(need);
+    let meta = this.meta;
+    if (!meta) {
+      this.replace([]);
+      this.replacing = true;
+      meta = { schema: SCHEMA, from: NOTHING, watermark: 0, asOf: 0, checkedAt: 0 };
     }
-    await this.refresh(client, started, progress, refreshFrom);
-    if (Date.now() - this.meta!.checkedAt >= this.kind.checkEveryMs) await this.check(client, started, progress);
+    const held = meta.from;
+    if (held === null) return;
+    if (this.rows.size > this.policy.maxRows) throw this.full();
+    const top = held === NOTHING ? OPEN : held - 1;
+    const before = meta.reading;
+    // A read saved earlier goes on: what it read whole stays read (changes since are the refresh's).
+    const reading: Reading =
+      before && before.span[0] <= from
+        ? { ...before, failed: undefined }
+        : { span: [Math.min(from, before?.span[0] ?? from), top], started: before?.started ?? Date.now(), done: before?.done ?? [] };
+    this.meta = { ...meta, reading };
+    this.pace = { at: Date.now(), rows: this.rows.size };
+    const sink: ReadSink<R> = {
+      rows: (batch) => {
+        for (const row of batch) if (this.upsert(row)) this.unsaved.push(row);
+        if (this.rows.size > this.policy.maxRows) throw this.full();
+        if (this.meta) this.meta = { ...this.meta, watermark: this.newest(batch, this.meta.watermark) };
+      },
+      covered: (span) => {
+        const current = this.meta?.reading;
+        if (!current) return;
+        current.done = addSpan(current.done, span);
+        if (Date.now() - this.savedAt >= CHECKPOINT_MS) this.checkpoint(false);
+        this.wake();
+      },
+    };
+    try {
+      for (const [a, b] of gaps(reading.span, reading.done)) {
+        await this.kind.read(client, a === 0 ? null : a, b === OPEN ? undefined : b, this.progress, sink);
+      }
+    } catch (error) {
+      if (this.meta?.reading === reading) {
+        reading.failed = message(error);
+        this.checkpoint(true);
+      }
+      throw error;
+    } finally {
+      clearTimeout(this.estimating);
+      this.estimating = undefined;
+    }
+    if (this.meta?.reading !== reading) return;
+    // Every row of the span is held as of when the read began: the refresh reads from then on.
+    this.meta = {
+      ...this.meta,
+      from: reading.span[0] === 0 ? null : reading.span[0],
+      reading: undefined,
+      watermark: Math.min(this.meta.watermark, Math.floor(reading.started / 1000)),
+      asOf: Math.min(this.meta.asOf, reading.started),
+    };
+    this.checkpoint(true);
   }
 
-  private async refresh(client: C, started: number, progress: Progress, from?: number): Promise<void> {
+  private full(): IndexFull {
+    return new IndexFull(`the ${this.kind.name} index holds at most ${this.policy.maxRows} rows`);
+  }
+
+  /** Saves the read under way as far as it got (its rows since the last save and where it stands). */
+  private checkpoint(now: boolean): void {
+    const meta = this.meta;
+    if (!meta) return;
+    const changed = this.unsaved;
+    this.unsaved = [];
+    const replaced = this.replacing;
+    this.replacing = false;
+    this.savedAt = Date.now();
+    this.store.save(meta, changed, () => [...this.rows.values()], replaced);
+    if (now) void this.store.flush();
+  }
+
+  /** Counts what the read under way has left at `at` (ms), unless it is done, counted, or about to be. */
+  private estimateBy(client: C, at: number): void {
+    if (this.estimating || this.meta?.reading?.expected !== undefined) return;
+    const detached = this.detached(client);
+    this.estimating = setTimeout(() => void this.estimate(detached).catch(() => {}), Math.max(0, at - Date.now()));
+  }
+
+  /**
+   * Counts what the read under way has left (the upstream's counts of its unread parts), for an
+   * answer to say how many rows there are roughly: the rows held now and those left.
+   */
+  private async estimate(client: C): Promise<void> {
+    const reading = this.meta?.reading;
+    if (!reading || reading.expected !== undefined) return;
+    const held = this.rows.size;
+    let left = 0;
+    for (const [a, b] of gaps(reading.span, reading.done)) {
+      let until = b === OPEN ? Math.floor(Date.now() / 1000) : b;
+      // All time has no start to stop at: two empty stretches in a row end it.
+      for (let n = 0, empty = 0; n < MAX_COUNTS && until >= a; n++) {
+        const counted = await this.kind.count(client, a === 0 ? null : a, until);
+        if (!counted) return;
+        left += counted.count;
+        const since = counted.since ?? 0;
+        empty = counted.count === 0 ? empty + 1 : 0;
+        if (since <= a || (a === 0 && empty >= 2)) break;
+        until = since - 1;
+      }
+    }
+    if (this.meta?.reading === reading) reading.expected = held + left;
+  }
+
+  private async refresh(client: C): Promise<void> {
+    const started = Date.now();
     const meta = this.meta!;
-    const changed = await this.read(client, Math.min(meta.watermark, from ?? meta.watermark) - MARGIN_S, undefined, progress);
+    const changed = await this.read(client, meta.watermark - MARGIN_S, undefined);
     const moved = changed.filter((row) => this.upsert(row));
-    this.meta = { ...meta, watermark: this.newest(changed, meta.watermark), asOf: started };
-    this.store.save(this.meta, moved, () => [...this.rows.values()], false);
+    this.meta = { ...this.meta!, watermark: this.newest(changed, this.meta!.watermark), asOf: started };
+    if (this.replacing) this.unsaved.push(...moved);
+    else this.store.save(this.meta, moved, () => [...this.rows.values()], false);
+    if (this.meta.from !== NOTHING && !this.meta.reading && Date.now() - this.meta.checkedAt >= this.kind.checkEveryMs) await this.check(client, started);
   }
 
   /**
@@ -235,25 +531,28 @@ export class RowIndex<R, C extends object> {
    * between the refresh and the count shows as a difference, so a difference refreshes once more
    * before it is believed; a second one re-reads everything.
    */
-  private async check(client: C, started: number, progress: Progress): Promise<void> {
+  private async check(client: C, started: number): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       const meta = this.meta!;
       const until = meta.watermark - MARGIN_S;
       const counted = await this.kind.count(client, meta.from, until);
       const held = counted && this.countHeld(counted.since, until);
       if (!counted || held === counted.count) {
-        this.meta = { ...meta, checkedAt: Date.now() };
+        this.meta = { ...this.meta!, checkedAt: Date.now() };
         this.store.save(this.meta, [], () => [...this.rows.values()], false);
         return;
       }
       if (attempt === 0) {
-        await this.refresh(client, started, progress);
+        const changed = await this.read(client, meta.watermark - MARGIN_S, undefined);
+        const moved = changed.filter((row) => this.upsert(row));
+        this.meta = { ...this.meta!, watermark: this.newest(changed, this.meta!.watermark), asOf: started };
+        this.store.save(this.meta, moved, () => [...this.rows.values()], false);
         continue;
       }
       if (attempt === 1) {
-        const rows = await this.read(client, meta.from, undefined, progress);
+        const rows = await this.read(client, meta.from, undefined);
         this.replace(rows);
-        this.meta = { ...meta, watermark: this.newest(rows), asOf: started };
+        this.meta = { ...this.meta!, watermark: this.newest(rows), asOf: started };
         this.store.save(this.meta, rows, () => [...this.rows.values()], true);
         continue;
       }
@@ -270,9 +569,11 @@ export class RowIndex<R, C extends object> {
     return n;
   }
 
-  private async read(client: C, since: number | null, until: number | undefined, progress: Progress): Promise<R[]> {
-    const rows = await this.kind.read(client, since, until, progress);
-    if (this.rows.size + rows.length > this.policy.maxRows && rows.filter((r) => !this.rows.has(this.kind.id(r))).length + this.rows.size > this.policy.maxRows) {
+  /** Every row of a span, collected: a refresh's few, or a re-read's all. */
+  private async read(client: C, since: number | null, until: number | undefined): Promise<R[]> {
+    const rows: R[] = [];
+    await this.kind.read(client, since, until, this.progress, { rows: (batch) => rows.push(...batch), covered: () => {} });
+    if (rows.length > this.policy.maxRows && rows.filter((r) => !this.rows.has(this.kind.id(r))).length + this.rows.size > this.policy.maxRows) {
       throw new IndexFull(`the ${this.kind.name} index holds at most ${this.policy.maxRows} rows`);
     }
     return rows;
@@ -299,4 +600,14 @@ export class RowIndex<R, C extends object> {
     for (const row of rows) max = Math.max(max, this.kind.updated(row) ?? 0);
     return max;
   }
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+function defer(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
 }

@@ -105,9 +105,15 @@ export class ShopIndex {
     if (!index) {
       const policy: IndexPolicy = { refreshMs: settings.refreshSeconds * 1000, maxRows: settings.maxRows };
       const identify = (row: R) => ({ id: kind.id(row), version: kind.updated(row) ?? 0 });
-      index = new RowIndex(kind, this.store<R>(`${identity[0]}-${name}`, identify), policy, (delta) => {
-        held += delta;
-      });
+      index = new RowIndex(
+        kind,
+        this.store<R>(`${identity[0]}-${name}`, identify),
+        policy,
+        (delta) => {
+          held += delta;
+        },
+        this.options.logger,
+      );
       this.indexes.set(name, index as RowIndex<unknown, object>);
     }
     use(index as RowIndex<unknown, object>, settings.maxHeldRows);

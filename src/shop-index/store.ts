@@ -20,7 +20,33 @@ export interface IndexMeta {
   checkedAt: number;
   /** When a pushed change could not be applied (a row not held): a refresh older than this is stale. */
   dirtyAt?: number;
+  /** A read under way, kept so that a later call, another replica or a restart goes on from where it got. */
+  reading?: Reading;
 }
+
+/**
+ * A read that extends what an index holds, saved as it goes. Its spans are of update times, Unix
+ * seconds, both ends inclusive: 0 stands for all time before, OPEN for now on.
+ */
+export interface Reading {
+  /** The span the read fills. */
+  span: Span;
+  /** This process's clock (ms) when it began: what changed after is the next refresh's to read. */
+  started: number;
+  /** Parts of the span read whole so far, merged, newest last. */
+  done: Span[];
+  /** Roughly how many rows the span holds (the upstream's counts), once known. */
+  expected?: number;
+  /** Why it stopped, when it did: the next call that needs it goes on. */
+  failed?: string;
+}
+
+export type Span = [number, number];
+
+/** The open end of a span: updates from its start on, whenever they come. */
+export const OPEN = Number.MAX_SAFE_INTEGER;
+/** What `from` is while an index holds no whole span yet (a first read under way): newer than any row. */
+export const NOTHING = OPEN;
 
 /** Two replicas' views of one index: the widest span, the newest refresh, check and push. */
 export function mergeMeta(a: IndexMeta, b: IndexMeta): IndexMeta {
@@ -31,7 +57,15 @@ export function mergeMeta(a: IndexMeta, b: IndexMeta): IndexMeta {
     asOf: Math.max(a.asOf, b.asOf),
     checkedAt: Math.max(a.checkedAt, b.checkedAt),
     dirtyAt: Math.max(a.dirtyAt ?? 0, b.dirtyAt ?? 0) || undefined,
+    // The newer account of a read, unless what is held whole already covers it.
+    reading: pick(b.reading ?? a.reading, a, b),
   };
+}
+
+function pick(reading: Reading | undefined, a: IndexMeta, b: IndexMeta): Reading | undefined {
+  if (!reading) return undefined;
+  const whole = a.from === null || b.from === null ? null : Math.min(a.from, b.from);
+  return whole === null || whole <= reading.span[0] ? undefined : reading;
 }
 
 export interface Stored<R> {

@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import type { MessagingClient } from "../clients/messaging.js";
 import type { PosClient } from "../clients/pos.js";
-import { InputError, PancakeError } from "../clients/errors.js";
+import { bounded } from "../clients/call-signal.js";
+import { InputError, PancakeError, TimeBudgetError } from "../clients/errors.js";
 import { redact } from "../text/redact.js";
 import type { Config } from "../config.js";
 import { compact } from "../format/compact.js";
@@ -44,7 +45,19 @@ export interface ToolContext {
   cursorKey?: Buffer;
   /** The tenant's shop index (src/shop-index); unset with PANCAKE_INDEX=off. */
   index?: ShopIndex;
+  /**
+   * When the call answers at the latest (ms): its time budget (PANCAKE_CALL_BUDGET_SECONDS) from
+   * when it came. Reads that would outlast it stop and answer with what they have; infinite where
+   * nobody waits (a resource listing).
+   */
+  deadline: number;
 }
+
+/** Time kept at the end of a call's budget to make its answer from what was read. */
+const ANSWER_MS = 2_500;
+
+/** When a read inside the call stops to leave its answer time to be made (ms). */
+export const readBy = (ctx: Pick<ToolContext, "deadline">): number => ctx.deadline - ANSWER_MS;
 
 /** Counts tool calls by outcome and time (src/metrics.ts sets it when /metrics is on). */
 export const toolEvents: { observe?: (tool: string, outcome: string, ms: number) => void } = {};
@@ -114,11 +127,36 @@ export function parseInput(tool: AnyTool, args: unknown): unknown {
 
 /** Runs a handler and applies the output contract: compact structured result + same JSON as text. */
 export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolResult> {
-  if (!toolEvents.observe) return runToolOnce(tool, args, ctx);
+  if (!toolEvents.observe) return withinBudget(tool, args, ctx);
   const started = performance.now();
-  const result = await runToolOnce(tool, args, ctx);
+  const result = await withinBudget(tool, args, ctx);
   toolEvents.observe(tool.name, result.isError ? /^Error \((\w+)\)/.exec(result.content[0]?.text ?? "")?.[1] ?? "error" : "ok", performance.now() - started);
   return result;
+}
+
+/**
+ * A read that has not answered by the call's deadline answers then, and what it was still reading
+ * for the call stops (what it reads into the shop index goes on: indexes read on their own). The
+ * tools answer within it themselves, with what they read so far; this is the last word, for a
+ * read stuck on something no tool foresaw. A write is never cut off: it may be waiting for the
+ * user's approval, and once sent it runs to its answer (clients/http.ts).
+ */
+async function withinBudget(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolResult> {
+  if (isWriteTool(tool) || ctx.deadline === Number.POSITIVE_INFINITY) return runToolOnce(tool, args, ctx);
+  const stop = new AbortController();
+  const call: ToolContext = { ...ctx, signal: AbortSignal.any([ctx.signal, stop.signal]), messaging: bounded(ctx.messaging, stop.signal), pos: bounded(ctx.pos, stop.signal) };
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<ToolResult>((resolve) => {
+    timer = setTimeout(() => {
+      stop.abort();
+      resolve(errorResult(tool.name, new TimeBudgetError(tool.name, ctx.config.callBudgetSeconds)));
+    }, Math.max(0, ctx.deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([runToolOnce(tool, args, call), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function runToolOnce(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolResult> {

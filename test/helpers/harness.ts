@@ -64,7 +64,7 @@ export async function startHarness(
       : {}),
     ...(options.callCenters ? { callCenterIds: { ...sandbox.messaging.sipPackages } } : {}),
     // Every answer brings the index up to date: tests change the sandbox between calls.
-    index: { mode: "memory", refreshSeconds: 0, maxRows: 300_000, maxHeldRows: 600_000 },
+    index: { mode: "memory", refreshSeconds: 0, maxRows: 300_000, maxHeldRows: 600_000, preload: false },
     ...options.config,
   });
   const logs: string[] = [];

@@ -14,7 +14,7 @@ const CLI = new URL("../../dist/cli.js", import.meta.url).pathname;
 const SENTINELS = { userToken: "UT-SENTINEL-4c1f9e", posApiKey: "POS-SENTINEL-77ab20", pageTokenPrefix: "PT-SENTINEL-" };
 const dir = mkdtempSync(join(tmpdir(), "pancake-index-"));
 // Groupings read orders (into the index), not the POS's statistics.
-const onDisk = (folder = dir) => ({ posStatistics: false, index: { mode: "disk" as const, dir: folder, refreshSeconds: 0, maxRows: 300_000, maxHeldRows: 600_000 } });
+const onDisk = (folder = dir) => ({ posStatistics: false, index: { mode: "disk" as const, dir: folder, refreshSeconds: 0, maxRows: 300_000, maxHeldRows: 600_000, preload: false } });
 
 let upstream: Harness;
 beforeAll(async () => {

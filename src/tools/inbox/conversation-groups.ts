@@ -8,11 +8,13 @@ import type { ToolContext } from "../define.js";
 import {
   awaitingNotes,
   checkAcrossPages,
+  cutShort,
   GROUP_CALLS,
   GROUP_MS,
   type Match,
   pagesOf,
   readPages,
+  readingsOf,
   scanConversations,
   tagFilter,
   timeOf,
@@ -39,6 +41,7 @@ export const groupsOutput = {
   /** By day: the days before the newest `limit`, summed. */
   earlier: z.object({ groups: z.number(), count: z.number() }).optional(),
   complete: z.boolean().optional(),
+  ask_again_in_s: z.number().optional().describe("Not complete: a read goes on in the background; ask again after this many seconds"),
 };
 
 /** One value of a key for a conversation: what tells it apart, and the fields its row shows. */
@@ -129,8 +132,10 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
   const { complete } = scanned;
   const { rows, note } = ranked([...byId.values()], keys, input.limit);
   const several = keys.some((k) => k === "tag" || k === "assignee");
+  const readings = readingsOf(scanned, ctx);
   const notes = [
-    scanned.results.some((r) => r.value && !r.value.scan.complete)
+    ...readings.notes,
+    cutShort(scanned)
       ? `pages with complete:false were counted back to searched_back_to only (${GROUP_CALLS * 60} conversations a page, or ${GROUP_MS / 1000} s); narrow since/until`
       : "",
     scanned.results.some((r) => r.error) ? FAILED_NOTE : "",
@@ -143,6 +148,7 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
     ...rows,
     total: scanned.matches.length,
     complete,
+    ask_again_in_s: readings.askAgainIn,
     as_of: scanned.asOf === undefined ? undefined : toIsoInZone(new Date(scanned.asOf), tz),
     range: rangeOut(range, tz),
     within_24h: within24h(scanned),

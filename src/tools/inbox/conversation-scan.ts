@@ -1,5 +1,6 @@
 import type { ConversationListParams, MessagingClient } from "../../clients/messaging.js";
 import type { Conversation } from "../../clients/schemas/messaging.js";
+import type { ReadState } from "../../shop-index/row-index.js";
 import { rememberConversations } from "./conversation-lookup.js";
 
 /**
@@ -26,6 +27,8 @@ export interface PageScan {
   complete: boolean;
   /** Answered from the shop index, brought up to date at this time (ms). */
   asOf?: number;
+  /** The index's read of the page is not done yet: how far it got. */
+  reading?: ReadState;
 }
 
 /**

@@ -3,7 +3,9 @@ import { InputError, PancakeError } from "../../clients/errors.js";
 import type { Conversation } from "../../clients/schemas/messaging.js";
 import { type ConversationRow, conversationRow, fullRecord, sideOf } from "../../format/conversations.js";
 import { type DateRange, parseRange, recordDate, recordTime, toIsoInZone, toUnix } from "../../format/time.js";
-import type { ToolContext } from "../define.js";
+import { askAgainIn, readingNote, readingOut } from "../../format/reading.js";
+import { readBy, type ToolContext } from "../define.js";
+import { readingSchema } from "../reading-schema.js";
 import { eachPage } from "../page-stats/fan-out.js";
 import { type PageScan, SCAN_CALLS, SCAN_MS, scanPage } from "./conversation-scan.js";
 import { customerMatcher } from "./customer-match.js";
@@ -25,6 +27,7 @@ export const searchedPageSchema = z.object({
   searched_back_to: z.string().optional(),
   complete: z.boolean(),
   error: z.string().optional(),
+  reading: readingSchema.optional(),
 });
 
 /**
@@ -173,7 +176,7 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
   // latter's range, and the former filtered here.
   const written = byCustomerTime && range ? (c: Conversation) => within(timeOf(input)(c), range) : () => true;
   const keep = (c: Conversation, pageId: string) => written(c) && (!input.unread || unread(c)) && wanted(c, pageId);
-  const deadline = now + (counting ? GROUP_MS : SCAN_MS);
+  const deadline = Math.min(now + (counting ? GROUP_MS : SCAN_MS), readBy(ctx));
   const limits = {
     enough: filtering || counting ? undefined : input.limit,
     calls: counting ? GROUP_CALLS : SCAN_CALLS,
@@ -235,9 +238,23 @@ export function pagesOf(scanned: Scanned, ctx: ToolContext) {
       searched_back_to: scan && !scan.complete ? recordTime(scan.oldest, ctx.config.timezone) : undefined,
       complete: scan?.complete ?? false,
       error: r.error?.message,
+      reading: scan?.reading && readingOut(scan.reading, ctx.config.timezone),
     };
   });
 }
+
+/** Pages whose index is still being read: a sentence each, and when to ask again (the latest of them). */
+export function readingsOf(scanned: Scanned, ctx: ToolContext): { notes: string[]; askAgainIn?: number } {
+  const reading = scanned.results.flatMap((r) => (r.value?.scan.reading ? [{ pageId: r.pageId, state: r.value.scan.reading }] : []));
+  const notes = reading.map(({ pageId, state }) =>
+    readingNote(`the conversations of page ${ctx.messaging.pageName(pageId) ?? pageId}`, state, ctx.config.timezone),
+  );
+  const waits = reading.filter((r) => !r.state.failed).map((r) => askAgainIn(r.state));
+  return { notes, askAgainIn: waits.length ? Math.max(...waits) : undefined };
+}
+
+/** Pages cut short by the scan's own bounds (not by a read of the index still under way). */
+export const cutShort = (scanned: Scanned) => scanned.results.some((r) => r.value && !r.value.scan.complete && !r.value.scan.reading);
 
 /** Inbox conversations awaiting a reply that the page can still message (the customer wrote in the last 24 hours). */
 export function within24h(scanned: Scanned, page?: PageResult): number | undefined {
@@ -271,7 +288,8 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
   const several = input.page_ids.length > 1;
   const listed = matches.filter((m) => !waitingLonger(scanned, m, input));
   const shown = listed.slice(0, input.limit);
-  const cut = scanned.results.some((r) => r.value && !r.value.scan.complete);
+  const cut = cutShort(scanned);
+  const readings = readingsOf(scanned, ctx);
   // A total only of lists read to their end: a page cut short, or one that failed, may hold more.
   // Without a filter a page is read only until it fills `limit`: then its count says nothing.
   const total = complete ? matches.length : undefined;
@@ -279,6 +297,7 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
     cut
       ? `pages with complete:false were read back to searched_back_to only (${SCAN_CALLS * 60} most recent conversations, or the time limit)${filtering ? "; pass since/until to search an older span" : "; list one page for a cursor"}`
       : "",
+    ...readings.notes,
     ...awaitingNotes(scanned, input),
     scanned.customerNote ?? "",
     scanned.asOf === undefined ? "" : INDEXED_ROWS_NOTE,
@@ -305,6 +324,7 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
     truncated: shown.length < matches.length || (!complete && total === undefined) || undefined,
     // A total of matches is only as whole as the lists read for it.
     complete,
+    ask_again_in_s: readings.askAgainIn,
     as_of: scanned.asOf === undefined ? undefined : toIsoInZone(new Date(scanned.asOf), tz),
     pages: pagesOf(scanned, ctx),
     note: notes.length ? notes.join("; ") : undefined,

@@ -1,8 +1,8 @@
 import type { ConversationListParams } from "../../clients/messaging.js";
 import type { Conversation } from "../../clients/schemas/messaging.js";
 import { recordDate } from "../../format/time.js";
-import { IndexFull } from "../../shop-index/row-index.js";
-import type { ToolContext } from "../define.js";
+import { IndexFull, type IndexView } from "../../shop-index/row-index.js";
+import { readBy, type ToolContext } from "../define.js";
 import { rememberConversations } from "./conversation-lookup.js";
 import type { PageScan } from "./conversation-scan.js";
 
@@ -12,7 +12,8 @@ import type { PageScan } from "./conversation-scan.js";
  * when warm). `build` false uses it only when it already holds the span asked (a customer search
  * is answered from the latest conversations rather than wait for a first read of a big page).
  * Tags, assignment and read state change without moving a conversation's update time, so the
- * index never answers for them: undefined then, and the caller reads the list.
+ * index never answers for them: undefined then, and the caller reads the list. A first read of a
+ * big page outlasts the call: it answers by the call's deadline with what was read, not complete.
  */
 export async function indexedScan(
   ctx: ToolContext,
@@ -26,9 +27,9 @@ export async function indexedScan(
   const need = query.since ?? null;
   const index = ctx.index.conversations(pageId);
   if (!build && !(await index.holds(need))) return undefined;
-  let view: { rows: Iterable<Conversation>; asOf: number };
+  let view: IndexView<Conversation>;
   try {
-    view = await index.view(ctx.messaging, need, (done) => ctx.progress(done, undefined, `conversations of page ${pageId} read: ${done}`));
+    view = await index.view(ctx.messaging, need, (done, total) => ctx.progress(done, total, `conversations of page ${pageId} read: ${done}`), readBy(ctx));
   } catch (error) {
     if (error instanceof IndexFull) return undefined;
     throw error;
@@ -53,5 +54,8 @@ export async function indexedScan(
   const time = (c: Conversation) => String(c[field] ?? "");
   kept.sort((a, b) => time(b).localeCompare(time(a)) || String(b.id).localeCompare(String(a.id)));
   rememberConversations(ctx.messaging, pageId, kept.slice(0, 200));
-  return { rows: kept, examined, oldest: undefined, complete: true, asOf: view.asOf };
+  // A read not done yet: what it read so far, every conversation active since back_to.
+  const back = view.partial?.backTo;
+  const oldest = back === undefined ? undefined : new Date(back * 1000).toISOString().slice(0, 19);
+  return { rows: kept, examined, oldest, complete: !view.partial, asOf: view.asOf, reading: view.partial };
 }

@@ -1,9 +1,8 @@
-import { original } from "../../clients/call-signal.js";
 import type { OrderListParams } from "../../clients/pos.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
 import { boundedByUpdate, listedBy, unindexable } from "../../shop-index/order-rows.js";
-import { IndexFull } from "../../shop-index/row-index.js";
-import type { ToolContext } from "../define.js";
+import { IndexFull, type ReadState } from "../../shop-index/row-index.js";
+import { readBy, type ToolContext } from "../define.js";
 import { type Sweep, sweep } from "../pos/sweep.js";
 import { LAST_DISTINCT_PAGE } from "./order-ref.js";
 
@@ -15,6 +14,8 @@ const PARALLEL_PAGES = 4;
 export interface EveryOrder extends Sweep<PosOrder> {
   /** Read from the shop index, brought up to date at this time (ms); unset when read from the list itself. */
   asOf?: number;
+  /** The index's read of the shop is not done yet: how far it got (the rows are those read so far). */
+  reading?: ReadState;
 }
 
 /** The update time from which the index must hold every order to answer `query` (null: all time). */
@@ -32,10 +33,7 @@ export async function indexHolds(ctx: ToolContext, shopId: string, query: OrderL
  */
 export function warmIndex(ctx: ToolContext, shopId: string, query: OrderListParams): void {
   if (!ctx.index || unindexable(query)) return;
-  ctx.index
-    .orders(shopId)
-    .view(original(ctx.pos), indexNeed(query), async () => {})
-    .catch((error: unknown) => ctx.logger.info(`shop index not warmed: ${error instanceof Error ? error.message : String(error)}`));
+  ctx.index.orders(shopId).warm(ctx.pos, indexNeed(query));
 }
 
 /**
@@ -48,10 +46,10 @@ export async function everyOrder(ctx: ToolContext, shopId: string, query: OrderL
   if (ctx.index && !unindexable(query)) {
     const need = indexNeed(query);
     try {
-      const view = await ctx.index.orders(shopId).view(ctx.pos, need, ctx.progress);
+      const view = await ctx.index.orders(shopId).view(ctx.pos, need, ctx.progress, readBy(ctx));
       const keep = listedBy(query);
       const rows = [...view.rows].filter(keep);
-      return { rows, total: rows.length, complete: true, asOf: view.asOf };
+      return { rows, total: view.partial ? undefined : rows.length, complete: !view.partial, asOf: view.asOf, reading: view.partial };
     } catch (error) {
       if (!(error instanceof IndexFull)) throw error;
       ctx.logger.info(`search_orders: ${error.message}; reading the list instead`);
@@ -64,7 +62,7 @@ export async function everyOrder(ctx: ToolContext, shopId: string, query: OrderL
 export function sweepOrders(ctx: ToolContext, shopId: string, query: OrderListParams): Promise<Sweep<PosOrder>> {
   return sweep(
     ctx.pos,
-    { rows: SWEEP_BOUNDS.orders, ms: SWEEP_BOUNDS.ms, lastPage: LAST_DISTINCT_PAGE, parallel: PARALLEL_PAGES },
+    { rows: SWEEP_BOUNDS.orders, ms: Math.max(0, Math.min(SWEEP_BOUNDS.ms, readBy(ctx) - Date.now())), lastPage: LAST_DISTINCT_PAGE, parallel: PARALLEL_PAGES },
     (pos, page_number, page_size) => pos.listOrders(shopId, { ...query, page_number, page_size }),
     ctx.progress,
   );

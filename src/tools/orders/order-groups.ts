@@ -9,11 +9,11 @@ import { recordDate, recordTime, toIsoInZone } from "../../format/time.js";
 import type { ToolContext } from "../define.js";
 import { someOf } from "../pos/fields.js";
 import { carriers, orderSources, type Ref, staff, warehouses } from "../pos/shop-refs.js";
-import type { Sweep } from "../pos/sweep.js";
 import { isUnnamed, type ProvinceList, type Provinces, provincesNow, unnamed } from "../shop/provinces-now.js";
 import { type Group, isPeriod, NONE, type Period, periodOf, rankGroups, restNote, tally } from "../group-rows.js";
 import { type LocalFilter, localFields, localFilter, localFilterOf, localMatch } from "./order-local-filter.js";
 import { type FilterInput, orderQuery, rangeEcho, timeField } from "./order-query.js";
+import { askAgainIn, readingNote } from "../../format/reading.js";
 import { type EveryOrder, everyOrder, indexHolds, SWEEP_BOUNDS, warmIndex } from "./every-order.js";
 import { type Figures, type Pushed, pushedGroups } from "./order-pushdown.js";
 import { Buyers, customerKey, orderDay } from "./customer-groups.js";
@@ -319,6 +319,7 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
     total: matched,
     ...Object.fromEntries(voided.map(({ name, ...sums }) => [name, sums])),
     complete: read?.complete ?? true,
+    ask_again_in_s: read?.reading && !read.reading.failed ? askAgainIn(read.reading) : undefined,
     as_of: read?.asOf === undefined ? undefined : toIsoInZone(new Date(read.asOf), tz),
     counted_by: pushed ? ("pos_analytics" as const) : undefined,
     range: rangeEcho(input, tz),
@@ -332,8 +333,9 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
  * rows read: the list's total counts every order its query matches, before the filters applied
  * here (status_older_than with since/until, post_ids, livestream) and the canceled ones left out.
  */
-function partialNote(read: Sweep<PosOrder>, timeZone: string): string | undefined {
+function partialNote(read: EveryOrder, timeZone: string): string | undefined {
   if (read.complete) return undefined;
+  if (read.reading) return `${readingNote("the shop's orders", read.reading, timeZone)}.`;
   if (!read.stopped) return `The orders changed while they were read (${read.rows.length} read, the list counts ${read.total}): call again for exact figures.`;
   const oldest = read.rows.reduce<string | undefined>((min, o) => (o.inserted_at && (!min || o.inserted_at < min) ? o.inserted_at : min), undefined);
   // The list repeats page 100 past it (reference README), so the bound is never above 100 pages.

@@ -169,6 +169,7 @@ export const searchOrders = defineTool({
     canceled: z.object({ orders: z.number(), amount: z.number() }).optional().describe("Left out of the groups"),
     deleted: z.object({ orders: z.number(), amount: z.number() }).optional().describe("Deleted recently: left out of the groups"),
     complete: z.boolean().optional(),
+    ask_again_in_s: z.number().optional().describe("Not complete: a read goes on in the background; ask again after this many seconds"),
     as_of: z.string().optional().describe("Counted from the shop index, brought up to date at this time"),
     counted_by: z.enum(["pos_analytics"]).optional(),
     next_cursor: z.string().optional(),
