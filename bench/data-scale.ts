@@ -1,12 +1,14 @@
-// The data-scale tier (issue 27, "Answers at any shop size"): the questions a seller asks of a whole
-// shop, against the demo shop 10 and 100 times over behind 150 ms of upstream latency and the
-// messaging API's real limit (5 calls a second a page; the POS documents none), the server as
-// shipped (the built CLI over stdio) with its shop index on disk. Each question is asked cold (a
-// fresh index folder and process), again at once, again after a minute (past the 5 s refresh
-// interval: a refresh), and after a restart on the same folder; every answer must be complete and
-// equal the truth the sandbox counts from its raw records (data-truth.ts). Then one process asks
-// all four for its memory and the index folder's size, and a fresh one is sent 2,000 and 4,000
-// made-up address ids for the bound of its address cache.
+// The data-scale tier (issues 27 and 32): the questions a seller asks of a whole shop, against the
+// demo shop 10, 100 and 200 times over behind 150 ms of upstream latency and the messaging API's
+// real limit (5 calls a second a page; the POS documents none), the server as shipped (the built
+// CLI over stdio) with its shop index on disk. Each question is first asked as Claude Desktop asks:
+// a client that gives up on a call at 60 s, and asks again when an answer says it is not complete
+// yet (after the seconds it says), until the answer is exact; the longest call, the calls it took
+// and the time from the first ask to the exact answer are what it measures. Then the question is
+// asked again at once, again after a minute (past the 5 s refresh interval: a refresh), and after a
+// restart on the same folder; every answer must equal the truth the sandbox counts from its raw
+// records (data-truth.ts). Then one process asks all of them for its memory and the index folder's
+// size, and a fresh one is sent 2,000 and 4,000 made-up address ids for the bound of its address cache.
 import { readFileSync } from "node:fs";
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -28,6 +30,8 @@ export interface DataScaleOptions {
   cli: string;
   /** Node flags for every server process (--cpu-prof --cpu-prof-dir=... to profile them). */
   nodeArgs?: string[];
+  /** The scales to run (--scales=10,100,200, the default). */
+  scales?: number[];
 }
 
 interface Question {
@@ -36,6 +40,8 @@ interface Question {
   tool: "search_orders" | "list_conversations";
   args: Record<string, unknown>;
   truth: () => TruthQuestion;
+  /** What bounds its first answer: reading every conversation of the biggest page at the platform's pace. */
+  readsInbox?: boolean;
 }
 
 const HOUR = 3_600_000;
@@ -81,8 +87,29 @@ const QUESTIONS: Question[] = [
     tool: "list_conversations",
     args: { awaiting_reply: true, group_by: ["page"] },
     truth: () => ({ kind: "awaiting" }),
+    readsInbox: true,
+  },
+  {
+    id: "created",
+    label: "new conversations yesterday per page",
+    tool: "list_conversations",
+    args: { group_by: ["page"], time_field: "created", since: "yesterday", until: "yesterday" },
+    truth: () => ({ kind: "created", sinceMs: shopDay(-1), untilMs: shopDay(0) }),
+  },
+  {
+    id: "status",
+    label: "orders of all time by status",
+    tool: "search_orders",
+    args: { group_by: ["status"] },
+    truth: orders(["status"], () => 0),
   },
 ];
+
+/** How long a client waits for one call (Claude Desktop, claude.ai), and the longest a call may take. */
+const PATIENCE_MS = 60_000;
+const LONGEST_CALL_MS = 45_000;
+/** Calls a patient client makes at most before it gives up on a question. */
+const MAX_CALLS = 5;
 
 type Loose = Record<string, unknown>;
 
@@ -125,6 +152,11 @@ function compare(question: Question, data: Loose, truth: Truth): string | undefi
 
 interface Asked {
   ms: number;
+  /** Calls made until the answer was exact (one for every question but a cold read that outlasts a call). */
+  calls: number;
+  /** The longest of them (ms), and each call's time. */
+  longestMs: number;
+  callMs: number[];
   requests: number;
   byEndpoint: Record<string, number>;
   progress: number;
@@ -173,7 +205,7 @@ async function quiet(pids: number[]): Promise<void> {
 }
 
 export async function dataScale(emit: (row: Row) => void, options: DataScaleOptions): Promise<void> {
-  const scales = options.smoke ? [{ scale: 2, latencyMs: 20 }] : [10, 100].map((scale) => ({ scale, latencyMs: 150 }));
+  const scales = options.smoke ? [{ scale: 2, latencyMs: 20 }] : (options.scales ?? [10, 100, 200]).map((scale) => ({ scale, latencyMs: 150 }));
   // Past the index's 5 s refresh interval: the repeat refreshes. A minute in the full run.
   const laterMs = options.smoke ? 6_000 : 60_000;
   let addressDone = false;
@@ -208,8 +240,12 @@ async function scaleTier(emit: (row: Row) => void, options: DataScaleOptions, sa
   const start = (dir: string) => startServer(options, env(dir));
   const ask = (server: Server, question: Question) => askQuestion(sandbox, server, question);
   const where = `${scale}x demo, ${latencyMs} ms upstream`;
+  const pages = await pagesOf(sandbox);
+  // The rate-limit floor of reading the biggest page: its conversations, 60 a call, 5 calls a second.
+  const floorMs = (Math.ceil(pages.biggest / 60) / 5) * 1000;
   const targets = {
     cold: scale >= 100 ? 60_000 : scale >= 10 ? 6_000 : undefined,
+    inbox: scale >= 10 ? 1.3 * floorMs : undefined,
     warm: scale >= 100 ? 5_000 : scale >= 10 ? 2_000 : undefined,
     restart: scale >= 100 ? 10_000 : undefined,
   };
@@ -235,26 +271,24 @@ async function scaleTier(emit: (row: Row) => void, options: DataScaleOptions, sa
     await server.stop();
   }
 
-  const pages = await pagesOf(sandbox);
   runs.forEach((run, i) => {
     const { question, cold, warm } = run;
     const name = `data scale ${where}: ${question.label}`;
-    const inbox = question.tool === "list_conversations";
     const calls = Math.ceil(pages.biggest / 60);
-    // The server's limiter counts a call from when its answer began (it cannot see the arrival):
-    // 5 calls per second and a latency.
-    const physics = inbox
-      ? `; bound: ${pages.biggest} conversations on the biggest page / 60 a call = ${calls} calls, at 5 a second ${round(calls / 5, 1)} s, at 5 per ${1 + latencyMs / 1000} s as the limiter counts them ${round((calls / 5) * (1 + latencyMs / 1000), 1)} s`
+    const physics = question.readsInbox
+      ? `; floor: ${pages.biggest} conversations on the biggest page / 60 a call = ${calls} calls, at 5 a second ${round(calls / 5, 1)} s`
       : "";
-    emit(timed(`${name}, cold (empty index)`, cold, targets.cold, physics));
-    emit(timed(`${name}, warm (asked again at once)`, warm, targets.warm));
+    const coldTarget = question.readsInbox ? targets.inbox : targets.cold;
+    emit(patient(`${name}, cold (empty index): first ask to the exact answer, a client that gives up at 60 s`, cold, coldTarget, physics));
+    // Asked again at once: never slower than the first call was.
+    emit(timed(`${name}, warm (asked again at once)`, warm, targets.warm, `; never slower than the first call (${round(cold.callMs[0]! / 1000, 2)} s)`, warm.ms <= cold.callMs[0]! + 250));
     emit(timed(`${name}, warm (${laterMs / 1000} s later: refreshed)`, later[i]!, targets.warm));
     emit(timed(`${name}, after a restart (new process, same index folder)`, restarted[i]!, targets.restart));
     emit({
       figure: `${name}, upstream requests for a warm repeat (${laterMs / 1000} s later)`,
       value: later[i]!.requests,
       unit: "requests",
-      target: `<= 5${inbox ? ` (the floor is one refresh call a page: ${pages.count} pages)` : ""}; asked again at once: ${warm.requests}; after the restart: ${restarted[i]!.requests} (${endpoints(restarted[i]!)}); refresh ${endpoints(later[i]!)}`,
+      target: `<= 5${question.tool === "list_conversations" ? ` (the floor is one refresh call a page: ${pages.count} pages)` : ""}; asked again at once: ${warm.requests}; after the restart: ${restarted[i]!.requests} (${endpoints(restarted[i]!)}); refresh ${endpoints(later[i]!)}`,
       pass: later[i]!.requests <= 5,
     });
   });
@@ -265,6 +299,20 @@ async function scaleTier(emit: (row: Row) => void, options: DataScaleOptions, sa
     unit: "notifications",
     target: `> 0; longest silence ${round(coldest.cold.maxGapMs / 1000, 1)} s of ${round(coldest.cold.ms / 1000, 1)} s`,
     pass: coldest.cold.progress > 0,
+  });
+  const every = runs.flatMap((run, i) => [
+    { label: `${run.question.id} cold`, ms: run.cold.longestMs },
+    { label: `${run.question.id} warm`, ms: run.warm.longestMs },
+    { label: `${run.question.id} later`, ms: later[i]!.longestMs },
+    { label: `${run.question.id} restart`, ms: restarted[i]!.longestMs },
+  ]);
+  const longest = every.reduce((a, b) => (b.ms > a.ms ? b : a));
+  emit({
+    figure: `data scale ${where}: the longest call of every question asked (cold, warm, later, restart)`,
+    value: round(longest.ms / 1000, 1),
+    unit: "s",
+    target: `<= ${LONGEST_CALL_MS / 1000} s (clients give up at 60 s); it was ${longest.label}`,
+    pass: longest.ms <= LONGEST_CALL_MS,
   });
 
   // One process asks all four, as a seller's session would: its memory after, and the folder it leaves.
@@ -280,14 +328,14 @@ async function scaleTier(emit: (row: Row) => void, options: DataScaleOptions, sa
   const times = session.map((s, i) => `${QUESTIONS[i]!.id} ${round(s.ms / 1000, 1)} s${s.complete && !s.wrong ? "" : " (NOT EXACT)"}`).join(", ");
   const atScale = scale >= 100;
   emit({
-    figure: `data scale ${where}: server resident memory after all four questions in one process`,
+    figure: `data scale ${where}: server resident memory after all the questions in one process`,
     value: round(rss, 1),
     unit: "MB",
     target: `${atScale ? "<= 300 MB" : "reported (target at 100x)"}, as found; after a full collection ${round(kept, 1)} MB; the session, cold: ${times}`,
     pass: atScale ? rss <= 300 && session.every((s) => s.complete && !s.wrong) : null,
   });
   emit({
-    figure: `data scale ${where}: shop index folder on disk after all four questions`,
+    figure: `data scale ${where}: shop index folder on disk after all the questions`,
     value: round(bytes / 2 ** 20, 2),
     unit: "MB",
     target: atScale ? "<= 50 MB" : "reported (target at 100x)",
@@ -295,18 +343,36 @@ async function scaleTier(emit: (row: Row) => void, options: DataScaleOptions, sa
   });
 }
 
-/** A time row: within target, complete and equal to the truth. */
-function timed(figure: string, asked: Asked, targetMs: number | undefined, note = ""): Row {
-  const exact = asked.complete && !asked.wrong;
-  const verdict = exact ? `complete, exact (${asked.groups} groups, ${asked.total} counted)` : `NOT EXACT: ${asked.complete ? "" : "complete false; "}${asked.wrong ?? ""}`;
+/** A time row: within target, complete and equal to the truth, in one call. */
+function timed(figure: string, asked: Asked, targetMs: number | undefined, note = "", also = true): Row {
+  const exact = asked.complete && !asked.wrong && asked.calls === 1;
   return {
     figure,
     value: round(asked.ms / 1000, 2),
     unit: "s",
-    target: `${targetMs === undefined ? "no target at this scale" : `<= ${targetMs / 1000} s`}; ${verdict}; CPU: server ${round(asked.serverCpu, 1)} s, sandbox ${round(asked.sandboxCpu, 1)} s; ${asked.requests} upstream requests (${endpoints(asked)})${note}`,
-    pass: targetMs === undefined ? (exact ? null : false) : asked.ms <= targetMs && exact,
+    target: `${targetMs === undefined ? "no target at this scale" : `<= ${targetMs / 1000} s`}; ${verdict(asked)}; ${cost(asked)}${note}`,
+    pass: targetMs === undefined ? (exact && also ? null : false) : asked.ms <= targetMs && exact && also,
   };
 }
+
+/** The first ask of a cold question: exact within 3 calls, none past 45 s, from the first ask to the exact answer within target. */
+function patient(figure: string, asked: Asked, targetMs: number | undefined, note = ""): Row {
+  const exact = asked.complete && !asked.wrong;
+  const calls = `${asked.calls} call${asked.calls === 1 ? "" : "s"} (${asked.callMs.map((ms) => round(ms / 1000, 1)).join(" s, ")} s)`;
+  const within = exact && asked.calls <= 3 && asked.longestMs <= LONGEST_CALL_MS;
+  return {
+    figure,
+    value: round(asked.ms / 1000, 2),
+    unit: "s",
+    target: `${targetMs === undefined ? "no target at this scale" : `<= ${round(targetMs / 1000, 1)} s`}, within 3 calls of <= 45 s: ${calls}; ${verdict(asked)}; ${cost(asked)}${note}`,
+    pass: targetMs === undefined ? (within ? null : false) : asked.ms <= targetMs && within,
+  };
+}
+
+const verdict = (asked: Asked) =>
+  asked.complete && !asked.wrong ? `complete, exact (${asked.groups} groups, ${asked.total} counted)` : `NOT EXACT: ${asked.complete ? "" : "complete false; "}${asked.wrong ?? ""}`;
+const cost = (asked: Asked) =>
+  `CPU: server ${round(asked.serverCpu, 1)} s, sandbox ${round(asked.sandboxCpu, 1)} s; ${asked.requests} upstream requests (${endpoints(asked)})`;
 
 const endpoints = (asked: Asked) =>
   Object.entries(asked.byEndpoint)
@@ -314,37 +380,61 @@ const endpoints = (asked: Asked) =>
     .map(([name, n]) => `${name} ${n}`)
     .join(", ") || "none";
 
+/**
+ * A question asked as a client that gives up on a call at 60 s asks it: again at once after a
+ * call it gave up on, again after the seconds an incomplete answer says, until the answer is
+ * complete (MAX_CALLS at most). Its time runs from the first ask to the last answer.
+ */
 async function askQuestion(sandbox: ForkedSandbox, server: Server, question: Question): Promise<Asked> {
   await quiet([...live, sandbox.pid]);
   await sandbox.ask({ op: "mark" });
   const cpu0 = [cpuSeconds(server.pid), cpuSeconds(sandbox.pid)];
   let progress = 0;
   let maxGapMs = 0;
+  const callMs: number[] = [];
   const t0 = performance.now();
-  let last = t0;
-  const result = (await server.client.callTool(
-    { name: question.tool, arguments: question.args },
-    {
-      // The coldest question reads for minutes at 100x: it is timed, not timed out.
-      timeout: 30 * 60_000,
-      onprogress: () => {
-        const now = performance.now();
-        maxGapMs = Math.max(maxGapMs, now - last);
-        last = now;
-        progress++;
-      },
-    },
-  )) as CallToolResult;
+  let result: CallToolResult | undefined;
+  let failure = "";
+  for (let call = 0; call < MAX_CALLS; call++) {
+    const c0 = performance.now();
+    let last = c0;
+    try {
+      result = (await server.client.callTool(
+        { name: question.tool, arguments: question.args },
+        {
+          timeout: PATIENCE_MS,
+          onprogress: () => {
+            const now = performance.now();
+            maxGapMs = Math.max(maxGapMs, now - last);
+            last = now;
+            progress++;
+          },
+        },
+      )) as CallToolResult;
+      failure = "";
+    } catch (error) {
+      result = undefined;
+      failure = `gave up at ${PATIENCE_MS / 1000} s: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    const now = performance.now();
+    callMs.push(now - c0);
+    maxGapMs = Math.max(maxGapMs, now - last);
+    const data = (result?.structuredContent ?? {}) as Loose;
+    if (result && (result.isError || data.complete !== false)) break;
+    if (result) await sleep(Math.min(Number(data.ask_again_in_s ?? 10), 120) * 1000);
+  }
   const ms = performance.now() - t0;
   const [serverCpu, sandboxCpu] = [cpuSeconds(server.pid) - cpu0[0]!, cpuSeconds(sandbox.pid) - cpu0[1]!];
-  maxGapMs = Math.max(maxGapMs, t0 + ms - last);
   const { total, byEndpoint } = await sandbox.ask<Extract<Answer, { op: "requests" }>>({ op: "requests" });
-  const data = (result.structuredContent ?? {}) as Loose;
-  const asked = { ms, requests: total, byEndpoint, progress, maxGapMs, serverCpu, sandboxCpu, complete: data.complete === true, groups: 0, total: 0 };
+  const data = (result?.structuredContent ?? {}) as Loose;
+  const longestMs = Math.max(...callMs);
+  const asked = { ms, calls: callMs.length, longestMs, callMs, requests: total, byEndpoint, progress, maxGapMs, serverCpu, sandboxCpu, complete: data.complete !== false && !!result && !result.isError, groups: 0, total: 0 };
+  if (!result) return { ...asked, complete: false, wrong: failure };
   if (result.isError) {
     const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
     return { ...asked, complete: false, wrong: `error: ${text.slice(0, 200)}` };
   }
+  if (data.complete === false) return { ...asked, wrong: `still not complete after ${MAX_CALLS} calls` };
   const { truth } = await sandbox.ask<Extract<Answer, { op: "truth" }>>({ op: "truth", question: question.truth() });
   return { ...asked, wrong: compare(question, data, truth), groups: Object.keys(truth.groups).length, total: truth.total };
 }

@@ -12,6 +12,8 @@ export type TruthQuestion =
   | { kind: "orders"; keys: OrderKey[]; sinceMs: number }
   /** Conversations whose last message is the customer's, all time, per page id. */
   | { kind: "awaiting" }
+  /** Conversations begun from `sinceMs` to before `untilMs`, per page id. */
+  | { kind: "created"; sinceMs: number; untilMs: number }
   /** Every conversation, per page id (what bounds reading a page's list). */
   | { kind: "conversations" };
 
@@ -27,6 +29,7 @@ const at = (recordTime: string) => Date.parse(`${recordTime.slice(0, 23)}Z`);
 
 export function truth(sandbox: Sandbox, question: TruthQuestion): Truth {
   if (question.kind === "orders") return orderTruth(sandbox, question.keys, question.sinceMs);
+  if (question.kind === "created") return conversationTruth(sandbox, false, [question.sinceMs, question.untilMs]);
   return conversationTruth(sandbox, question.kind === "awaiting");
 }
 
@@ -56,13 +59,14 @@ function orderTruth(sandbox: Sandbox, keys: OrderKey[], sinceMs: number): Truth 
   return { groups, total: matched.length };
 }
 
-function conversationTruth(sandbox: Sandbox, awaiting: boolean): Truth {
+function conversationTruth(sandbox: Sandbox, awaiting: boolean, created?: [number, number]): Truth {
   const state = sandbox.messaging;
   const active = new Set(state.pages.map((p) => p.id));
   const groups: Truth["groups"] = {};
   let total = 0;
   for (const c of state.conversations) {
     if (!active.has(c.page_id)) continue;
+    if (created && !(at(c.inserted_at) >= created[0] && at(c.inserted_at) < created[1])) continue;
     const last = state.messages[c.id]?.at(-1);
     if (awaiting && (!last || last.from.admin_id !== undefined)) continue;
     groups[c.page_id] = { count: (groups[c.page_id]?.count ?? 0) + 1 };

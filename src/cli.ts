@@ -4,6 +4,7 @@ import { type CliCommand, type Config, ConfigFileError, configSecrets, parseCli 
 import { Logger } from "./log.js";
 import { buildServer } from "./server.js";
 import { flushShopIndexes } from "./shop-index/service.js";
+import { warmStart } from "./shop-index/warm-start.js";
 import type { RedisState } from "./state/redis.js";
 import type { StateScope } from "./state/scope.js";
 import { openRedis } from "./state/open.js";
@@ -76,9 +77,12 @@ async function main(): Promise<void> {
     }
     const { serveStdio } = await import("./transports/stdio.js");
     await serveStdio((era) => buildServer({ config, clients, logger, era, forwardLogs: true }), logger, closeAll);
+    void warmStart(config, clients, logger);
     return;
   }
   const handle = await serveApp({ config, logger, clients, states: shared?.states, redis: shared?.redis });
+  // Tenants of a tenants file bring their indexes up to date with their first question.
+  if (!config.tenantsFile) void warmStart(config, clients, logger);
   // Printed whatever the log level: scripts and supervisors wait for this line.
   process.stderr.write(`pancake-mcp ${VERSION} ready on ${handle.url}\n`);
   if (banner) process.stderr.write(`\n${await banner(handle.url)}\n\n`);

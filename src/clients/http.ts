@@ -12,6 +12,7 @@ import {
   UpstreamError,
 } from "./errors.js";
 import { RateLimiter, type Slot } from "./limiter.js";
+import { LIMIT_WINDOW_MS } from "../state/memory.js";
 import { onAbort, pause } from "./on-abort.js";
 import type { Limiter } from "../state/scope.js";
 import { sanitizeText } from "../text/sanitize.js";
@@ -154,9 +155,7 @@ export class HttpCore {
     this.api = options.api;
     this.retry = { ...defaultRetry, ...options.retry };
     this.logger = options.logger ?? silentLogger;
-    // Slots are timed by when each answer began, the latest moment its request can have arrived
-    // (see RateLimiter), so the margin only covers timer and clock granularity.
-    this.limiter = options.limiter ?? (options.ratePerSecond ? new RateLimiter(options.ratePerSecond, 1050) : undefined);
+    this.limiter = options.limiter ?? (options.ratePerSecond ? new RateLimiter(options.ratePerSecond, LIMIT_WINDOW_MS) : undefined);
     this.ownsDispatcher = !options.dispatcher;
     const given = options.dispatcher;
     this.sharedPool = typeof given === "function" ? given : given ? () => Promise.resolve(given) : undefined;

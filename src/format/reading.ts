@@ -4,9 +4,13 @@ import { toIsoInZone } from "./time.js";
 // An answer counted from a read that is not done yet (src/shop-index/row-index.ts): how far it got
 // and when to ask again, in figures for the assistant and in words it can pass on to the owner.
 
-/** Seconds kept on top of the read's own estimate: its last refresh and check, and a margin. */
-const SLACK_S = 5;
-/** When the pace is not known yet. */
+/**
+ * When to ask again: a little before the read's own estimate, since a call asked while the read
+ * is ending waits for it (within its budget) and answers the moment it is done, where one asked
+ * late only waits. At least a few seconds; a minute while the pace is not known yet.
+ */
+const EARLY = 0.9;
+const MIN_S = 3;
 const UNKNOWN_S = 60;
 
 /** How far one read has got, as an answer shows it. */
@@ -28,7 +32,7 @@ export function readingOut(state: ReadState, timeZone: string): ReadingOut {
   };
 }
 
-export const askAgainIn = (state: ReadState): number => Math.ceil((state.etaSeconds ?? UNKNOWN_S) * 1.1) + SLACK_S;
+export const askAgainIn = (state: ReadState): number => Math.max(MIN_S, Math.ceil((state.etaSeconds ?? UNKNOWN_S) * EARLY));
 
 /**
  * One sentence on a read under way (no closing stop: answers join their notes): `what` names what

@@ -188,14 +188,20 @@ export class RowIndex<R, C extends object> {
 
   /**
    * Starts bringing the index up to date and extending it back to `need` (undefined: as far as it
-   * holds or was reading), without waiting: a server's start, or an answer that did without it.
+   * holds or was reading), without waiting for either: a server's start, or an answer that did
+   * without the index. Resolves, once the stored copy is loaded, with whether it started anything.
    */
-  warm(client: C, need?: number | null): void {
-    void (async () => {
+  async warm(client: C, need?: number | null): Promise<boolean> {
+    try {
       await this.ready();
       const from = need === undefined ? this.heldFrom() : need;
-      if (from !== undefined) await this.view(client, from, async () => {}, 0);
-    })().catch((error: unknown) => this.logger?.info(`${this.kind.name}: not brought up to date (${message(error)})`));
+      if (from === undefined) return false;
+      await this.view(client, from, async () => {}, 0);
+      return true;
+    } catch (error) {
+      this.logger?.info(`${this.kind.name}: not brought up to date (${message(error)})`);
+      return false;
+    }
   }
 
   /** Whether the index already holds what `need` asks (loading its stored copy first): a question may then use it cheaply. */

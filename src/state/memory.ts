@@ -2,8 +2,12 @@ import { RateLimiter } from "../clients/limiter.js";
 import { TtlCache } from "./ttl-cache.js";
 import type { CacheOptions, Limiter, StateScope } from "./scope.js";
 
-/** Slots count from when each answer began; the margin covers timer and clock granularity. */
-export const LIMIT_WINDOW_MS = 1050;
+/**
+ * A read's slot counts from when it was sent, a write's from when its answer began; the margin
+ * covers timer and clock granularity and a request that arrives a little later than the one
+ * before it (a read that still meets a 429 is tried again; a write cannot).
+ */
+export const LIMIT_WINDOW_MS = 1020;
 
 /** Most one-time tokens this process remembers as used (each for its TTL). */
 const MAX_USED = 100_000;

@@ -26,6 +26,8 @@ export interface Harness {
   call(name: string, args?: Record<string, unknown>): Promise<CallOutcome>;
   /** Checks every request upstream against the vendor's OpenAPI (test/contract/). */
   contractRecorder: ContractRecorder;
+  /** Another client's session on the same server process (its clients, state and shop index); closed with the harness. */
+  session(): Promise<Client>;
   /** Closes everything; fails when a request broke the vendor's contract. */
   close(): Promise<void>;
 }
@@ -92,11 +94,24 @@ export async function startHarness(
     await client.connect(clientTransport);
     closeServer = () => server.close();
   }
+  const sessions: (() => Promise<void>)[] = [];
   return {
     sandbox,
     client,
     config,
     logs,
+    async session() {
+      const server = buildServer({ config, clients, logger });
+      const other = new Client({ name: "pancake-test-2", version: "1.0.0" });
+      const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverTransport);
+      await other.connect(clientTransport);
+      sessions.push(async () => {
+        await other.close();
+        await server.close();
+      });
+      return other;
+    },
     async call(name, args = {}) {
       const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
       const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
@@ -105,6 +120,7 @@ export async function startHarness(
     },
     contractRecorder: contract,
     async close() {
+      for (const end of sessions) await end();
       await client.close();
       await closeServer();
       await flushShopIndexes();

@@ -33,7 +33,7 @@ export async function indexHolds(ctx: ToolContext, shopId: string, query: OrderL
  */
 export function warmIndex(ctx: ToolContext, shopId: string, query: OrderListParams): void {
   if (!ctx.index || unindexable(query)) return;
-  ctx.index.orders(shopId).warm(ctx.pos, indexNeed(query));
+  void ctx.index.orders(shopId).warm(ctx.pos, indexNeed(query));
 }
 
 /**
