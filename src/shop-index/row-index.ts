@@ -63,8 +63,16 @@ export interface IndexPolicy {
 
 /** Refreshes start this long before the newest update read: updates committed out of order, clocks that differ. */
 export const MARGIN_S = 120;
-/** A read under way is saved this often: what a restart or another replica goes on from. */
+/**
+ * A read under way is saved this often: what a restart goes on from (a file is written whole), and
+ * what other replicas answer from (Redis takes only what changed, so it is written each second).
+ */
 const CHECKPOINT_MS = 10_000;
+const SHARED_CHECKPOINT_MS = 1_000;
+/** A shared index's read is leased this long, and the lease kept every third of it while it reads. */
+const LEASE_MS = 15_000;
+/** A replica that follows another's read looks at what that one wrote this often. */
+const FOLLOW_MS = 1_000;
 /** Counts of a span's parts at most, for that estimate (a page's conversations are counted a month a request). */
 const MAX_COUNTS = 36;
 
@@ -323,6 +331,8 @@ export class RowIndex<R, C extends object> {
   /** The rows read so far, and how far the read got. */
   private partial(): IndexView<R> {
     const reading = this.meta?.reading;
+    // Nothing read yet (another replica's read has written nothing so far).
+    if (!this.meta) return { rows: [], asOf: Date.now(), partial: { read: 0 } };
     if (!reading) return this.whole();
     const read = this.rows.size;
     const pace = this.pace && (read - this.pace.rows) / ((Date.now() - this.pace.at) / 1000);
@@ -407,12 +417,39 @@ export class RowIndex<R, C extends object> {
   }
 
   /**
+   * Extends the index back to `need` (below). Replicas that share it take turns: the one holding
+   * the lease reads and writes as it goes, the others follow what it writes (their calls answer
+   * from it), and one of them goes on from there if the reader stops or dies (its lease lapses).
+   */
+  private async extend(client: C, need: number | null): Promise<void> {
+    const { store } = this;
+    if (!store.lease) return this.extendHeld(client, need);
+    for (;;) {
+      const lease = await store.lease(LEASE_MS);
+      if (lease) {
+        const keeping = setInterval(() => void lease.renew(), LEASE_MS / 3);
+        try {
+          return await this.extendHeld(client, need);
+        } finally {
+          clearInterval(keeping);
+          await lease.release();
+        }
+      }
+      this.pace ??= { at: Date.now(), rows: this.rows.size };
+      await new Promise((resolve) => setTimeout(resolve, FOLLOW_MS));
+      await this.pullShared();
+      this.wake();
+      if (this.meta && covers(this.meta.from, need)) return;
+    }
+  }
+
+  /**
    * Reads what the index lacks of every row updated from `need` on: the part of the span before
    * what it holds, or all of it the first time, going on from a read saved earlier. Rows are kept
    * as they come and saved every few seconds; once all is read the span is held, and the next
    * refresh reads what changed since the read began.
    */
-  private async extend(client: C, need: number | null): Promise<void> {
+  private async extendHeld(client: C, need: number | null): Promise<void> {
     const from = newestFirst(need);
     let meta = this.meta;
     if (!meta) {
@@ -442,7 +479,7 @@ export class RowIndex<R, C extends object> {
         const current = this.meta?.reading;
         if (!current) return;
         current.done = addSpan(current.done, span);
-        if (Date.now() - this.savedAt >= CHECKPOINT_MS) this.checkpoint(false);
+        if (Date.now() - this.savedAt >= (this.store.pull ? SHARED_CHECKPOINT_MS : CHECKPOINT_MS)) this.checkpoint(false);
         this.wake();
       },
     };

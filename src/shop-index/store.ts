@@ -89,6 +89,18 @@ export interface IndexStore<R> {
   pull?(): Promise<{ meta: IndexMeta; rows: R[]; replaced: boolean } | "gone" | undefined>;
   flush(): Promise<void>;
   clear(): Promise<void>;
+  /**
+   * Shared stores only: the right to read the upstream for this index for `ttlMs`, or undefined
+   * while another process holds it (the index then follows what that one writes).
+   */
+  lease?(ttlMs: number): Promise<Lease | undefined>;
+}
+
+/** A read's hold on an index shared by replicas: kept while it reads, let go when done. */
+export interface Lease {
+  /** Keeps it another term; false when it was lost (lapsed and taken by another). */
+  renew(): Promise<boolean>;
+  release(): Promise<void>;
 }
 
 /** No persistence: the index lives as long as the process. */

@@ -1,4 +1,5 @@
-import type { IndexMeta, IndexStore, Stored } from "../shop-index/store.js";
+import { randomBytes } from "node:crypto";
+import type { IndexMeta, IndexStore, Lease, Stored } from "../shop-index/store.js";
 import type { RedisLink } from "./redis-link.js";
 
 // The shop index shared by every replica through Redis (hosted mode): each index is a hash of rows
@@ -54,6 +55,15 @@ for k = 1, 4 do redis.call('PEXPIRE', KEYS[k], tonumber(ARGV[4])) end
 return {redis.call('HGET', KEYS[1], 'epoch'), tonumber(redis.call('HGET', KEYS[1], 'seq')), written}
 `,
   },
+  // KEYS lease. ARGV: holder, ttl (0: let go). Keeps (or lets go of) a lease its holder has.
+  pmcpIndexLease: {
+    keys: 1,
+    lua: `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if tonumber(ARGV[2]) == 0 then redis.call('DEL', KEYS[1]) else redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2])) end
+return 1
+`,
+  },
 };
 
 interface Position {
@@ -63,6 +73,7 @@ interface Position {
 
 export class RedisIndexStore<R> implements IndexStore<R> {
   private readonly keys: [string, string, string, string];
+  private readonly leaseKey: string;
   private position: Position | undefined;
   private writing: Promise<void> = Promise.resolve();
 
@@ -75,6 +86,29 @@ export class RedisIndexStore<R> implements IndexStore<R> {
   ) {
     const base = `pmcp:{${namespace}}:ix:${key}`;
     this.keys = [`${base}:meta`, `${base}:rows`, `${base}:ver`, `${base}:log`];
+    this.leaseKey = `${base}:lease`;
+  }
+
+  /**
+   * The right to read this index's upstream list for a while: one replica reads, the others use
+   * what it writes. Undefined when another replica holds it; a holder that dies lets it lapse.
+   * Redis away, every replica reads for itself (as every other state falls back to memory).
+   */
+  async lease(ttlMs: number): Promise<Lease | undefined> {
+    const holder = randomBytes(9).toString("base64url");
+    const open: Lease = { renew: async () => true, release: async () => {} };
+    if (!this.link.up) return open;
+    try {
+      if ((await this.link.client.set(this.leaseKey, holder, "PX", ttlMs, "NX")) !== "OK") return undefined;
+    } catch (error) {
+      this.link.failed(error);
+      return open;
+    }
+    const keep = (ms: number) => (this.link.run("pmcpIndexLease", this.leaseKey, holder, ms) as Promise<number>).then((kept) => kept === 1);
+    return {
+      renew: () => keep(ttlMs).catch(() => true),
+      release: () => keep(0).then(() => {}, () => {}),
+    };
   }
 
   async load(): Promise<Stored<R> | undefined> {
