@@ -189,5 +189,17 @@ describe("a call within its time budget, the read going on", () => {
     // It went on from where it got: the 10 calls read before the failure were not made again.
     expect(listCalls(sandbox, page.id) - before).toBeLessThanOrEqual(Math.floor(page.count / 60) + 1 - 10 + 2);
   });
-});
 
+  it("answers a read stuck upstream by its budget, saying so, and serves on", async () => {
+    h = await startHarness({ config: { callBudgetSeconds: BUDGET_S } });
+    h.sandbox.server.injectFault({ method: "GET", path: /\/shops$/, kind: "latency", delayMs: 9_000 });
+    const t0 = Date.now();
+    const stuck = await h.call("list_shops");
+    expect(Date.now() - t0).toBeLessThan(BUDGET_S * 1000 + 500);
+    expect(stuck.isError).toBe(true);
+    expect(stuck.text).toMatch(/list_shops did not finish within the 5 s a call may take .* nothing was changed/);
+    expect(stuck.text).toMatch(/Next step: Ask for less/);
+    const next = await h.call("list_shops");
+    expect(next.isError, next.text).toBe(false);
+  });
+});
