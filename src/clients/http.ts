@@ -122,6 +122,11 @@ export function sharedPool(timeouts: { connectTimeoutMs: number; responseTimeout
   };
 }
 
+/** How long a rate key's reads count from their answer after one of its requests met a 429. */
+const CAUTIOUS_MS = 60_000;
+
+const isRateLimited = (error: unknown) => error instanceof UpstreamError && (error.status === 429 || error.code === 106);
+
 export const defaultRetry: RetryPolicy = { attempts: 3, baseDelayMs: 250, maxDelayMs: 4000, budgetMs: 15_000 };
 
 /** Encodes every interpolated value as one path segment, so no id can add `/`, `?`, `#` or `..`. */
@@ -213,10 +218,13 @@ export class HttpCore {
         if (this.limiter && options.rateKey) slot = await this.acquire(this.limiter, options.rateKey, options.signal);
         // A read counts in the page's rate from when it is sent, the platform's own pace (one that
         // meets a 429 is tried again). A write, never tried again, holds its place until its answer
-        // begins, the latest it can have arrived, so it never meets a 429 however late it arrives.
-        if (!write) slot?.arrived();
+        // begins, the latest it can have arrived, so it never meets a 429 however late it arrives;
+        // so do a key's reads for a while after one met a 429 (requests arriving bunched: a slow
+        // connection to open, a proxy), rather than meet more.
+        if (!write && !this.refusedLately(options.rateKey)) slot?.arrived();
         return await this.once<T>(options, method, write, url, slot);
       } catch (error) {
+        if (options.rateKey && isRateLimited(error)) this.refused.set(options.rateKey, Date.now() + CAUTIOUS_MS);
         // A try that failed without an answer may still have reached the upstream: it counts from now.
         slot?.arrived();
         const delay = write ? undefined : this.retryDelay(error, attempt, started);
@@ -225,6 +233,18 @@ export class HttpCore {
         await pause(delay, options.signal, cancelledByClient);
       }
     }
+  }
+
+  /** Rate keys whose requests met a 429, and until when their reads count as writes do. */
+  private readonly refused = new Map<string, number>();
+
+  private refusedLately(key: string | undefined): boolean {
+    if (key === undefined) return false;
+    const until = this.refused.get(key);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.refused.delete(key);
+    return false;
   }
 
   private async acquire(limiter: Limiter, key: string, signal: AbortSignal | undefined): Promise<Slot> {
