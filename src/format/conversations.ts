@@ -46,8 +46,8 @@ export interface RowContext {
   /** Awaiting a reply: how long the customer has waited, which says who wrote last and when. */
   waitingMinutes?: number;
   /**
-   * Read from the shop index, whose copies of tags, assignees and read state may be stale (they
-   * change without moving the update time the index refreshes by): left out.
+   * Read from the shop index, whose read state may be stale (it changes without moving the update
+   * time the index refreshes by, and this server cannot see staff read a chat): left out.
    */
   indexed?: boolean;
 }
@@ -77,8 +77,8 @@ export function conversationRow(c: Conversation, ctx: RowContext) {
     last_from: waiting === undefined ? lastSide : undefined,
     last_sender: lastSide === "page" ? senderName(c.last_sent_by, lastSide) : undefined,
     unread: ctx.indexed ? undefined : c.unread_count ? c.unread_count : c.seen === false ? true : undefined,
-    tags: ctx.indexed ? undefined : tagLabels(c.tags, ctx.tags),
-    assignees: ctx.indexed ? undefined : (c.current_assign_users ?? []).map((u) => sanitizeName(u.name) ?? id(u.id)).filter((n) => n !== undefined),
+    tags: tagLabels(c.tags, ctx.tags),
+    assignees: (c.current_assign_users ?? []).map((u) => sanitizeName(u.name) ?? id(u.id)).filter((n) => n !== undefined),
     has_phone: c.has_phone === true ? true : undefined,
     post_id: c.type === "INBOX" ? undefined : id(c.post_id),
     created_at: recordTime(c.inserted_at, ctx.timeZone),

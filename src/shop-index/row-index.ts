@@ -238,6 +238,22 @@ export class RowIndex<R, C extends object> {
     return changed.length;
   }
 
+  /**
+   * A change this server made upstream to a row held (a tag, an assignment, the read state: they do
+   * not move a row's update time, so no refresh would read them), kept at once. False when the row
+   * is not held (the next read of it brings the change).
+   */
+  async patch(id: string, change: (row: R) => R): Promise<boolean> {
+    this.loaded ??= this.load();
+    await this.loaded;
+    const held = this.rows.get(id);
+    if (held === undefined || !this.meta) return false;
+    const row = change(held);
+    this.rows.set(id, row);
+    await this.shared(this.meta, [row]);
+    return true;
+  }
+
   /** A pushed change this index could not apply: the next question (on any replica) refreshes whatever the interval. */
   async markDirty(): Promise<void> {
     if (!this.meta) return;

@@ -10,7 +10,7 @@ import type { Logger } from "../log.js";
 import { AskLater, type AskUser, approve, type Confirmation } from "./confirm.js";
 import { CURSOR_KEY } from "./cursor.js";
 import { capFullRows } from "./inputs.js";
-import { fitResult } from "./page-fit.js";
+import { fitResult, rowsKey } from "./page-fit.js";
 import { issuesMessage, listsFromSingles, unknownKeysMessage } from "./input-errors.js";
 import { resolvePageArgs } from "./pages/page-refs.js";
 import type { ToolsetName } from "../toolsets.js";
@@ -175,12 +175,23 @@ async function runToolOnce(tool: AnyTool, args: unknown, ctx: ToolContext): Prom
       else if (approval.edits) input = await prepare({ ...(args as Record<string, unknown>), ...approval.edits });
     }
     answer ??= await tool.handler(input, ctx);
-    const { value, text } = await fitResult(tool, input, compact(answer as Record<string, unknown>), ctx);
+    const { value, text } = await fitResult(tool, input, shortPageSaid(tool, input, compact(answer as Record<string, unknown>)), ctx);
     return { content: [{ type: "text", text }], structuredContent: value };
   } catch (error) {
     if (error instanceof AskLater) throw error;
     return errorResult(tool.name, error, ctx.logger);
   }
+}
+
+/**
+ * A page of rows shorter than its limit, with more to come, never goes without a word: a tool
+ * that says nothing why (the upstream served fewer rows in the pages one call reads) gets this one.
+ */
+function shortPageSaid(tool: AnyTool, input: Record<PropertyKey, unknown>, answer: Record<string, unknown>): Record<string, unknown> {
+  const key = rowsKey(tool);
+  const rows = key ? answer[key] : undefined;
+  if (!Array.isArray(rows) || !("note" in tool.output.shape) || typeof input.limit !== "number" || rows.length >= input.limit || !answer.next_cursor || answer.note) return answer;
+  return { ...answer, note: `${rows.length} of the ${input.limit} rows asked for: the pages read this call held no more; next_cursor continues with the rest.` };
 }
 
 export function errorResult(toolName: string, error: unknown, logger?: Logger): ToolResult {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { sanitizeName } from "../../text/sanitize.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { jsonish, pageIdInput } from "../inputs.js";
+import { patchIndexed } from "./index-patch.js";
 import { resolveStaffIds } from "./page-lookups.js";
 import { conversationIdInput } from "./send-shared.js";
 
@@ -26,6 +27,7 @@ export const assignConversation = defineTool({
     const ids = [...new Set(staff.map((u) => String(u.id)))];
     const updated = await ctx.messaging.assignConversation(input.page_id, input.conversation_id, ids);
     const current = updated.current_assign_users ?? staff;
+    await patchIndexed(ctx, input.page_id, input.conversation_id, { current_assign_users: current });
     return {
       conversation_id: input.conversation_id,
       assignees: current.map((u) => ({ id: String(u.id), name: sanitizeName(u.name) })),

@@ -158,13 +158,15 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
   const tz = ctx.config.timezone;
   const now = Date.now();
   const ranged = input.since !== undefined || input.until !== undefined;
-  // Tags, assignment and read state change without moving a conversation's update time: the index
-  // cannot answer for them (indexed-scan.ts), nor group by them.
-  const indexable = !!ctx.index && !input.tags?.length && !input.unread && !input.group_by?.some((k) => k === "tag" || k === "assignee");
-  const allTime = awaiting && !ranged && indexable;
-  // Without since/until the awaiting rows are those of the last days; all time, they are only listed so.
+  // The list filters on tags and sorts unread first itself, exactly and as they are now: those are
+  // read from it. Everything else, groupings by tag and assignee too, the index answers, with
+  // tags and staff as each conversation was last read or changed through this server.
+  const indexable = !!ctx.index && !input.tags?.length && !input.unread;
+  // Without since/until every filter and grouping counts all time, as the plain call does.
+  const allTime = awaiting && !ranged;
+  // The awaiting rows, though, are those of the last days unless a wait is asked (waiting_minutes): older ones can rarely be messaged.
   const range = ranged || awaiting ? parseRange(input.since, input.until, tz, { defaultDays: AWAITING_DAYS }) : undefined;
-  const span = range && !allTime ? { since: toUnix(range.since), until: toUnix(range.until) } : {};
+  const span = range && ranged ? { since: toUnix(range.since), until: toUnix(range.until) } : {};
   // The OpenAPI's order_by: newest created first. It does not say which time since/until then
   // read; the v1 list's range reads the field it is ordered by (the seed document pairs the two
   // there), and the same is taken here.
@@ -195,8 +197,7 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
     // Counts and the awaiting queue need every match: they build the index; a name search uses it once it is there.
     const indexed = indexable && tags !== null ? await indexedScan(ctx, pageId, query, kept, counting || awaiting) : undefined;
     const scan = tags === null ? NOTHING_TAGGED : (indexed ?? (await scanPage(ctx.messaging, pageId, query, kept, limits)));
-    // Rows from the index show no tags (indexed-scan.ts): their names are not read.
-    return { scan, tags: scan.asOf === undefined ? await tagNames(ctx.messaging, pageId) : new Map<string, string>() };
+    return { scan, tags: await tagNames(ctx.messaging, pageId) };
   });
 
   // Those awaiting a reply are a queue: the longest wait first, so a cut leaves out the newest.
@@ -262,22 +263,23 @@ export function within24h(scanned: Scanned, page?: PageResult): number | undefin
   return scanned.matches.filter(({ c, r }) => (page === undefined || r === page) && c.type === "INBOX" && (waitingSince(c) ?? 0) > scanned.now - MESSAGING_WINDOW_MS).length;
 }
 
-/** Rows read from the index carry no tags, assignees or unread: those change without the list saying (indexed-scan.ts). */
-const INDEXED_ROWS_NOTE = "rows counted from the shop index leave out tags, assignees and unread (list one page for them)";
+/**
+ * Rows from the index: tags and staff change without moving a conversation's update time, so they
+ * are as the conversation was last read (or changed through this server); its read state is left out.
+ */
+const INDEXED_ROWS_NOTE = "tags and assignees of rows counted from the shop index are as each conversation was last read or changed here; unread is left out (pass unread: true)";
 
-/** Awaiting a reply, counted over all time but last active before the rows' span (the last days). */
+/** Awaiting a reply, counted over all time but last active before the rows' span (the last days), with no wait asked. */
 export const waitingLonger = (scanned: Scanned, m: Match, input: ListConversationsInput) =>
-  scanned.allTime && (timeOf(input)(m.c) ?? 0) < (scanned.range?.since.getTime() ?? 0);
+  scanned.allTime && input.waiting_minutes === undefined && (timeOf(input)(m.c) ?? 0) < (scanned.range?.since.getTime() ?? 0);
 
 /** What an awaiting answer counted; groups, unlike rows, count every match of all time. */
 export const awaitingNotes = (scanned: Scanned, input: ListConversationsInput, grouped = false) => [
-  scanned.awaiting && !scanned.ranged && !scanned.allTime
-    ? `conversations ${input.time_field === "created" ? "begun" : "active"} in the last ${AWAITING_DAYS} days (range); pass since for older ones`
-    : "",
   scanned.allTime && grouped ? "groups and total count every conversation awaiting a reply, of all time" : "",
-  scanned.allTime && !grouped
-    ? `total counts every conversation awaiting a reply, of all time; rows list those ${input.time_field === "created" ? "begun" : "active"} in the last ${AWAITING_DAYS} days (range), waiting_longer counts the rest`
+  scanned.allTime && !grouped && input.waiting_minutes === undefined
+    ? `total counts every conversation awaiting a reply, of all time; rows list those ${input.time_field === "created" ? "begun" : "active"} in the last ${AWAITING_DAYS} days (range), waiting_longer counts the rest: pass waiting_minutes (0: every one) or since to list them`
     : "",
+  scanned.allTime && !grouped && input.waiting_minutes !== undefined ? "rows and total are of all time, the longest wait first" : "",
   scanned.awaiting ? "within_24h: inbox conversations the page can still message (the customer wrote in the last 24 hours)" : "",
 ];
 
@@ -318,9 +320,9 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
     }),
     total,
     matched: filtering && !complete ? matches.length : undefined,
-    range: range && awaiting ? { since: toIsoInZone(range.since, tz), until: toIsoInZone(range.until, tz) } : undefined,
+    range: range && awaiting && (scanned.ranged || input.waiting_minutes === undefined) ? { since: toIsoInZone(range.since, tz), until: toIsoInZone(range.until, tz) } : undefined,
     within_24h: within24h(scanned),
-    waiting_longer: scanned.allTime ? matches.length - listed.length : undefined,
+    waiting_longer: scanned.allTime && input.waiting_minutes === undefined ? matches.length - listed.length : undefined,
     truncated: shown.length < matches.length || (!complete && total === undefined) || undefined,
     // A total of matches is only as whole as the lists read for it.
     complete,

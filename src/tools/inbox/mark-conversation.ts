@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineTool, OVERWRITE } from "../define.js";
 import { pageIdInput } from "../inputs.js";
+import { patchIndexed } from "./index-patch.js";
 import { conversationIdInput } from "./send-shared.js";
 
 export const markConversation = defineTool({
@@ -18,6 +19,7 @@ export const markConversation = defineTool({
   async handler(input, ctx) {
     if (input.state === "read") await ctx.messaging.markConversationRead(input.page_id, input.conversation_id);
     else await ctx.messaging.markConversationUnread(input.page_id, input.conversation_id);
+    await patchIndexed(ctx, input.page_id, input.conversation_id, input.state === "read" ? { seen: true, unread_count: 0 } : { seen: false });
     return { conversation_id: input.conversation_id, state: input.state };
   },
 });

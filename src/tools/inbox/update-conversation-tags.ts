@@ -3,6 +3,7 @@ import { InputError, PancakeError, UpstreamError } from "../../clients/errors.js
 import { tagLabels } from "../../format/conversations.js";
 import { defineTool, OVERWRITE } from "../define.js";
 import { jsonish, pageIdInput } from "../inputs.js";
+import { patchIndexed } from "./index-patch.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
 import { conversationIdInput } from "./send-shared.js";
 
@@ -55,6 +56,7 @@ export const updateConversationTags = defineTool({
       done.push(`${change.action} ${names.get(change.tag_id) ?? change.tag_id}`);
     }
     const ids = current ?? [];
+    await patchIndexed(ctx, input.page_id, input.conversation_id, { tags: ids });
     const labels = tagLabels(ids, names);
     return { conversation_id: input.conversation_id, tags: ids.map((id, i) => ({ id, name: labels[i] ?? id })) };
   },

@@ -268,7 +268,7 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   if (input.province_list !== undefined && !keys.includes("province")) throw new InputError("province_list", "applies to group_by province", 'Add "province" to group_by, or drop it.');
   const tz = ctx.config.timezone;
   const time = input.time_field === undefined ? "inserted_at" : timeField(input.time_field);
-  const lf = localFilter.parse(localFilterOf(input));
+  const lf = localFilter.parse(localFilterOf(input, ctx.config.timezone));
   const fields = new Set(["id", "status", "inserted_at", "total_price_after_sub_discount", "total_price", "cod", "shipping_fee", "is_free_shipping", "order_currency", ...localFields(lf)]);
   for (const key of keys) for (const field of isPeriod(key) ? [timeSource(time)] : KEY_FIELDS[key]) fields.add(field);
   const query: OrderListParams = { ...(await orderQuery(ctx.pos, shopId, input, tz)), option_sort: "inserted_at_desc", fields: [...fields] };
@@ -301,6 +301,7 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
   if (buyers) for (const g of all) Object.assign(g.figures, buyers.span(g.labels[at]!));
   const groups = input.min_orders === undefined ? all : all.filter((g) => (g.figures.orders ?? 0) >= input.min_orders!);
   const matched = sum(entries, "orders");
+  const live = entries.filter((c) => !VOID_NAMES.has(c.order.status as number));
   const { rows, rest } = listed(keys, groups, input, buyers, tz);
   const notes = [
     pushed && pushedNote(pushed),
@@ -309,14 +310,15 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
       `${voided.map((v) => `${v.orders} ${v.name}`).join(" and ")} of the ${matched} orders (total) are left out of the groups' figures and counted apart, in all and in each group (${voided.map((v) => v.name).join(", ")}): pass statuses (["all"]: every one) or group by status to count them in.`,
     names.provinces?.note(),
     input.min_orders === undefined ? undefined : `${all.length - groups.length} groups with fewer than ${input.min_orders} orders are left out.`,
-    restNote(rest, 100),
+    input.limit === 0 ? `limit 0: the ${groups.length} groups are left out (group_count); pass a limit to list them.` : restNote(rest, 100),
   ].filter(Boolean);
   return {
-    groups: rows,
+    groups: input.limit === 0 ? undefined : rows,
     subtotals: keys.length === 2 && input.limit !== 0 ? subtotals(keys[0]!, groups, input, buyers, tz) : undefined,
     group_count: groups.length,
     // Every order that matches, as the plain list counts them (canceled and deleted among them).
     total: matched,
+    without_canceled: { orders: sum(live, "orders"), amount: sum(live, "amount") },
     ...Object.fromEntries(voided.map(({ name, ...sums }) => [name, sums])),
     complete: read?.complete ?? true,
     ask_again_in_s: read?.reading && !read.reading.failed ? askAgainIn(read.reading) : undefined,

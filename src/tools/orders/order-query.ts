@@ -121,6 +121,22 @@ export function statusClock(input: Pick<FilterInput, "status_older_than" | "sinc
   return { before, upstream: !ranged || (input.time_field !== undefined && timeField(input.time_field) === -1) };
 }
 
+/**
+ * A status's time (time_field naming a status) with other statuses asked beside it: each order is
+ * dated by when it reached that status or, never having reached it, the one it is in ("returned or
+ * partly returned this month": a partly returned order never was returned). The list dates by one
+ * status only, so the list is asked for the orders updated since (reaching a status updates an
+ * order) and the dates are read here from each order's history. Undefined otherwise.
+ */
+export function statusDating(input: Pick<FilterInput, "time_field" | "statuses" | "exclude_statuses" | "since" | "until">, timeZone: string) {
+  if (input.time_field === undefined || (input.since === undefined && input.until === undefined)) return undefined;
+  const field = timeField(input.time_field);
+  const asked = statusFilter(input);
+  if (typeof field !== "number" || field < 0 || !asked || asked.every((code) => code === field)) return undefined;
+  const { since, until } = openRange(input.since, input.until, timeZone);
+  return { s: field, from: since && toUnix(since), to: until && toUnix(until) };
+}
+
 /** What since/until resolved to ("this month", "last 30 days"), in the shop's zone; an end not given stays open. */
 export function rangeEcho(input: Pick<FilterInput, "since" | "until">, timeZone: string): { since?: string; until?: string } | undefined {
   if (input.since === undefined && input.until === undefined) return undefined;
@@ -141,13 +157,15 @@ export async function orderQuery(pos: PosClient, shopId: string, input: FilterIn
   const { since, until } = openRange(input.since, input.until, timeZone);
   const clock = statusClock(input);
   const end = until && toUnix(until);
+  // Dated by each order's history here (statusDating): the list reads every order updated since.
+  const dated = statusDating(input, timeZone) !== undefined;
   const carrierList = input.carriers?.some((c) => !/^\d+$/.test(String(c))) ? await carriers(pos, shopId) : [];
   return {
     search: orderNumberOf(input.search) ?? searchText(input.search),
     filter_status: statusFilter(input),
-    updateStatus: clock?.upstream ? -1 : input.time_field === undefined ? undefined : timeField(input.time_field),
+    updateStatus: clock?.upstream ? -1 : dated ? "updated_at" : input.time_field === undefined ? undefined : timeField(input.time_field),
     startDateTime: since && toUnix(since),
-    endDateTime: clock?.upstream ? Math.min(end ?? clock.before, clock.before) : end,
+    endDateTime: clock?.upstream ? Math.min(end ?? clock.before, clock.before) : dated ? undefined : end,
     option_sort: `${input.sort}_${input.ascending ? "asc" : "desc"}` as OrderSort,
     partner_id: input.carriers?.map((c) => Number(/^\d+$/.test(String(c)) ? c : refId("carriers", carrierList, c))),
     customer_id: input.customer_id === undefined ? undefined : await customerId(pos, shopId, "customer_id", input.customer_id),

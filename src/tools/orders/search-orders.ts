@@ -123,26 +123,32 @@ function pastPage100(q: OrderListParams): string {
 }
 
 /**
- * limit 0: how many orders match, and what they come to per status (up to SUM_MAX), without rows,
- * as the other lists take it. Only the list's own filters: one applied here row by row has no count.
+ * What every match comes to: how many, per status, and without canceled and deleted orders, over
+ * every match at any count (the status grouping: the POS's statistics, the shop index or the list
+ * read whole); limit 0 answers this alone, and a list of rows carries it beside its first page.
  */
-async function orderCounts(input: Parameters<typeof orderQuery>[2] & { cursor?: string | undefined }, ctx: ToolContext, shopId: string) {
-  if (input.cursor) throw new InputError("cursor", "continues a list of rows; limit 0 lists none", "Drop cursor, or pass a limit from 1 to 100.");
-  const lf = localFilter.parse(localFilterOf(input));
-  if (lf) {
-    throw new InputError("limit", `0 (counts only) counts the list's own filters; ${localFilterNames(lf)} is applied here row by row`, 'Pass group_by ["status"]: it counts and sums every match.');
+async function orderCounts(input: Parameters<typeof orderGroups>[0], ctx: ToolContext, shopId: string) {
+  const asked = { ...input, group_by: ["status" as const], limit: 100, fields: undefined, cursor: undefined, group_sort: undefined, min_orders: undefined };
+  const { groups, note, group_count: _count, ...grouped } = await orderGroups(asked, ctx, shopId);
+  const totals: Record<string, StatusTotals> = {};
+  for (const g of (groups ?? []) as (StatusTotals & { status?: unknown })[]) {
+    if (typeof g.status === "string") totals[g.status] = { orders: g.orders, amount: g.amount, cod: g.cod, shipping_fee: g.shipping_fee };
   }
-  const q = await orderQuery(ctx.pos, shopId, input, ctx.config.timezone);
-  const fetch = (page_number: number, page_size: number) => ctx.pos.listOrders(shopId, { ...q, page_number, page_size });
-  const total = (await fetch(1, 1)).total_entries;
-  const all = total !== undefined && total > 0 && total <= SUM_MAX ? await everyRow(total, fetch) : undefined;
-  return {
-    total,
-    range: rangeEcho(input, ctx.config.timezone),
-    currency: all ? orderCurrency(all) : undefined,
-    totals: all?.length ? totalsOf(all) : undefined,
-    note: total !== undefined && total > SUM_MAX ? `No totals over ${SUM_MAX} matches: group_by ["status"] counts and sums every match.` : undefined,
-  };
+  return { ...grouped, totals: Object.keys(totals).length ? totals : undefined, note };
+}
+
+interface StatusTotals {
+  orders: number;
+  amount: number;
+  cod: number;
+  shipping_fee: number;
+}
+
+/** What orders read whole come to, as orderCounts says it (a page of rows holding every match). */
+function countsOf(orders: readonly PosOrder[]) {
+  const totals = totalsOf(orders) as Record<string, StatusTotals>;
+  const live = Object.entries(totals).filter(([status]) => status !== "canceled" && status !== "deleted");
+  return { totals, without_canceled: { orders: live.reduce((n, [, t]) => n + t.orders, 0), amount: live.reduce((n, [, t]) => n + t.amount, 0) } };
 }
 
 export const searchOrders = defineTool({
@@ -166,6 +172,7 @@ export const searchOrders = defineTool({
     subtotals: z.array(groupRowSchema).optional().describe("Two keys: each value of the first, its groups summed"),
     group_count: z.number().optional().describe("Groups found (those past limit are summed in the other row)"),
     total: z.number().optional().describe("Orders matching, canceled and deleted included"),
+    without_canceled: z.object({ orders: z.number(), amount: z.number() }).optional().describe("Every match but canceled and deleted"),
     canceled: z.object({ orders: z.number(), amount: z.number() }).optional().describe("Left out of the groups"),
     deleted: z.object({ orders: z.number(), amount: z.number() }).optional().describe("Deleted recently: left out of the groups"),
     complete: z.boolean().optional(),
@@ -175,13 +182,16 @@ export const searchOrders = defineTool({
     next_cursor: z.string().optional(),
     range: z.object({ since: z.string().optional(), until: z.string().optional() }).optional().describe("since/until as read"),
     currency: z.string().optional(),
-    totals: z.record(z.string(), z.object({ orders: z.number(), amount: z.number(), cod: z.number(), shipping_fee: z.number() })).optional().describe("Per status, over every match (up to 300)"),
+    totals: z.record(z.string(), z.object({ orders: z.number(), amount: z.number(), cod: z.number(), shipping_fee: z.number() })).optional().describe("Per status, over every match"),
     note: z.string().optional(),
   }),
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);
     if (input.group_by) return orderGroups({ ...input, group_by: input.group_by }, ctx, shopId);
-    if (input.limit === 0) return orderCounts(input, ctx, shopId);
+    if (input.limit === 0) {
+      if (input.cursor) throw new InputError("cursor", "continues a list of rows; limit 0 lists none", "Drop cursor, or pass a limit from 1 to 100.");
+      return orderCounts({ ...input, group_by: ["status"] }, ctx, shopId);
+    }
     const limit = input.limit ?? ROW_LIMIT;
     let state: CursorState;
     if (input.cursor) {
@@ -191,7 +201,7 @@ export const searchOrders = defineTool({
       const at = decoded.lf ? decoded : resumeAt(decoded, limit);
       state = at.pg <= LAST_DISTINCT_PAGE ? { ...decoded, ...at } : decoded;
     } else {
-      const lf = localFilter.parse(localFilterOf(input));
+      const lf = localFilter.parse(localFilterOf(input, ctx.config.timezone));
       const q = { ...(await orderQuery(ctx.pos, shopId, input, ctx.config.timezone)), fields: projection(input.fields, input.sort, lf) };
       // Filtered here, the list is read in its largest pages: most rows it serves are dropped.
       state = { q, lf, pg: 1, off: 0, ps: lf ? SCAN_PAGE_SIZE : limit, seen: [], li: [] };
@@ -244,26 +254,24 @@ export const searchOrders = defineTool({
       if (removed.some((o) => (o as { is_removed?: unknown }).is_removed === true)) note = `Order #${state.lf.n} was deleted: pass include_removed true to list it.`;
     }
     const names = input.fields || (state.q as OrderListParams).fields ? undefined : await orderNames(ctx.pos, shopId);
-    const first = !input.cursor && !note && names !== undefined;
+    const first = !input.cursor && !note;
     // "How much COD is out there?": every match summed here (reading the rest of a few hundred when
     // this answer shows fewer), so no model adds up fifty numbers or pages for them.
     const all = !first ? undefined : !next ? rows : !state.lf && total !== undefined && total <= SUM_MAX
           ? await everyRow(total, (page_number, page_size) => ctx.pos.listOrders(shopId, { ...(state.q as OrderListParams), page_number, page_size }))
           : undefined;
-    if (first && !all) {
-      note =
-        total !== undefined
-          ? `No totals over ${SUM_MAX} matches: narrow the filters (since/until, statuses) to have goods and COD summed.`
-          : `No total or totals: ${localFilterNames(state.lf)} is applied here to the rows as they are read; group_by status counts and sums every match.`;
-    }
+    // Past a few hundred matches, or with a filter applied here, the figures come from counting every match.
+    const counts = all?.length ? countsOf(all) : first && (next || state.lf) ? await orderCounts({ ...input, group_by: ["status"] }, ctx, shopId) : undefined;
     return {
       orders: names ? rows.map((o) => ({ ...orderRow(o, ctx.config.timezone, names), in_status_for: aged ? inStatusFor(o) : undefined })) : rows.map(rawRow),
-      total,
+      total: total ?? (counts && "total" in counts ? (counts.total as number) : undefined),
+      without_canceled: counts?.without_canceled,
       next_cursor: next ? encodeCursor("search_orders", input, next) : undefined,
       range: input.cursor ? undefined : rangeEcho(input, ctx.config.timezone),
       currency: names ? orderCurrency(rows) : undefined,
-      totals: all?.length ? totalsOf(all) : undefined,
-      note,
+      totals: counts?.totals,
+      complete: counts && "complete" in counts ? counts.complete : undefined,
+      note: [note, counts && "note" in counts ? counts.note : undefined].filter(Boolean).join(" ") || undefined,
     };
   },
 });

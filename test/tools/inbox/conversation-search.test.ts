@@ -135,8 +135,8 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     expect(grouped.data.note).not.toMatch(/last 7 days/);
   });
 
-  it("keeps only those waiting at least waiting_minutes, and says for how long", async () => {
-    const all = awaiting(s).filter(thisWeek);
+  it("keeps only those waiting at least waiting_minutes, of all time, and says for how long", async () => {
+    const all = awaiting(s);
     const now = Date.now();
     // A threshold with no conversation within five minutes of it, so the clock moving cannot flip one.
     const waits = all.map((a) => (now - a.at) / 60_000).sort((a, b) => a - b);
@@ -157,14 +157,15 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
   });
 
   it("lists the last 7 days unless told otherwise, counts the older ones apart, says so, and counts who can still be messaged", async () => {
-    const r = await h.call("list_conversations", { waiting_minutes: 60, limit: 5 });
+    const r = await h.call("list_conversations", { awaiting_reply: true, limit: 5 });
     expect(r.isError, r.text).toBe(false);
     expect(Date.parse(r.data.range.since)).toBe(weekStart());
     expect(r.data.note).toMatch(/last 7 days/);
+    expect(r.data.note).toMatch(/pass waiting_minutes \(0: every one\) or since to list them/);
     const now = Date.now();
-    const waiting = awaiting(s).filter((a) => thisWeek(a) && now - a.at >= 60 * 60_000);
+    const waiting = awaiting(s).filter((a) => thisWeek(a));
     // The seed holds older ones too: those are what used to bury today's, counted but not listed.
-    const ever = awaiting(s).filter((a) => now - a.at >= 60 * 60_000);
+    const ever = awaiting(s);
     expect(ever.length).toBeGreaterThan(waiting.length);
     expect(r.data.total).toBe(ever.length);
     expect(r.data.waiting_longer).toBe(ever.length - waiting.length);
@@ -174,8 +175,14 @@ describe("list_conversations: customers by name or phone, awaiting reply, all pa
     // Each page says its own, for the page that has to answer them.
     for (const page of r.data.pages) expect(page.within_24h, page.page_id).toBe(open.filter((a) => a.c.page_id === page.page_id).length);
     expect(r.data.pages.filter((p: { within_24h: number }) => p.within_24h > 0).length).toBeGreaterThan(1);
-    const older = await h.call("list_conversations", { waiting_minutes: 60, since: "2026-01-01", limit: 5 });
+    const older = await h.call("list_conversations", { awaiting_reply: true, since: "2026-01-01", limit: 5 });
     expect(older.data.total).toBeGreaterThan(waiting.length);
+    // A wait asked lists every one of all time, the longest first: no narrower scope than its count.
+    const waited = await h.call("list_conversations", { waiting_minutes: 0, limit: 50 });
+    expect(waited.data.total).toBe(ever.length);
+    expect(waited.data.conversations).toHaveLength(Math.min(50, ever.length));
+    expect(waited.data.waiting_longer).toBeUndefined();
+    expect(waited.data.range).toBeUndefined();
   });
 
   it("answers 'not answered since a time' with since, on one page named by name", async () => {

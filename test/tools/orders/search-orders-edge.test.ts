@@ -136,7 +136,8 @@ describe("search_orders found by time in status, past page 100 of its largest pa
     expect(byCreation.note).not.toContain("inserted_at");
     const byStatusTime = await walk({ status_older_than: "1 hour", sort: "last_update_status_at", fields: ["status"], limit: 100 });
     expect(new Set(byStatusTime.seen).size).toBe(stale.length);
-  });
+    // Two walks of 100 calls each over 10,100 orders.
+  }, 60_000);
 });
 
 describe("search_orders sorted by a figure, past page 100 of its largest pages", () => {
@@ -161,5 +162,6 @@ describe("search_orders sorted by a figure, past page 100 of its largest pages",
     expect(new Set(seen).size).toBe(10_000);
     expect(cursor).toBeUndefined();
     expect(note).toContain("repeats rows past page 100");
-  });
+    // A walk of 100 calls over 10,100 orders.
+  }, 60_000);
 });
