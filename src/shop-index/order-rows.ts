@@ -46,6 +46,7 @@ export const INDEX_FIELDS = [
   "ad_id",
   "post_id",
   "is_livestream",
+  "items",
 ] as const;
 
 type Loose = Record<string, unknown>;
@@ -57,6 +58,8 @@ const pick = (value: unknown, keys: readonly string[]) => {
 
 /** The carrier's times the list filters on, beside its id. */
 const PARTNER_KEYS = ["partner_id", "paid_at", "picked_up_at", "first_delivery_at"];
+/** An order line as sales per variant and the value of what came back read it. */
+const ITEM_KEYS = ["variation_id", "product_id", "quantity", "returned_count", "discount_each_product", "is_discount_percent", "is_bonus_product"];
 const ADDRESS_KEYS = ["province_id", "new_province_id", "province_name"];
 const PERSON_KEYS = ["id", "name"];
 const CUSTOMER_KEYS = ["id", "customer_id", "name"];
@@ -75,6 +78,12 @@ export function indexedOrder(order: PosOrder): PosOrder {
   }
   if (raw.status_history) {
     out.status_history = (Array.isArray(raw.status_history) ? raw.status_history : []).map((h) => pick(h, ["status", "updated_at"]));
+  }
+  if (Array.isArray(raw.items)) {
+    out.items = raw.items.map((item) => {
+      const price = rec(rec(item)?.variation_info)?.retail_price;
+      return { ...pick(item, ITEM_KEYS), ...(typeof price === "number" ? { retail_price: price } : {}) };
+    });
   }
   for (const [field, keys] of [
     ["partner", PARTNER_KEYS],

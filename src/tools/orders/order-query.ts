@@ -52,7 +52,7 @@ export const orderFilterInput = {
     .max(ORDER_STATUSES.length)
     .optional()
     .describe(
-      'In workflow order: new, waiting_for_confirmation, waiting_for_goods, ordered, confirmed, waiting_to_print, printed, packing, waiting_to_ship, shipped, received (delivered), money_collected (delivered, paid), returning, partly_returned, returned, canceled, deleted; codes; or "all"',
+      'In workflow order: new, waiting_for_confirmation, waiting_for_goods, ordered, confirmed, waiting_to_print, printed, packing, waiting_to_ship, shipped, received (delivered), money_collected (delivered, paid), returning, partly_returned, returned, canceled, deleted; codes; "undelivered" (all before received); "all"',
     ),
   exclude_statuses: z.boolean().optional().describe("Negate statuses"),
   time_field: statusValue
@@ -76,9 +76,15 @@ export const orderFilterInput = {
 const filterObject = z.object(orderFilterInput);
 export type FilterInput = z.output<typeof filterObject>;
 
+/** Words for sets of statuses: "all" (canceled and deleted among them), "undelivered" (every one before received, in the workflow's order). */
+const STATUS_WORDS: Record<string, number[]> = {
+  all: ORDER_STATUSES.map((row) => row.code),
+  undelivered: ORDER_STATUSES.slice(0, ORDER_STATUSES.findIndex((row) => row.code === 3)).map((row) => row.code),
+};
+
 /**
- * The list's `filter_status[]`: the statuses named ("all" is every one, canceled and deleted
- * among them), or with exclude_statuses every status but those; undefined when none are named.
+ * The list's `filter_status[]`: the statuses named (or a word for several), or with
+ * exclude_statuses every status but those; undefined when none are named.
  */
 export function statusFilter(input: Pick<FilterInput, "statuses" | "exclude_statuses">): number[] | undefined {
   if (!input.statuses?.length) {
@@ -86,7 +92,7 @@ export function statusFilter(input: Pick<FilterInput, "statuses" | "exclude_stat
     return undefined;
   }
   const every = ORDER_STATUSES.map((row) => row.code);
-  const named = new Set(input.statuses.flatMap((s) => (String(s).trim().toLowerCase() === "all" ? every : [requireStatus("statuses", ORDER_STATUSES, s)])));
+  const named = new Set(input.statuses.flatMap((s) => STATUS_WORDS[String(s).trim().toLowerCase()] ?? [requireStatus("statuses", ORDER_STATUSES, s)]));
   const codes = every.filter((code) => named.has(code) !== (input.exclude_statuses === true));
   if (!codes.length) throw new InputError("statuses", "with exclude_statuses leaves no status", "Leave out fewer statuses, or drop exclude_statuses.");
   return codes;
