@@ -528,6 +528,29 @@ async function addressCache(emit: (row: Row) => void, options: DataScaleOptions,
       target: `bounded: the second 2,000 add <= 5 MB (${growth} MB); after a full collection ${before.kept} -> ${first.kept} -> ${second.kept} MB; as found ${before.found} -> ${first.found} -> ${second.found} MB; cap: the geo cache keeps at most 2,000 keys and 8 MB for 24 h (src/tools/shop/geo-index.ts), and a made-up id is refused before anything is cached under it`,
       pass: growth <= 5,
     });
+    // The same cache through the resource template (issue 33): ids of a place id's form and 8 KB
+    // ids, every one distinct, refused before anything is read or cached under them.
+    let r = 0;
+    const reads = async (count: number) => {
+      for (let i = 0; i < count; i++, r++) {
+        const id = r % 2 ? String(7_000_000 + r) : String(r).padStart(8_000, "9");
+        await server.client.readResource({ uri: `pos://geo/provinces/${id}/districts` }).catch(() => undefined);
+      }
+    };
+    await reads(20);
+    const start = await reading();
+    await reads(2_000);
+    const once = await reading();
+    await reads(2_000);
+    const twice = await reading();
+    const added = round(twice.kept - once.kept, 1);
+    emit({
+      figure: "address cache bound: resources/read of pos://geo/provinces/{id}/districts with 2,000 then 2,000 more distinct made-up ids (half 8 KB), resident memory after a full collection",
+      value: twice.kept,
+      unit: "MB",
+      target: `bounded: the second 2,000 add <= 5 MB (${added} MB); after a full collection ${start.kept} -> ${once.kept} -> ${twice.kept} MB; as found ${start.found} -> ${once.found} -> ${twice.found} MB; the resource reads through the tool's cache and its id checks (src/tools/shop/geo-index.ts)`,
+      pass: added <= 5,
+    });
   } finally {
     await server.stop();
   }

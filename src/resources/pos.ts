@@ -65,10 +65,8 @@ export const posResources: ResourceDefinition[] = [
     },
     async read(params, ctx) {
       const provinceId = params.province_id ?? "";
-      const geo = geoIndex(ctx.pos);
-      // Only known provinces are asked for (and cached): an unknown id is not a resource.
-      if (!(await geo.provinces()).some((p) => String(p.id) === provinceId)) throw new NotFoundError(`no province ${provinceId}`, "Read pos://geo/provinces for the ids.");
-      const districts = await geo.districts(provinceId);
+      // The tools' path: an id of the wrong form or not in the province list is refused, nothing cached.
+      const districts = await geoIndex(ctx.pos).districts(provinceId);
       return { province_id: provinceId, districts: districts.map(place) };
     },
   }),

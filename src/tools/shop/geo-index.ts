@@ -4,10 +4,23 @@ import type { PosCommune, PosDistrict, PosProvince } from "../../clients/schemas
 import { fold } from "../../text/fold.js";
 import { cachePer } from "../../state/ttl-cache.js";
 
-// Ids in the keys come from callers (lookup_address, the geo resource templates): a cache without
-// bounds would keep whatever they send for a day. All of the country's places, in both forms (old
-// three-tier and post-2025 two-tier lists), take under 3 MB of JSON.
+// Ids in the keys come from callers (lookup_address, save_customer, the geo resource templates): a
+// cache without bounds would keep whatever they send for a day. All of the country's places, in
+// both forms (old three-tier and post-2025 two-tier lists), take under 3 MB of JSON. Bounded, it
+// still must not fill with made-up ids (each an upstream read, each pushing a real list out), so
+// every id is checked against the list above it before anything is read or cached under it.
 const geoCache = cachePer<PosClient>("geo", { ttlMs: 24 * 60 * 60_000, maxEntries: 2000, maxBytes: 8_000_000 });
+
+/** The form of the service's place ids ("101", "10101", "84_VN101"), with room to spare. */
+const PLACE_ID = /^[A-Za-z0-9_-]{1,32}$/;
+const HINT = "Take the ids from lookup_address (or pos://geo/provinces).";
+
+/** `id` when it has a place id's form; else an error naming the form, before any list is read. */
+function placeId(field: string, id: string): string {
+  if (PLACE_ID.test(id)) return id;
+  const shown = id.length > 40 ? `${id.slice(0, 40)}… (${id.length} characters)` : id;
+  throw new InputError(field, `${JSON.stringify(shown)} is not a place id: at most 32 letters, digits, _ or -`, HINT);
+}
 
 /**
  * Address reference data changes a few times a decade, so it is fetched once per process and
@@ -25,7 +38,13 @@ export class GeoIndex {
     return this.cached(`p:${list}`, (pos) => pos.listProvinces(list === "new" ? { is_new: true } : {}));
   }
 
-  districts(provinceId: string): Promise<PosDistrict[]> {
+  /** The districts of a pre-2025 province: an id the province list does not hold is refused, nothing read. */
+  async districts(provinceId: string): Promise<PosDistrict[]> {
+    placeId("province_id", provinceId);
+    if (!(await this.provinces()).some((p) => String(p.id) === provinceId)) {
+      const isNew = (await this.provinces("new")).some((p) => String(p.id) === provinceId);
+      throw new InputError("province_id", isNew ? `${provinceId} is a post-2025 province, which has no districts` : `no province ${provinceId}`, HINT);
+    }
     return this.cached(`d:${provinceId}`, (pos) => pos.listDistricts({ province_id: provinceId }));
   }
 
@@ -38,15 +57,21 @@ export class GeoIndex {
    * clients/openapi/allow-list.ts); an old province's communes are asked district by district.
    */
   async wards(newProvinceId: string): Promise<PosCommune[]> {
+    placeId("province_id", newProvinceId);
     if (!(await this.provinces("new")).some((p) => String(p.id) === newProvinceId)) {
       throw new InputError("province_id", `${newProvinceId} is not a post-2025 province, whose wards need no district`, "Give the province's new_id, or list its communes by district_id.");
     }
     return this.cached(`w:${newProvinceId}`, (pos) => pos.listCommunes({ province_id: newProvinceId }));
   }
 
-  /** The communes of a district of an old (three-tier) province: never asked without the district. */
-  communes(provinceId: string, districtId: string): Promise<PosCommune[]> {
-    if (!districtId) return Promise.reject(new InputError("district_id", "is required to list communes before the 2025 reform", "Pass the district's id from lookup_address."));
+  /**
+   * The communes of a district of an old (three-tier) province: never asked without the district,
+   * nor for a district the province's list does not hold.
+   */
+  async communes(provinceId: string, districtId: string): Promise<PosCommune[]> {
+    if (!districtId) throw new InputError("district_id", "is required to list communes before the 2025 reform", "Pass the district's id from lookup_address.");
+    placeId("district_id", districtId);
+    if (!(await this.districts(provinceId)).some((d) => String(d.id) === districtId)) throw new InputError("district_id", `no district ${districtId} in province ${provinceId}`, HINT);
     return this.cached(`c:${provinceId}:${districtId}`, (pos) =>
       pos.listCommunes({ province_id: provinceId, district_id: districtId }),
     );
@@ -54,6 +79,7 @@ export class GeoIndex {
 
   /** A district by id: its province is the id without the last two digits (the service's scheme), else searched. */
   async district(districtId: string): Promise<PosDistrict | undefined> {
+    placeId("district_id", districtId);
     const guess = districtId.slice(0, -2);
     const provinces = await this.provinces();
     const order = [...provinces].sort((a, b) => Number(String(b.id) === guess) - Number(String(a.id) === guess));
