@@ -93,6 +93,20 @@ function isoTime(value: unknown, fallback: string): string {
   return fallback;
 }
 
+/**
+ * The id of the cash-book tag named `name`, created the first time a name is used: an ad cost
+ * takes tag names ("Thẻ 1"), and a name already kept (spaces and case aside) is the same tag.
+ */
+function transactionTag(state: PosState, name: string): string | undefined {
+  const key = (text: string) => text.normalize("NFC").trim().replace(/\s+/g, " ").toLowerCase();
+  if (!key(name)) return undefined;
+  const known = state.transactionTags.find((t) => key(t.name) === key(name));
+  if (known) return known.id;
+  const tag = { id: nextUuid(state), name: name.trim(), inserted_at: iso(writeTime(state)) };
+  state.transactionTags.push(tag);
+  return tag.id;
+}
+
 function stockItems(value: unknown): { variation_id: string; quantity: number }[] {
   if (!Array.isArray(value) || !value.length) throw invalid();
   return (value as Body[]).map((it) => {
@@ -158,20 +172,26 @@ export function registerBackOfficeRoutes(api: PosApi): void {
   api.post("/shops/:shop_id/adv_costs", (req) => {
     const body = bodyOf(req, "params");
     required(body, ["cost_date", "transaction", "items"]);
-    const transaction = body.transaction as Body;
+    const { tags, ...transaction } = body.transaction as Body;
     const items = body.items as Body[];
     required(transaction, ["name", "status"]);
     if (!Array.isArray(items) || !items.length || items.some((it) => typeof it.cost !== "number")) throw invalid();
+    if (tags !== undefined && (!Array.isArray(tags) || tags.some((t) => typeof t !== "string"))) throw invalid();
     const total = items.reduce((sum, it) => sum + Math.round((it.cost as number) * (1 + Number(it.tax ?? 0) / 100)), 0);
-    const cost = { id: nextUuid(state), cost_date: body.cost_date, items, total_cost: total, inserted_at: iso(writeTime(state)) };
+    const tagIds = [...new Set(((tags ?? []) as string[]).map((name) => transactionTag(state, name)).filter((id) => id !== undefined))];
+    const cost = { id: nextUuid(state), cost_date: body.cost_date, items, total_cost: total, tag_ids: tagIds, inserted_at: iso(writeTime(state)) };
     state.adCosts.push(cost);
+    // The cash-book entry holds the tags by id (the OpenAPI's Transaction has tag_ids, no names).
     const tx = create(state, "transactions", "transaction", {
       ...transaction,
       amount: -total,
       status: Number(transaction.status),
+      tag_ids: tagIds,
       advertising_cost_id: cost.id,
       time_incurred: isoTime(transaction.time_incurred, cost.inserted_at),
     });
+    // The OpenAPI's answer is {success} alone (SuccessResponse); the record_ad_cost tool reads
+    // the entry back and uses none of this.
     return ok({ ...cost, transaction: tx });
   });
   api.get(

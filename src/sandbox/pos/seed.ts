@@ -58,6 +58,7 @@ export function seedPos(ctx: { now: Date; people: Person[]; inbox?: InboxLinks }
     analyticFields: [],
     customerPromotions: [],
     adCosts: [],
+    transactionTags: [],
     sequences: {},
   };
   seedOrders(state, new Random(84_2028), ORDER_COUNT);

@@ -57,6 +57,8 @@ export interface PosState {
   /** Customer promotions written through create_multi and ad costs, kept for inspection. */
   customerPromotions: BackOfficeRecord[];
   adCosts: BackOfficeRecord[];
+  /** The cash book's tags ("Thẻ thu chi"): an ad cost's tag names are kept as these, each name once. */
+  transactionTags: { id: string; name: string; inserted_at: string }[];
   /** Last number handed out per kind of record (ids and display ids of new records). */
   sequences: Record<string, number>;
   /** Told of every change a write makes, after it is made (the shop's webhooks); none while seeding. */

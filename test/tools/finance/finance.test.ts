@@ -177,7 +177,11 @@ describe("record_ad_cost", () => {
     const total = items.reduce((sum, it) => sum + Math.round(it.cost * (1 + (it.tax ?? 0) / 100)), 0);
     expect(r.data.total_cost).toBe(total);
     // The result says what was recorded and what each cost was resolved to.
-    expect(r.data.cost_date).toBe("2026-11-20 00:00:00");
+    expect(r.data.cost_date).toBe("2026-11-20T00:00:00+07:00");
+    // The entry's own time, given apart from the cost's day, is what the cash book holds.
+    expect(r.data.time_incurred).toBe("2026-11-20T22:00:00+07:00");
+    expect(r.data.tags).toEqual(["FB"]);
+    expect(r.data.not_applied).toBeUndefined();
     expect(r.data.items).toHaveLength(2);
     expect(r.data.items[0]).toContain(marketer.name);
     expect(r.data.items[1]).toContain(page.name);
@@ -196,7 +200,13 @@ describe("record_ad_cost", () => {
     const before = h.sandbox.server.count("POST", path);
     const base = { cost_date: "2026-11-20", transaction: { name: "QC", status: "new" }, items: [{ cost: 1000 }] };
     const cases: [Record<string, unknown>, RegExp][] = [
-      [{ ...base, cost_date: undefined }, /cost_date/],
+      [{ ...base, cost_date: "2026-02-30" }, /cost_date: cannot read "2026-02-30" as a date/],
+      [{ ...base, transaction: { name: "QC", status: "new", time_incurred: "soon" } }, /transaction\.time_incurred: cannot read "soon"/],
+      [{ ...base, items: [{ cost: -850_000 }] }, /must be above 0 at items\[0\]\.cost/],
+      [{ ...base, items: [{ cost: 0 }] }, /must be above 0 at items\[0\]\.cost/],
+      [{ ...base, items: [{ cost: "850,000 đ" }] }, /items\[0\]\.cost/],
+      [{ ...base, items: [{ cost: 850_000.5 }] }, /items\[0\]\.cost/],
+      [{ ...base, campaign: "" }, /campaign/],
       [{ ...base, transaction: { name: "QC" } }, /transaction\.status/],
       [{ ...base, transaction: { status: "new" } }, /transaction\.name/],
       [{ ...base, transaction: { name: "QC", status: "paid" } }, /transaction\.status: unknown/],
