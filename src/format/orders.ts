@@ -62,6 +62,7 @@ export function orderRow(order: PosOrder, timeZone: string, names: OrderNames = 
     phone: sanitizeName(order.bill_phone_number),
     item_count: num(order.total_quantity) ?? order.items?.reduce((sum, it) => sum + (it.quantity ?? 0), 0),
     amount: num(order.total_price_after_sub_discount) ?? num(order.total_price),
+    returned_amount: returnedAmountOf(order) || undefined,
     cod: num(order.cod),
     carrier: carrierId === undefined ? undefined : (names.carriers?.get(carrierId) ?? carrierId),
     tracking: sanitizeName(partner?.extend_code),
@@ -69,6 +70,27 @@ export function orderRow(order: PosOrder, timeZone: string, names: OrderNames = 
     created_at: recordTime(order.inserted_at, timeZone),
     updated_at: recordTime(order.updated_at, timeZone),
   };
+}
+
+/**
+ * What came back of an order, at what the customer paid: all of it for a returned order; for a
+ * partly returned one, its amount (goods after discounts) shared by the lines' value, of the
+ * units returned. 0 when nothing came back.
+ */
+export function returnedAmountOf(order: PosOrder): number {
+  const amount = num(order.total_price_after_sub_discount) ?? num(order.total_price) ?? 0;
+  if (order.status === 5) return amount;
+  let returned = 0;
+  let whole = 0;
+  for (const item of order.items ?? []) {
+    const raw = item as Loose;
+    const price = num(item.variation_info?.retail_price) ?? num(raw.retail_price) ?? 0;
+    const discount = num(item.discount_each_product) ?? 0;
+    const unit = raw.is_discount_percent === true ? price * (1 - discount / 100) : price - discount;
+    whole += (num(item.quantity) ?? 0) * unit;
+    returned += Math.min(num(item.returned_count) ?? 0, num(item.quantity) ?? 0) * unit;
+  }
+  return returned > 0 && whole > 0 ? Math.round((amount * returned) / whole) : 0;
 }
 
 /** The POS customer an order is for: the shop's customer record it names. */

@@ -19,11 +19,11 @@ function listTokens(toolsets: readonly ToolsetChoice[]): number {
 }
 
 describe("context cost of tools/list", () => {
-  it("stays within 12,500 tokens with every toolset", () => {
-    expect(listTokens(TOOLSETS)).toBeLessThanOrEqual(12_500);
+  it("stays within 12,800 tokens with every toolset", () => {
+    expect(listTokens(TOOLSETS)).toBeLessThanOrEqual(12_800);
   });
 
-  it("stays within 6,300 tokens with the default toolsets", () => {
-    expect(listTokens(["default"])).toBeLessThanOrEqual(6_300);
+  it("stays within 6,600 tokens with the default toolsets", () => {
+    expect(listTokens(["default"])).toBeLessThanOrEqual(6_600);
   });
 });

@@ -3,6 +3,7 @@ import { customerIdOf } from "../../format/orders.js";
 import { normalizePhone } from "../../format/phone.js";
 import { recordDate, toDateInZone } from "../../format/time.js";
 import { sanitizeName } from "../../text/sanitize.js";
+import { InputError } from "../../clients/errors.js";
 import { NONE } from "../group-rows.js";
 
 // search_orders group_by "customer": one group per buyer, for "who ordered more than once",
@@ -58,3 +59,55 @@ export class Buyers {
 
 /** A first or last order time as the shop's calendar day. */
 export const orderDay = (ms: number | undefined, timeZone: string) => (ms === undefined ? undefined : toDateInZone(new Date(ms), timeZone));
+
+/** Buyers by their first order ever (new in the span, or returning to it), or by its absence since (lapsed). */
+export type BuyerClass = "new" | "returning" | "lapsed";
+
+/** The combinations a buyer class refuses, before any call. */
+export function checkBuyers(input: { buyers?: BuyerClass | undefined; group_by: readonly string[]; since?: unknown }): void {
+  if (!input.group_by.includes("customer")) throw new InputError("buyers", "sorts customers", 'Add "customer" to group_by.');
+  if (input.since === undefined) {
+    throw new InputError("buyers", `${input.buyers} is said of a span`, 'Pass since (and until): e.g. since "this month" for first-time buyers this month, since "90 days ago" for who has not ordered in 90 days.');
+  }
+}
+
+export const buyersNote = (mode: BuyerClass) =>
+  ({
+    new: "buyers new: customers whose first order ever (canceled and deleted aside) is within since/until; group_count counts them.",
+    returning: "buyers returning: customers who ordered within since/until and before it too; group_count counts them.",
+    lapsed: "buyers lapsed: customers who ordered before since and not since; their groups sum every order they placed, last_order says when the last was; group_count counts them.",
+  })[mode];
+
+/**
+ * The orders a buyer class keeps: of the span's (`entries`), those of customers whose first order
+ * ever (read from `history`, every order of the shop) is in the span, or before it; for lapsed,
+ * every order of the customers with none since the span's start. Canceled and deleted orders
+ * never make a customer new or keep one from lapsing.
+ */
+export function buyerEntries<C extends { order: PosOrder }>(
+  mode: BuyerClass,
+  entries: C[],
+  history: { rows: readonly PosOrder[] },
+  span: { startDateTime?: number; endDateTime?: number },
+  wrap: (o: PosOrder) => C,
+): { entries: C[] } {
+  const since = (span.startDateTime ?? 0) * 1000;
+  const until = span.endDateTime === undefined ? Number.POSITIVE_INFINITY : span.endDateTime * 1000 + 999;
+  const first = new Map<string, number>();
+  const last = new Map<string, number>();
+  const live = history.rows.filter((o) => !o.is_removed);
+  for (const o of live) {
+    if (o.status === 6 || o.status === 7) continue;
+    const key = customerKey(o);
+    const at = timeOf(o);
+    if (key === NONE || at === undefined) continue;
+    first.set(key, Math.min(first.get(key) ?? at, at));
+    last.set(key, Math.max(last.get(key) ?? at, at));
+  }
+  if (mode === "lapsed") return { entries: live.filter((o) => (last.get(customerKey(o)) ?? Number.POSITIVE_INFINITY) < since).map(wrap) };
+  const kept = (o: PosOrder) => {
+    const at = first.get(customerKey(o));
+    return at !== undefined && (mode === "new" ? at >= since && at <= until : at < since);
+  };
+  return { entries: entries.filter((c) => kept(c.order)) };
+}

@@ -3,7 +3,7 @@ import { InputError } from "../../clients/errors.js";
 import type { OrderListParams, PosClient } from "../../clients/pos.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
 import { id, num } from "../../format/compact.js";
-import { orderCurrency, orderStatusName } from "../../format/orders.js";
+import { orderCurrency, orderStatusName, returnedAmountOf } from "../../format/orders.js";
 import { sanitizeName } from "../../text/sanitize.js";
 import { recordDate, recordTime, toIsoInZone } from "../../format/time.js";
 import type { ToolContext } from "../define.js";
@@ -16,13 +16,15 @@ import { type FilterInput, orderQuery, rangeEcho, timeField } from "./order-quer
 import { askAgainIn, readingNote } from "../../format/reading.js";
 import { type EveryOrder, everyOrder, indexHolds, SWEEP_BOUNDS, warmIndex } from "./every-order.js";
 import { type Figures, type Pushed, pushedGroups } from "./order-pushdown.js";
-import { Buyers, customerKey, orderDay } from "./customer-groups.js";
+import { type BuyerClass, Buyers, buyerEntries, buyersNote, checkBuyers, customerKey, orderDay } from "./customer-groups.js";
+import { postTexts } from "./post-names.js";
+import { decodeCursor, encodeCursor } from "../cursor.js";
 
 // search_orders with group_by: one row per group, counted and summed over every order that
 // matches the filters (by the POS's statistics where they count the same orders, else from the
 // shop index or read in parallel pages, bounded), instead of rows for the model to add up.
 
-const GROUP_KEYS = ["status", "source", "page", "province", "carrier", "creator", "seller", "warehouse", "customer", "day", "week", "month"] as const;
+const GROUP_KEYS = ["status", "source", "page", "post", "ad", "province", "carrier", "creator", "seller", "warehouse", "customer", "day", "week", "month"] as const;
 type GroupKey = (typeof GROUP_KEYS)[number];
 const FIGURES = ["orders", "amount", "cod", "shipping_fee"] as const;
 /** Times of a customer group's orders, sorted by but never summed. */
@@ -39,6 +41,7 @@ export const groupInput = {
     .describe("Sort groups by (default orders, largest first; ascending: smallest; day/week/month: by time)"),
   min_orders: z.number().int().min(1).optional().describe("Only groups with at least this many orders (repeat customers: 2)"),
   province_list: z.enum(["new", "old"]).optional().describe("group_by province: post-July-2025 provinces (default) or the old 63"),
+  buyers: z.enum(["new", "returning", "lapsed"]).optional().describe("group_by customer: first order ever in since/until, or earlier; lapsed: none since"),
 };
 
 /** Groups listed when the call names no limit: a month of days fits. */
@@ -50,6 +53,7 @@ const VOID_NAMES = new Map<number, string>(Object.entries(VOID_STATUSES).map(([n
 export const groupRowSchema = z.looseObject({
   orders: z.number(),
   amount: z.number().describe("Goods after discounts, shipping excluded"),
+  returned_amount: z.number().optional().describe("Of amount, the goods that came back"),
   cod: z.number().describe("Cash to collect on delivery"),
   shipping_fee: z.number(),
   canceled: z.number().optional().describe("The group's canceled orders, not in its figures"),
@@ -77,6 +81,8 @@ const KEY_FIELDS: Record<Exclude<GroupKey, Period>, string[]> = {
   status: [],
   source: ["order_sources", "order_sources_name"],
   page: ["page_id", "account", "account_name"],
+  post: ["post_id"],
+  ad: ["ad_id"],
   province: ["shipping_address"],
   carrier: ["partner"],
   creator: ["creator"],
@@ -125,6 +131,11 @@ function labeller(key: GroupKey, names: Names, time: string | number, timeZone: 
       return (o) => byId(names.sources, o.order_sources, o.order_sources_name);
     case "page":
       return (o) => byId(names.sources, o.page_id ?? o.account, raw(o).account_name);
+    // Named after grouping, by the page's posts (post-names.ts); an ad by its id.
+    case "post":
+      return (o) => id(o.post_id) ?? NONE;
+    case "ad":
+      return (o) => id(raw(o).ad_id) ?? NONE;
     case "province":
       return (o) => names.provinces!.of(rec(o.shipping_address));
     case "carrier":
@@ -151,6 +162,7 @@ function labeller(key: GroupKey, names: Names, time: string | number, timeZone: 
 export function figuresOf(o: PosOrder) {
   return {
     amount: num(o.total_price_after_sub_discount) ?? num(o.total_price) ?? 0,
+    returned_amount: returnedAmountOf(o),
     cod: num(o.cod) ?? 0,
     // A free-shipping order charges the customer none, whatever fee it records.
     shipping_fee: (o as Loose).is_free_shipping === true ? 0 : (num(o.shipping_fee) ?? 0),
@@ -161,6 +173,7 @@ const rowOf = (keys: readonly GroupKey[], labels: string[], figures: Record<stri
   ...Object.fromEntries(keys.flatMap((k, i) => (k === "customer" && buyers ? Object.entries(buyers.fields(labels[i]!)) : [[k, labels[i]]]))),
   orders: figures.orders ?? 0,
   amount: figures.amount ?? 0,
+  returned_amount: figures.returned_amount || undefined,
   cod: figures.cod ?? 0,
   shipping_fee: figures.shipping_fee ?? 0,
   ...Object.fromEntries(Object.keys(VOID_STATUSES).flatMap((name) => (figures[name] ? [[name, figures[name]]] : []))),
@@ -175,20 +188,26 @@ const withoutSpans = (figures: Record<string, number>) => Object.fromEntries(Obj
  * Groups ranked and cut at the limit, as rows. The summed row sits where its groups would:
  * "earlier" before the periods, "other" after the largest.
  */
-function listed(keys: readonly GroupKey[], groups: Group[], input: GroupInput, buyers: Buyers | undefined, timeZone: string) {
+function listed(keys: readonly GroupKey[], groups: Group[], input: GroupInput, buyers: Buyers | undefined, timeZone: string, offset = 0) {
   const sort = input.group_sort ?? "orders";
   const { top, rest } = rankGroups(groups, {
     // A span sorts the customers it belongs to; groups of another key by their orders.
     figure: (SPANS as readonly string[]).includes(sort) && !keys.includes("customer") ? "orders" : sort,
-    limit: input.limit ?? GROUP_LIMIT,
-    inTimeOrder: input.group_sort === undefined && isPeriod(keys[0]!),
+    limit: offset + (input.limit ?? GROUP_LIMIT),
+    inTimeOrder: inTimeOrder(keys, input),
     ascending: input.ascending,
   });
-  const rows = top.map((g) => rowOf(keys, g.labels, g.figures, buyers, timeZone));
+  const rows = top.slice(offset).map((g) => rowOf(keys, g.labels, g.figures, buyers, timeZone));
   if (!rest) return { rows, rest };
   const restRow = { ...rowOf(keys, keys.map(() => rest.label), withoutSpans(rest.figures), undefined, timeZone), groups: rest.groups };
   return { rows: rest.label === "earlier" ? [restRow, ...rows] : [...rows, restRow], rest };
 }
+
+/** Periods listed in time order, the newest kept: such a grouping has no cursor (the earlier ones are summed). */
+const inTimeOrder = (keys: readonly GroupKey[], input: GroupInput) => input.group_sort === undefined && isPeriod(keys[0]!);
+
+/** A grouping's next page: its arguments (as the first call gave them) and how many groups were listed. */
+const groupCursor = z.object({ g: z.record(z.string(), z.unknown()), at: z.number().int().min(1).max(1_000_000) });
 
 /**
  * Two keys: each value of the first, its groups summed, listed or not (an assistant added 28
@@ -205,6 +224,7 @@ type GroupInput = FilterInput & {
   group_sort?: (typeof FIGURES)[number] | (typeof SPANS)[number] | undefined;
   min_orders?: number | undefined;
   province_list?: ProvinceList | undefined;
+  buyers?: BuyerClass | undefined;
   limit?: number | undefined;
   fields?: string[] | undefined;
   cursor?: string | undefined;
@@ -231,9 +251,11 @@ async function countedOrders(
   keys: readonly GroupKey[],
   local: LocalFilter,
   statistics = ctx.config.posStatistics,
+  returns = false,
 ): Promise<{ entries: Counted[]; read?: EveryOrder; pushed?: Pushed }> {
   if (statistics && !local && !(await indexHolds(ctx, shopId, query))) {
-    const pushed = await pushedGroups(ctx, shopId, query, keys).catch((error: unknown) => {
+    // The value of what came back is read off a partly returned order's lines: those come from the list.
+    const pushed = await pushedGroups(ctx, shopId, query, keys, returns ? [15] : []).catch((error: unknown) => {
       if (ctx.signal.aborted) throw error;
       ctx.logger.info(`search_orders: the POS's statistics did not answer (${error instanceof Error ? error.message : String(error)}); reading the orders`);
       return undefined;
@@ -247,6 +269,30 @@ async function countedOrders(
   return { entries: read.rows.filter(localMatch(local)).map(one), read };
 }
 
+/** Whether a call continues a grouping (its cursor came from one): it lists the grouping's next groups. */
+export function continuesGrouping(input: { cursor?: string | undefined }): boolean {
+  if (input.cursor === undefined) return false;
+  try {
+    decodeCursor("search_orders", input, groupCursor);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A grouping's own arguments, as its cursor carries them (the tenant's key and the cursor itself stay out). */
+function groupArgs(input: GroupInput): Record<string, unknown> {
+  const { cursor: _cursor, ...args } = input;
+  return JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
+}
+
+/** Post groups named by the post's words, where the page's posts say them. */
+async function namePosts(ctx: ToolContext, rows: Record<string, unknown>[]): Promise<void> {
+  const ids = rows.map((r) => r.post).filter((p): p is string => typeof p === "string" && p !== NONE);
+  const texts = ids.length ? await postTexts(ctx.messaging, ids) : new Map<string, string>();
+  for (const row of rows) if (typeof row.post === "string" && texts.has(row.post)) row.post_text = texts.get(row.post);
+}
+
 /** What a pushed-down answer counted, and which statuses the order list itself gave. */
 function pushedNote(pushed: Pushed): string {
   const read = pushed.statuses.map((s) => orderStatusName(s) ?? String(s));
@@ -255,54 +301,76 @@ function pushedNote(pushed: Pushed): string {
   }.`;
 }
 
-/** The answer of search_orders with group_by. */
-export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: string) {
-  for (const key of ["fields", "cursor"] as const) {
-    if (input[key] !== undefined) throw new InputError(key, "does not apply with group_by", "Drop it: a grouping answers every match in one call.");
-  }
+/** The answer of search_orders with group_by; a cursor lists the next groups of the same grouping. */
+export async function orderGroups(asked: GroupInput, ctx: ToolContext, shopId: string) {
+  if (asked.fields !== undefined) throw new InputError("fields", "does not apply with group_by", "Drop it: a grouping answers every match in one call.");
+  const state = asked.cursor === undefined ? undefined : decodeCursor("search_orders", asked, groupCursor);
+  const input: GroupInput = state ? { ...asked, ...(state.g as Partial<GroupInput>), limit: asked.limit ?? (state.g.limit as number | undefined), cursor: undefined } : asked;
+  const offset = state?.at ?? 0;
   const keys = input.group_by;
   if (new Set(keys).size < keys.length) throw new InputError("group_by", "names the same key twice", `Use two different keys of: ${GROUP_KEYS.join(", ")}.`);
   if ((SPANS as readonly unknown[]).includes(input.group_sort) && !keys.includes("customer")) {
     throw new InputError("group_sort", `${input.group_sort} sorts customer groups`, `Add "customer" to group_by, or sort by one of ${FIGURES.join(", ")}.`);
   }
   if (input.province_list !== undefined && !keys.includes("province")) throw new InputError("province_list", "applies to group_by province", 'Add "province" to group_by, or drop it.');
+  if (input.buyers !== undefined) checkBuyers(input);
   const tz = ctx.config.timezone;
   const time = input.time_field === undefined ? "inserted_at" : timeField(input.time_field);
   const lf = localFilter.parse(localFilterOf(input, ctx.config.timezone));
   const fields = new Set(["id", "status", "inserted_at", "total_price_after_sub_discount", "total_price", "cod", "shipping_fee", "is_free_shipping", "order_currency", ...localFields(lf)]);
   for (const key of keys) for (const field of isPeriod(key) ? [timeSource(time)] : KEY_FIELDS[key]) fields.add(field);
-  const query: OrderListParams = { ...(await orderQuery(ctx.pos, shopId, input, tz)), option_sort: "inserted_at_desc", fields: [...fields] };
-  const [tried, names] = await Promise.all([countedOrders(ctx, shopId, query, keys, lf), groupNames(ctx.pos, shopId, keys, input.province_list ?? "new")]);
+  const upstream = await orderQuery(ctx.pos, shopId, input, tz);
+  // What came back is shown where returns are asked about: their statuses filtered or grouped by.
+  const returns = keys.includes("status") || !!upstream.filter_status?.some((code) => code === 5 || code === 15);
+  if (returns) fields.add("items");
+  const query: OrderListParams = { ...upstream, option_sort: "inserted_at_desc", fields: [...fields] };
+  const [tried, names] = await Promise.all([
+    countedOrders(ctx, shopId, query, keys, lf, ctx.config.posStatistics, returns),
+    groupNames(ctx.pos, shopId, keys, input.province_list ?? "new"),
+  ]);
   const label = keys.map((key) => labeller(key, names, time, tz));
   // The statistics give ids alone: one the shop's lists do not name (a staff member no longer
   // listed, province lists that could not be read) is named as the orders name it, which only
   // the orders say.
   const unnamedByLists = tried.pushed?.counted.some((c) => keys.some((key, i) => NAMED_ON_ORDER.has(key) && isUnnamed(label[i]!(c.order))));
-  const { entries, read, pushed } = unnamedByLists ? await countedOrders(ctx, shopId, query, keys, lf, false) : tried;
+  const found = unnamedByLists ? await countedOrders(ctx, shopId, query, keys, lf, false, returns) : tried;
+  // Buyers by when they first ordered, or since when they have not: every order of the shop says it.
+  const history = input.buyers === undefined ? undefined : await everyOrder(ctx, shopId, { fields: [...fields] });
+  // An all-time read not done yet (a big shop's first question) makes the answer say how far it got.
+  const { entries, read, pushed } = history
+    ? { ...found, ...buyerEntries(input.buyers!, found.entries, history, query, one), read: history.complete ? found.read : history }
+    : found;
   // Canceled and deleted orders are no sale: left out of the figures and counted apart, in all
   // and per group (a ranking of staff by orders could turn on whose were canceled), unless asked
   // for by status (leaving some statuses out still leaves these apart).
   const apart = (!input.statuses?.length || input.exclude_statuses === true) && !keys.includes("status");
   const voidName = (o: PosOrder) => (apart ? VOID_NAMES.get(o.status as number) : undefined);
-  const sum = (counted: Counted[], figure: keyof Figures) => counted.reduce((total, c) => total + c.figures[figure], 0);
+  const sum = (counted: Counted[], figure: keyof Figures) => counted.reduce((total, c) => total + (c.figures[figure] ?? 0), 0);
   const counted = entries.filter((c) => !voidName(c.order));
   const voided = Object.entries(VOID_STATUSES).flatMap(([name, code]) => {
     const these = apart ? entries.filter((c) => c.order.status === code) : [];
     return these.length ? [{ name, orders: sum(these, "orders"), amount: sum(these, "amount") }] : [];
   });
-  // A void order counts under its own name, not in the figures.
+  // A void order counts under its own name, not in the figures. A returned order came back whole
+  // (the statistics count those groups; partly returned orders are read from the list).
   const all: Group[] = tally(entries, (c) => label.map((f) => f(c.order)), (c) => {
     const name = voidName(c.order);
-    return name ? { [name]: c.figures.orders } : { ...c.figures };
+    if (name) return { [name]: c.figures.orders };
+    const { returned_amount, ...figures } = c.figures;
+    const back = returned_amount ?? (c.order.status === 5 ? figures.amount : 0);
+    return returns && back ? { ...figures, returned_amount: back } : figures;
   });
   // Customers are never pushed down: their entries are orders, one each.
   const at = keys.indexOf("customer");
-  const buyers = at < 0 ? undefined : new Buyers(entries.map((c) => c.order), (o) => !voidName(o));
+  const buyers = at < 0 ? undefined : new Buyers((history?.rows ?? entries.map((c) => c.order)).filter((o) => !o.is_removed), (o) => !voidName(o));
   if (buyers) for (const g of all) Object.assign(g.figures, buyers.span(g.labels[at]!));
   const groups = input.min_orders === undefined ? all : all.filter((g) => (g.figures.orders ?? 0) >= input.min_orders!);
   const matched = sum(entries, "orders");
   const live = entries.filter((c) => !VOID_NAMES.has(c.order.status as number));
-  const { rows, rest } = listed(keys, groups, input, buyers, tz);
+  const { rows, rest } = listed(keys, groups, input, buyers, tz, offset);
+  if (keys.includes("post")) await namePosts(ctx, rows);
+  const nextAt = offset + (input.limit ?? GROUP_LIMIT);
+  const next = rest && !inTimeOrder(keys, input) && input.limit !== 0 ? encodeCursor("search_orders", input, { g: groupArgs(input), at: nextAt }) : undefined;
   const notes = [
     pushed && pushedNote(pushed),
     read && partialNote(read, tz),
@@ -310,7 +378,12 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
       `${voided.map((v) => `${v.orders} ${v.name}`).join(" and ")} of the ${matched} orders (total) are left out of the groups' figures and counted apart, in all and in each group (${voided.map((v) => v.name).join(", ")}): pass statuses (["all"]: every one) or group by status to count them in.`,
     names.provinces?.note(),
     input.min_orders === undefined ? undefined : `${all.length - groups.length} groups with fewer than ${input.min_orders} orders are left out.`,
-    input.limit === 0 ? `limit 0: the ${groups.length} groups are left out (group_count); pass a limit to list them.` : restNote(rest, 100),
+    input.buyers && buyersNote(input.buyers),
+    input.limit === 0
+      ? `limit 0: the ${groups.length} groups are left out (group_count); pass a limit to list them.`
+      : next
+        ? `${rest!.groups} more groups are summed in the "other" row${rest!.tied ? `, ${rest!.tied} of them tied with the last listed group` : ""}: next_cursor lists the next ${input.limit ?? GROUP_LIMIT}.`
+        : restNote(rest, 100),
   ].filter(Boolean);
   return {
     groups: input.limit === 0 ? undefined : rows,
@@ -324,6 +397,7 @@ export async function orderGroups(input: GroupInput, ctx: ToolContext, shopId: s
     ask_again_in_s: read?.reading && !read.reading.failed ? askAgainIn(read.reading) : undefined,
     as_of: read?.asOf === undefined ? undefined : toIsoInZone(new Date(read.asOf), tz),
     counted_by: pushed ? ("pos_analytics" as const) : undefined,
+    next_cursor: next,
     range: rangeEcho(input, tz),
     currency: pushed?.currency ?? orderCurrency(counted.map((c) => c.order)),
     note: notes.length ? notes.join(" ") : undefined,

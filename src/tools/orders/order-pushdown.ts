@@ -26,6 +26,8 @@ import { SWEEP_BOUNDS, sweepOrders } from "./every-order.js";
 export interface Figures {
   orders: number;
   amount: number;
+  /** Of amount, the goods that came back (read off an order's lines; the statistics do not say it). */
+  returned_amount?: number;
   cod: number;
   shipping_fee: number;
 }
@@ -160,7 +162,14 @@ async function differing(count: Count, candidates: number[], statistics: Map<num
  * take, more orders to read from the list than a grouping reads). `query` is the one order-groups
  * reads the list with: its fields are those the keys' labels need.
  */
-export async function pushedGroups(ctx: ToolContext, shopId: string, query: OrderListParams, keys: readonly string[]): Promise<Pushed | undefined> {
+export async function pushedGroups(
+  ctx: ToolContext,
+  shopId: string,
+  query: OrderListParams,
+  keys: readonly string[],
+  /** Statuses whose orders are read from the list whatever the statistics say (their lines are needed). */
+  alsoRead: readonly number[] = [],
+): Promise<Pushed | undefined> {
   const splits = splitsOf(keys);
   const filter = filterOf(query);
   if (!splits || !filter) return undefined;
@@ -198,13 +207,14 @@ export async function pushedGroups(ctx: ToolContext, shopId: string, query: Orde
   const listed = new Map(first.map((s, i) => [s, firstCounts[i]!.total_entries]));
   const differ = await differing(count, candidates, statistics, all.total_entries, listed);
   if (!differ || differ.orders > SWEEP_BOUNDS.orders) return undefined;
-  const read = differ.orders > 0 ? await sweepOrders(ctx, shopId, { ...query, filter_status: differ.statuses }) : undefined;
+  const readStatuses = [...new Set([...differ.statuses, ...alsoRead.filter((s) => (statistics.get(s) ?? 0) > 0)])];
+  const read = readStatuses.length ? await sweepOrders(ctx, shopId, { ...query, filter_status: readStatuses }) : undefined;
   if (read && !read.complete) return undefined;
   const currency = [all, ...firstCounts].flatMap((page) => page.data).find((o) => o.order_currency)?.order_currency ?? undefined;
   return {
-    counted: counted.filter((c) => !differ.statuses.includes(c.order.status as number)),
+    counted: counted.filter((c) => !readStatuses.includes(c.order.status as number)),
     read: read?.rows ?? [],
-    statuses: differ.statuses.sort((a, b) => a - b),
+    statuses: readStatuses.sort((a, b) => a - b),
     currency,
   };
 }

@@ -10,7 +10,7 @@ import { cursorInput, shopIdInput } from "../inputs.js";
 import { everyRow, inPagesOf, MAX_PAGE_SIZE, pageState, resumeAt, rowIndex, SUM_MAX, walkPages } from "../pos/paging.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { orderNames } from "../pos/shop-refs.js";
-import { figuresOf, groupInput, groupRowSchema, orderGroups } from "./order-groups.js";
+import { continuesGrouping, figuresOf, groupInput, groupRowSchema, orderGroups } from "./order-groups.js";
 import { type LocalFilter, localFields, localFilter, localFilterNames, localFilterOf, localMatch } from "./order-local-filter.js";
 import { orderFilterInput, orderQuery, rangeEcho } from "./order-query.js";
 import { LAST_DISTINCT_PAGE, ordersNumbered, SCAN_PAGE_SIZE, SCAN_PAGES } from "./order-ref.js";
@@ -27,7 +27,7 @@ const ROW_LIMIT = 20;
 /** What the orders come to per status (a sum over canceled and live orders means nothing), in the figures of a grouping. */
 function totalsOf(orders: readonly PosOrder[]) {
   const groups = tally(orders, (o) => [orderStatusName(o.status) ?? String(o.status)], figuresOf, "orders");
-  return Object.fromEntries(groups.map((g) => [g.labels[0], g.figures]));
+  return Object.fromEntries(groups.map(({ labels, figures: { returned_amount, ...figures } }) => [labels[0], returned_amount ? { ...figures, returned_amount } : figures]));
 }
 
 /** Sorts that follow a time field, so history past page 100 can be reached by moving the window. */
@@ -132,7 +132,9 @@ async function orderCounts(input: Parameters<typeof orderGroups>[0], ctx: ToolCo
   const { groups, note, group_count: _count, ...grouped } = await orderGroups(asked, ctx, shopId);
   const totals: Record<string, StatusTotals> = {};
   for (const g of (groups ?? []) as (StatusTotals & { status?: unknown })[]) {
-    if (typeof g.status === "string") totals[g.status] = { orders: g.orders, amount: g.amount, cod: g.cod, shipping_fee: g.shipping_fee };
+    if (typeof g.status === "string") {
+      totals[g.status] = { orders: g.orders, amount: g.amount, ...(g.returned_amount ? { returned_amount: g.returned_amount } : {}), cod: g.cod, shipping_fee: g.shipping_fee };
+    }
   }
   return { ...grouped, totals: Object.keys(totals).length ? totals : undefined, note };
 }
@@ -140,6 +142,7 @@ async function orderCounts(input: Parameters<typeof orderGroups>[0], ctx: ToolCo
 interface StatusTotals {
   orders: number;
   amount: number;
+  returned_amount?: number;
   cod: number;
   shipping_fee: number;
 }
@@ -182,12 +185,15 @@ export const searchOrders = defineTool({
     next_cursor: z.string().optional(),
     range: z.object({ since: z.string().optional(), until: z.string().optional() }).optional().describe("since/until as read"),
     currency: z.string().optional(),
-    totals: z.record(z.string(), z.object({ orders: z.number(), amount: z.number(), cod: z.number(), shipping_fee: z.number() })).optional().describe("Per status, over every match"),
+    totals: z
+      .record(z.string(), z.object({ orders: z.number(), amount: z.number(), returned_amount: z.number().optional(), cod: z.number(), shipping_fee: z.number() }))
+      .optional()
+      .describe("Per status, over every match"),
     note: z.string().optional(),
   }),
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);
-    if (input.group_by) return orderGroups({ ...input, group_by: input.group_by }, ctx, shopId);
+    if (input.group_by || continuesGrouping(input)) return orderGroups({ ...input, group_by: input.group_by ?? [] }, ctx, shopId);
     if (input.limit === 0) {
       if (input.cursor) throw new InputError("cursor", "continues a list of rows; limit 0 lists none", "Drop cursor, or pass a limit from 1 to 100.");
       return orderCounts({ ...input, group_by: ["status"] }, ctx, shopId);

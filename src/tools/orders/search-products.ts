@@ -11,6 +11,13 @@ import { warehouseId, warehouses } from "../pos/shop-refs.js";
 import { MAX_PAGE_SIZE, pagedList } from "../pos/paging.js";
 import { hasVariantWords, splitVariant, variationIds } from "./resolve-items.js";
 import { availableStock, STOCK_FIGURES, stockTotals, stockTotalsSchema, variationRow, variationRowSchema } from "./variation-row.js";
+import { asksSales, daysOfCover, type Sales, salesInput, variantSales } from "./variant-sales.js";
+import { askAgainIn, readingNote } from "../../format/reading.js";
+import { toIsoInZone } from "../../format/time.js";
+
+/** What the sales figures of a row count, said once per answer. */
+const SALES_FIGURES =
+  "sold: units on orders created within sold_span, canceled and deleted ones left out; returned: of those, units that came back; days_of_cover: stock_available / units sold a day (none: nothing sold).";
 
 /** Upstream pages (of 100 variations) one low-stock call reads before answering with a cursor. */
 const STOCK_SCAN_PAGES = 30;
@@ -67,7 +74,18 @@ const isLow = (v: PosVariation, max: number, warehouseId: string | undefined) =>
   warehouseId === undefined ? lowIn(v, max).length > 0 : stockIn(v, warehouseId) <= max;
 
 /** The upstream query and the filters applied here, as a cursor carries them. */
-type Query = UpstreamQuery & { part?: string; max_stock?: number; wh?: string; max_total?: number; sort?: "stock" };
+type Query = UpstreamQuery & {
+  part?: string;
+  max_stock?: number;
+  wh?: string;
+  max_total?: number;
+  sort?: "stock" | "sold" | "days_of_cover";
+  /** Sales over a span (variant-sales.ts): its dates as asked, and the filters on them. */
+  ss?: string | number;
+  su?: string | number;
+  max_sold?: number;
+  max_cover?: number;
+};
 
 interface Page {
   rows: PosVariation[];
@@ -80,6 +98,7 @@ interface Page {
   matched?: PosVariation[];
   read?: number;
   query: Query;
+  sales?: Sales;
 }
 
 /**
@@ -96,21 +115,34 @@ async function catalogPage(
   served: (n: number) => void,
 ): Promise<Page> {
   const { search, variation_ids } = q;
-  const catalog = await readCatalog(ctx.pos, shopId, { search, variation_ids }, ctx.progress);
+  const selling = q.ss !== undefined || q.su !== undefined || q.max_sold !== undefined || q.max_cover !== undefined || q.sort === "sold" || q.sort === "days_of_cover";
+  const [catalog, sales] = await Promise.all([
+    readCatalog(ctx.pos, shopId, { search, variation_ids }, ctx.progress),
+    selling ? variantSales(ctx, shopId, { sold_since: q.ss, sold_until: q.su }) : undefined,
+  ]);
   served(catalog.rows.length);
   const stock = (v: PosVariation) => availableStock(v, q.wh) ?? 0;
+  const sold = (v: PosVariation) => sales?.byVariation.get(String(v.id))?.sold ?? 0;
+  const cover = (v: PosVariation) => (sales ? daysOfCover(stock(v), sales.byVariation.get(String(v.id)), sales.days) : undefined);
   const matched = catalog.rows.filter(
-    (v) => (q.max_stock === undefined || isLow(v, q.max_stock, q.wh)) && (q.max_total === undefined || (availableStock(v) ?? 0) <= q.max_total),
+    (v) =>
+      (q.max_stock === undefined || isLow(v, q.max_stock, q.wh)) &&
+      (q.max_total === undefined || (availableStock(v) ?? 0) <= q.max_total) &&
+      (q.max_sold === undefined || sold(v) <= q.max_sold) &&
+      (q.max_cover === undefined || (cover(v) ?? Number.POSITIVE_INFINITY) <= q.max_cover),
   );
-  // Array sort is stable: equal stock keeps the catalog's order.
+  // Array sort is stable: equal figures keep the catalog's order.
   if (q.sort === "stock") matched.sort((a, b) => stock(a) - stock(b));
+  if (q.sort === "sold") matched.sort((a, b) => sold(b) - sold(a));
+  if (q.sort === "days_of_cover") matched.sort((a, b) => (cover(a) ?? Number.POSITIVE_INFINITY) - (cover(b) ?? Number.POSITIVE_INFINITY));
   const next = at + input.limit;
   return {
     rows: matched.slice(at, next),
     total: catalog.complete ? matched.length : undefined,
     next_cursor: input.limit > 0 && next < matched.length ? encodeCursor("search_products", input, { q, at: next }) : undefined,
-    ...(catalog.complete ? { matched } : { complete: false as const, read: catalog.total }),
+    ...(catalog.complete && (sales?.complete ?? true) ? { matched } : { complete: false as const, read: catalog.total }),
     query: q,
+    sales,
   };
 }
 
@@ -118,7 +150,7 @@ export const searchProducts = defineTool({
   name: "search_products",
   title: "Search products",
   description:
-    'Variations (variation_id) by name + variant ("áo thun nâu M"), SKU or barcode, with price and stock per warehouse; limit 0: stock totals alone.',
+    'Variations (variation_id) by name + variant ("áo thun nâu M"), SKU or barcode, with price, stock per warehouse and units sold (sold_since); limit 0: stock totals alone.',
   toolset: "orders",
   annotations: READ,
   input: z.object({
@@ -128,7 +160,8 @@ export const searchProducts = defineTool({
     variation_ids: z.array(z.string().max(64)).max(100).optional().describe("Only these (ids or SKUs)"),
     max_stock: z.number().int().optional().describe("Stock <= this in warehouse_id, else in any warehouse (low_in)"),
     max_total_stock: z.number().int().optional().describe("Summed over warehouses"),
-    sort_by: z.enum(["stock"]).optional().describe("Lowest first"),
+    ...salesInput,
+    sort_by: z.enum(["stock", "sold", "days_of_cover"]).optional().describe("stock, days_of_cover: lowest first; sold: most"),
     warehouse_id: z.string().max(120).optional().describe("Warehouse id or name"),
     // Rows of up to a few hundred characters each: 50 keep a page near 5k tokens.
     limit: totalsLimitInput(50, 20),
@@ -141,6 +174,8 @@ export const searchProducts = defineTool({
     stock_totals: stockTotalsSchema.optional().describe("Every match summed (limit 0, max_total_stock or sort_by)"),
     next_cursor: z.string().optional(),
     complete: z.boolean().optional().describe("false: the catalog was read only in part"),
+    sold_span: z.object({ since: z.string(), until: z.string() }).optional(),
+    ask_again_in_s: z.number().optional(),
     note: z.string().optional(),
     figures: z.string().optional(),
   }),
@@ -153,13 +188,22 @@ export const searchProducts = defineTool({
     const scan = input.cursor ? decodeCursor("search_products", input, scanCursor) : undefined;
     if (input.limit === 0 && input.cursor) throw new InputError("cursor", "continues a list of rows; limit 0 lists none", "Drop cursor, or pass a limit from 1 to 50.");
     // Totals are of every match: the catalog is read whole for them, as for a total-stock filter.
-    const whole = scan?.at !== undefined || (!input.cursor && (input.max_total_stock !== undefined || input.sort_by !== undefined || input.limit === 0));
+    const whole = scan?.at !== undefined || (!input.cursor && (input.max_total_stock !== undefined || input.sort_by !== undefined || input.limit === 0 || asksSales(input)));
     const ids = input.cursor || !input.variation_ids ? undefined : await variationIds(ctx.pos, shopId, input.variation_ids, (i) => `variation_ids[${i}]`);
     const search = input.search?.trim() || undefined;
     let served = 0;
     // Filters this tool applies itself travel in the cursor beside the upstream ones, and so does
     // `part`: rows that are the matches among part of a name's variations, with no total.
-    const filters = { max_stock: input.max_stock, wh: warehouse, max_total: input.max_total_stock, sort: input.sort_by };
+    const filters = {
+      max_stock: input.max_stock,
+      wh: warehouse,
+      max_total: input.max_total_stock,
+      sort: input.sort_by,
+      ss: input.sold_since,
+      su: input.sold_until,
+      max_sold: input.max_sold,
+      max_cover: input.max_days_of_cover,
+    };
     const read = (query: UpstreamQuery & { part?: string }): Promise<Page> =>
       whole
         ? catalogPage(input, ctx, shopId, (scan?.q as Query | undefined) ?? { ...query, ...filters }, scan?.at ?? 0, (n) => (served += n))
@@ -167,7 +211,7 @@ export const searchProducts = defineTool({
             "search_products",
             input,
             () => ({ ...query, ...filters }),
-            async ({ max_stock: _max, wh: _wh, part: _part, max_total: _total, sort: _sort, ...q }, page_number, page_size) => {
+            async ({ max_stock: _max, wh: _wh, part: _part, max_total: _total, sort: _sort, ss: _ss, su: _su, max_sold: _sold, max_cover: _cover, ...q }, page_number, page_size) => {
               const got = await ctx.pos.listVariations(shopId, { ...q, page_number, page_size });
               served += got.data.length;
               return got;
@@ -192,10 +236,16 @@ export const searchProducts = defineTool({
     const named = input.detail !== "full" || totals ? new Map((await warehouses(ctx.pos, shopId).catch(() => [])).map((w) => [w.id, w.name])) : undefined;
     const names = input.detail === "full" ? undefined : named;
     const only = page.query.wh;
+    const { sales } = page;
+    const salesOf = (v: PosVariation) => {
+      if (!sales) return {};
+      const sold = sales.byVariation.get(String(v.id));
+      return { sold: sold?.sold ?? 0, returned: sold?.returned || undefined, days_of_cover: daysOfCover(availableStock(v, only) ?? 0, sold, sales.days) };
+    };
     return {
       variations: page.rows.map((v) => {
-        if (!names) return { ...upstreamRecord(v), variation_id: String(v.id) };
-        const row = variationRow(v, names, only);
+        if (!names) return { ...upstreamRecord(v), variation_id: String(v.id), ...salesOf(v) };
+        const row = { ...variationRow(v, names, only), ...salesOf(v) };
         const max = page.query.max_stock;
         if (max === undefined || only !== undefined) return row;
         const low = lowIn(v, max).filter(Boolean).map((w) => names.get(w) ?? w);
@@ -205,12 +255,16 @@ export const searchProducts = defineTool({
       stock_totals: totals && named ? stockTotals(page.matched!, named, only) : undefined,
       next_cursor: page.next_cursor,
       complete: page.complete === false ? false : undefined,
-      note: page.stopped
-        ? `Read ${STOCK_SCAN_PAGES * 100} variations: pass next_cursor to read on.`
-        : page.complete === false
-          ? `Only the first ${STOCK_SCAN_PAGES * MAX_PAGE_SIZE} of ${page.read ?? "more"} variations were read: narrow with search.`
-          : (part ?? missing),
-      figures: (names && page.rows.length) || totals ? STOCK_FIGURES : undefined,
+      sold_span: sales && { since: toIsoInZone(sales.since, ctx.config.timezone), until: toIsoInZone(sales.until, ctx.config.timezone) },
+      ask_again_in_s: sales?.reading && !sales.reading.failed ? askAgainIn(sales.reading) : undefined,
+      note: sales?.reading
+        ? `${readingNote("the shop's orders", sales.reading, ctx.config.timezone)}.`
+        : page.stopped
+          ? `Read ${STOCK_SCAN_PAGES * 100} variations: pass next_cursor to read on.`
+          : page.complete === false
+            ? `Only the first ${STOCK_SCAN_PAGES * MAX_PAGE_SIZE} of ${page.read ?? "more"} variations were read: narrow with search.`
+            : (part ?? missing),
+      figures: (names && page.rows.length) || totals ? (sales ? `${STOCK_FIGURES} ${SALES_FIGURES}` : STOCK_FIGURES) : undefined,
     };
   },
 });
