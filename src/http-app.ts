@@ -87,7 +87,9 @@ export async function serveApp(options: AppOptions): Promise<App> {
   // Who a webhook delivery is for, by its secret: the environment's tenant, or the file's.
   const hooked = (): WebhookTenant[] =>
     (registry ? registry.all() : [single]).flatMap((t) =>
-      t.config.webhookSecret ? [{ id: t.id, secret: t.config.webhookSecret, clients: t.clients, index: shopIndexFor(t.config, t.clients.state, t.logger), logger: t.logger }] : [],
+      t.config.webhookSecret
+        ? [{ id: t.id, secret: t.config.webhookSecret, clients: t.clients, index: shopIndexFor(t.config, t.clients.state, t.logger), logger: t.logger, keyedShops: Object.keys(t.config.posApiKeys).filter((k) => k !== "*") }]
+        : [],
     );
   const webhook = config.webhookSecret || registry ? { maxBodyBytes: WEBHOOK_MAX_BYTES, receive: (rest: string, headers: IncomingMessage["headers"], body: string | "too_large") => receiveWebhook(hooked, rest, headers, body) } : undefined;
 

@@ -2,8 +2,12 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { Clients } from "./clients/index.js";
 import type { Conversation } from "./clients/schemas/messaging.js";
 import type { Logger } from "./log.js";
-import type { ShopIndex } from "./shop-index/service.js";
+import { orderVersion } from "./shop-index/order-rows.js";
 import { afterChange, afterMessage, pushedOrder } from "./shop-index/pushed.js";
+import type { RowIndex } from "./shop-index/row-index.js";
+import type { ShopIndex } from "./shop-index/service.js";
+import { indexWrites, withIndexWrites } from "./state/redis-index.js";
+import { cachedShops } from "./tools/pos/resolve-shop.js";
 
 /**
  * The services' webhooks, in HTTP mode, keeping the shop index live between refreshes.
@@ -14,10 +18,13 @@ import { afterChange, afterMessage, pushedOrder } from "./shop-index/pushed.js";
  *   secret is a segment of the address it is given.
  *
  * The secret names the tenant (PANCAKE_WEBHOOK_SECRET, or a tenant's `webhook_secret`); a forged,
- * malformed or oversized delivery is refused with nothing stored. An accepted one is answered at
- * once (Pancake suspends a webhook whose deliveries mostly fail) and applied only where newer than
- * what the index holds, so a delivery repeated or late changes nothing. The index refreshes from the
- * upstream anyway: a delivery lost never loses a change, it only waits for the next refresh.
+ * malformed or oversized delivery, or one for a shop or page not the tenant's, is refused with
+ * nothing stored. An accepted one is answered within a second (Pancake suspends a webhook whose
+ * deliveries mostly fail) and applied only where newer than what the index holds, at the precision
+ * the events carry, so a delivery repeated or late changes nothing (`applied: 0`). One the shared
+ * index (Redis) did not store is answered 503, so that Pancake delivers it again; the redelivery
+ * stores it. The index refreshes from the upstream anyway: a delivery lost never loses a change, it
+ * only waits for the next refresh.
  */
 
 export interface WebhookTenant {
@@ -26,6 +33,8 @@ export interface WebhookTenant {
   clients: Clients;
   index: ShopIndex | undefined;
   logger: Logger;
+  /** Shops given a key of their own (shop_id=key); with one key for every shop, its shops are those it lists. */
+  keyedShops?: readonly string[];
 }
 
 export interface WebhookAnswer {
@@ -69,26 +78,81 @@ export async function receiveWebhook(
   } catch {
     return refused(400, "the body is not JSON: nothing was stored");
   }
-  const work = (service === "pos" ? posEvent(tenant, event) : messagingEvent(tenant, event)).catch((error: unknown): WebhookAnswer => {
-    tenant.logger.warn(`webhook (${service}) not applied: ${error instanceof Error ? error.message : String(error)}`);
-    return refused(503, "could not be applied now: the index reads the change at its next refresh");
-  });
-  // Answered within a second whatever the work costs (a first delivery may load a big index).
+  const apply = service === "pos" ? () => posEvent(tenant, event) : () => messagingEvent(tenant, event);
+  const work = withIndexWrites(apply).then(
+    ({ value: answer, writes }): WebhookAnswer => {
+      if (writes.failed === undefined || answer.status >= 300) return answer;
+      tenant.logger.warn(`webhook (${service}) not stored: ${message(writes.failed)}`);
+      return refused(503, "not stored: the shared index (Redis) is unavailable now; deliver it again");
+    },
+    (error: unknown): WebhookAnswer => {
+      tenant.logger.warn(`webhook (${service}) not applied: ${message(error)}`);
+      return refused(503, "could not be applied now: the index reads the change at its next refresh");
+    },
+  );
+  // Answered within a second whatever the work costs (a first delivery may load a big index). A
+  // write that fails after this is not lost: the shared index sends it again with its next write.
   const late = new Promise<WebhookAnswer>((resolve) => setTimeout(() => resolve({ status: 202, body: { ok: true, note: "accepted: being applied" } }), ANSWER_WITHIN_MS).unref());
   return Promise.race([work, late]);
 }
 
 /** Pancake suspends a webhook whose deliveries mostly fail or time out: an answer comes before this. */
 const ANSWER_WITHIN_MS = 800;
+/** A shop the key's list does not name may be new: the list is read again, at most this often. */
+const RELIST_SHOPS_MS = 60_000;
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Whether the shop is the tenant's: one given a key of its own, or, with one key for every shop,
+ * one that key lists (the shop list, cached; read again when it does not name the shop, at most
+ * once a minute, for a shop added since).
+ */
+async function tenantShop(tenant: WebhookTenant, shopId: string): Promise<boolean> {
+  const pos = tenant.clients.pos;
+  if (!pos.servesShop(shopId)) return false;
+  if (tenant.keyedShops?.includes(shopId)) return true;
+  const names = (shops: readonly { id?: unknown }[]) => shops.some((shop) => String(shop.id) === shopId);
+  if (names(await cachedShops(pos))) return true;
+  const relisted = tenant.clients.state.local("webhook-shops", () => ({ at: 0 }));
+  if (Date.now() - relisted.at < RELIST_SHOPS_MS) return false;
+  relisted.at = Date.now();
+  return names(await pos.listShops());
+}
+
+/**
+ * Brings the index up to what other replicas wrote, and says whether it holds anything yet (a
+ * pushed change applies only then). A delivery is ordered against the newest row any replica has.
+ */
+async function current<R, C extends object>(index: RowIndex<R, C>): Promise<boolean> {
+  await index.holds(null);
+  return index.active();
+}
+
+/**
+ * Applies a pushed row (undefined: not newer than the row held) and says how many rows this
+ * delivery stored: the row, or the row held when an earlier delivery of it was applied here but
+ * not stored (Redis away; that one was answered 503, and this is Pancake delivering it again).
+ */
+async function applyPushed<R, C extends object>(index: RowIndex<R, C>, id: string, row: R | undefined): Promise<number> {
+  const applied = row === undefined ? 0 : await index.apply([row]);
+  if (applied > 0) return applied;
+  await index.flush();
+  return indexWrites()?.stored.has(id) ? 1 : 0;
+}
 
 async function posEvent(tenant: WebhookTenant, event: unknown): Promise<WebhookAnswer> {
   const pushed = pushedOrder(event);
   // Customers, products and stock are not indexed: accepted, so the POS keeps the webhook on.
   if (!pushed) return { status: 200, body: { ok: true, applied: 0, note: "not an order: nothing indexed" } };
-  if (!tenant.clients.pos.servesShop(pushed.shopId)) return refused(404, `shop ${pushed.shopId} is not one of this tenant's shops: nothing was stored`);
+  if (!(await tenantShop(tenant, pushed.shopId))) return refused(404, `shop ${pushed.shopId} is not one of this tenant's shops: nothing was stored`);
   const index = tenant.index?.orders(pushed.shopId);
-  if (!index || !(await index.active())) return { status: 200, body: { ok: true, applied: 0, note: "no index of this shop yet" } };
-  return { status: 200, body: { ok: true, applied: await index.apply([pushed.order]) } };
+  if (!index || !(await current(index))) return { status: 200, body: { ok: true, applied: 0, note: "no index of this shop yet" } };
+  const id = String(pushed.order.id);
+  const held = index.get(id);
+  // As new as the order held (the same second and status history) is no newer: nothing changes.
+  const newer = held === undefined || orderVersion(pushed.order) > orderVersion(held);
+  return { status: 200, body: { ok: true, applied: await applyPushed(index, id, newer ? pushed.order : undefined) } };
 }
 
 async function messagingEvent(tenant: WebhookTenant, event: unknown): Promise<WebhookAnswer> {
@@ -101,7 +165,7 @@ async function messagingEvent(tenant: WebhookTenant, event: unknown): Promise<We
   const conversationId = (data.conversation as { id?: unknown } | undefined)?.id;
   if (typeof conversationId !== "string") return refused(400, "the event names no conversation: nothing was stored");
   const index = tenant.index?.conversations(pageId);
-  if (!index || !(await index.active())) return { status: 200, body: { ok: true, applied: 0, note: "no index of this page yet" } };
+  if (!index || !(await current(index))) return { status: 200, body: { ok: true, applied: 0, note: "no index of this page yet" } };
   const held = index.get(conversationId);
   if (!held) {
     // A conversation the index has not read (a new one): the next question reads it with the refresh.
@@ -109,5 +173,5 @@ async function messagingEvent(tenant: WebhookTenant, event: unknown): Promise<We
     return { status: 200, body: { ok: true, applied: 0, note: "a conversation not yet read: read at the next refresh" } };
   }
   const row: Conversation | undefined = e.event_type === "messaging" ? afterMessage(held, pageId, data) : afterChange(held, data);
-  return { status: 200, body: { ok: true, applied: row ? await index.apply([row]) : 0 } };
+  return { status: 200, body: { ok: true, applied: await applyPushed(index, conversationId, row) } };
 }

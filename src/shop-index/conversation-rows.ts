@@ -9,7 +9,11 @@ import { OPEN } from "./store.js";
 
 type Loose = Record<string, unknown>;
 
-/** What rows, groups and the searches read; the histories, watermarks and avatars stay upstream. */
+/**
+ * What rows, groups and the searches read; the histories, watermarks and avatars stay upstream.
+ * `version` (a conversation event's) and `event_at` (a pushed message's time, to the microsecond)
+ * are the index's own: what webhooks applied, so that a delivery again or late changes nothing.
+ */
 const KEPT = [
   "id",
   "page_id",
@@ -31,6 +35,8 @@ const KEPT = [
   "seen",
   "unread_count",
   "is_removed",
+  "version",
+  "event_at",
 ] as const;
 
 const person = (value: unknown, keys: readonly string[]) => {
@@ -49,6 +55,34 @@ export function indexedConversation(c: Conversation): Conversation {
   out.from = person(out.from, ["id", "name"]);
   out.last_sent_by = person(out.last_sent_by, ["id", "name", "admin_id", "admin_name"]);
   return compactShape(out) as Conversation;
+}
+
+/**
+ * A record time to the microsecond, as Unix seconds with a fraction: the messaging webhooks stamp
+ * messages "2024-12-25T11:06:07.123456" where the list's times are whole seconds. Distinct
+ * microseconds of one second stay distinct (a double holds 2^-22 s at today's times).
+ */
+export function preciseTime(value: unknown): number | undefined {
+  const seconds = unix(value);
+  if (seconds === undefined) return undefined;
+  const fraction = typeof value === "string" ? /:\d{2}[.,](\d+)/.exec(value)?.[1] : undefined;
+  return seconds + Number((fraction ?? "").slice(0, 6).padEnd(6, "0")) / 1e6;
+}
+
+/** The last microsecond of a second: what a time the list gives in whole seconds may stand for. */
+const SECOND_END = 0.999_999;
+
+/**
+ * How new a conversation held is, for ordering what is pushed against it: the pushed message's
+ * time to the microsecond, else (a row as the list gave it, whole seconds) the end of its update
+ * second, so that a row the list gave wins over what was pushed within its second (a refresh
+ * mends), and what is pushed within that second, older or not, waits for the next refresh.
+ * Conversation events (tags, read state) do not move it: they are ordered by their `version`.
+ */
+export function conversationVersion(c: Conversation): number {
+  const updated = unix(c.updated_at) ?? 0;
+  const pushed = preciseTime((c as Loose).event_at);
+  return pushed !== undefined && Math.floor(pushed) === updated ? pushed : updated + SECOND_END;
 }
 
 /** Rows of one v2 call (the list has no page size). */
@@ -106,6 +140,7 @@ export function conversationKind(pageId: string): IndexKind<Conversation, Messag
     name: `conversations of page ${pageId}`,
     id: (c) => String(c.id),
     updated: (c) => unix(c.updated_at),
+    version: conversationVersion,
     async read(client, since, until, progress, sink) {
       await readConversations((q) => client.listConversations(pageId, q), since, until, progress, {
         rows: (batch) => sink.rows(batch.map(indexedConversation)),

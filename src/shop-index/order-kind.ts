@@ -1,7 +1,7 @@
 import type { PosClient } from "../clients/pos.js";
 import type { PosOrder } from "../clients/schemas/pos.js";
 import { readOrders } from "./order-reader.js";
-import { INDEX_FIELDS, indexedOrder, unix } from "./order-rows.js";
+import { INDEX_FIELDS, indexedOrder, orderVersion, unix } from "./order-rows.js";
 import type { IndexKind } from "./row-index.js";
 
 /**
@@ -13,6 +13,7 @@ export function orderKind(shopId: string): IndexKind<PosOrder, PosClient> {
     name: `orders of shop ${shopId}`,
     id: (o) => String(o.id),
     updated: (o) => unix(o.updated_at),
+    version: orderVersion,
     async read(pos, since, until, progress, sink) {
       await readOrders((q) => pos.listOrders(shopId, { ...q, updateStatus: "updated_at", fields: INDEX_FIELDS }), since, until, progress, {
         rows: (batch) => sink.rows(batch.map(indexedOrder)),

@@ -110,6 +110,20 @@ export const unix = (value: unknown): number | undefined => {
   return at === undefined ? undefined : Math.floor(at / 1000);
 };
 
+/** Status changes an order's version tells apart within one second (far more than any order has). */
+const MOST_CHANGES = 9_999;
+
+/**
+ * How new an order is, for ordering what is pushed against what is held: its update second, then
+ * within that second how many status changes its history holds. The POS stamps whole seconds, so
+ * an order confirmed and then moved on within one second is told apart only by its history, and
+ * the first change delivered again (or late) is older than what is held.
+ */
+export function orderVersion(order: PosOrder): number {
+  const history = Array.isArray(order.status_history) ? order.status_history.length : 0;
+  return (unix(order.updated_at) ?? 0) + Math.min(history, MOST_CHANGES) / (MOST_CHANGES + 1);
+}
+
 const PARTNER_TIMES = new Set(["paid_at", "picked_up_at", "first_delivery_at"]);
 
 /** The time the list's `updateStatus` names on an order: a field, the last status change (-1), entering a status code. */

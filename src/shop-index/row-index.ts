@@ -38,6 +38,11 @@ export interface IndexKind<R, C> {
   /** Unix seconds of the row's last update, the upstream's clock. */
   updated(row: R): number | undefined;
   /**
+   * How new the row is, finer than `updated` where the rows tell more (an order's status history,
+   * a pushed message's microseconds): a row is kept over one at least as new only when it differs.
+   */
+  version?(row: R): number;
+  /**
    * Every row updated at or after `since` (null: all time), and at or before `until` when given,
    * into `sink` as read; resolves once all of it was, or throws.
    */
@@ -642,7 +647,8 @@ export class RowIndex<R, C extends object> {
   private upsert(row: R): boolean {
     const key = this.kind.id(row);
     const held = this.rows.get(key);
-    if (held !== undefined && ((this.kind.updated(held) ?? 0) > (this.kind.updated(row) ?? 0) || isDeepStrictEqual(held, row))) return false;
+    const version = (r: R) => this.kind.version?.(r) ?? this.kind.updated(r) ?? 0;
+    if (held !== undefined && (version(held) > version(row) || isDeepStrictEqual(held, row))) return false;
     if (held === undefined) this.counted(1);
     this.rows.set(key, row);
     return true;

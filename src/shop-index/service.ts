@@ -104,7 +104,7 @@ export class ShopIndex {
     const { index: settings } = this.options.config;
     if (!index) {
       const policy: IndexPolicy = { refreshMs: settings.refreshSeconds * 1000, maxRows: settings.maxRows };
-      const identify = (row: R) => ({ id: kind.id(row), version: kind.updated(row) ?? 0 });
+      const identify = (row: R) => ({ id: kind.id(row), version: kind.version?.(row) ?? kind.updated(row) ?? 0 });
       index = new RowIndex(
         kind,
         this.store<R>(`${identity[0]}-${name}`, identify),

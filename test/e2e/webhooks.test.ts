@@ -137,10 +137,10 @@ describe("webhooks keep a hosted index live across replicas", () => {
     expect(malformed.status).toBe(400);
     const oversized = await deliverOrder(a, { ...order, note: "x".repeat(300_000) });
     expect(oversized.status).toBe(413);
-    // One key for every shop: another shop's order is taken, but no index of that shop holds it.
+    // One key for every shop: a shop it does not list is not the tenant's.
     const elsewhere = await deliverOrder(a, { ...order, shop_id: 4242 });
-    expect(elsewhere.status).toBe(200);
-    expect(JSON.parse(elsewhere.body)).toMatchObject({ applied: 0 });
+    expect(elsewhere.status).toBe(404);
+    expect(JSON.parse(elsewhere.body)).toMatchObject({ ok: false });
     expect(await statusCounts(a)).toEqual(counts);
     expect(await statusCounts(b)).toEqual(counts);
     const path = await raw(a.url.replace("/mcp", "/webhooks/elsewhere"), { headers: { host: new URL(a.url).host }, body: "{}" });
