@@ -1,4 +1,5 @@
 import { ConfigError, failureText } from "../../clients/errors.js";
+import type { PosSaleRow } from "../../clients/schemas/pos.js";
 import { num } from "../../format/compact.js";
 import { parseDateInput, startOfDay, toDateInZone, toYmdHms } from "../../format/time.js";
 import type { ResourceContext } from "../../resources/define.js";
@@ -7,6 +8,7 @@ import { eachPage } from "../page-stats/fan-out.js";
 import { getPageStats } from "../page-stats/get-page-stats.js";
 import { getStaffStats } from "../page-stats/get-staff-stats.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
+import { CANCELED_STATUSES } from "./sale-filter.js";
 
 /**
  * One day of the shop: inbox per page, staff work and (with the POS configured) sales. Gathered
@@ -38,19 +40,32 @@ async function attempt<T>(read: () => Promise<T>): Promise<T | { unavailable: st
 
 const reportDay = (text: string, timeZone: string): Date => startOfDay(parseDateInput("date", text, timeZone), timeZone);
 
-/** Sums the day's sales rows: every metric of `success`, and the returned order count. */
+/** Every metric of the rows' `success`, summed. */
+function successTotals(rows: readonly PosSaleRow[]): Record<string, number> {
+  const totals: Record<string, number> = {};
+  for (const row of rows) for (const [k, v] of Object.entries(row.success ?? {})) if (num(v) !== undefined) totals[k] = (totals[k] ?? 0) + num(v)!;
+  return totals;
+}
+
+/**
+ * Sums the day's sales rows: every metric of `success`, the returned order count, and how many of
+ * the orders counted are canceled or deleted since (the POS counts an order from confirmation on:
+ * order_count holds them), read by status.
+ */
 async function sales(ctx: ResourceContext, shopId: string | undefined, since: Date, until: Date) {
   const shop = await resolveShopId(ctx, shopId);
   const tz = ctx.config.timezone;
-  const rows = await ctx.pos.getSaleAnalytics(shop, { since: toYmdHms(since, tz), until: toYmdHms(until, tz), select_fields: SALE_FIELDS });
-  const totals: Record<string, number> = {};
-  let returned = 0;
-  for (const row of rows) {
-    for (const [k, v] of Object.entries(row.success ?? {})) if (num(v) !== undefined) totals[k] = (totals[k] ?? 0) + num(v)!;
-    returned += num((row.returned as Record<string, unknown> | null | undefined)?.order_count) ?? 0;
-  }
+  const rows = await ctx.pos.getSaleAnalytics(shop, { since: toYmdHms(since, tz), until: toYmdHms(until, tz), split_by: ["Order.status"], select_fields: SALE_FIELDS });
+  const totals = successTotals(rows);
+  const returned = rows.reduce((n, row) => n + (num((row.returned as Record<string, unknown> | null | undefined)?.order_count) ?? 0), 0);
   const orders = totals.order_count ?? 0;
-  return { shop_id: shop, ...totals, avg_order_value: orders ? Math.round((totals.price ?? 0) / orders) : 0, returned_orders: returned };
+  return {
+    shop_id: shop,
+    ...totals,
+    avg_order_value: orders ? Math.round((totals.price ?? 0) / orders) : 0,
+    returned_orders: returned,
+    canceled_orders: successTotals(rows.filter((row) => CANCELED_STATUSES.includes(String(row["Order.status"])))).order_count ?? 0,
+  };
 }
 
 export interface DailyReport {

@@ -11,7 +11,7 @@ import { someOf } from "../pos/fields.js";
 import { shopScope } from "../pos/shop-scope.js";
 import { FORMULA_PREFIX, salesMetrics } from "./metrics.js";
 import { splitNames } from "./split-names.js";
-import { saleFilter, saleFilterInput } from "./sale-filter.js";
+import { CANCELED_STATUSES, saleFilter, saleFilterInput } from "./sale-filter.js";
 import { splitLabels } from "./split-labels.js";
 import { settleAll } from "../settle.js";
 import { rankRows, sortByInput } from "../rank.js";
@@ -97,6 +97,8 @@ function merged<R extends { values: Record<string, string>; success: Metrics; re
   return [...byValues.values()];
 }
 
+const STATUS = "Order.status";
+
 /** Staff roles a sales split can name, in search_orders' words, and the API's `user_type` for each. */
 const USER_TYPE_PARAM = { creator: "create", seller: "assign", updater: "update", care: "care", marketer: "marketer" } as const;
 const USER_TYPES = Object.keys(USER_TYPE_PARAM) as (keyof typeof USER_TYPE_PARAM)[];
@@ -106,7 +108,7 @@ export const getSalesAnalytics = defineTool({
   name: "get_sales_analytics",
   title: "Get sales analytics",
   description:
-    'Sales totals, then rows per split value, by revenue (price: goods before discounts) unless sort_by. success: orders from success_status on, even if later returned or canceled; totals.net = success - returned. E.g. best sellers by units: split_by ["Variation.id"], sort_by "product_count", limit 10.',
+    'Sales totals, then rows per split value, by revenue (price: goods before discounts) unless sort_by. success: orders from success_status on, even if later returned or canceled (totals.canceled; without_canceled leaves them out); totals.net = success - returned. E.g. best sellers by units: split_by ["Variation.id"], sort_by "product_count", limit 10.',
   toolset: "analytics",
   annotations: READ,
   input: z.object({
@@ -124,12 +126,14 @@ export const getSalesAnalytics = defineTool({
     user_type: z
       .preprocess((v) => API_USER_WORDS[String(v)] ?? v, z.enum(USER_TYPES))
       .optional()
-      .describe("Who User.id is: creator (default), seller (assigned, as search_orders), updater, care, marketer"),
+      .describe("Who User.id is (default creator; seller: assigned, as search_orders)"),
     returned_status: codeInput(ANALYTICS_RETURNED_STATUSES, "Orders counted as returned"),
     returned_record: z.enum(["inserted_at", "updated_at", "success_record"]).optional().describe("When returns are deducted"),
     select_fields: jsonish(someOf(z.string().regex(/^[a-z_]+[\w-]*$/).max(80), 30))
       .optional()
       .describe("list_sales_metrics (toolset analytics) fields, e.g. price; shop formulas only if named"),
+    // Described by the tool's description (every word here is read on every turn).
+    without_canceled: z.boolean().optional(),
     sort_by: sortByInput.describe("A metric of the rows, largest first"),
     limit: limitInput(500, 100),
   }),
@@ -138,7 +142,14 @@ export const getSalesAnalytics = defineTool({
     until: z.string(),
     currency: z.string().optional(),
     metrics: z.record(z.string(), z.string()).optional().describe("Metric field -> meaning"),
-    totals: z.object({ success: metricMap.optional(), returned: metricMap.optional(), net: metricMap.optional() }).optional(),
+    totals: z
+      .object({
+        success: metricMap.optional(),
+        returned: metricMap.optional(),
+        net: metricMap.optional(),
+        canceled: metricMap.optional().describe("Orders success_status counted that are now canceled or deleted: in success, or left out with without_canceled"),
+      })
+      .optional(),
     row_count: z.number().describe("Rows before limit"),
     truncated: z.boolean().optional(),
     tied_past_limit: z.number().optional().describe("Rows left out that equal the last row shown: raise limit to see the tie"),
@@ -151,11 +162,18 @@ export const getSalesAnalytics = defineTool({
     const split = input.split_by ?? ["Time.day"];
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
     const filter = input.filter && (await saleFilter(ctx, shopId, input.filter));
-    const [data, metrics] = await settleAll([
+    // Asked by status too, whatever the split: the orders success holds that are canceled or
+    // deleted since are those rows, counted apart (or left out), and the rest summed per split
+    // value (an order has one status, so its figures add up). A shop formula does not add up, so
+    // with one named the rows stay by status.
+    const byStatus = split.includes(STATUS) || (input.select_fields ?? []).some((f) => f.startsWith(FORMULA_PREFIX));
+    const asked = split.includes(STATUS) ? split : [...split, STATUS];
+    const rowSplit = byStatus ? asked : split;
+    const [read, metrics] = await settleAll([
       ctx.pos.getSaleAnalytics(shopId, {
         since: toYmdHms(range.since, tz),
         until: toYmdHms(range.until, tz),
-        split_by: input.split_by,
+        split_by: asked,
         filter,
         success_status: input.success_status === "confirmed" ? "1" : input.success_status,
         success_record: input.success_record,
@@ -167,10 +185,12 @@ export const getSalesAnalytics = defineTool({
       // The metric names only explain the figures: without them the figures still stand.
       salesMetrics(ctx, shopId).catch(() => []),
     ]);
+    const isCanceled = (row: PosSaleRow) => CANCELED_STATUSES.includes(String(row[STATUS]));
+    const data = input.without_canceled ? read.filter((row) => !isCanceled(row)) : read;
     // Split values are shop- and customer-entered text (sources, names): sanitized like any other.
-    const label = await splitLabels(ctx.pos, shopId, split);
+    const label = await splitLabels(ctx.pos, shopId, rowSplit);
     const splitValues = (row: PosSaleRow) =>
-      Object.fromEntries(split.map((s) => [s, label(s, row[s]) ?? sanitizeName(row[s] == null ? undefined : String(row[s])) ?? "(none)"]));
+      Object.fromEntries(rowSplit.map((s) => [s, label(s, row[s]) ?? sanitizeName(row[s] == null ? undefined : String(row[s])) ?? "(none)"]));
     const formulas = input.select_fields !== undefined;
     const success = data.map((r) => metricsOf(r.success, formulas) ?? {});
     const returned = data.flatMap((r): Metrics[] => {
@@ -202,7 +222,12 @@ export const getSalesAnalytics = defineTool({
       until: toIsoInZone(range.until, tz),
       currency,
       metrics: meaning,
-      totals: { success: successTotals, returned: returnedTotals, net: netOf(successTotals, returnedTotals) },
+      totals: {
+        success: successTotals,
+        returned: returnedTotals,
+        net: netOf(successTotals, returnedTotals),
+        canceled: totalsOf(read.filter(isCanceled).map((r) => metricsOf(r.success, formulas) ?? {}), countsOrders) ?? { order_count: 0 },
+      },
       row_count: all.length,
       truncated: ranked.truncated,
       tied_past_limit: ranked.tied,

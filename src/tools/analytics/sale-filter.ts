@@ -64,6 +64,13 @@ const RESOLVE: Record<string, Resolve> = {
 };
 
 const EXCLUDE = "_exclude";
+
+/**
+ * Canceled and deleted: the orders search_orders' without_canceled leaves out, which the POS
+ * still counts as sales once they reached success_status.
+ */
+export const CANCELED_STATUSES: readonly string[] = ["6", "7"];
+
 const listed = someOf(nonEmpty(64), 100).optional();
 
 export const saleFilterInput = jsonish(shaped(Object.fromEntries(Object.keys(RESOLVE).flatMap((key) => [[key, listed], [`${key}${EXCLUDE}`, listed]]))))
