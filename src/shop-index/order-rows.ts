@@ -25,6 +25,8 @@ export const INDEX_FIELDS = [
   "order_sources",
   "order_sources_name",
   "page_id",
+  // The chat the order was made from: joins orders to chats (list_conversations with_open_orders).
+  "conversation_id",
   "account",
   "account_name",
   "shipping_address",
@@ -62,7 +64,8 @@ const PARTNER_KEYS = ["partner_id", "paid_at", "picked_up_at", "first_delivery_a
 const ITEM_KEYS = ["variation_id", "product_id", "quantity", "returned_count", "discount_each_product", "is_discount_percent", "is_bonus_product"];
 const ADDRESS_KEYS = ["province_id", "new_province_id", "province_name"];
 const PERSON_KEYS = ["id", "name"];
-const CUSTOMER_KEYS = ["id", "customer_id", "name"];
+/** fb_id: the customer's id on the platform, as a chat shows it (list_conversations with_open_orders). */
+const CUSTOMER_KEYS = ["id", "customer_id", "name", "fb_id"];
 
 /**
  * An order as the index keeps it: the listed fields, nested records cut to what is read (a

@@ -22,6 +22,7 @@ import {
 } from "./conversation-search.js";
 import { type GROUP_KEYS, LIMIT_MAX, type ListConversationsInput, PAGED_SPAN_DAYS } from "./list-conversations-input.js";
 import { rankGroups, restNote } from "../group-rows.js";
+import { OPEN_ORDERS_NOTE } from "./chat-orders.js";
 
 /**
  * list_conversations with group_by: "new comment threads per page last week", "conversations by
@@ -142,6 +143,7 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
     range || keys.includes("day") ? timeNote(input) : "",
     several ? "a conversation with several tags or assignees counts under each; total counts it once" : "",
     ...awaitingNotes(scanned, input, true),
+    scanned.orders ? OPEN_ORDERS_NOTE : "",
     note,
   ].filter(Boolean);
   return {
@@ -163,7 +165,7 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
  * list cannot say (a longer range, a filter it lacks, or an answer without a total).
  */
 async function countedPerPage(input: ListConversationsInput, ctx: ToolContext) {
-  const filtered = input.type || input.post_id || input.customer || input.awaiting_reply || input.waiting_minutes !== undefined;
+  const filtered = input.type || input.post_id || input.customer || input.awaiting_reply || input.waiting_minutes !== undefined || input.with_open_orders;
   const ranged = input.since !== undefined || input.until !== undefined;
   if (input.group_by!.join() !== "page" || filtered || !ranged) return undefined;
   const tz = ctx.config.timezone;

@@ -7,6 +7,7 @@ import { askAgainIn, readingNote, readingOut } from "../../format/reading.js";
 import { readBy, type ToolContext } from "../define.js";
 import { readingSchema } from "../reading-schema.js";
 import { eachPage } from "../page-stats/fan-out.js";
+import { OPEN_ORDERS_NOTE, type OpenOrders, openOrderFields, openOrders } from "./chat-orders.js";
 import { type PageScan, SCAN_CALLS, SCAN_MS, scanPage } from "./conversation-scan.js";
 import { customerMatcher } from "./customer-match.js";
 import { indexedScan } from "./indexed-scan.js";
@@ -140,6 +141,8 @@ export interface Scanned {
   now: number;
   /** How `customer` was matched when the POS could not say (customer-match.ts). */
   customerNote?: string;
+  /** with_open_orders: the shop's undelivered orders, joined to chats (chat-orders.ts); matches are those it finds. */
+  orders?: OpenOrders;
 }
 
 function oldestAsOf(results: PageResult[]): number | undefined {
@@ -154,7 +157,8 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
   checkAcrossPages(input, counting);
   const awaiting = input.awaiting_reply === true || input.waiting_minutes !== undefined;
   const byCustomerTime = input.time_field === "customer";
-  const filtering = awaiting || input.customer !== undefined || input.unread === true || byCustomerTime;
+  const withOrders = input.with_open_orders === true;
+  const filtering = awaiting || input.customer !== undefined || input.unread === true || byCustomerTime || withOrders;
   const tz = ctx.config.timezone;
   const now = Date.now();
   const ranged = input.since !== undefined || input.until !== undefined;
@@ -188,17 +192,25 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
   };
 
   const tagged = await tagFilter(input, ctx);
-  const results: PageResult[] = await readPages(ctx, input.page_ids, async (pageId) => {
+  // The shop's undelivered orders are read while the pages are (both from their indexes, each by the deadline).
+  const joining = withOrders ? openOrders(ctx) : undefined;
+  joining?.catch(() => undefined);
+  const read: PageResult[] = await readPages(ctx, input.page_ids, async (pageId) => {
     const tags = tagged(pageId);
     // RATING among the types sent: the seed document's Conversation says the filter takes every
     // type (INBOX, COMMENT, RATING) and COMMENT_LIVESTREAM as well.
     const query = { ...span, ...order, tags: tags ?? undefined, type: input.type, post_ids: posts, ...(input.unread ? { unread_first: true } : {}) };
     const kept = (c: Conversation) => keep(c, pageId);
-    // Counts and the awaiting queue need every match: they build the index; a name search uses it once it is there.
-    const indexed = indexable && tags !== null ? await indexedScan(ctx, pageId, query, kept, counting || awaiting) : undefined;
+    // Counts, the awaiting queue and chats with open orders need every match: they build the index; a name search uses it once it is there.
+    const indexed = indexable && tags !== null ? await indexedScan(ctx, pageId, query, kept, counting || awaiting || withOrders) : undefined;
     const scan = tags === null ? NOTHING_TAGGED : (indexed ?? (await scanPage(ctx.messaging, pageId, query, kept, limits)));
     return { scan, tags: await tagNames(ctx.messaging, pageId) };
   });
+  const orders = await joining;
+  // Kept: the chats whose customer the join finds with an open order.
+  const results = orders
+    ? read.map((r) => (r.value ? { ...r, value: { ...r.value, scan: { ...r.value.scan, rows: r.value.scan.rows.filter((c) => orders.of(c)) } } } : r))
+    : read;
 
   // Those awaiting a reply are a queue: the longest wait first, so a cut leaves out the newest.
   // The key is read once a conversation (tens of thousands of them, from the index).
@@ -217,9 +229,10 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
     range,
     allTime,
     asOf: oldestAsOf(results),
-    complete: results.every((r) => r.value?.scan.complete),
+    complete: results.every((r) => r.value?.scan.complete) && (orders?.complete ?? true),
     now,
     customerNote: named?.note,
+    orders,
   };
 }
 
@@ -251,7 +264,8 @@ export function readingsOf(scanned: Scanned, ctx: ToolContext): { notes: string[
     readingNote(`the conversations of page ${ctx.messaging.pageName(pageId) ?? pageId}`, state, ctx.config.timezone),
   );
   const waits = reading.filter((r) => !r.state.failed).map((r) => askAgainIn(r.state));
-  return { notes, askAgainIn: waits.length ? Math.max(...waits) : undefined };
+  if (scanned.orders?.askAgainIn !== undefined) waits.push(scanned.orders.askAgainIn);
+  return { notes: [...notes, ...(scanned.orders?.notes ?? [])], askAgainIn: waits.length ? Math.max(...waits) : undefined };
 }
 
 /** Pages cut short by the scan's own bounds (not by a read of the index still under way). */
@@ -301,12 +315,14 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
       : "",
     ...readings.notes,
     ...awaitingNotes(scanned, input),
+    scanned.orders ? OPEN_ORDERS_NOTE : "",
     scanned.customerNote ?? "",
     scanned.asOf === undefined ? "" : INDEXED_ROWS_NOTE,
   ].filter(Boolean);
   return {
     conversations: shown.map(({ c, r }) => {
-      if (input.detail === "full") return fullRecord(c);
+      const joined = scanned.orders ? openOrderFields(scanned.orders.of(c)) : {};
+      if (input.detail === "full") return { ...fullRecord(c), ...joined };
       const since = awaiting ? waitingSince(c) : undefined;
       const row: ConversationRow & { page_id?: string } = conversationRow(c, {
         pageId: r.pageId,
@@ -316,7 +332,7 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
         indexed: r.value?.scan.asOf !== undefined,
       });
       if (several) row.page_id = r.pageId;
-      return row;
+      return { ...row, ...joined };
     }),
     total,
     matched: filtering && !complete ? matches.length : undefined,

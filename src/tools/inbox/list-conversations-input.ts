@@ -23,6 +23,8 @@ export const listConversationsInput = z.object({
   customer: z.string().trim().min(1).max(100).optional().describe("Name, phone or POS customer id"),
   awaiting_reply: z.boolean().optional().describe("Customer wrote last (rows: last 7 days unless since; total: all)"),
   waiting_minutes: z.number().int().min(0).optional().describe("Awaiting reply ≥ N minutes"),
+  // A boolean, as unread: false is refused by the tool (list-conversations.ts).
+  with_open_orders: z.boolean().optional().describe("Only chats whose POS customer has an undelivered order (rows show it)"),
   type: jsonish(z.array(z.enum(["INBOX", "COMMENT", "COMMENT_LIVESTREAM", "RATING"])).max(4))
     .optional()
     .describe("Only these"),

@@ -15,6 +15,7 @@ import { rememberConversations } from "./conversation-lookup.js";
 import { groupConversations, groupsOutput } from "./conversation-groups.js";
 import { searchConversations, searchedPageSchema } from "./conversation-search.js";
 import { type ListConversationsInput, listConversationsInput, PAGED_SPAN_DAYS } from "./list-conversations-input.js";
+import { requirePos } from "./chat-orders.js";
 import { withNamedGroups } from "./named-groups.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
 
@@ -105,6 +106,10 @@ export const listConversations = defineTool({
     if (input.unread === false) {
       throw new InputError("unread", "takes true only: read conversations are the rest of the list", "Pass unread: true for the unread ones, or leave it out for all.");
     }
+    if (input.with_open_orders === false) {
+      throw new InputError("with_open_orders", "takes true only: chats without an open order are the rest of the list", "Pass with_open_orders: true, or leave it out for all.");
+    }
+    if (input.with_open_orders) requirePos(ctx);
     if (input.group_by) {
       const grouped = groupable(input);
       return withNamedGroups(await groupConversations(grouped, ctx), grouped, ctx);
@@ -124,7 +129,12 @@ export const listConversations = defineTool({
 /** A search: a filter the upstream list lacks, applied to every page's list. */
 /** A filter the list cannot apply (or only partly: unread ones come first, the customer's time is not filtered on), applied here. */
 const isSearch = (input: ListConversationsInput) =>
-  input.customer !== undefined || input.awaiting_reply === true || input.waiting_minutes !== undefined || input.unread === true || input.time_field === "customer";
+  input.customer !== undefined ||
+  input.awaiting_reply === true ||
+  input.waiting_minutes !== undefined ||
+  input.unread === true ||
+  input.time_field === "customer" ||
+  input.with_open_orders === true;
 
 /**
  * Whether a call lists one page as the upstream orders it, with a cursor (a cursor's own page, a
