@@ -57,9 +57,14 @@ export function callSignal(client: object): AbortSignal | undefined {
  * own (a deadline) on top of the client's cancellation, with the same request id and logger.
  */
 export function bounded<C extends object>(view: C, signal: AbortSignal): C {
-  const core = Reflect.get(view, "core") as { signal?: AbortSignal; requestId?: string; logger?: Logger } | undefined;
-  const own = core?.signal;
-  return signalled(original(view), { signal: own ? AbortSignal.any([own, signal]) : signal, requestId: core?.requestId, logger: core?.logger });
+  const own = (Reflect.get(view, "core") as { signal?: AbortSignal } | undefined)?.signal;
+  return rebound(view, own ? AbortSignal.any([own, signal]) : signal);
+}
+
+/** A view of a call's client answering `signal` instead of its own (one that already ends with it), with the same request id and logger. */
+export function rebound<C extends object>(view: C, signal: AbortSignal): C {
+  const core = Reflect.get(view, "core") as { requestId?: string; logger?: Logger } | undefined;
+  return signalled(original(view), { signal, requestId: core?.requestId, logger: core?.logger });
 }
 
 interface Joint {
@@ -83,6 +88,9 @@ export function joinedLoad<C extends object, T>(
   share: (start: () => Promise<T>) => Promise<T>,
   load: (client: C) => Promise<T>,
 ): Promise<T> {
+  // A call already cancelled starts nothing: a load it began and at once gave up would be given up
+  // for every call that joins it meanwhile (a read left running past its call's cancel met one).
+  if (callSignal(view)?.aborted) return Promise.reject(cancelledByClient());
   const inFlight = joints.get(scope) ?? new Map<string, Joint>();
   joints.set(scope, inFlight);
   const promise = share(() => {

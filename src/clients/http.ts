@@ -122,6 +122,15 @@ export function sharedPool(timeouts: { connectTimeoutMs: number; responseTimeout
   };
 }
 
+/** A failure that may pass if the read is tried again later: a refusal for the rate, a server fault, no answer (a cancel is none). */
+export function isTransient(error: unknown): boolean {
+  const transient =
+    error instanceof NetworkError ||
+    error instanceof BadResponseError ||
+    (error instanceof UpstreamError && (error.code === 106 || (error.status !== undefined && (error.status === 429 || error.status >= 500))));
+  return transient && !(error instanceof NetworkError && /cancelled/.test(error.message));
+}
+
 /** How long a rate key's reads count from their answer after one of its requests met a 429. */
 const CAUTIOUS_MS = 60_000;
 
@@ -381,13 +390,7 @@ export class HttpCore {
 
   /** Milliseconds to wait before the next try of a read, or undefined to give up. */
   private retryDelay(error: unknown, attempt: number, started: number): number | undefined {
-    if (attempt >= this.retry.attempts) return undefined;
-    const transient =
-      error instanceof NetworkError ||
-      error instanceof BadResponseError ||
-      (error instanceof UpstreamError &&
-        (error.code === 106 || (error.status !== undefined && (error.status === 429 || error.status >= 500))));
-    if (!transient || (error instanceof NetworkError && /cancelled/.test(error.message))) return undefined;
+    if (attempt >= this.retry.attempts || !isTransient(error)) return undefined;
     const backoff = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
     const jittered = backoff / 2 + Math.random() * (backoff / 2);
     const delay = Math.round(Math.max(jittered, (error as UpstreamError).retryAfterMs ?? 0));

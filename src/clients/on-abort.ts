@@ -1,4 +1,18 @@
 const leavers = new WeakMap<AbortSignal, Set<() => void>>();
+const LISTENER = Symbol("listener");
+
+/** The one listener of a signal, in a closure that holds nothing but the set of waits. */
+function listen(signal: AbortSignal): Set<() => void> {
+  const all = new Set<() => void>();
+  const listener = () => {
+    leavers.delete(signal);
+    for (const each of [...all]) each();
+  };
+  Reflect.set(all, LISTENER, listener);
+  leavers.set(signal, all);
+  signal.addEventListener("abort", listener, { once: true });
+  return all;
+}
 
 /**
  * Runs `leave` when `signal` aborts, and returns what forgets it. One listener on a signal however
@@ -8,22 +22,16 @@ const leavers = new WeakMap<AbortSignal, Set<() => void>>();
  * Callers check `signal.aborted` first: a signal that has aborted runs nothing added later.
  */
 export function onAbort(signal: AbortSignal, leave: () => void): () => void {
-  let waiting = leavers.get(signal);
-  if (!waiting) {
-    const all = new Set<() => void>();
-    waiting = all;
-    leavers.set(signal, all);
-    signal.addEventListener(
-      "abort",
-      () => {
-        for (const each of [...all]) each();
-      },
-      { once: true },
-    );
-  }
+  const waiting = leavers.get(signal) ?? listen(signal);
   waiting.add(leave);
   return () => {
     waiting.delete(leave);
+    // The last wait gone, so is the listener: Node holds a signal of AbortSignal.any (a call's
+    // deadline on top of its cancellation) for as long as it has one, and with it what it reaches.
+    if (waiting.size === 0 && leavers.get(signal) === waiting) {
+      leavers.delete(signal);
+      signal.removeEventListener("abort", Reflect.get(waiting, LISTENER));
+    }
   };
 }
 

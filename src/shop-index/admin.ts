@@ -3,8 +3,11 @@ import { join } from "node:path";
 
 // `pancake-mcp index info|clear`: what the shop index keeps on this machine, and forgetting it.
 
-/** The index's own files: `<kind>-<hash>.json.gz`, and temporary ones a write left behind. */
-const OWN = /^(orders|conversations)-[0-9a-f]{32}\.json\.gz(\.\d+\.tmp)?$/;
+/**
+ * The index's own files: `<kind>-<hash>.json.gz`, each tenant's list of what it keeps
+ * (`kept-<hash>.json`, kept.ts), and temporary ones a write left behind.
+ */
+const OWN = /^((orders|conversations)-[0-9a-f]{32}\.json\.gz|kept-[0-9a-f]{32}\.json)(\.\d+\.tmp)?$/;
 
 interface IndexFile {
   name: string;

@@ -1,5 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
-import { original, signalled } from "../clients/call-signal.js";
+import { callSignal, original, signalled } from "../clients/call-signal.js";
+import { cancelledByClient } from "../clients/errors.js";
+import { onAbort } from "../clients/on-abort.js";
+import { isTransient } from "../clients/http.js";
 import type { Logger } from "../log.js";
 import { addSpan, gaps, heldBack } from "./spans.js";
 import { type IndexMeta, type IndexStore, mergeMeta, NOTHING, OPEN, type Reading, SCHEMA, type Span } from "./store.js";
@@ -78,6 +81,8 @@ const SHARED_CHECKPOINT_MS = 1_000;
 const LEASE_MS = 15_000;
 /** A replica that follows another's read looks at what that one wrote this often. */
 const FOLLOW_MS = 1_000;
+/** Tries of a read's remaining parts after passing faults, each going on from where the last got. */
+const READ_TRIES = 3;
 /** Counts of a span's parts at most, for that estimate (a page's conversations are counted a month a request). */
 const MAX_COUNTS = 36;
 
@@ -119,14 +124,22 @@ interface Run {
   failed?: { error: unknown };
 }
 
-/** How `work` ends, or "late" at `deadline` (ms), whichever comes first. */
-function by(work: Promise<unknown>, deadline: number): Promise<Outcome> {
-  if (deadline === Number.POSITIVE_INFINITY) return work.then(() => "done" as const, (error: unknown) => ({ error }));
+/**
+ * How `work` ends, or "late" at `deadline` (ms), whichever comes first; a wait its caller gave up
+ * (`signal`: the client cancelled) ends at once with the cancel. The work goes on either way.
+ */
+function by(work: Promise<unknown>, deadline: number, signal?: AbortSignal): Promise<Outcome> {
+  if (signal?.aborted) return Promise.resolve({ error: cancelledByClient() });
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<"late">((resolve) => {
-    timer = setTimeout(() => resolve("late"), Math.max(0, deadline - Date.now()));
+  let forget: (() => void) | undefined;
+  const late = new Promise<Outcome>((resolve) => {
+    if (deadline !== Number.POSITIVE_INFINITY) timer = setTimeout(() => resolve("late"), Math.max(0, deadline - Date.now()));
+    if (signal) forget = onAbort(signal, () => resolve({ error: cancelledByClient() }));
   });
-  return Promise.race([work.then(() => "done" as const, (error: unknown) => ({ error })), late]).finally(() => clearTimeout(timer));
+  return Promise.race([work.then(() => "done" as const, (error: unknown) => ({ error })), late]).finally(() => {
+    clearTimeout(timer);
+    forget?.();
+  });
 }
 
 export class RowIndex<R, C extends object> {
@@ -176,7 +189,7 @@ export class RowIndex<R, C extends object> {
       for (let refreshes = 0; !this.fresh(need, arrived); ) {
         if (this.holdsNow(need)) {
           if (refreshes++ === 3) throw new Error(`the ${this.kind.name} index could not be brought up to date`);
-          const outcome = await by(this.refreshOnce(client), deadline);
+          const outcome = await by(this.refreshOnce(client), deadline, callSignal(client));
           if (outcome === "late") return this.whole();
           if (outcome !== "done") throw outcome.error;
           continue;
@@ -184,8 +197,9 @@ export class RowIndex<R, C extends object> {
         const extending = this.extendOnce(client, need);
         // A call that may have to answer before the read is done will say how far it got: the read counts what it has left.
         if (deadline !== Number.POSITIVE_INFINITY) this.estimateBy(client, Date.now() + (deadline - Date.now()) / 3);
-        const outcome = await by(Promise.race([extending.promise, this.moved.promise]), deadline);
+        const outcome = await by(Promise.race([extending.promise, this.moved.promise]), deadline, callSignal(client));
         if (outcome === "late") return this.partial();
+        if (outcome !== "done" && callSignal(client)?.aborted) throw outcome.error;
         // A read that stopped on an error is not begun again by the call that waited on it: it answers with what was read.
         const failed = outcome === "done" ? extending.failed : outcome;
         if (failed) {
@@ -505,8 +519,18 @@ export class RowIndex<R, C extends object> {
       },
     };
     try {
-      for (const [a, b] of gaps(reading.span, reading.done)) {
-        await this.kind.read(client, a === 0 ? null : a, b === OPEN ? undefined : b, this.progress, sink);
+      // A long read outlives passing faults (a burst of 429s, a moment of 502s): it goes on from
+      // where it got a few times before it stops and says why.
+      for (let tries = 1; ; tries++) {
+        try {
+          for (const [a, b] of gaps(reading.span, reading.done)) {
+            await this.kind.read(client, a === 0 ? null : a, b === OPEN ? undefined : b, this.progress, sink);
+          }
+          break;
+        } catch (error) {
+          if (tries >= READ_TRIES || !isTransient(error) || this.life.signal.aborted) throw error;
+          await new Promise((resolve) => setTimeout(resolve, tries * 1_000));
+        }
       }
     } catch (error) {
       if (this.meta?.reading === reading) {

@@ -8,6 +8,7 @@ import type { Logger } from "../log.js";
 import type { StateScope } from "../state/scope.js";
 import { conversationKind } from "./conversation-rows.js";
 import { FileStore } from "./file-store.js";
+import { fileKept, type KeptList, type KeptRegistry } from "./kept.js";
 import { orderKind } from "./order-kind.js";
 import { type IndexKind, type IndexPolicy, RowIndex } from "./row-index.js";
 import { type IndexStore, MemoryStore } from "./store.js";
@@ -71,6 +72,12 @@ export function shopIndexFor(config: ShopIndexOptions["config"], state: StateSco
   return index;
 }
 
+const hashOf = (parts: readonly string[]) => createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 32);
+
+/** A tenant's name on disk: a hash of the upstreams and credentials it reads with, never one of them. */
+const tenantName = (config: ShopIndexOptions["config"]) =>
+  hashOf([config.baseUrl, config.posBaseUrl, config.accessToken ?? "", JSON.stringify(config.pageAccessTokens), JSON.stringify(config.posApiKeys)]);
+
 /** Writes what every index of the process has pending (the process is about to end). */
 export async function flushShopIndexes(): Promise<void> {
   await Promise.all([...made].map((ref) => ref.deref()?.flush()));
@@ -78,19 +85,30 @@ export async function flushShopIndexes(): Promise<void> {
 
 export class ShopIndex {
   private readonly indexes = new Map<string, RowIndex<unknown, object>>();
+  /** Which pages and shops this tenant's index keeps beyond the process (none kept in memory alone). */
+  private readonly kept: KeptRegistry | undefined;
 
-  constructor(private readonly options: ShopIndexOptions) {}
+  constructor(private readonly options: ShopIndexOptions) {
+    const { config, state } = options;
+    this.kept =
+      config.index.mode !== "disk" ? undefined : state.indexStore ? state.kept?.() : config.index.dir ? fileKept(config.index.dir, tenantName(config)) : undefined;
+  }
 
   orders(shopId: string): OrderIndex {
     const { config } = this.options;
     const key = config.posApiKeys[shopId] ?? config.posApiKeys["*"] ?? "";
-    return this.index(["orders", config.posBaseUrl, shopId, key], orderKind(shopId)) as OrderIndex;
+    return this.index(["orders", config.posBaseUrl, shopId, key], orderKind(shopId), () => this.kept?.add("orders", shopId)) as OrderIndex;
   }
 
   conversations(pageId: string): ConversationIndex {
     const { config } = this.options;
     const token = config.pageAccessTokens[pageId] ?? config.accessToken ?? "";
-    return this.index(["conversations", config.baseUrl, pageId, token], conversationKind(pageId)) as ConversationIndex;
+    return this.index(["conversations", config.baseUrl, pageId, token], conversationKind(pageId), () => this.kept?.add("conversations", pageId)) as ConversationIndex;
+  }
+
+  /** The pages and shops whose index was kept by an earlier run: a start brings them up to date. */
+  keptList(): Promise<KeptList> {
+    return this.kept?.read() ?? Promise.resolve({ conversations: [], orders: [] });
   }
 
   /** Writes what is pending (the process is about to end). */
@@ -98,11 +116,12 @@ export class ShopIndex {
     await Promise.all([...this.indexes.values()].map((index) => index.flush()));
   }
 
-  private index<R, C extends object>(identity: string[], kind: IndexKind<R, C>): RowIndex<R, C> {
-    const name = createHash("sha256").update(identity.join("\u0000")).digest("hex").slice(0, 32);
+  private index<R, C extends object>(identity: string[], kind: IndexKind<R, C>, made: () => void): RowIndex<R, C> {
+    const name = hashOf(identity);
     let index = this.indexes.get(name) as RowIndex<R, C> | undefined;
     const { index: settings } = this.options.config;
     if (!index) {
+      made();
       const policy: IndexPolicy = { refreshMs: settings.refreshSeconds * 1000, maxRows: settings.maxRows };
       const identify = (row: R) => ({ id: kind.id(row), version: kind.version?.(row) ?? kind.updated(row) ?? 0 });
       index = new RowIndex(

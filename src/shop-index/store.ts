@@ -6,7 +6,7 @@
  */
 
 /** Raise it whenever a row's stored shape or the meaning of the meta changes: older stores are read as empty. */
-export const SCHEMA = 2;
+export const SCHEMA = 3;
 
 export interface IndexMeta {
   schema: number;

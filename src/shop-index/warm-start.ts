@@ -13,10 +13,13 @@ import { shopIndexFor } from "./service.js";
 export async function warmStart(config: Config, clients: Clients, logger: Logger): Promise<void> {
   const index = shopIndexFor(config, clients.state, logger);
   if (!index || (config.index.mode !== "disk" && !config.index.preload)) return;
+  // Those kept by an earlier run, as they were: nothing is read that a first question would not.
+  const kept = await index.keptList();
+  // With PANCAKE_INDEX_PRELOAD, every page and shop, read whole.
+  const [pageIds, shopIdList] = config.index.preload
+    ? await Promise.all([clients.messaging.activePageIds().catch(failed(logger, "pages")), shopIds(config, clients).catch(failed(logger, "shops"))])
+    : [kept.conversations, kept.orders];
   const need = config.index.preload ? null : undefined;
-  const pages = config.accessToken || Object.keys(config.pageAccessTokens).length ? clients.messaging.activePageIds() : Promise.resolve([]);
-  const shops = Object.keys(config.posApiKeys).length ? shopIds(config, clients) : Promise.resolve([]);
-  const [pageIds, shopIdList] = await Promise.all([pages.catch(failed(logger, "pages")), shops.catch(failed(logger, "shops"))]);
   const started = await Promise.all([
     ...pageIds.map(async (id) => ((await index.conversations(id).warm(clients.messaging, need)) ? [`page ${id}`] : [])),
     ...shopIdList.map(async (id) => ((await index.orders(id).warm(clients.pos, need)) ? [`shop ${id}`] : [])),

@@ -5,6 +5,7 @@ import type { MemoryScope } from "./memory.js";
 import { RedisLink } from "./redis-link.js";
 import { LIMITER_SCRIPTS, RedisLimiter } from "./redis-limiter.js";
 import { INDEX_SCRIPTS, RedisIndexStore } from "./redis-index.js";
+import type { KeptRegistry } from "../shop-index/kept.js";
 import type { IndexStore } from "../shop-index/store.js";
 import type { CacheOptions, Limiter, SharedCache, StateScope } from "./scope.js";
 
@@ -136,6 +137,22 @@ class RedisScope implements StateScope {
 
   indexStore<R>(key: string, identify: (row: R) => { id: string; version: number }): IndexStore<R> {
     return new RedisIndexStore(this.link, this.namespace, key, identify);
+  }
+
+  /** Which pages and shops the tenant's shared index keeps: a set in Redis (empty while Redis is away). */
+  kept(): KeptRegistry {
+    const key = `pmcp:{${this.namespace}}:ix:kept`;
+    const link = this.link;
+    return {
+      async read() {
+        const members = link.up ? await link.client.smembers(key).catch((error: unknown) => (link.failed(error), [] as string[])) : [];
+        const of = (kind: string) => members.filter((m) => m.startsWith(`${kind}:`)).map((m) => m.slice(kind.length + 1));
+        return { conversations: of("conversations"), orders: of("orders") };
+      },
+      add(kind, id) {
+        if (link.up) void link.client.sadd(key, `${kind}:${id}`).catch((error: unknown) => link.failed(error));
+      },
+    };
   }
 
   /**

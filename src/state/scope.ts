@@ -1,4 +1,5 @@
 import type { Slot } from "../clients/limiter.js";
+import type { KeptRegistry } from "../shop-index/kept.js";
 import type { IndexStore } from "../shop-index/store.js";
 
 /**
@@ -29,6 +30,8 @@ export interface StateScope {
    * undefined where each process keeps its own (on disk or in memory, as configured).
    */
   indexStore?<R>(key: string, identify: (row: R) => { id: string; version: number }): IndexStore<R>;
+  /** Shared state only: which pages and shops the tenant's index keeps there (a server's start brings them up to date). */
+  kept?(): KeptRegistry;
 }
 
 export interface CacheOptions {

@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import type { MessagingClient } from "../clients/messaging.js";
 import type { PosClient } from "../clients/pos.js";
-import { bounded } from "../clients/call-signal.js";
+import { rebound } from "../clients/call-signal.js";
+import { onAbort } from "../clients/on-abort.js";
 import { InputError, PancakeError, TimeBudgetError } from "../clients/errors.js";
 import { redact } from "../text/redact.js";
 import type { Config } from "../config.js";
@@ -143,8 +144,12 @@ export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext): P
  */
 async function withinBudget(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolResult> {
   if (isWriteTool(tool) || ctx.deadline === Number.POSITIVE_INFINITY) return runToolOnce(tool, args, ctx);
+  // One signal that ends with the client's cancel or at the budget (no AbortSignal.any per call:
+  // Node keeps those alive with what their listeners reach).
   const stop = new AbortController();
-  const call: ToolContext = { ...ctx, signal: AbortSignal.any([ctx.signal, stop.signal]), messaging: bounded(ctx.messaging, stop.signal), pos: bounded(ctx.pos, stop.signal) };
+  if (ctx.signal.aborted) stop.abort();
+  const unlink = onAbort(ctx.signal, () => stop.abort());
+  const call: ToolContext = { ...ctx, signal: stop.signal, messaging: rebound(ctx.messaging, stop.signal), pos: rebound(ctx.pos, stop.signal) };
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<ToolResult>((resolve) => {
     timer = setTimeout(() => {
@@ -156,6 +161,7 @@ async function withinBudget(tool: AnyTool, args: unknown, ctx: ToolContext): Pro
     return await Promise.race([runToolOnce(tool, args, call), late]);
   } finally {
     clearTimeout(timer);
+    unlink();
   }
 }
 

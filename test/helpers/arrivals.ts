@@ -15,3 +15,13 @@ export function busiestWindow(times: number[], windowMs = 1000): number {
   }
   return most;
 }
+
+/**
+ * The arrivals the upstream served, by its own rule replayed: one is served when fewer than `limit`
+ * were served in the `windowMs` before it; the rest it refused (429), to be tried again.
+ */
+export function servedOf(times: number[], limit: number, windowMs = 1000): number[] {
+  const served: number[] = [];
+  for (const at of [...times].sort((a, b) => a - b)) if (served.filter((t) => t > at - windowMs).length < limit) served.push(at);
+  return served;
+}

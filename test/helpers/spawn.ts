@@ -8,12 +8,16 @@ export function requireBuild(): void {
   if (!existsSync(CLI)) throw new Error("dist/cli.js is missing: run `npm run build` (npm test does it first)");
 }
 
-/** Environment for a spawned server: none of the developer's own credentials leak in. */
+/**
+ * Environment for a spawned server: none of the developer's own credentials leak in, and its shop
+ * index goes to the test run's own folder (test/setup-index.ts), never the user's cache folder.
+ */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !key.startsWith("PANCAKE_")) env[key] = value;
   }
+  if (process.env.PANCAKE_INDEX_DIR) env.PANCAKE_INDEX_DIR = process.env.PANCAKE_INDEX_DIR;
   return { ...env, ...extra };
 }
 

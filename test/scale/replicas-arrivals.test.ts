@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { busiestWindow, type SlowConnectInfo } from "../helpers/arrivals.js";
+import { busiestWindow, type SlowConnectInfo, servedOf } from "../helpers/arrivals.js";
 import { callOverHttp } from "../helpers/http-mcp.js";
 import { type RedisServer, startRedis } from "../helpers/redis.js";
 import { type HttpServerProcess, spawnHttp } from "../helpers/spawn.js";
@@ -50,9 +50,7 @@ describe("the page rate limit across replicas sharing Redis, counted at the upst
     expect(results.filter((r) => r.isError).map((r) => r.text)).toEqual([]);
     const arrivals = await upstream.ask<{ path: string; at: number }[]>("arrivals");
     const forPage = arrivals.filter((a) => a.path.includes(`/pages/${pageId}/`)).map((a) => a.at);
-    // The upstream's own rule, replayed: an arrival is served when fewer than LIMIT were served in the second before it.
-    const served: number[] = [];
-    for (const at of [...forPage].sort((a, b) => a - b)) if (served.filter((t) => t > at - 1000).length < LIMIT) served.push(at);
+    const served = servedOf(forPage, LIMIT);
     const refused = forPage.length - served.length;
     // CALLS conversation reads and the page's tag list (once per replica at most, shared through
     // Redis), and each refused one again: a few, since a replica refused once counts from answers.
