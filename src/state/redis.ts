@@ -145,7 +145,12 @@ class RedisScope implements StateScope {
     const link = this.link;
     return {
       async read() {
-        const members = link.up ? await link.client.smembers(key).catch((error: unknown) => (link.failed(error), [] as string[])) : [];
+        const members = link.up
+          ? await link.client.smembers(key).catch((error: unknown) => {
+              link.failed(error);
+              return [] as string[];
+            })
+          : [];
         const of = (kind: string) => members.filter((m) => m.startsWith(`${kind}:`)).map((m) => m.slice(kind.length + 1));
         return { conversations: of("conversations"), orders: of("orders") };
       },
