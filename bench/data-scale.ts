@@ -326,7 +326,8 @@ async function scaleTier(emit: (row: Row) => void, options: DataScaleOptions, sa
   await server.stop();
   const bytes = await folderBytes(dir);
   const times = session.map((s, i) => `${QUESTIONS[i]!.id} ${round(s.ms / 1000, 1)} s${s.complete && !s.wrong ? "" : " (NOT EXACT)"}`).join(", ");
-  const atScale = scale >= 100;
+  // The targets are for 100 times the demo; larger shops are reported.
+  const atScale = scale === 100;
   emit({
     figure: `data scale ${where}: server resident memory after all the questions in one process`,
     value: round(rss, 1),

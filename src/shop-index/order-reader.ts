@@ -26,6 +26,8 @@ const LAST_PAGE = 100;
 const WINDOW_ROWS = 5_000;
 /** Pages asked at once: the POS documents no rate limit (a configured one still spaces them). */
 const PARALLEL = 8;
+/** Pages asked at once while no call waits for the read (a warm read): the shop's questions go first. */
+const PARALLEL_UNWAITED = 2;
 /** The last minutes are walked by update time rather than read in windows (see above). */
 const TAIL_S = 300;
 /** A window read this many times without its count agreeing is split (or, one second long, given up). */
@@ -35,12 +37,12 @@ const WALK_ROWS = 1_000;
 
 const ASC: OrderListParams["option_sort"] = "last_updated_order_asc";
 
-/** At most `n` of the given tasks at once. */
-function throttle(n: number) {
+/** At most `n()` of the given tasks at once. */
+function throttle(n: () => number) {
   let active = 0;
   const queue: (() => void)[] = [];
   return async <T>(task: () => Promise<T>): Promise<T> => {
-    if (active >= n) await new Promise<void>((resolve) => queue.push(resolve));
+    if (active >= n()) await new Promise<void>((resolve) => queue.push(resolve));
     active++;
     try {
       return await task();
@@ -53,7 +55,7 @@ function throttle(n: number) {
 
 class Reading {
   readonly rows = new Map<string, PosOrder>();
-  private readonly run = throttle(PARALLEL);
+  private readonly run = throttle(() => (this.sink?.waited?.() === false ? PARALLEL_UNWAITED : PARALLEL));
   private expected = 0;
 
   constructor(
@@ -191,6 +193,7 @@ export async function readOrders(
     covered(span) {
       if (streaming) sink?.covered(span);
     },
+    waited: () => sink?.waited?.() ?? true,
   };
   const all = await readAll((q) => list({ ...q, include_removed: 1 }), since, until, progress, passing);
   if (streaming) return all;

@@ -33,6 +33,8 @@ export type Progress = (done: number, total?: number, message?: string) => Promi
 export interface ReadSink<R> {
   rows(batch: readonly R[]): void;
   covered(span: Span): void;
+  /** Whether a call waits for the read now; a read nobody waits for leaves the upstream to the calls that are asking. */
+  waited?(): boolean;
 }
 
 export interface IndexKind<R, C> {
@@ -517,6 +519,7 @@ export class RowIndex<R, C extends object> {
         if (Date.now() - this.savedAt >= (this.store.pull ? SHARED_CHECKPOINT_MS : CHECKPOINT_MS)) this.checkpoint(false);
         this.wake();
       },
+      waited: () => this.listeners.size > 0,
     };
     try {
       // A long read outlives passing faults (a burst of 429s, a moment of 502s): it goes on from
