@@ -141,7 +141,7 @@ class RedisScope implements StateScope {
 
   /** Which pages and shops the tenant's shared index keeps: a set in Redis (empty while Redis is away). */
   kept(): KeptRegistry {
-    const key = `pmcp:{${this.namespace}}:ix:kept`;
+    const key = `pmcp:{${this.namespace}}:kept`;
     const link = this.link;
     return {
       async read() {

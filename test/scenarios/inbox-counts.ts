@@ -86,11 +86,11 @@ export const inboxCountScenarios: Scenario<unknown>[] = [
       const r = await q.call("list_conversations", { awaiting_reply: true, group_by: "assignee", limit: 50 });
       return countsOf(r.data.groups, "assignee");
     },
-    // Awaiting: the customer wrote last, in a conversation active this past week (as the tool says).
+    // Awaiting: the customer wrote last, of all time (the same scope as without the grouping).
     truth: (s) =>
       tally(
         live(s)
-          .filter((c) => !s.messaging.messages[c.id]!.at(-1)!.from.admin_id && localDay(at(c.updated_at)) >= shopDay(s, 6))
+          .filter((c) => !s.messaging.messages[c.id]!.at(-1)!.from.admin_id)
           .flatMap((c) => (c.current_assign_users.length ? c.current_assign_users.map((u) => u.name) : ["(unassigned)"])),
       ),
   },

@@ -133,7 +133,7 @@ export const getSalesAnalytics = defineTool({
       .optional()
       .describe("list_sales_metrics (toolset analytics) fields, e.g. price; shop formulas only if named"),
     // Described by the tool's description (every word here is read on every turn).
-    without_canceled: z.boolean().optional(),
+    without_canceled: z.boolean().optional().describe("Leave them out"),
     sort_by: sortByInput.describe("A metric of the rows, largest first"),
     limit: limitInput(500, 100),
   }),

@@ -252,6 +252,7 @@ async function countedOrders(
   local: LocalFilter,
   statistics = ctx.config.posStatistics,
   returns = false,
+  warm = true,
 ): Promise<{ entries: Counted[]; read?: EveryOrder; pushed?: Pushed }> {
   if (statistics && !local && !(await indexHolds(ctx, shopId, query))) {
     // The value of what came back is read off a partly returned order's lines: those come from the list.
@@ -261,7 +262,7 @@ async function countedOrders(
       return undefined;
     });
     if (pushed) {
-      warmIndex(ctx, shopId, query);
+      if (warm) warmIndex(ctx, shopId, query);
       return { entries: [...pushed.counted, ...pushed.read.map(one)], pushed };
     }
   }
@@ -302,7 +303,7 @@ function pushedNote(pushed: Pushed): string {
 }
 
 /** The answer of search_orders with group_by; a cursor lists the next groups of the same grouping. */
-export async function orderGroups(asked: GroupInput, ctx: ToolContext, shopId: string) {
+export async function orderGroups(asked: GroupInput, ctx: ToolContext, shopId: string, options: { warm?: boolean } = {}) {
   if (asked.fields !== undefined) throw new InputError("fields", "does not apply with group_by", "Drop it: a grouping answers every match in one call.");
   const state = asked.cursor === undefined ? undefined : decodeCursor("search_orders", asked, groupCursor);
   const input: GroupInput = state ? { ...asked, ...(state.g as Partial<GroupInput>), limit: asked.limit ?? (state.g.limit as number | undefined), cursor: undefined } : asked;
@@ -325,7 +326,7 @@ export async function orderGroups(asked: GroupInput, ctx: ToolContext, shopId: s
   if (returns) fields.add("items");
   const query: OrderListParams = { ...upstream, option_sort: "inserted_at_desc", fields: [...fields] };
   const [tried, names] = await Promise.all([
-    countedOrders(ctx, shopId, query, keys, lf, ctx.config.posStatistics, returns),
+    countedOrders(ctx, shopId, query, keys, lf, ctx.config.posStatistics, returns, options.warm),
     groupNames(ctx.pos, shopId, keys, input.province_list ?? "new"),
   ]);
   const label = keys.map((key) => labeller(key, names, time, tz));
@@ -333,7 +334,7 @@ export async function orderGroups(asked: GroupInput, ctx: ToolContext, shopId: s
   // listed, province lists that could not be read) is named as the orders name it, which only
   // the orders say.
   const unnamedByLists = tried.pushed?.counted.some((c) => keys.some((key, i) => NAMED_ON_ORDER.has(key) && isUnnamed(label[i]!(c.order))));
-  const found = unnamedByLists ? await countedOrders(ctx, shopId, query, keys, lf, false, returns) : tried;
+  const found = unnamedByLists ? await countedOrders(ctx, shopId, query, keys, lf, false, returns, options.warm) : tried;
   // Buyers by when they first ordered, or since when they have not: every order of the shop says it.
   const history = input.buyers === undefined ? undefined : await everyOrder(ctx, shopId, { fields: [...fields] });
   // An all-time read not done yet (a big shop's first question) makes the answer say how far it got.

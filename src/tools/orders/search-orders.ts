@@ -127,9 +127,9 @@ function pastPage100(q: OrderListParams): string {
  * every match at any count (the status grouping: the POS's statistics, the shop index or the list
  * read whole); limit 0 answers this alone, and a list of rows carries it beside its first page.
  */
-async function orderCounts(input: Parameters<typeof orderGroups>[0], ctx: ToolContext, shopId: string) {
+async function orderCounts(input: Parameters<typeof orderGroups>[0], ctx: ToolContext, shopId: string, warm = true) {
   const asked = { ...input, group_by: ["status" as const], limit: 100, fields: undefined, cursor: undefined, group_sort: undefined, min_orders: undefined };
-  const { groups, note, group_count: _count, ...grouped } = await orderGroups(asked, ctx, shopId);
+  const { groups, note, group_count: _count, ...grouped } = await orderGroups(asked, ctx, shopId, { warm });
   const totals: Record<string, StatusTotals> = {};
   for (const g of (groups ?? []) as (StatusTotals & { status?: unknown })[]) {
     if (typeof g.status === "string") {
@@ -267,7 +267,8 @@ export const searchOrders = defineTool({
           ? await everyRow(total, (page_number, page_size) => ctx.pos.listOrders(shopId, { ...(state.q as OrderListParams), page_number, page_size }))
           : undefined;
     // Past a few hundred matches, or with a filter applied here, the figures come from counting every match.
-    const counts = all?.length ? countsOf(all) : first && (next || state.lf) ? await orderCounts({ ...input, group_by: ["status"] }, ctx, shopId) : undefined;
+    // Counted by the statistics or the index as it is: a list of rows reads the shop into no index unasked.
+    const counts = all?.length ? countsOf(all) : first && (next || state.lf) ? await orderCounts({ ...input, group_by: ["status"] }, ctx, shopId, false) : undefined;
     return {
       orders: names ? rows.map((o) => ({ ...orderRow(o, ctx.config.timezone, names), in_status_for: aged ? inStatusFor(o) : undefined })) : rows.map(rawRow),
       total: total ?? (counts && "total" in counts ? (counts.total as number) : undefined),
