@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Sandbox } from "../../src/sandbox/index.js";
+import { waitingByPage } from "../helpers/awaiting.js";
 import { callOverHttp } from "../helpers/http-mcp.js";
 import { type RedisServer, startRedis } from "../helpers/redis.js";
 import { type HttpServerProcess, spawnHttp } from "../helpers/spawn.js";
@@ -35,17 +36,6 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-function waitingByPage(): Map<string, number> {
-  const s = sandbox.messaging;
-  const active = new Set(s.pages.map((p) => p.id));
-  const counts = new Map<string, number>();
-  for (const c of s.conversations) {
-    const thread = s.messages[c.id];
-    if (!active.has(c.page_id) || !thread?.length || thread.at(-1)?.from.admin_id !== undefined) continue;
-    counts.set(c.page_id, (counts.get(c.page_id) ?? 0) + 1);
-  }
-  return counts;
-}
 
 type Answer = { complete: boolean; groups: { page_id: string; count: number }[]; pages: { page_id: string; reading?: { read: number } }[]; ask_again_in_s?: number };
 
@@ -64,7 +54,7 @@ async function untilComplete(server: HttpServerProcess): Promise<Answer[]> {
 
 describe("replicas sharing the shop index", () => {
   it("read a big page once between them, and both answer it exactly", async () => {
-    const truth = waitingByPage();
+    const truth = waitingByPage(sandbox);
     const [a, b] = await Promise.all(replicas.map(untilComplete));
     for (const answers of [a!, b!]) {
       const last = answers.at(-1)!;

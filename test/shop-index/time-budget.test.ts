@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
+import { waitingByPage } from "../helpers/awaiting.js";
 import { type Harness, startHarness } from "../helpers/harness.js";
 
 // A first read of a big page's conversations outlasts what a client waits for one call (Claude
@@ -19,19 +20,6 @@ afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-/** Conversations of the active pages whose last message is the customer's, per page. */
-function waitingByPage(sandbox: Sandbox): Map<string, number> {
-  const s = sandbox.messaging;
-  const active = new Set(s.pages.map((p) => p.id));
-  const counts = new Map<string, number>();
-  for (const c of s.conversations) {
-    const thread = s.messages[c.id];
-    if (!active.has(c.page_id) || !thread?.length || thread.at(-1)?.from.admin_id !== undefined) continue;
-    counts.set(c.page_id, (counts.get(c.page_id) ?? 0) + 1);
-  }
-  return counts;
-}
 
 const conversationReads = (sandbox: Sandbox) => sandbox.server.requests.filter((q) => /\/pages\/[^/]+\/conversations$/.test(q.path)).length;
 const biggestPage = (sandbox: Sandbox) => {
