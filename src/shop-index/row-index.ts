@@ -198,7 +198,7 @@ export class RowIndex<R, C extends object> {
         }
         const extending = this.extendOnce(client, need);
         // A call that may have to answer before the read is done will say how far it got: the read counts what it has left.
-        if (deadline !== Number.POSITIVE_INFINITY) this.estimateBy(client, Date.now() + (deadline - Date.now()) / 3);
+        if (deadline !== Number.POSITIVE_INFINITY && deadline > Date.now()) this.estimateBy(client, Date.now() + (deadline - Date.now()) / 3);
         const outcome = await by(Promise.race([extending.promise, this.moved.promise]), deadline, callSignal(client));
         if (outcome === "late") return this.partial();
         if (outcome !== "done" && callSignal(client)?.aborted) throw outcome.error;
