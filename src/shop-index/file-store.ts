@@ -59,7 +59,9 @@ export class FileStore<R> implements IndexStore<R> {
     const state = kept(meta);
     if (!replaced && changed.length === 0 && state === this.onDisk) return;
     this.onDisk = state;
-    this.pending = { meta, all };
+    // As of now: the index moves its read's state on in place, and rows come later still (a
+    // superset), never fewer than the spans this meta calls read.
+    this.pending = { meta: structuredClone(meta), all };
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.flush(), DEBOUNCE_MS);
     this.timer.unref();

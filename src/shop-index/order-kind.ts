@@ -18,7 +18,7 @@ export function orderKind(shopId: string): IndexKind<PosOrder, PosClient> {
       await readOrders((q) => pos.listOrders(shopId, { ...q, updateStatus: "updated_at", fields: INDEX_FIELDS }), since, until, progress, {
         rows: (batch) => sink.rows(batch.map(indexedOrder)),
         covered: sink.covered,
-        waited: sink.waited,
+        parallel: sink.parallel,
       });
     },
     async count(pos, since, until) {

@@ -26,8 +26,8 @@ const LAST_PAGE = 100;
 const WINDOW_ROWS = 5_000;
 /** Pages asked at once: the POS documents no rate limit (a configured one still spaces them). */
 const PARALLEL = 8;
-/** Pages asked at once while no call waits for the read (a warm read): the shop's questions go first. */
-const PARALLEL_UNWAITED = 2;
+/** How soon a read held back (see ReadSink.parallel) looks again whether it may go on. */
+const HELD_MS = 200;
 /** The last minutes are walked by update time rather than read in windows (see above). */
 const TAIL_S = 300;
 /** A window read this many times without its count agreeing is split (or, one second long, given up). */
@@ -37,11 +37,12 @@ const WALK_ROWS = 1_000;
 
 const ASC: OrderListParams["option_sort"] = "last_updated_order_asc";
 
-/** At most `n()` of the given tasks at once. */
+/** At most `n()` of the given tasks at once; while it is 0 none starts (it is asked again now and then). */
 function throttle(n: () => number) {
   let active = 0;
   const queue: (() => void)[] = [];
   return async <T>(task: () => Promise<T>): Promise<T> => {
+    while (n() === 0) await new Promise((resolve) => setTimeout(resolve, HELD_MS));
     if (active >= n()) await new Promise<void>((resolve) => queue.push(resolve));
     active++;
     try {
@@ -55,7 +56,7 @@ function throttle(n: () => number) {
 
 class Reading {
   readonly rows = new Map<string, PosOrder>();
-  private readonly run = throttle(() => (this.sink?.waited?.() === false ? PARALLEL_UNWAITED : PARALLEL));
+  private readonly run = throttle(() => this.sink?.parallel?.(PARALLEL) ?? PARALLEL);
   private expected = 0;
 
   constructor(
@@ -193,7 +194,7 @@ export async function readOrders(
     covered(span) {
       if (streaming) sink?.covered(span);
     },
-    waited: () => sink?.waited?.() ?? true,
+    parallel: (wanted) => sink?.parallel?.(wanted) ?? wanted,
   };
   const all = await readAll((q) => list({ ...q, include_removed: 1 }), since, until, progress, passing);
   if (streaming) return all;

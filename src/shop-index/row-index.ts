@@ -33,8 +33,12 @@ export type Progress = (done: number, total?: number, message?: string) => Promi
 export interface ReadSink<R> {
   rows(batch: readonly R[]): void;
   covered(span: Span): void;
-  /** Whether a call waits for the read now; a read nobody waits for leaves the upstream to the calls that are asking. */
-  waited?(): boolean;
+  /**
+   * Requests the read may have in flight, of the `wanted`: all while a call waits for it; while
+   * none does, a few, and none while a call answers from elsewhere (the POS's statistics) what
+   * this read is for: the shop's questions go first.
+   */
+  parallel?(wanted: number): number;
 }
 
 export interface IndexKind<R, C> {
@@ -85,6 +89,8 @@ const LEASE_MS = 15_000;
 const FOLLOW_MS = 1_000;
 /** Tries of a read's remaining parts after passing faults, each going on from where the last got. */
 const READ_TRIES = 3;
+/** Requests in flight at once of a read no call waits for (a warm read). */
+const UNWAITED_PARALLEL = 2;
 /** Counts of a span's parts at most, for that estimate (a page's conversations are counted a month a request). */
 const MAX_COUNTS = 36;
 
@@ -163,6 +169,8 @@ export class RowIndex<R, C extends object> {
   private pace: { at: number; rows: number } | undefined;
   /** Set while a count of what the read has left is due. */
   private estimating: NodeJS.Timeout | undefined;
+  /** Calls answering from elsewhere what this index's read is for: the read waits for them. */
+  private yielding = 0;
 
   constructor(
     private readonly kind: IndexKind<R, C>,
@@ -230,6 +238,16 @@ export class RowIndex<R, C extends object> {
     } catch (error) {
       this.logger?.info(`${this.kind.name}: not brought up to date (${message(error)})`);
       return false;
+    }
+  }
+
+  /** Runs `work` (a call answering from elsewhere what the index would: the POS's statistics) with the index's own read held back meanwhile. */
+  async yieldWhile<T>(work: () => Promise<T>): Promise<T> {
+    this.yielding++;
+    try {
+      return await work();
+    } finally {
+      this.yielding--;
     }
   }
 
@@ -519,7 +537,7 @@ export class RowIndex<R, C extends object> {
         if (Date.now() - this.savedAt >= (this.store.pull ? SHARED_CHECKPOINT_MS : CHECKPOINT_MS)) this.checkpoint(false);
         this.wake();
       },
-      waited: () => this.listeners.size > 0,
+      parallel: (wanted) => (this.listeners.size > 0 ? wanted : this.yielding > 0 ? 0 : UNWAITED_PARALLEL),
     };
     try {
       // A long read outlives passing faults (a burst of 429s, a moment of 502s): it goes on from

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
-import type { IndexMeta, IndexStore, Lease, Stored } from "../shop-index/store.js";
+import { type IndexMeta, type IndexStore, type Lease, OPEN, type Stored } from "../shop-index/store.js";
 import type { RedisLink } from "./redis-link.js";
 
 // The shop index shared by every replica through Redis (hosted mode): each index is a hash of rows
@@ -46,6 +46,20 @@ export async function withIndexWrites<T>(work: () => Promise<T>): Promise<{ valu
 export const indexWrites = (): IndexWrites | undefined => calls.getStore();
 
 const away = () => new Error("Redis is unavailable");
+
+/**
+ * The meta as the write script stored it: Redis's cjson re-encodes what it merges with 14
+ * significant digits and writes an empty array as {}, so the open end of a span (OPEN, 2^53 - 1)
+ * comes back as 9.007199254741e15 and a read with no part done yet as `done: {}`. No time the index
+ * keeps (seconds or milliseconds) comes near 9e15.
+ */
+function metaOf(text: string): IndexMeta {
+  return JSON.parse(text, (key, value: unknown) => {
+    if (typeof value === "number" && value >= 9e15) return OPEN;
+    if (key === "done" && !Array.isArray(value)) return [];
+    return value;
+  }) as IndexMeta;
+}
 
 export const INDEX_SCRIPTS = {
   // KEYS meta, rows, versions, log. ARGV: replace (0/1; 2: rows sent again, only into an index
@@ -168,7 +182,7 @@ export class RedisIndexStore<R> implements IndexStore<R> {
           return whole && { ...whole, replaced: true };
         }
         // No row written since: the meta alone may have moved (a refresh elsewhere, a push marked stale).
-        if (Number(seq) <= this.position.seq) return { meta: JSON.parse(meta) as IndexMeta, rows: [], replaced: false };
+        if (Number(seq) <= this.position.seq) return { meta: metaOf(meta), rows: [], replaced: false };
         const changed = await this.link.client.zrangebyscore(this.keys[3], `(${this.position.seq}`, "+inf", "WITHSCORES");
         const ids = changed.filter((_, i) => i % 2 === 0);
         const top = Math.max(this.position.seq, ...changed.filter((_, i) => i % 2 === 1).map(Number));
@@ -177,7 +191,7 @@ export class RedisIndexStore<R> implements IndexStore<R> {
           for (const json of await this.link.client.hmget(this.keys[1], ...ids.slice(i, i + SCAN_COUNT))) if (json) rows.push(JSON.parse(json) as R);
         }
         this.position = { epoch, seq: top };
-        return { meta: JSON.parse(meta) as IndexMeta, rows, replaced: false };
+        return { meta: metaOf(meta), rows, replaced: false };
       })) ?? undefined
     );
   }
@@ -186,7 +200,10 @@ export class RedisIndexStore<R> implements IndexStore<R> {
     const rows = [...changed];
     // A copy replaced is what this replica holds now: rows not sent before are superseded.
     if (replaced) this.unsent.clear();
-    this.writing = this.writing.then(() => this.write(meta, rows, replaced)).catch((error: unknown) => this.link.failed(error));
+    // As of now, with these rows: the index moves its read's state on in place, and a meta
+    // written later would call read spans whose rows only the next save sends.
+    const now = structuredClone(meta);
+    this.writing = this.writing.then(() => this.write(now, rows, replaced)).catch((error: unknown) => this.link.failed(error));
   }
 
   /** Waits for the writes under way, and sends again the rows Redis did not take (their index's meta is sent with the next save). */
@@ -276,7 +293,7 @@ export class RedisIndexStore<R> implements IndexStore<R> {
       cursor = next;
     } while (cursor !== "0");
     this.position = { epoch, seq: Number(seq) };
-    return { meta: JSON.parse(meta) as IndexMeta, rows };
+    return { meta: metaOf(meta), rows };
   }
 
   /** Redis away: nothing stored can be had, and the index works from the upstream alone (a call that asked is told). */

@@ -101,7 +101,7 @@ describe("what operators watch: /healthz, /readyz and /metrics, with Redis", () 
     expect(body).toMatch(/^pancake_mcp_upstream_requests_total\{api="messaging",status="200"\} \d+$/m);
     expect(body).toMatch(/^pancake_mcp_limiter_wait_seconds_count\{api="messaging"\} \d+$/m);
     expect(body).toMatch(/^pancake_mcp_limiter_queue_depth\{api="messaging"\} 0$/m);
-    expect(body).toMatch(/^pancake_mcp_cache_lookups_total\{cache="page-lists",result="hit"\} \d+$/m);
+    expect(body).toMatch(/^pancake_mcp_cache_lookups_total\{cache="tag-labels",result="hit"\} \d+$/m);
     expect(body).toMatch(/^pancake_mcp_requests_total\{tenant="env"\} \d+$/m);
     expect(body).toMatch(/^pancake_mcp_tenants 1$/m);
     expect(body).toMatch(/^pancake_mcp_redis_up 1$/m);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PosOrder } from "../../src/clients/schemas/pos.js";
 import { Logger } from "../../src/log.js";
 import { orderVersion } from "../../src/shop-index/order-rows.js";
-import { type IndexMeta, type IndexStore, SCHEMA } from "../../src/shop-index/store.js";
+import { type IndexMeta, type IndexStore, NOTHING, OPEN, SCHEMA, type Span } from "../../src/shop-index/store.js";
 import { openRedis } from "../../src/state/open.js";
 import { withIndexWrites } from "../../src/state/redis-index.js";
 import type { RedisState } from "../../src/state/redis.js";
@@ -87,6 +87,22 @@ describe("the shared index's writes (real Redis)", () => {
     await b.flush();
     expect(await rowInRedis()).toMatchObject({ status: 12, note: "gọi trước khi giao" });
     expect(await writeSeq()).toBe(seq + 1);
+  });
+
+  it("writes a read's state as of its save, and reads back its open ends and parts as written", async () => {
+    const [a, b] = await replicas();
+    const started = { span: [0, OPEN] as Span, started: 1_764_380_000_123, done: [] as Span[] };
+    const reading = { ...meta, from: NOTHING, reading: started };
+    a.save(reading, [order(1, [0, 1])], () => [], true);
+    // The read goes on before the write is sent: a span read whose rows the next save brings.
+    reading.reading = { ...started, done: [[0, OPEN]] };
+    started.done.push([5, OPEN]);
+    await a.flush();
+    // Redis's cjson merges the meta: 14 digits, and an empty array written as {}.
+    expect((await b.load())?.meta).toMatchObject({ from: NOTHING, reading: { span: [0, OPEN], started: 1_764_380_000_123, done: [] } });
+    a.save({ ...reading, reading: { ...started, done: [[1_764_300_000, OPEN]] } }, [], () => [], false);
+    await a.flush();
+    expect((await b.pull!()) as object).toMatchObject({ meta: { reading: { done: [[1_764_300_000, OPEN]] } } });
   });
 
   it("reports a write Redis refuses to the call that made it, and sends it again once Redis takes writes", async () => {

@@ -21,7 +21,7 @@ const tagsInput = jsonish(z.array(z.union([z.string().max(100), z.number()])).ma
 export const listConversationsInput = z.object({
   page_ids: pageIdsInput,
   customer: z.string().trim().min(1).max(100).optional().describe("Name, phone or POS customer id"),
-  awaiting_reply: z.boolean().optional().describe("Customer wrote last (rows: last 7 days unless since; total: all)"),
+  awaiting_reply: z.boolean().optional().describe("Customer wrote last (total: all time; rows: last 7 days unless since or waiting_minutes)"),
   waiting_minutes: z.number().int().min(0).optional().describe("Awaiting reply ≥ N minutes"),
   // A boolean, as unread: false is refused by the tool (list-conversations.ts).
   with_open_orders: z.boolean().optional().describe("Only chats whose POS customer has an undelivered order (rows show it)"),

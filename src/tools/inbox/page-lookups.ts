@@ -15,12 +15,19 @@ const TTL_MS = 60_000;
 
 // Page ids come from callers: bounded like every cache (an account has tens of pages, not thousands).
 const caches = cachePer<MessagingClient>("page-lists", { ttlMs: TTL_MS, maxEntries: 200, maxBytes: 4_000_000 });
+/**
+ * Tag names only label rows: a renamed tag showing its old name for a few minutes misleads no one,
+ * while re-reading every page's tags each minute cost a big shop's warm repeat one request a page.
+ * Filters and list_page_tags, where a tag just made must be found, keep the minute.
+ */
+const labels = cachePer<MessagingClient>("tag-labels", { ttlMs: 5 * TTL_MS, maxEntries: 200, maxBytes: 4_000_000 });
 
-function ttlCache<T>(what: string, load: (client: MessagingClient, pageId: string) => Promise<T>) {
-  return (client: MessagingClient, pageId: string): Promise<T> => caches(client).get(`${what}:${pageId}`, (shared) => load(shared, pageId));
+function ttlCache<T>(what: string, load: (client: MessagingClient, pageId: string) => Promise<T>, per = caches) {
+  return (client: MessagingClient, pageId: string): Promise<T> => per(client).get(`${what}:${pageId}`, (shared) => load(shared, pageId));
 }
 
 export const cachedTags = ttlCache<Tag[]>("tags", (client, pageId) => client.listTags(pageId));
+const labelTags = ttlCache<Tag[]>("tags", (client, pageId) => client.listTags(pageId), labels);
 
 export interface PageStaff {
   active: PageUser[];
@@ -32,9 +39,9 @@ export const cachedUsers = ttlCache<PageStaff>("users", async (client, pageId) =
   return { active: users.users ?? [], disabled: users.disabled_users ?? [] };
 });
 
-/** Tag id -> name, for joining conversation rows. */
-export async function tagNames(client: MessagingClient, pageId: string): Promise<Map<string, string>> {
-  return new Map((await cachedTags(client, pageId)).map((t) => [String(t.id), t.text ?? String(t.id)]));
+/** Tag id -> name, for joining conversation rows; `fresh` where tags were just resolved by name. */
+export async function tagNames(client: MessagingClient, pageId: string, fresh = false): Promise<Map<string, string>> {
+  return new Map((await (fresh ? cachedTags : labelTags)(client, pageId)).map((t) => [String(t.id), t.text ?? String(t.id)]));
 }
 
 /** The tag a page knows by this id or name (accent- and case-insensitive). */

@@ -37,7 +37,7 @@ export const updateConversationTags = defineTool({
       ...(await resolveTagIds(ctx.messaging, input.page_id, "add", input.add)).map((tag_id) => ({ action: "add" as const, tag_id })),
       ...(await resolveTagIds(ctx.messaging, input.page_id, "remove", input.remove)).map((tag_id) => ({ action: "remove" as const, tag_id })),
     ];
-    const names = await tagNames(ctx.messaging, input.page_id);
+    const names = await tagNames(ctx.messaging, input.page_id, true);
     let current: string[] | undefined;
     const done: string[] = [];
     for (const change of changes) {

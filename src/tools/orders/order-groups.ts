@@ -256,7 +256,9 @@ async function countedOrders(
 ): Promise<{ entries: Counted[]; read?: EveryOrder; pushed?: Pushed }> {
   if (statistics && !local && !(await indexHolds(ctx, shopId, query))) {
     // The value of what came back is read off a partly returned order's lines: those come from the list.
-    const pushed = await pushedGroups(ctx, shopId, query, keys, returns ? [15] : []).catch((error: unknown) => {
+    // The index's own read of the shop (a warm one) waits meanwhile: the question goes first.
+    const counting = () => pushedGroups(ctx, shopId, query, keys, returns ? [15] : []);
+    const pushed = await (ctx.index ? ctx.index.orders(shopId).yieldWhile(counting) : counting()).catch((error: unknown) => {
       if (ctx.signal.aborted) throw error;
       ctx.logger.info(`search_orders: the POS's statistics did not answer (${error instanceof Error ? error.message : String(error)}); reading the orders`);
       return undefined;
@@ -365,7 +367,10 @@ export async function orderGroups(asked: GroupInput, ctx: ToolContext, shopId: s
   const at = keys.indexOf("customer");
   const buyers = at < 0 ? undefined : new Buyers((history?.rows ?? entries.map((c) => c.order)).filter((o) => !o.is_removed), (o) => !voidName(o));
   if (buyers) for (const g of all) Object.assign(g.figures, buyers.span(g.labels[at]!));
-  const groups = input.min_orders === undefined ? all : all.filter((g) => (g.figures.orders ?? 0) >= input.min_orders!);
+  // Orders from no post (or ad) are no post's: counted apart, never taking a place among the posts.
+  const keyed = keys.every((k) => k === "post" || k === "ad") ? all.filter((g) => !g.labels.every((l) => l === NONE)) : all;
+  const unkeyed = all.find((g) => g.labels.every((l) => l === NONE) && keyed !== all);
+  const groups = input.min_orders === undefined ? keyed : keyed.filter((g) => (g.figures.orders ?? 0) >= input.min_orders!);
   const matched = sum(entries, "orders");
   const live = entries.filter((c) => !VOID_NAMES.has(c.order.status as number));
   const { rows, rest } = listed(keys, groups, input, buyers, tz, offset);
@@ -384,7 +389,8 @@ export async function orderGroups(asked: GroupInput, ctx: ToolContext, shopId: s
       ? `limit 0: the ${groups.length} groups are left out (group_count); pass a limit to list them.`
       : next
         ? `${rest!.groups} more groups are summed in the "other" row${rest!.tied ? `, ${rest!.tied} of them tied with the last listed group` : ""}: next_cursor lists the next ${input.limit ?? GROUP_LIMIT}.`
-        : restNote(rest, 100),
+        : (restNote(rest, 100) ?? (rows.length === (input.limit ?? GROUP_LIMIT) ? `All ${groups.length} groups are listed.` : undefined)),
+    unkeyed && `${unkeyed.figures.orders ?? 0} orders came from no ${keys[0]} (none).`,
   ].filter(Boolean);
   return {
     groups: input.limit === 0 ? undefined : rows,
@@ -392,7 +398,10 @@ export async function orderGroups(asked: GroupInput, ctx: ToolContext, shopId: s
     group_count: groups.length,
     // Every order that matches, as the plain list counts them (canceled and deleted among them).
     total: matched,
-    without_canceled: { orders: sum(live, "orders"), amount: sum(live, "amount") },
+    excluding_canceled_deleted: { orders: sum(live, "orders"), amount: sum(live, "amount") },
+    // What came back, over every group, where returns are asked about.
+    returned_amount: returns ? all.reduce((total, g) => total + (g.figures.returned_amount ?? 0), 0) || undefined : undefined,
+    none: unkeyed && { orders: unkeyed.figures.orders ?? 0, amount: unkeyed.figures.amount ?? 0 },
     ...Object.fromEntries(voided.map(({ name, ...sums }) => [name, sums])),
     complete: read?.complete ?? true,
     ask_again_in_s: read?.reading && !read.reading.failed ? askAgainIn(read.reading) : undefined,

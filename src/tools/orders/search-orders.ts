@@ -151,14 +151,14 @@ interface StatusTotals {
 function countsOf(orders: readonly PosOrder[]) {
   const totals = totalsOf(orders) as Record<string, StatusTotals>;
   const live = Object.entries(totals).filter(([status]) => status !== "canceled" && status !== "deleted");
-  return { totals, without_canceled: { orders: live.reduce((n, [, t]) => n + t.orders, 0), amount: live.reduce((n, [, t]) => n + t.amount, 0) } };
+  return { totals, excluding_canceled_deleted: { orders: live.reduce((n, [, t]) => n + t.orders, 0), amount: live.reduce((n, [, t]) => n + t.amount, 0) } };
 }
 
 export const searchOrders = defineTool({
   name: "search_orders",
   title: "Search orders",
   description:
-    'Orders, newest first, all time unless since/until; group_by counts and sums them all. amount = goods after discounts, excl. shipping; canceled and deleted apart. E.g. shipped yesterday: time_field "shipped", since/until "yesterday".',
+        'Orders, newest first, all time unless since/until; group_by counts and sums them all. amount = goods after discounts, excl. shipping; canceled and deleted apart. E.g. shipped yesterday: time_field "shipped", since/until "yesterday"; first-time buyers: group_by customer, buyers "new".',
   toolset: "orders",
   annotations: READ,
   input: z.object({
@@ -175,7 +175,9 @@ export const searchOrders = defineTool({
     subtotals: z.array(groupRowSchema).optional().describe("Two keys: each value of the first, its groups summed"),
     group_count: z.number().optional().describe("Groups found (those past limit are summed in the other row)"),
     total: z.number().optional().describe("Orders matching, canceled and deleted included"),
-    without_canceled: z.object({ orders: z.number(), amount: z.number() }).optional().describe("Every match but canceled and deleted"),
+    excluding_canceled_deleted: z.object({ orders: z.number(), amount: z.number() }).optional().describe("Every match but canceled and deleted"),
+    returned_amount: z.number().optional().describe("What came back of amount, over every match (returns asked about)"),
+    none: z.object({ orders: z.number(), amount: z.number() }).optional().describe("group_by post or ad: orders from none"),
     canceled: z.object({ orders: z.number(), amount: z.number() }).optional().describe("Left out of the groups"),
     deleted: z.object({ orders: z.number(), amount: z.number() }).optional().describe("Deleted recently: left out of the groups"),
     complete: z.boolean().optional(),
@@ -272,7 +274,7 @@ export const searchOrders = defineTool({
     return {
       orders: names ? rows.map((o) => ({ ...orderRow(o, ctx.config.timezone, names), in_status_for: aged ? inStatusFor(o) : undefined })) : rows.map(rawRow),
       total: total ?? (counts && "total" in counts ? (counts.total as number) : undefined),
-      without_canceled: counts?.without_canceled,
+      excluding_canceled_deleted: counts?.excluding_canceled_deleted,
       next_cursor: next ? encodeCursor("search_orders", input, next) : undefined,
       range: input.cursor ? undefined : rangeEcho(input, ctx.config.timezone),
       currency: names ? orderCurrency(rows) : undefined,

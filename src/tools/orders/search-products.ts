@@ -15,6 +15,12 @@ import { asksSales, daysOfCover, type Sales, salesInput, variantSales } from "./
 import { askAgainIn, readingNote } from "../../format/reading.js";
 import { toIsoInZone } from "../../format/time.js";
 
+/** The variation that lasts the shortest: "Áo len form rộng Be - M (AL002-BE-M), 117.5 days". */
+function soonestText({ v, days }: { v: PosVariation; days: number }): string {
+  const row = variationRow(v);
+  return `${[row.name, row.variant].filter(Boolean).join(" ")}${row.sku ? ` (${row.sku})` : ""}, ${days} days`;
+}
+
 /** What the sales figures of a row count, said once per answer. */
 const SALES_FIGURES =
   "sold: units on orders created within sold_span, canceled and deleted ones left out; returned: of those, units that came back; days_of_cover: stock_available / units sold a day (none: nothing sold).";
@@ -99,6 +105,8 @@ interface Page {
   read?: number;
   query: Query;
   sales?: Sales;
+  /** Nothing matched max_days_of_cover: the variation whose stock lasts the shortest, and how long. */
+  soonest?: { v: PosVariation; days: number };
 }
 
 /**
@@ -131,6 +139,14 @@ async function catalogPage(
       (q.max_sold === undefined || sold(v) <= q.max_sold) &&
       (q.max_cover === undefined || (cover(v) ?? Number.POSITIVE_INFINITY) <= q.max_cover),
   );
+  // None within the days asked: which lasts the shortest, so an empty answer says how far it is.
+  const soonest =
+    matched.length === 0 && q.max_cover !== undefined
+      ? catalog.rows.reduce<{ v: PosVariation; days: number } | undefined>((best, v) => {
+          const days = cover(v);
+          return days !== undefined && (!best || days < best.days) ? { v, days } : best;
+        }, undefined)
+      : undefined;
   // Array sort is stable: equal figures keep the catalog's order.
   if (q.sort === "stock") matched.sort((a, b) => stock(a) - stock(b));
   if (q.sort === "sold") matched.sort((a, b) => sold(b) - sold(a));
@@ -143,6 +159,7 @@ async function catalogPage(
     ...(catalog.complete && (sales?.complete ?? true) ? { matched } : { complete: false as const, read: catalog.total }),
     query: q,
     sales,
+    soonest,
   };
 }
 
@@ -263,7 +280,9 @@ export const searchProducts = defineTool({
           ? `Read ${STOCK_SCAN_PAGES * 100} variations: pass next_cursor to read on.`
           : page.complete === false
             ? `Only the first ${STOCK_SCAN_PAGES * MAX_PAGE_SIZE} of ${page.read ?? "more"} variations were read: narrow with search.`
-            : (part ?? missing),
+            : page.soonest
+              ? `None lasts ${page.query.max_cover} days or less at that pace; the shortest: ${soonestText(page.soonest)}.`
+              : (part ?? missing),
       figures: (names && page.rows.length) || totals ? (sales ? `${STOCK_FIGURES} ${SALES_FIGURES}` : STOCK_FIGURES) : undefined,
     };
   },

@@ -30,7 +30,7 @@ describe("search_orders limit 0", () => {
     expect(counted.data.note).toMatch(/limit 0: the \d+ groups are left out \(group_count\); pass a limit to list them/);
     expect(counted.data.group_count).toBe(listed.data.groups.length);
     expect(counted.data.total).toBe(listed.data.total);
-    expect(counted.data.without_canceled).toEqual(listed.data.without_canceled);
+    expect(counted.data.excluding_canceled_deleted).toEqual(listed.data.excluding_canceled_deleted);
   });
 
   it("counts with a filter applied row by row too, and refuses a cursor", async () => {
@@ -40,7 +40,7 @@ describe("search_orders limit 0", () => {
     expect(filtered.isError, filtered.text).toBe(false);
     expect(filtered.data.total).toBe(live.length);
     const kept = live.filter((o) => o.status !== 6 && o.status !== 7);
-    expect(filtered.data.without_canceled).toEqual({ orders: kept.length, amount: kept.reduce((n, o) => n + o.total_price_after_sub_discount, 0) });
+    expect(filtered.data.excluding_canceled_deleted).toEqual({ orders: kept.length, amount: kept.reduce((n, o) => n + o.total_price_after_sub_discount, 0) });
     const first = await h.call("search_orders", { limit: 1 });
     const resumed = await h.call("search_orders", { limit: 0, cursor: first.data.next_cursor });
     expect(resumed.isError).toBe(true);

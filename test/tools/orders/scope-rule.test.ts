@@ -37,16 +37,16 @@ describe("search_orders: the same scope under every filter and grouping", () => 
       const rows = await h.call("search_orders", { ...filter.args, limit: 5 });
       expect(rows.isError, `${filter.name}: ${rows.text}`).toBe(false);
       expect(rows.data.total, `${filter.name}: rows`).toBe(matches.length);
-      expect(rows.data.without_canceled, `${filter.name}: rows`).toEqual(kept);
+      expect(rows.data.excluding_canceled_deleted, `${filter.name}: rows`).toEqual(kept);
       const counted = await h.call("search_orders", { ...filter.args, limit: 0 });
       expect(counted.data.total, `${filter.name}: limit 0`).toBe(matches.length);
-      expect(counted.data.without_canceled, `${filter.name}: limit 0`).toEqual(kept);
+      expect(counted.data.excluding_canceled_deleted, `${filter.name}: limit 0`).toEqual(kept);
       for (const key of KEYS) {
         const r = await h.call("search_orders", { ...filter.args, group_by: [key], limit: 100 });
         expect(r.isError, `${filter.name} by ${key}: ${r.text}`).toBe(false);
         expect(r.data.complete, `${filter.name} by ${key}`).toBe(true);
         expect(r.data.total, `${filter.name} by ${key}`).toBe(matches.length);
-        expect(r.data.without_canceled, `${filter.name} by ${key}`).toEqual(kept);
+        expect(r.data.excluding_canceled_deleted, `${filter.name} by ${key}`).toEqual(kept);
         // The groups (those past the limit summed in one) and the orders counted apart make up the total.
         const grouped = (r.data.groups as { orders: number }[]).reduce((n, g) => n + g.orders, 0);
         const apart = (r.data.canceled?.orders ?? 0) + (r.data.deleted?.orders ?? 0);

@@ -84,7 +84,7 @@ describe("search_orders", () => {
     expect(many.data.total).toBe(all.length);
     expect(Object.values(many.data.totals as Record<string, { orders: number }>).reduce((n, t) => n + t.orders, 0)).toBe(all.length);
     const live = all.filter((o) => o.status !== 6 && o.status !== 7);
-    expect(many.data.without_canceled).toEqual({ orders: live.length, amount: live.reduce((n, o) => n + o.total_price_after_sub_discount, 0) });
+    expect(many.data.excluding_canceled_deleted).toEqual({ orders: live.length, amount: live.reduce((n, o) => n + o.total_price_after_sub_discount, 0) });
     expect((await h.call("search_orders", { cursor: r.data.next_cursor, limit: 1 })).data.totals).toBeUndefined();
   });
 
