@@ -1,6 +1,6 @@
-import { setFlagsFromString } from "node:v8";
 import { createClients } from "./clients/index.js";
 import { type CliCommand, type Config, ConfigFileError, configSecrets, parseCli } from "./config.js";
+import { favourSize } from "./heap-mode.js";
 import { Logger } from "./log.js";
 import { buildServer } from "./server.js";
 import { flushShopIndexes } from "./shop-index/service.js";
@@ -62,11 +62,7 @@ async function main(): Promise<void> {
   };
 
   if (!config.http) {
-    // On stdio the server lives beside one assistant for hours: a small, steady footprint matters
-    // more than peak throughput. By default V8 lets short-lived garbage pile up to ~150 MB before
-    // its first full collection; with this it keeps near 100 MB at the same time per call (npm run
-    // bench). Not for HTTP, where it would halve throughput under load.
-    setFlagsFromString("--optimize-for-size");
+    favourSize();
     if (config.demo && process.stdin.isTTY) {
       // Someone typed `npm run demo` in a terminal: say what is going on and how to look inside.
       process.stderr.write(

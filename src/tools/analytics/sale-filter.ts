@@ -66,7 +66,7 @@ const RESOLVE: Record<string, Resolve> = {
 const EXCLUDE = "_exclude";
 
 /**
- * Canceled and deleted: the orders search_orders' without_canceled leaves out, which the POS
+ * Canceled and deleted: the orders search_orders' excluding_canceled_deleted leaves out, which the POS
  * still counts as sales once they reached success_status.
  */
 export const CANCELED_STATUSES: readonly string[] = ["6", "7"];

@@ -379,6 +379,8 @@ export async function orderGroups(asked: GroupInput, ctx: ToolContext, shopId: s
   const next = rest && !inTimeOrder(keys, input) && input.limit !== 0 ? encodeCursor("search_orders", input, { g: groupArgs(input), at: nextAt }) : undefined;
   const notes = [
     pushed && pushedNote(pushed),
+    pushed?.unlined &&
+      `returned_amount leaves out the goods back of ${pushed.unlined.orders} ${pushed.unlined.statuses.map((s) => orderStatusName(s) ?? String(s)).join(", ")} orders (returned_amount_leaves_out): their lines are too many to read in one call; ask with statuses ${JSON.stringify(pushed.unlined.statuses.map((s) => orderStatusName(s) ?? String(s)))} and a shorter span for it.`,
     read && partialNote(read, tz),
     voided.length &&
       `${voided.map((v) => `${v.orders} ${v.name}`).join(" and ")} of the ${matched} orders (total) are left out of the groups' figures and counted apart, in all and in each group (${voided.map((v) => v.name).join(", ")}): pass statuses (["all"]: every one) or group by status to count them in.`,
@@ -401,6 +403,8 @@ export async function orderGroups(asked: GroupInput, ctx: ToolContext, shopId: s
     excluding_canceled_deleted: { orders: sum(live, "orders"), amount: sum(live, "amount") },
     // What came back, over every group, where returns are asked about.
     returned_amount: returns ? all.reduce((total, g) => total + (g.figures.returned_amount ?? 0), 0) || undefined : undefined,
+    // The value returned leaves these out (their lines were too many to read in the call): said beside it.
+    returned_amount_leaves_out: pushed?.unlined && { statuses: pushed.unlined.statuses.map((s) => orderStatusName(s) ?? String(s)), orders: pushed.unlined.orders },
     none: unkeyed && { orders: unkeyed.figures.orders ?? 0, amount: unkeyed.figures.amount ?? 0 },
     ...Object.fromEntries(voided.map(({ name, ...sums }) => [name, sums])),
     complete: read?.complete ?? true,

@@ -39,6 +39,8 @@ export interface Pushed {
   read: PosOrder[];
   /** Statuses read from the list: their counts differ from the statistics'. */
   statuses: number[];
+  /** Statuses whose lines were asked but not read (too many orders for one call), and their orders. */
+  unlined?: { statuses: number[]; orders: number };
   currency?: string;
 }
 
@@ -207,14 +209,22 @@ export async function pushedGroups(
   const listed = new Map(first.map((s, i) => [s, firstCounts[i]!.total_entries]));
   const differ = await differing(count, candidates, statistics, all.total_entries, listed);
   if (!differ || differ.orders > SWEEP_BOUNDS.orders) return undefined;
-  const readStatuses = [...new Set([...differ.statuses, ...alsoRead.filter((s) => (statistics.get(s) ?? 0) > 0)])];
-  const read = readStatuses.length ? await sweepOrders(ctx, shopId, { ...query, filter_status: readStatuses }) : undefined;
+  // The counts need the differing statuses' orders; the lines asked besides are read beside them
+  // where both fit what a grouping reads, and are otherwise left unread, said so, not waited for
+  // (at 200x the demo, all time: 4,800 partly returned orders beside 4,600 differing ones).
+  const lined = alsoRead.filter((s) => (statistics.get(s) ?? 0) > 0 && !differ.statuses.includes(s));
+  const linedOrders = lined.reduce((sum, s) => sum + statistics.get(s)!, 0);
+  const fits = differ.orders + linedOrders <= SWEEP_BOUNDS.orders;
+  const sweep = (statuses: number[]) => (statuses.length ? sweepOrders(ctx, shopId, { ...query, filter_status: statuses }) : undefined);
+  const [read, lines] = await Promise.all([sweep(differ.statuses), fits ? sweep(lined) : undefined]);
   if (read && !read.complete) return undefined;
+  const readStatuses = [...differ.statuses, ...(lines?.complete ? lined : [])];
   const currency = [all, ...firstCounts].flatMap((page) => page.data).find((o) => o.order_currency)?.order_currency ?? undefined;
   return {
     counted: counted.filter((c) => !readStatuses.includes(c.order.status as number)),
-    read: read?.rows ?? [],
-    statuses: readStatuses.sort((a, b) => a - b),
+    read: [...(read?.rows ?? []), ...(lines?.complete ? lines.rows : [])],
+    statuses: differ.statuses.sort((a, b) => a - b),
+    unlined: lined.length && !lines?.complete ? { statuses: lined, orders: linedOrders } : undefined,
     currency,
   };
 }

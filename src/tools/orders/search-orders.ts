@@ -177,6 +177,7 @@ export const searchOrders = defineTool({
     total: z.number().optional().describe("Orders matching, canceled and deleted included"),
     excluding_canceled_deleted: z.object({ orders: z.number(), amount: z.number() }).optional().describe("Every match but canceled and deleted"),
     returned_amount: z.number().optional().describe("What came back of amount, over every match (returns asked about)"),
+    returned_amount_leaves_out: z.object({ statuses: z.array(z.string()), orders: z.number() }).optional().describe("Orders whose goods back returned_amount lacks"),
     none: z.object({ orders: z.number(), amount: z.number() }).optional().describe("group_by post or ad: orders from none"),
     canceled: z.object({ orders: z.number(), amount: z.number() }).optional().describe("Left out of the groups"),
     deleted: z.object({ orders: z.number(), amount: z.number() }).optional().describe("Deleted recently: left out of the groups"),
