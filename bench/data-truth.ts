@@ -1,5 +1,6 @@
 import type { Sandbox } from "../src/sandbox/index.js";
 import type { OrderRecord } from "../src/sandbox/pos/types.js";
+import { merchantTruth } from "./merchant-truth.js";
 
 // The answers the data-scale questions must give, counted from the sandbox's raw records in its
 // own process, as the tests count them (test/tools/orders/order-groups.test.ts and
@@ -15,7 +16,13 @@ export type TruthQuestion =
   /** Conversations begun from `sinceMs` to before `untilMs`, per page id. */
   | { kind: "created"; sinceMs: number; untilMs: number }
   /** Every conversation, per page id (what bounds reading a page's list). */
-  | { kind: "conversations" };
+  | { kind: "conversations" }
+  /** The merchant's questions (issue 34), counted as test/tools/orders/merchant-questions.test.ts and test/tools/inbox/open-orders.test.ts count them. */
+  | { kind: "first-buyers"; sinceMs: number }
+  | { kind: "unsold"; sinceMs: number }
+  | { kind: "returns"; sinceMs: number }
+  | { kind: "posts"; sinceMs: number }
+  | { kind: "open-order-chats"; pageId: string; waitedMs: number };
 
 export interface Truth {
   /** Label -> what the group counts (orders, or conversations) and, for orders, their amount. */
@@ -28,9 +35,17 @@ const NONE = "(none)";
 const at = (recordTime: string) => Date.parse(`${recordTime.slice(0, 23)}Z`);
 
 export function truth(sandbox: Sandbox, question: TruthQuestion): Truth {
-  if (question.kind === "orders") return orderTruth(sandbox, question.keys, question.sinceMs);
-  if (question.kind === "created") return conversationTruth(sandbox, false, [question.sinceMs, question.untilMs]);
-  return conversationTruth(sandbox, question.kind === "awaiting");
+  switch (question.kind) {
+    case "orders":
+      return orderTruth(sandbox, question.keys, question.sinceMs);
+    case "created":
+      return conversationTruth(sandbox, false, [question.sinceMs, question.untilMs]);
+    case "awaiting":
+    case "conversations":
+      return conversationTruth(sandbox, question.kind === "awaiting");
+    default:
+      return merchantTruth(sandbox, question);
+  }
 }
 
 function orderTruth(sandbox: Sandbox, keys: OrderKey[], sinceMs: number): Truth {

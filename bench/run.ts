@@ -27,6 +27,8 @@ const SMOKE = process.argv.includes("--smoke");
 const cpuProfDir = process.argv.find((a) => a.startsWith("--cpu-prof-dir="))?.slice(15);
 /** --scales=10,100: the data-scale tier at these scales only (default 10, 100 and 200). */
 const scales = process.argv.find((a) => a.startsWith("--scales="))?.slice(9).split(",").map(Number);
+/** --questions=awaiting,posts: the data-scale questions with these ids only (default: every one). */
+const questions = process.argv.find((a) => a.startsWith("--questions="))?.slice(12).split(",");
 const n = (full: number, smoke: number) => (SMOKE ? smoke : full);
 const CLI = new URL("../dist/cli.js", import.meta.url).pathname;
 const BARE = new URL("./.build/bare.js", import.meta.url).pathname;
@@ -591,7 +593,7 @@ const figures: [string, () => Promise<void>][] = [
   ["memory", memory],
   ["live heap", liveHeap],
   // Minutes long at 100x (bench/data-scale.ts); --cpu-prof-dir=<dir> profiles its server processes.
-  ["data scale", () => dataScale(row, { smoke: SMOKE, cli: CLI, nodeArgs: cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : [], scales })],
+  ["data scale", () => dataScale(row, { smoke: SMOKE, cli: CLI, nodeArgs: cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : [], scales, questions })],
 ];
 // `--only=<figure name>` runs one figure (results.json then holds that row alone).
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7);

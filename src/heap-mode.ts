@@ -4,25 +4,49 @@ import { setFlagsFromString } from "node:v8";
  * How V8 sizes the heap. On stdio the server lives beside one assistant for hours: a small, steady
  * footprint matters more than peak throughput, and with --optimize-for-size it keeps near 100 MB
  * where by default short-lived garbage piles up to ~150 MB before the first full collection (npm
- * run bench). A big shop's index turns that around: reading 55,000 orders with a tiny young
- * generation spent 20 of 41 s of CPU collecting garbage and took 55 s; without it, 4 of 16 s and
- * 37 s (bench/data-scale.ts, 100x). So the process favours size until an index grows big, then
- * throughput for good. Not for HTTP, where size first would halve throughput under load.
+ * run bench). A big index's first read turns that around: reading 55,000 orders with the small
+ * young generation spent 20 of 41 s of CPU collecting garbage and took 55 s; with V8's defaults,
+ * 4 of 16 s and 37 s (bench/data-scale.ts, 100x). So while such a read runs the process favours
+ * throughput, and size again once it is done (left in the defaults, the same session held 400 MB
+ * as found, 231 MB after a full collection). HTTP keeps the defaults: size first would halve its
+ * throughput under load.
  */
 let small = false;
+let big = false;
+let reads = 0;
+let flag: string | undefined;
+
+function apply(): void {
+  const wanted = small && !(big && reads > 0) ? "--optimize-for-size" : "--no-optimize-for-size";
+  if (wanted === flag) return;
+  if (flag !== undefined || small) setFlagsFromString(wanted);
+  flag = wanted;
+}
 
 /** Favour a small footprint (stdio). */
 export function favourSize(): void {
-  setFlagsFromString("--optimize-for-size");
   small = true;
+  apply();
 }
 
-/** Rows an index holds past which the process favours throughput. */
-export const BIG_INDEX_ROWS = 20_000;
+/** Rows the indexes hold together past which a read of them favours throughput. */
+const BIG_INDEX_ROWS = 20_000;
 
-/** An index grew big: favour throughput from now on. */
-export function favourThroughput(): void {
-  if (!small) return;
-  small = false;
-  setFlagsFromString("--no-optimize-for-size");
+/** The rows the process's indexes hold now. */
+export function indexRows(rows: number): void {
+  if (big === rows > BIG_INDEX_ROWS) return;
+  big = !big;
+  apply();
+}
+
+/** Runs an index's read (long, allocating as it parses page after page). */
+export async function whileReading<T>(read: () => Promise<T>): Promise<T> {
+  reads++;
+  apply();
+  try {
+    return await read();
+  } finally {
+    reads--;
+    apply();
+  }
 }

@@ -3,6 +3,7 @@ import { callSignal, original, signalled } from "../clients/call-signal.js";
 import { cancelledByClient } from "../clients/errors.js";
 import { onAbort } from "../clients/on-abort.js";
 import { isTransient } from "../clients/http.js";
+import { whileReading } from "../heap-mode.js";
 import type { Logger } from "../log.js";
 import { addSpan, gaps, heldBack } from "./spans.js";
 import { type IndexMeta, type IndexStore, mergeMeta, NOTHING, OPEN, type Reading, SCHEMA, type Span } from "./store.js";
@@ -478,13 +479,13 @@ export class RowIndex<R, C extends object> {
    */
   private async extend(client: C, need: number | null): Promise<void> {
     const { store } = this;
-    if (!store.lease) return this.extendHeld(client, need);
+    if (!store.lease) return whileReading(() => this.extendHeld(client, need));
     for (;;) {
       const lease = await store.lease(LEASE_MS);
       if (lease) {
         const keeping = setInterval(() => void lease.renew(), LEASE_MS / 3);
         try {
-          return await this.extendHeld(client, need);
+          return await whileReading(() => this.extendHeld(client, need));
         } finally {
           clearInterval(keeping);
           await lease.release();
