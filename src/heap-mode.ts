@@ -4,20 +4,19 @@ import { setFlagsFromString } from "node:v8";
  * How V8 sizes the heap. On stdio the server lives beside one assistant for hours: a small, steady
  * footprint matters more than peak throughput, and with --optimize-for-size it keeps near 100 MB
  * where by default short-lived garbage piles up to ~150 MB before the first full collection (npm
- * run bench). A big index's first read turns that around: reading 55,000 orders with the small
- * young generation spent 20 of 41 s of CPU collecting garbage and took 55 s; with V8's defaults,
- * 4 of 16 s and 37 s (bench/data-scale.ts, 100x). So while such a read runs the process favours
- * throughput, and size again once it is done (left in the defaults, the same session held 400 MB
- * as found, 231 MB after a full collection). HTTP keeps the defaults: size first would halve its
- * throughput under load.
+ * run bench). A shop index's first read turns that around: it parses page after page, and reading
+ * 55,000 orders with the small young generation spent 20 of 41 s of CPU collecting garbage and
+ * took 55 s; with V8's defaults, 4 of 16 s and 37 s (bench/data-scale.ts, 100x). So while such a
+ * read runs the process favours throughput, and size again once none does (left in the defaults,
+ * a 100x session held 400 MB as found, 231 MB after a full collection). HTTP keeps the defaults:
+ * size first would halve its throughput under load.
  */
 let small = false;
-let big = false;
 let reads = 0;
 let flag: string | undefined;
 
 function apply(): void {
-  const wanted = small && !(big && reads > 0) ? "--optimize-for-size" : "--no-optimize-for-size";
+  const wanted = small && reads === 0 ? "--optimize-for-size" : "--no-optimize-for-size";
   if (wanted === flag) return;
   if (flag !== undefined || small) setFlagsFromString(wanted);
   flag = wanted;
@@ -29,17 +28,7 @@ export function favourSize(): void {
   apply();
 }
 
-/** Rows the indexes hold together past which a read of them favours throughput. */
-const BIG_INDEX_ROWS = 20_000;
-
-/** The rows the process's indexes hold now. */
-export function indexRows(rows: number): void {
-  if (big === rows > BIG_INDEX_ROWS) return;
-  big = !big;
-  apply();
-}
-
-/** Runs an index's read (long, allocating as it parses page after page). */
+/** Runs an index's read of what it does not hold yet (long, allocating as it parses page after page). */
 export async function whileReading<T>(read: () => Promise<T>): Promise<T> {
   reads++;
   apply();

@@ -5,6 +5,7 @@ import { onAbort } from "../clients/on-abort.js";
 import { isTransient } from "../clients/http.js";
 import { whileReading } from "../heap-mode.js";
 import type { Logger } from "../log.js";
+import { shareStrings } from "./shared-strings.js";
 import { addSpan, gaps, heldBack } from "./spans.js";
 import { type IndexMeta, type IndexStore, mergeMeta, NOTHING, OPEN, type Reading, SCHEMA, type Span } from "./store.js";
 
@@ -92,6 +93,12 @@ const FOLLOW_MS = 1_000;
 const READ_TRIES = 3;
 /** Requests in flight at once of a read no call waits for (a warm read). */
 const UNWAITED_PARALLEL = 2;
+/**
+ * The pace a read's estimate goes by: rows read over about the last 15 s, sampled every 2 s. A
+ * read sharing the machine with another goes twice as fast once that one ends, and the pace since
+ * its start would send the client back seconds after the answer was there. Tests shorten them.
+ */
+export const PACE = { windowMs: 15_000, sampleMs: 2_000 };
 /** Counts of a span's parts at most, for that estimate (a page's conversations are counted a month a request). */
 const MAX_COUNTS = 36;
 
@@ -166,8 +173,8 @@ export class RowIndex<R, C extends object> {
   private unsaved: R[] = [];
   private replacing = false;
   private savedAt = 0;
-  /** The pace of the read under way in this process: rows held when it went on, and when. */
-  private pace: { at: number; rows: number } | undefined;
+  /** The pace of the read under way in this process: rows held at moments of it, the first at least PACE.windowMs ago if it is that old. */
+  private pace: { at: number; rows: number }[] = [];
   /** Set while a count of what the read has left is due. */
   private estimating: NodeJS.Timeout | undefined;
   /** Calls answering from elsewhere what this index's read is for: the read waits for them. */
@@ -294,6 +301,15 @@ export class RowIndex<R, C extends object> {
     return true;
   }
 
+  /** Notes the rows held now, for the read's pace. */
+  private sample(): void {
+    const now = Date.now();
+    const last = this.pace.at(-1);
+    if (last && now - last.at < PACE.sampleMs) return;
+    this.pace.push({ at: now, rows: this.rows.size });
+    while (this.pace.length > 2 && now - this.pace[1]!.at >= PACE.windowMs) this.pace.shift();
+  }
+
   /** A pushed change this index could not apply: the next question (on any replica) refreshes whatever the interval. */
   async markDirty(): Promise<void> {
     if (!this.meta) return;
@@ -391,7 +407,8 @@ export class RowIndex<R, C extends object> {
     if (!this.meta) return { rows: [], asOf: Date.now(), partial: { read: 0 } };
     if (!reading) return this.whole();
     const read = this.rows.size;
-    const pace = this.pace && (read - this.pace.rows) / ((Date.now() - this.pace.at) / 1000);
+    const [from] = this.pace;
+    const pace = from && (read - from.rows) / ((Date.now() - from.at) / 1000);
     const left = reading.expected === undefined ? undefined : Math.max(0, reading.expected - read);
     const state: ReadState = {
       read,
@@ -480,6 +497,7 @@ export class RowIndex<R, C extends object> {
   private async extend(client: C, need: number | null): Promise<void> {
     const { store } = this;
     if (!store.lease) return whileReading(() => this.extendHeld(client, need));
+    this.pace = [];
     for (;;) {
       const lease = await store.lease(LEASE_MS);
       if (lease) {
@@ -491,7 +509,7 @@ export class RowIndex<R, C extends object> {
           await lease.release();
         }
       }
-      this.pace ??= { at: Date.now(), rows: this.rows.size };
+      this.sample();
       await new Promise((resolve) => setTimeout(resolve, FOLLOW_MS));
       await this.pullShared();
       this.wake();
@@ -524,10 +542,12 @@ export class RowIndex<R, C extends object> {
         ? { ...before, failed: undefined }
         : { span: [Math.min(from, before?.span[0] ?? from), top], started: before?.started ?? Date.now(), done: before?.done ?? [] };
     this.meta = { ...meta, reading };
-    this.pace = { at: Date.now(), rows: this.rows.size };
+    this.pace = [];
+    this.sample();
     const sink: ReadSink<R> = {
       rows: (batch) => {
         for (const row of batch) if (this.upsert(row)) this.unsaved.push(row);
+        this.sample();
         if (this.rows.size > this.policy.maxRows) throw this.full();
         if (this.meta) this.meta = { ...this.meta, watermark: this.newest(batch, this.meta.watermark) };
       },
@@ -696,13 +716,13 @@ export class RowIndex<R, C extends object> {
     const version = (r: R) => this.kind.version?.(r) ?? this.kind.updated(r) ?? 0;
     if (held !== undefined && (version(held) > version(row) || isDeepStrictEqual(held, row))) return false;
     if (held === undefined) this.counted(1);
-    this.rows.set(key, row);
+    this.rows.set(key, shareStrings(row));
     return true;
   }
 
   private replace(rows: readonly R[]): void {
     this.counted(-this.rows.size);
-    this.rows = new Map(rows.map((row) => [this.kind.id(row), row]));
+    this.rows = new Map(rows.map((row) => [this.kind.id(row), shareStrings(row)]));
     this.counted(this.rows.size);
   }
 

@@ -4,7 +4,6 @@ import type { PosClient } from "../clients/pos.js";
 import type { Conversation } from "../clients/schemas/messaging.js";
 import type { PosOrder } from "../clients/schemas/pos.js";
 import type { Config } from "../config.js";
-import { indexRows } from "../heap-mode.js";
 import type { Logger } from "../log.js";
 import type { StateScope } from "../state/scope.js";
 import { conversationKind } from "./conversation-rows.js";
@@ -131,7 +130,6 @@ export class ShopIndex {
         policy,
         (delta) => {
           held += delta;
-          indexRows(held);
         },
         this.options.logger,
       );

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
+import { PACE } from "../../src/shop-index/row-index.js";
 import { waitingByPage } from "../helpers/awaiting.js";
 import { type Harness, startHarness } from "../helpers/harness.js";
 
@@ -90,6 +91,30 @@ describe("a call within its time budget, the read going on", () => {
     const estimates = calls.flatMap((c) => (c.data.pages as { page_id: string; reading?: { of_about?: number } }[]).flatMap((p) => (p.page_id === biggest.id && p.reading?.of_about ? [p.reading.of_about] : [])));
     expect(estimates.length).toBeGreaterThan(0);
     for (const about of estimates) expect(Math.abs(about - biggest.count) / biggest.count).toBeLessThan(0.1);
+  });
+
+  it("says when to ask again from the read's recent pace, not its pace since it began", async () => {
+    const was = { ...PACE };
+    Object.assign(PACE, { windowMs: 2_000, sampleMs: 200 });
+    try {
+      h = await startHarness({ sandbox: { ...SHOP, ratePerSecond: 100_000 }, config: { callBudgetSeconds: 10 } });
+      const page = biggestPage(h.sandbox);
+      // The read's first list calls are slow (another read shared the machine), the rest steady.
+      const list = `/v2/pages/${page.id}/conversations`;
+      h.sandbox.server.injectFault({ path: list, kind: "latency", delayMs: 2_500, times: 2 });
+      h.sandbox.server.injectFault({ path: list, kind: "latency", delayMs: 300, times: 1_000 });
+      const t0 = Date.now();
+      const r = await h.call("list_conversations", { page_ids: [page.id], awaiting_reply: true, group_by: ["page"] });
+      const elapsedS = (Date.now() - t0) / 1000;
+      expect(r.data.complete).toBe(false);
+      const reading = (r.data.pages as { reading?: { read: number; of_about?: number } }[])[0]!.reading!;
+      expect(reading.of_about).toBeGreaterThan(reading.read);
+      // At the pace since the call began (the slow calls among it) the read would seem twice as long.
+      const sinceBegun = (reading.of_about! - reading.read) / (reading.read / elapsedS);
+      expect(r.data.ask_again_in_s).toBeLessThan(0.7 * sinceBegun);
+    } finally {
+      Object.assign(PACE, was);
+    }
   });
 
   it("goes on reading past a client's cancel: the next call finds it read", async () => {
