@@ -6,7 +6,7 @@ import { id, num } from "../../format/compact.js";
 import { orderCurrency, orderStatusName, returnedAmountOf } from "../../format/orders.js";
 import { sanitizeName } from "../../text/sanitize.js";
 import { recordDate, recordTime, toIsoInZone } from "../../format/time.js";
-import type { ToolContext } from "../define.js";
+import { readBy, type ToolContext } from "../define.js";
 import { someOf } from "../pos/fields.js";
 import { carriers, orderSources, type Ref, staff, warehouses } from "../pos/shop-refs.js";
 import { isUnnamed, type ProvinceList, type Provinces, provincesNow, unnamed } from "../shop/provinces-now.js";
@@ -292,7 +292,7 @@ function groupArgs(input: GroupInput): Record<string, unknown> {
 /** Post groups named by the post's words, where the page's posts say them. */
 async function namePosts(ctx: ToolContext, rows: Record<string, unknown>[]): Promise<void> {
   const ids = rows.map((r) => r.post).filter((p): p is string => typeof p === "string" && p !== NONE);
-  const texts = ids.length ? await postTexts(ctx.messaging, ids) : new Map<string, string>();
+  const texts = ids.length ? await postTexts(ctx.messaging, ids, readBy(ctx)) : new Map<string, string>();
   for (const row of rows) if (typeof row.post === "string" && texts.has(row.post)) row.post_text = texts.get(row.post);
 }
 

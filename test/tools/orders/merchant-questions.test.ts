@@ -2,7 +2,7 @@ import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import { startOfDay } from "../../../src/format/time.js";
 import type { OrderRecord } from "../../../src/sandbox/pos/index.js";
-import { useHarness } from "../../helpers/harness.js";
+import { startHarness, useHarness } from "../../helpers/harness.js";
 
 // The merchant's questions (issue 34), each in one call within 4,000 result tokens and equal to
 // the sandbox's raw records: stock that does not sell, first-time and lapsed buyers, what the
@@ -120,6 +120,24 @@ describe("the merchant's questions, one call each", () => {
     for (const g of posts) {
       const post = h.sandbox.messaging.posts.find((p) => p.id === g.post);
       if (post) expect(g.post_text).toBe(post.message.split("\n")[0]!.slice(0, 80).trim());
+    }
+  });
+
+  it("answers the posts' counts within the call's budget when their words are slow to come", async () => {
+    const slow = await startHarness({ sandbox: { ratePerSecond: 100_000 }, config: { callBudgetSeconds: 5 } });
+    try {
+      slow.sandbox.server.injectFault({ method: "GET", path: /\/posts$/, kind: "latency", delayMs: 8_000, times: 10 });
+      const t0 = Date.now();
+      const r = await slow.call("search_orders", { group_by: ["post"], since: "this month", limit: 4 });
+      // By the budget (a margin for a loaded machine's timers), the same counts, the posts by id.
+      expect(Date.now() - t0).toBeLessThan(5_000 + 2_000);
+      expect(r.isError, r.text).toBe(false);
+      const named = await ask("search_orders", { group_by: ["post"], since: "this month", limit: 4 });
+      const counts = (data: Record<string, unknown>) => (data.groups as { post: string; orders: number }[]).map((g) => [g.post, g.orders]);
+      expect(counts(r.data)).toEqual(counts(named));
+      expect((r.data.groups as { post_text?: string }[]).every((g) => g.post_text === undefined)).toBe(true);
+    } finally {
+      await slow.close();
     }
   });
 
