@@ -7,9 +7,10 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: "forks",
-    // One worker per core, not vitest's cores - 1: most files wait on child processes and sockets,
-    // so on 2 cores a single worker left one idle (the suite took 366 s serially, 200 s like this).
-    maxWorkers: availableParallelism(),
+    // One worker more than the cores, not vitest's cores - 1: most files wait on child processes,
+    // sockets and the sandbox's rate limit, so on 2 cores one worker left one idle (the suite took
+    // 366 s serially) and two still left time idle (356 s on 2026-11-29; three workers: 322 s).
+    maxWorkers: availableParallelism() + 1,
     setupFiles: ["test/setup-clock.ts", "test/setup-index.ts"],
     reporters: ["default"],
   },

@@ -214,6 +214,13 @@ function longestThreads(s: Sandbox): string[] {
 /** Budgets from a few rows a call to the default. */
 const budget = fc.oneof(fc.constant(100_000), fc.integer({ min: 3_000, max: 60_000 }));
 
+/**
+ * One seed for the random walks: a walk of two rows a call over every order can take ten times
+ * another's time, and a suite that is sometimes minutes longer (or past a timeout) helps no one.
+ * A failure names the seed and path that reproduce it; change the seed to explore other walks.
+ */
+const WALK_SEED = 20_261_129;
+
 async function walk(name: string, spec: Spec, first: Args, limits: number[], chars: number, on = h) {
   on.config.maxResultChars = chars;
   const seen: string[] = [];
@@ -268,7 +275,7 @@ describe("every cursor tool walks each row once", () => {
         expect([...seen].sort()).toEqual([...expected].sort());
         for (const total of totals) expect(total).toBe(expected.length);
       }),
-      { numRuns: 8, examples },
+      { numRuns: 8, examples, seed: WALK_SEED },
     );
   }, 120_000);
 });
@@ -307,7 +314,7 @@ describe("search_orders past page 100 with orders sharing seconds", () => {
         expect([...seen].sort()).toEqual([...expected].sort());
         for (const total of totals) expect(total).toBe(expected.length);
       }),
-      { numRuns: 6, examples: [[{}, [5], 100_000], [{ sort: "last_updated_order", ascending: true }, [3, 40], 6_000]] },
+      { numRuns: 6, examples: [[{}, [5], 100_000], [{ sort: "last_updated_order", ascending: true }, [3, 40], 6_000]], seed: WALK_SEED },
     );
   }, 120_000);
 });
