@@ -144,7 +144,7 @@ interface Run {
  * How `work` ends, or "late" at `deadline` (ms), whichever comes first; a wait its caller gave up
  * (`signal`: the client cancelled) ends at once with the cancel. The work goes on either way.
  */
-function by(work: Promise<unknown>, deadline: number, signal?: AbortSignal): Promise<Outcome> {
+export function byDeadline(work: Promise<unknown>, deadline: number, signal?: AbortSignal): Promise<Outcome> {
   if (signal?.aborted) return Promise.resolve({ error: cancelledByClient() });
   let timer: NodeJS.Timeout | undefined;
   let forget: (() => void) | undefined;
@@ -207,7 +207,7 @@ export class RowIndex<R, C extends object> {
       for (let refreshes = 0; !this.fresh(need, arrived); ) {
         if (this.holdsNow(need)) {
           if (refreshes++ === 3) throw new Error(`the ${this.kind.name} index could not be brought up to date`);
-          const outcome = await by(this.refreshOnce(client), deadline, callSignal(client));
+          const outcome = await byDeadline(this.refreshOnce(client), deadline, callSignal(client));
           if (outcome === "late") return this.whole();
           if (outcome !== "done") throw outcome.error;
           continue;
@@ -215,7 +215,7 @@ export class RowIndex<R, C extends object> {
         const extending = this.extendOnce(client, need);
         // A call that may have to answer before the read is done will say how far it got: the read counts what it has left.
         if (deadline !== Number.POSITIVE_INFINITY && deadline > Date.now()) this.estimateBy(client, Date.now() + (deadline - Date.now()) / 3);
-        const outcome = await by(Promise.race([extending.promise, this.moved.promise]), deadline, callSignal(client));
+        const outcome = await byDeadline(Promise.race([extending.promise, this.moved.promise]), deadline, callSignal(client));
         if (outcome === "late") return this.partial();
         if (outcome !== "done" && callSignal(client)?.aborted) throw outcome.error;
         // A read that stopped on an error is not begun again by the call that waited on it: it answers with what was read.

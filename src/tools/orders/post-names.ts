@@ -1,5 +1,6 @@
 import type { MessagingClient } from "../../clients/messaging.js";
 import type { Post } from "../../clients/schemas/messaging.js";
+import { byDeadline } from "../../shop-index/row-index.js";
 import { cachePer } from "../../state/ttl-cache.js";
 import { sanitizeText } from "../../text/sanitize.js";
 
@@ -41,7 +42,7 @@ const label = (post: Post) => sanitizeText((post.message ?? post.story ?? "").sp
  * it past `by` (ms): the names read by then, the read going on into the cache for the next answer
  * (at 200 times the demo shop, a posts list answered behind 360 order pages outlasted the call).
  */
-export async function postTexts(messaging: MessagingClient, postIds: readonly string[], by = Number.POSITIVE_INFINITY): Promise<Map<string, string>> {
+export async function postTexts(messaging: MessagingClient, postIds: readonly string[], by: number): Promise<Map<string, string>> {
   const pages = [...new Set(postIds.map(pageOf).filter((p): p is string => p !== undefined))];
   const out = new Map<string, string>();
   const naming = (async () => {
@@ -57,14 +58,6 @@ export async function postTexts(messaging: MessagingClient, postIds: readonly st
         }),
     );
   })();
-  if (by === Number.POSITIVE_INFINITY) {
-    await naming;
-    return out;
-  }
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, Math.max(0, by - Date.now()));
-  });
-  await Promise.race([naming, late]).finally(() => clearTimeout(timer));
+  await byDeadline(naming, by);
   return new Map(out);
 }
