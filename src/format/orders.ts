@@ -26,12 +26,22 @@ export function orderCurrency(orders: readonly { order_currency?: string | null 
 }
 
 export const orderStatusName = (code: unknown) => statusName(ORDER_STATUSES, code);
+
+/**
+ * The number the shop shows an order by ("#444"): what its owner, staff and customers say, and
+ * what every tool taking an order accepts. The id the API is keyed by ("58444") means nothing to them.
+ */
+export const orderNumber = (displayId: unknown): string | undefined => {
+  const n = id(displayId);
+  return n === undefined ? undefined : `#${n}`;
+};
 export const returnStatusName = (code: unknown) => statusName(RETURN_ORDER_STATUSES, code);
 
 // Only fields that keep one type in the compact row and in the upstream record are typed, so the
 // same schema also holds the upstream record (`fields`, `detail: "full"`).
 export const orderRowSchema = z.looseObject({
   id: z.string(),
+  number: z.string().optional().describe('The shop\'s order number, "#444"'),
   status_name: z.string().optional(),
   customer_name: z.string().optional(),
   customer_id: z.string().optional().describe("The POS customer"),
@@ -52,7 +62,7 @@ export function orderRow(order: PosOrder, timeZone: string, names: OrderNames = 
   const carrierId = id(partner?.partner_id);
   return {
     id: String(order.id),
-    display_id: id(order.display_id),
+    number: orderNumber(order.display_id),
     status: num(order.status),
     status_name: orderStatusName(order.status),
     // A deleted order keeps its last status; without this it read as a live, paid order.
@@ -72,25 +82,61 @@ export function orderRow(order: PosOrder, timeZone: string, names: OrderNames = 
   };
 }
 
+/** What one unit of a line cost the customer: its price less the line's discount (an amount, or a percent). */
+function unitPaid(line: Loose): number {
+  const price = num(rec(line.variation_info).retail_price) ?? num(line.retail_price) ?? 0;
+  const discount = num(line.discount_each_product) ?? 0;
+  return line.is_discount_percent === true ? price * (1 - discount / 100) : price - discount;
+}
+
+/**
+ * What some units of an order's lines were worth to the customer: the order's amount (goods after
+ * every discount) shared by the lines' value, of `units(line)` units of each (at most its quantity).
+ */
+function paidFor(order: PosOrder, units: (line: PosOrderItem) => number): number {
+  const amount = num(order.total_price_after_sub_discount) ?? num(order.total_price) ?? 0;
+  let part = 0;
+  let whole = 0;
+  for (const item of order.items ?? []) {
+    const quantity = num(item.quantity) ?? 0;
+    const unit = unitPaid(item as Loose);
+    whole += quantity * unit;
+    part += Math.min(units(item), quantity) * unit;
+  }
+  return part > 0 && whole > 0 ? Math.round((amount * part) / whole) : 0;
+}
+
 /**
  * What came back of an order, at what the customer paid: all of it for a returned order; for a
  * partly returned one, its amount (goods after discounts) shared by the lines' value, of the
  * units returned. 0 when nothing came back.
  */
 export function returnedAmountOf(order: PosOrder): number {
-  const amount = num(order.total_price_after_sub_discount) ?? num(order.total_price) ?? 0;
-  if (order.status === 5) return amount;
-  let returned = 0;
-  let whole = 0;
-  for (const item of order.items ?? []) {
-    const raw = item as Loose;
-    const price = num(item.variation_info?.retail_price) ?? num(raw.retail_price) ?? 0;
-    const discount = num(item.discount_each_product) ?? 0;
-    const unit = raw.is_discount_percent === true ? price * (1 - discount / 100) : price - discount;
-    whole += (num(item.quantity) ?? 0) * unit;
-    returned += Math.min(num(item.returned_count) ?? 0, num(item.quantity) ?? 0) * unit;
-  }
-  return returned > 0 && whole > 0 ? Math.round((amount * returned) / whole) : 0;
+  if (order.status === 5) return num(order.total_price_after_sub_discount) ?? num(order.total_price) ?? 0;
+  return paidFor(order, (item) => num(item.returned_count) ?? 0);
+}
+
+/** Units a return order takes back. */
+export const returnedUnits = (r: PosReturnOrder): number => (r.returned_items ?? []).reduce((n, it) => n + (num(it.returned_quantity) ?? 0), 0);
+
+/**
+ * What the goods of a return order were worth, as returnedAmountOf values an order's: at what the
+ * customer paid for them on the order they came from (its discounts shared by the lines), or,
+ * when the record carries no such order, at the returned lines' own prices.
+ */
+export function returnValueOf(r: PosReturnOrder): number {
+  const items = (r.returned_items ?? []) as Loose[];
+  const original = r.order_to_returned;
+  if (!original?.items?.length) return Math.round(items.reduce((total, it) => total + (num(it.returned_quantity) ?? 0) * unitPaid(it), 0));
+  // Units back per variation, taken line by line (a variation on two lines fills the first first).
+  const back = new Map<string, number>();
+  for (const it of items) back.set(String(it.variation_id), (back.get(String(it.variation_id)) ?? 0) + (num(it.returned_quantity) ?? 0));
+  return paidFor(original, (line) => {
+    const key = String(line.variation_id);
+    const taken = Math.min(back.get(key) ?? 0, num(line.quantity) ?? 0);
+    back.set(key, (back.get(key) ?? 0) - taken);
+    return taken;
+  });
 }
 
 /** The POS customer an order is for: the shop's customer record it names. */
@@ -225,31 +271,29 @@ export function carrierNews(order: PosOrder, timeZone: string): z.infer<typeof c
 export const returnOrderRowSchema = z.looseObject({
   id: z.string().optional(),
   status_name: z.string().optional(),
+  original_order: z.string().optional().describe("The order it returns, by number"),
   original_order_id: z.string().optional(),
+  exchange_order: z.string().optional(),
   exchange_order_id: z.string().optional(),
+  value: z.number().optional().describe("The goods back, at what the customer paid"),
   created_at: z.string().optional(),
 });
 
-/** A return/exchange order with the order it returns and the exchange order it created. */
+/** A return/exchange order: the order it returns and the exchange order it made, by number and id; what came back and its value. */
 export function returnOrderRow(r: PosReturnOrder, timeZone: string) {
   const items = r.returned_items ?? [];
   return {
     id: id(r.id),
-    display_id: id(r.display_id),
-    status: num(r.status),
+    number: orderNumber(r.display_id),
     status_name: returnStatusName(r.status),
+    original_order: orderNumber(r.order_to_returned?.display_id),
     original_order_id: id(r.order_id_to_returned ?? r.order_to_returned?.id),
+    exchange_order: orderNumber(r.order?.display_id),
     exchange_order_id: id(r.order_id ?? r.order?.id),
     customer_name: sanitizeName(r.bill_full_name),
-    phone: sanitizeName(r.bill_phone_number),
-    shop_customer_id: id(r.shop_customer_id),
-    warehouse_id: id(r.warehouse_id),
-    returned_items: items.map((it) => ({
-      variation_id: id(it.variation_id),
-      name: sanitizeName(rec(rec(it).variation_info).name),
-      quantity: num(it.returned_quantity),
-    })),
+    // What came back, by name (variation ids stay in detail "full": rows are read by people).
+    returned_items: items.map((it) => ({ name: sanitizeName(rec(rec(it).variation_info).name), quantity: num(it.returned_quantity) })),
+    value: returnValueOf(r),
     created_at: recordTime(r.inserted_at, timeZone),
-    updated_at: recordTime(r.updated_at, timeZone),
   };
 }
