@@ -4,14 +4,18 @@ import type { PosClient } from "../../clients/pos.js";
 import { requireStatus, TRANSACTION_STATUSES, statusName } from "../../clients/pos-codes.js";
 import type { PosTransaction } from "../../clients/schemas/pos.js";
 import { id, num } from "../../format/compact.js";
+import { upstreamRecord } from "../../format/orders.js";
 import { sanitizeName, sanitizeText } from "../../text/sanitize.js";
-import { recordTime } from "../../format/time.js";
-import { defineTool, READ } from "../define.js";
+import { recordTime, toIsoInZone } from "../../format/time.js";
+import { decodeCursor, encodeCursor } from "../cursor.js";
+import { defineTool, READ, type ToolContext } from "../define.js";
 import { cursorInput, detailRowsInput, shopIdInput, sinceInput, totalsLimitInput, untilInput } from "../inputs.js";
 import { listPage } from "../pos/list-page.js";
 import { everyRow, MAX_PAGE_SIZE, SUM_MAX } from "../pos/paging.js";
 import { unixRange } from "../pos/open-range.js";
 import { shopScope } from "../pos/shop-scope.js";
+import { withOrderNumbers } from "../orders/order-ref.js";
+import { entriesIncurred, incurredCursor, type IncurredQuery, READ_MAX } from "./incurred.js";
 
 const row = z.looseObject({ id: z.string(), name: z.string().optional(), amount: z.number().optional() });
 const sums = z.object({ income: z.number(), expense: z.number(), net: z.number() });
@@ -57,6 +61,72 @@ function statusCodes(values: readonly (string | number)[] | undefined): number[]
   return [...new Set(codes)];
 }
 
+/** A cash-book entry as a row: signed amount, status by name, both its dates. */
+const entryRow = (tz: string) => (t: PosTransaction) => ({
+  id: String(t.id),
+  display_id: id(t.display_id),
+  name: sanitizeName(t.name),
+  amount: num(t.amount),
+  status: statusName(TRANSACTION_STATUSES, t.status),
+  payments: t.payments ?? undefined,
+  note: sanitizeText(t.note, { max: 300 }),
+  ad_cost_id: id(t.advertising_cost_id),
+  order_id: id((t as { orderId?: unknown }).orderId),
+  time_incurred: recordTime(t.time_incurred, tz),
+  inserted_at: recordTime(t.inserted_at, tz),
+});
+
+const isoOf = (unix: number | undefined, tz: string) => (unix === undefined ? undefined : toIsoInZone(new Date(unix * 1000), tz));
+
+/** A cursor of a list by the day incurred, or undefined for one of the list as the POS pages it. */
+function incurredState(input: { cursor?: string | undefined }) {
+  if (!input.cursor) return undefined;
+  try {
+    return decodeCursor("list_transactions", input, incurredCursor);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The cash book by the day incurred: the entries written around the span read whole (the list
+ * filters by the day written only), kept by their day, newest first, summed per status asked.
+ */
+async function byIncurred(
+  input: { limit: number; cursor?: string | undefined; detail: "compact" | "full"; shop_id?: string | undefined },
+  ctx: ToolContext,
+  q: IncurredQuery,
+  at: number,
+) {
+  const tz = ctx.config.timezone;
+  const { shopId, currency } = await shopScope(ctx, input.shop_id);
+  const { entries, window, complete } = await entriesIncurred(ctx.pos, shopId, q);
+  const shown = entries.slice(at, at + input.limit);
+  const out = {
+    currency,
+    total: entries.length,
+    transactions: input.detail === "full" ? shown.map(upstreamRecord) : await withOrderNumbers(ctx.pos, shopId, shown.map(entryRow(tz))),
+    next_cursor: at + input.limit < entries.length && input.limit > 0 ? encodeCursor("list_transactions", input, { inc: q, at: at + input.limit }) : undefined,
+  };
+  if (input.cursor) return out;
+  const of = (code: number) => entries.filter((t) => (t.status ?? ALL) === code);
+  const sums =
+    q.codes.length > 1
+      ? { by_status: Object.fromEntries(q.codes.map((code) => [statusName(TRANSACTION_STATUSES, code)!, { count: of(code).length, ...totalsOf(of(code)) }])) }
+      : { totals: totalsOf(entries) };
+  const until = window.endDateTime === undefined || window.endDateTime * 1000 > Date.now() ? "now" : isoOf(window.endDateTime, tz)!.slice(0, 10);
+  const written = `${isoOf(window.startDateTime, tz)?.slice(0, 10) ?? "the first"} to ${until}`;
+  return {
+    ...out,
+    range: { since: isoOf(q.from, tz), until: isoOf(q.to, tz), by: "time_incurred" },
+    ...sums,
+    complete: complete ? undefined : false,
+    note: complete
+      ? `Kept by time_incurred from the entries written ${written} (the POS filters by the day written only).`
+      : `More than ${READ_MAX} entries were written ${written}: the newest ${READ_MAX} were read. Narrow since/until.`,
+  };
+}
+
 export const listTransactions = defineTool({
   name: "list_transactions",
   title: "List income/expense transactions",
@@ -73,6 +143,7 @@ export const listTransactions = defineTool({
       .describe(`Default in_effect: ${TRANSACTION_STATUSES.map((r) => r.name).join(", ")}`),
     since: sinceInput,
     until: untilInput,
+    time_field: z.enum(["incurred", "entered"]).default("incurred").describe("Day since/until range over: incurred (an ad cost's cost date) or entered in the book"),
     limit: totalsLimitInput(100, 30),
     cursor: cursorInput,
     detail: detailRowsInput,
@@ -84,6 +155,8 @@ export const listTransactions = defineTool({
     by_status: z.record(z.string(), statusSums).optional().describe("Several statuses: each apart (money only up to 300 entries)"),
     transactions: z.array(row),
     next_cursor: z.string().optional(),
+    range: z.object({ since: z.string().optional(), until: z.string().optional(), by: z.string() }).optional(),
+    complete: z.boolean().optional(),
     note: z.string().optional(),
   }),
   async handler(input, ctx) {
@@ -94,6 +167,10 @@ export const listTransactions = defineTool({
     const codes = statusCodes(input.status);
     const several = codes.length > 1;
     const range = unixRange(input.since, input.until, ctx.config.timezone);
+    const resumed = incurredState(input);
+    if (resumed) return byIncurred(input, ctx, resumed.inc, resumed.at);
+    const ranged = range.from !== undefined || range.to !== undefined;
+    if (ranged && input.time_field === "incurred" && !input.cursor) return byIncurred(input, ctx, { from: range.from, to: range.to, codes }, 0);
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
     const tz = ctx.config.timezone;
     // The list takes one status or all of them: a few of them are all of them, kept here.
@@ -107,21 +184,13 @@ export const listTransactions = defineTool({
             query,
             fetch: ({ only: _only, ...params }) => ctx.pos.listTransactions(shopId, params),
             filter: { active: (q) => q.only !== undefined, keep: (t, q) => (q.only as number[]).includes(t.status ?? ALL), maxPages: FILTER_PAGES },
-            project: (t: PosTransaction) => ({
-              id: String(t.id),
-              display_id: id(t.display_id),
-              name: sanitizeName(t.name),
-              amount: num(t.amount),
-              status: statusName(TRANSACTION_STATUSES, t.status),
-              payments: t.payments ?? undefined,
-              note: sanitizeText(t.note, { max: 300 }),
-              ad_cost_id: id(t.advertising_cost_id),
-              time_incurred: recordTime(t.time_incurred, tz),
-              inserted_at: recordTime(t.inserted_at, tz),
-            }),
+            project: entryRow(tz),
           });
-    const rows = page?.rows ?? [];
-    const out = { currency, transactions: rows, next_cursor: page?.next_cursor };
+    const listed = page?.rows ?? [];
+    // An entry for an order is shown with the order's number, as the shop knows it.
+    const rows = input.detail === "full" ? listed : await withOrderNumbers(ctx.pos, shopId, listed as ReturnType<ReturnType<typeof entryRow>>[]);
+    const dated = ranged ? { since: isoOf(range.from, tz), until: isoOf(range.to, tz), by: "inserted_at" } : undefined;
+    const out = { currency, transactions: rows, next_cursor: page?.next_cursor, range: input.cursor ? undefined : dated };
     // A cursor's page is part of an answer whose totals its first call gave.
     if (input.cursor) return { ...out, total: page?.total };
     const dates = { startDateTime: range.from, endDateTime: range.to };
