@@ -58,7 +58,7 @@ export const chatToShopScenarios: Scenario<unknown>[] = [
     },
     truth: (s) => {
       const [last] = ordersOf(s, buyerChat(s, 5).customer);
-      return { number: String(last!.display_id), items: itemsText(last!) };
+      return { number: `#${last!.display_id}`, items: itemsText(last!) };
     },
   },
   {

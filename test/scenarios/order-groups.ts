@@ -74,7 +74,7 @@ export const orderGroupScenarios: Scenario<unknown>[] = [
     question: "Which orders have been sitting in 'new' for more than 2 days?",
     async ask(q) {
       const r = await q.call("search_orders", { statuses: ["new"], status_older_than: "2 days", limit: 100 });
-      return r.data.orders.map((o: { display_id: string }) => `#${o.display_id}`).sort();
+      return r.data.orders.map((o: { number: string }) => o.number).sort();
     },
     truth: (s) =>
       live(s)

@@ -1,7 +1,7 @@
 import type { Random } from "../random.js";
 import type { PosState } from "./state.js";
 import { DAY, iso } from "./time.js";
-import type { BackOfficeRecord, VariationRecord } from "./types.js";
+import type { BackOfficeRecord, OrderRecord, VariationRecord } from "./types.js";
 
 const suppliers = [
   { id: 301, name: "Xưởng may Tân Phú", custom_id: "NCC01" },
@@ -20,6 +20,16 @@ function stockLines(rng: Random, variations: VariationRecord[], count: number) {
     const v = rng.pick(variations);
     return { index: i, v, quantity: rng.int(5, 40) };
   });
+}
+
+/**
+ * The order a customer's debt is for, as the OpenAPI's Debt carries it (`order_id` and a short
+ * `order`): what the customer has not paid of it. No order: both null.
+ */
+function debtOrder(order: OrderRecord | undefined) {
+  if (!order) return { order_id: null, order: null };
+  const { id, display_id, custom_id, total_price, cod, assigning_seller_id, assigning_seller, items } = order;
+  return { order_id: id, order: { id, display_id, custom_id, total_price, cod, assigning_seller_id, assigning_seller, items } };
 }
 
 /** Finance, inventory, promotion and analytics records so the back-office routes have data. */
@@ -110,7 +120,7 @@ export function seedBackOffice(state: PosState, rng: Random): void {
       shop_customer_id: supplier ? null : customer.id,
       shop_customer: supplier ? null : { id: customer.id, name: customer.name, phone_numbers: customer.phone_numbers },
       supplier_products_id: counterpart.supplier_products_id ?? null,
-      order_id: null,
+      ...debtOrder(type === 1 ? state.orders.find((o) => o.shop_customer_id === customer.id && !o.is_removed) : undefined),
       inserted_at: at,
       updated_at: at,
       expired_at: iso(Date.parse(`${at}Z`) + 30 * DAY),

@@ -3,6 +3,7 @@ import { defineTool, READ } from "../define.js";
 import { limitInput, shopIdInput } from "../inputs.js";
 import { customerId } from "../pos/customer-ref.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
+import { withOrderNumbers } from "../orders/order-ref.js";
 import { noteRow } from "./customer-row.js";
 
 export const listCustomerNotes = defineTool({
@@ -22,7 +23,7 @@ export const listCustomerNotes = defineTool({
     const notes = await ctx.pos.listCustomerNotes(shopId, await customerId(ctx.pos, shopId, "customer_id", input.customer_id));
     const newest = [...notes].sort((a, b) => (b.created_at ?? 0) - (a.created_at ?? 0));
     return {
-      notes: newest.slice(0, input.limit).map((n) => noteRow(n, ctx.config.timezone)),
+      notes: await withOrderNumbers(ctx.pos, shopId, newest.slice(0, input.limit).map((n) => noteRow(n, ctx.config.timezone))),
       total: notes.length,
       truncated: notes.length > input.limit || undefined,
     };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PAYMENT_TYPES, TRANSACTION_STATUSES, statusName } from "../../clients/pos-codes.js";
 import { id, num } from "../../format/compact.js";
+import { orderNumber } from "../../format/orders.js";
 import { parseDateInput } from "../../format/time.js";
 import { CREATE, defineTool } from "../define.js";
 import { dateInput, jsonish, shopIdInput } from "../inputs.js";
@@ -50,7 +51,7 @@ export const createTransaction = defineTool({
   toolset: "finance",
   annotations: CREATE,
   input,
-  output: z.object({ id: z.string().optional(), display_id: z.string().optional(), amount: z.number().optional(), status: z.string().optional(), currency: z.string().optional() }),
+  output: z.object({ id: z.string().optional(), display_id: z.string().optional(), amount: z.number().optional(), status: z.string().optional(), order: z.string().optional(), currency: z.string().optional() }),
   async confirm(input, ctx) {
     const { currency, order } = await plan(input, ctx);
     return {
@@ -80,6 +81,7 @@ export const createTransaction = defineTool({
       display_id: id(created.display_id),
       amount: num(created.amount) ?? input.amount,
       status: statusName(TRANSACTION_STATUSES, created.status),
+      order: order && orderNumber(order.display_id),
       currency,
     };
   },

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DEBT_STATUSES, findStatus, statusName } from "../../clients/pos-codes.js";
 import type { PosDebt } from "../../clients/schemas/pos.js";
 import { id, num } from "../../format/compact.js";
-import { upstreamRecord } from "../../format/orders.js";
+import { orderNumber, upstreamRecord } from "../../format/orders.js";
 import { sanitizeName, sanitizeText } from "../../text/sanitize.js";
 import { recordTime } from "../../format/time.js";
 import { encodeCursor } from "../cursor.js";
@@ -117,6 +117,7 @@ export const listDebts = defineTool({
         customer_id: id(d.shop_customer_id),
         customer_name: sanitizeName(customer.name),
         supplier_id: id((d as Record<string, unknown>).supplier_products_id),
+        order: orderNumber((d as { order?: { display_id?: unknown } | null }).order?.display_id),
         order_id: id(d.order_id),
         expires_at: recordTime(d.expired_at, tz),
         inserted_at: recordTime(d.inserted_at, tz),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { id, num } from "../../format/compact.js";
+import { orderNumber } from "../../format/orders.js";
 import { sanitizeName, sanitizeText } from "../../text/sanitize.js";
 import { recordTime } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
@@ -44,8 +45,8 @@ export const listPaymentHistories = defineTool({
           result_code: h.result_code ?? undefined,
           trans_id: h.trans_id ?? undefined,
           payer_content: sanitizeText(h.payment_content, { max: 300 }),
+          order: orderNumber(order.display_id),
           order_id: id(order.id),
-          order_display_id: id(order.display_id),
           customer_name: sanitizeName(order.name),
         };
       },

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { id } from "../../format/compact.js";
-import { carrierUpdate, orderStatusName } from "../../format/orders.js";
+import { carrierUpdate, orderNumber, orderStatusName } from "../../format/orders.js";
 import { recordTime } from "../../format/time.js";
 import { sanitizeName } from "../../text/sanitize.js";
 import { defineTool, READ } from "../define.js";
@@ -18,6 +18,7 @@ export const trackOrder = defineTool({
   input: z.object({ shop_id: shopIdInput, order_id: orderRefInput }),
   output: z.object({
     order_id: z.string(),
+    number: z.string().optional(),
     status_name: z.string().optional(),
     carrier: z.string().optional(),
     tracking_code: z.string().optional(),
@@ -37,6 +38,7 @@ export const trackOrder = defineTool({
     const updates: unknown[] = Array.isArray(partner.extend_update) ? partner.extend_update : [];
     return {
       order_id: String(order.id),
+      number: orderNumber(order.display_id),
       status_name: orderStatusName(order.status),
       carrier: sanitizeName(partner.partner_name) ?? names.find((c) => c.id === carrierId)?.name ?? carrierId,
       tracking_code: sanitizeName(partner.extend_code),

@@ -2,7 +2,7 @@ import { InputError } from "../../clients/errors.js";
 import type { Conversation } from "../../clients/schemas/messaging.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
 import { id } from "../../format/compact.js";
-import { customerIdOf, orderStatusName } from "../../format/orders.js";
+import { customerIdOf, orderNumber, orderStatusName } from "../../format/orders.js";
 import { normalizePhone } from "../../format/phone.js";
 import { askAgainIn, readingNote } from "../../format/reading.js";
 import type { ReadState } from "../../shop-index/row-index.js";
@@ -140,6 +140,7 @@ export function openOrderFields(found: ChatOrders | undefined) {
     pos_customer: { id: customer.id, name: customer.name, by: customer.by, other_customers: customer.others },
     open_orders: orders.slice(0, SHOWN).map((o) => ({
       id: String(o.id),
+      number: orderNumber(o.display_id),
       status: orderStatusName(o.status),
       amount: o.total_price_after_sub_discount ?? o.total_price ?? undefined,
     })),

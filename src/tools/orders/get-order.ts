@@ -4,7 +4,7 @@ import { defineTool, READ } from "../define.js";
 import { detailInput, shopIdInput } from "../inputs.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { orderNames } from "../pos/shop-refs.js";
-import { orderRefInput, resolveOrder } from "./order-ref.js";
+import { orderNumbers, orderRefInput, resolveOrder } from "./order-ref.js";
 
 export const getOrder = defineTool({
   name: "get_order",
@@ -21,6 +21,10 @@ export const getOrder = defineTool({
     const currency = orderCurrency([order]);
     if (input.detail === "full") return { order: upstreamRecord(order), currency };
     const tz = ctx.config.timezone;
-    return { order: { ...orderDetail(order, tz, await orderNames(ctx.pos, shopId)), ...carrierNews(order, tz) }, currency };
+    const detail = orderDetail(order, tz, await orderNames(ctx.pos, shopId));
+    // The exchange orders by number too: the order names them by id alone.
+    const exchanged = detail.exchange_order_ids && (await orderNumbers(ctx.pos, shopId, detail.exchange_order_ids));
+    const exchange_orders = exchanged?.size ? detail.exchange_order_ids!.map((i) => exchanged.get(i) ?? i) : undefined;
+    return { order: { ...detail, exchange_orders, ...carrierNews(order, tz) }, currency };
   },
 });

@@ -3,6 +3,7 @@ import { InputError, NotFoundError, UpstreamError } from "../../clients/errors.j
 import type { OrderListParams, PosClient } from "../../clients/pos.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
 import { fold } from "../../text/fold.js";
+import { mapLimit } from "../page-stats/fan-out.js";
 
 // Orders as people name them. Customers and staff say "#560" or "order 560": the `display_id`
 // the shop shows, not the `id` the API is keyed by. The OpenAPI has no display_id filter; its
@@ -95,4 +96,24 @@ export async function resolveOrder(pos: PosClient, shopId: string, value: string
   if (order) return order;
   const what = ref.id === undefined ? `numbered #${ref.number}` : ref.number === undefined ? `with id ${ref.id}` : `with id or number ${ref.id}`;
   throw new NotFoundError(`no order ${what}`, "Check the number, or find the order with search_orders (phone or name).");
+}
+
+/** Orders a list names by id alone that one call looks up for their numbers; past it, the ids stay as they are. */
+const NUMBERS_MAX = 20;
+
+/**
+ * The numbers ("#444") of orders a list names by id only (a note's, a cash-book entry's), read
+ * a few at a time; an order that cannot be read keeps its id alone.
+ */
+export async function orderNumbers(pos: PosClient, shopId: string, ids: readonly (string | undefined)[]): Promise<Map<string, string>> {
+  const distinct = [...new Set(ids.filter((i): i is string => i !== undefined))].slice(0, NUMBERS_MAX);
+  const found = await mapLimit(distinct, 5, (orderId) => orderById(pos, shopId, orderId).catch(() => undefined));
+  return new Map(found.flatMap((o, i) => (o?.display_id == null ? [] : [[distinct[i]!, `#${o.display_id}`] as const])));
+}
+
+/** Rows that name an order by `order_id` alone, each given the order's number as `order` ("#444"). */
+export async function withOrderNumbers<R extends { order_id?: string | undefined }>(pos: PosClient, shopId: string, rows: R[]): Promise<(R & { order?: string })[]> {
+  if (!rows.some((r) => r.order_id !== undefined)) return rows;
+  const numbers = await orderNumbers(pos, shopId, rows.map((r) => r.order_id));
+  return rows.map((r) => (r.order_id !== undefined && numbers.has(r.order_id) ? { order: numbers.get(r.order_id), ...r } : r));
 }

@@ -84,6 +84,6 @@ export async function latestOrders(pos: PosClient, shopId: string, customerId: s
   return page.data.map((o: PosOrder) => {
     const row = orderRow(o, timeZone);
     const items = (o.items ?? []).map(orderItemLine).map((l) => `${l.name ?? l.sku ?? "?"}${l.variant ? ` (${l.variant})` : ""} ×${l.quantity ?? 0}`);
-    return { number: row.display_id, created_at: row.created_at, status_name: row.status_name, amount: row.amount, items };
+    return { number: row.number, created_at: row.created_at, status_name: row.status_name, amount: row.amount, items };
   });
 }

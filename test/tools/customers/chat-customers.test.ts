@@ -44,7 +44,7 @@ function latest(customer: CustomerRecord) {
     .orders.filter((o) => o.shop_customer_id === customer.id && !o.is_removed)
     .sort((a, b) => b.inserted_at.localeCompare(a.inserted_at) || b.id - a.id)
     .slice(0, 3)
-    .map((o) => ({ number: String(o.display_id), status: o.status, amount: o.total_price_after_sub_discount }));
+    .map((o) => ({ number: `#${o.display_id}`, status: o.status, amount: o.total_price_after_sub_discount }));
 }
 type Row = { id: string; matched_by: string; matched_on?: string; confident?: boolean; latest_orders: { number: string; status_name: string; amount: number }[] };
 const statusCode: Record<string, number> = { new: 0, confirmed: 1, shipped: 2, received: 3, returning: 4, returned: 5, canceled: 6, packing: 8, waiting_to_ship: 9, waiting_for_goods: 11, waiting_to_print: 12, printed: 13, partly_returned: 15, money_collected: 16, waiting_for_confirmation: 17, ordered: 20 };
@@ -253,7 +253,7 @@ describe("create_order conversation_id: the order made in a chat", () => {
     expect(r.data.chat).toMatchObject({ conversation_id: c.id, page_id: c.page_id, customer_id: customer.id, matched_by: "social_id" });
     expect(r.data.defaults.join("\n")).toMatch(/name, phone, address from the record of .*by social_id/);
     const after = await h.call("search_customers", { conversation_id: c.id });
-    expect(after.data.customers[0].latest_orders[0].number).toBe(String(order.display_id));
+    expect(after.data.customers[0].latest_orders[0].number).toBe(`#${order.display_id}`);
   });
 
   it("takes the receiver from what the chat captured when no POS customer is sure, and the new customer then matches the chat", async () => {
@@ -274,7 +274,7 @@ describe("create_order conversation_id: the order made in a chat", () => {
     expect(order.shipping_address).toMatchObject({ commune_id: commune.id, address: "12 Lê Lợi" });
     expect(r.data.defaults.join("\n")).toContain("name, phone, address from the chat");
     const after = await h.call("search_customers", { conversation_id: c.id });
-    expect(after.data.customers.map((x: Row) => [x.id, x.latest_orders[0]?.number])).toEqual([[order.shop_customer_id, String(order.display_id)]]);
+    expect(after.data.customers.map((x: Row) => [x.id, x.latest_orders[0]?.number])).toEqual([[order.shop_customer_id, `#${order.display_id}`]]);
   });
 
   it("sells through the chat's page: an Instagram chat's order has the Instagram source and its page", async () => {

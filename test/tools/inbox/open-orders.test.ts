@@ -91,7 +91,7 @@ interface Row {
   id: string;
   waiting_minutes: number;
   pos_customer: { id: string; name: string; by: By };
-  open_orders: { id: string; status: string; amount: number }[];
+  open_orders: { id: string; number: string; status: string; amount: number }[];
   open_orders_total: number;
 }
 
@@ -130,7 +130,7 @@ describe("list_conversations with_open_orders: chats joined to orders", () => {
       expect(
         row.open_orders,
         w.id,
-      ).toEqual(w.open.slice(0, 3).map((o) => ({ id: String(o.id), status: o.status_name, amount: o.total_price_after_sub_discount })));
+      ).toEqual(w.open.slice(0, 3).map((o) => ({ id: String(o.id), number: `#${o.display_id}`, status: o.status_name, amount: o.total_price_after_sub_discount })));
     }
     // Each way of joining is exercised by the demo shop.
     expect(new Set(want.map((w) => w.by))).toEqual(new Set(["order link", "social id", "phone"]));

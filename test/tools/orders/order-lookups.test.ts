@@ -48,14 +48,14 @@ describe("orders by the shop's number", () => {
       const r = await h.call("get_order", { order_id: ref });
       expect(r.isError, `${ref}: ${r.text}`).toBe(false);
       expect(r.data.order.id).toBe(String(order.id));
-      expect(r.data.order.display_id).toBe("560");
+      expect(r.data.order.number).toBe("#560");
     }
   });
 
   it("still reads an order by its id", async () => {
     const order = byNumber(17);
     const r = await h.call("get_order", { order_id: String(order.id) });
-    expect(r.data.order).toMatchObject({ id: String(order.id), display_id: "17" });
+    expect(r.data.order).toMatchObject({ id: String(order.id), number: "#17" });
   });
 
   it("says plainly when no order has the number", async () => {
@@ -76,7 +76,7 @@ describe("orders by the shop's number", () => {
       expect(r.text).toContain(`"id:${target.id}"`);
       expect(target.note).not.toBe("x");
       const byId = await h.call("get_order", { order_id: `id:${target.id}` });
-      expect(byId.data.order.display_id).toBe("42");
+      expect(byId.data.order.number).toBe("#42");
       const byNum = await h.call("get_order", { order_id: `#${target.id}` });
       expect(byNum.data.order.id).toBe(String(clash.id));
     } finally {

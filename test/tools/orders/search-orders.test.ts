@@ -49,7 +49,7 @@ describe("search_orders", () => {
     const first = expected[0]!;
     const row = r.data.orders[0];
     expect(row).toMatchObject({
-      display_id: String(first.display_id),
+      number: `#${first.display_id}`,
       status_name: first.status_name,
       phone: first.bill_phone_number,
       item_count: first.total_quantity,
