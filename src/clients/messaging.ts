@@ -698,6 +698,13 @@ export class MessagingClient {
     return [...this.pageNames].filter(([, page]) => page.activated).map(([id]) => id);
   }
 
+  /** Every page of the account, activated or not, with its name (without the user token: the pages given a token). */
+  async accountPages(): Promise<{ id: string; name?: string | undefined; activated: boolean }[]> {
+    if (!this.userToken) return [...this.tokens.keys()].map((id) => ({ id, activated: true }));
+    await this.freshPageList();
+    return [...this.pageNames].map(([id, page]) => ({ id, name: page.name, activated: page.activated }));
+  }
+
   /** A page's name as of the last page list read. */
   pageName(pageId: string): string | undefined {
     return this.pageNames.get(pageId)?.name;

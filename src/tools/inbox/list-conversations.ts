@@ -16,6 +16,7 @@ import { groupConversations, groupsOutput } from "./conversation-groups.js";
 import { searchConversations, searchedPageSchema } from "./conversation-search.js";
 import { type ListConversationsInput, listConversationsInput, PAGED_SPAN_DAYS } from "./list-conversations-input.js";
 import { requirePos } from "./chat-orders.js";
+import { pagesLeftOut, pagesLeftOutSchema } from "../pages/coverage.js";
 import { withNamedGroups } from "./named-groups.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
 
@@ -98,6 +99,7 @@ export const listConversations = defineTool({
     truncated: z.boolean().optional(),
     next_cursor: z.string().optional(),
     pages: z.array(searchedPageSchema).optional(),
+    pages_left_out: pagesLeftOutSchema,
     note: z.string().optional(),
   }),
   // Searches and counts merge several pages' lists into one answer, which no cursor continues.
@@ -112,7 +114,7 @@ export const listConversations = defineTool({
     if (input.with_open_orders) requirePos(ctx);
     if (input.group_by) {
       const grouped = groupable(input);
-      return withNamedGroups(await groupConversations(grouped, ctx), grouped, ctx);
+      return { ...(await withNamedGroups(await groupConversations(grouped, ctx), grouped, ctx)), pages_left_out: await pagesLeftOut(ctx, grouped.page_ids) };
     }
     const state = input.cursor ? decodeCursor(NAME, input, stateSchema) : undefined;
     if (state && !input.page_ids.includes(state.p)) {
@@ -120,7 +122,7 @@ export const listConversations = defineTool({
     }
     const searching = isSearch(input);
     if (state && searching) throw new InputError("cursor", "continues a plain list; customer/awaiting_reply searches have none", "Drop cursor, or the search filters.");
-    if (!listsOnePage(input)) return searchConversations(input, ctx);
+    if (!listsOnePage(input)) return { ...(await searchConversations(input, ctx)), pages_left_out: await pagesLeftOut(ctx, input.page_ids) };
     const pageId = state?.p ?? (input.post_id === undefined ? input.page_ids[0]! : pageOfPost(input, searching));
     return listPage(input, ctx, pageId, state ?? (await firstState(input, pageId, ctx.messaging, ctx.config.timezone)));
   },

@@ -9,6 +9,7 @@ import { recordTime } from "../../format/time.js";
 import { defineTool, READ, type ToolContext } from "../define.js";
 import { cursorInput, idInput, sinceInput, totalsLimitInput, untilInput } from "../inputs.js";
 import { eachPage } from "../page-stats/fan-out.js";
+import { pagesLeftOut, pagesLeftOutSchema } from "../pages/coverage.js";
 import { pageIdsInput } from "../pages/page-refs.js";
 import { addTotals, type CallOutcome, callTotalsSchema, type Counted, countCalls, noCalls, pagesOnce } from "./call-totals.js";
 import { cursorPage, PAGE_SIZE, pagedOutput, readPaged, spanQuery } from "./paging.js";
@@ -171,6 +172,7 @@ export const listCallLogs = defineTool({
     pages: z.array(z.looseObject({ page_id: z.string(), page_name: z.string().optional() })).optional(),
     truncated: z.boolean().optional(),
     pages_without_call_center: z.array(z.string()).optional(),
+    pages_left_out: pagesLeftOutSchema,
     note: z.string().optional(),
   }),
   // Several pages' calls are merged into one answer, which no cursor continues.
@@ -219,6 +221,7 @@ export const listCallLogs = defineTool({
         : undefined,
       truncated: truncated || undefined,
       pages_without_call_center: without.length ? without : undefined,
+      pages_left_out: await pagesLeftOut(ctx, input.page_ids),
       note: [
         truncated ? "more calls than shown: narrow since/until, or name one page for a cursor" : "",
         counted ? (complete ? "" : "pages with complete:false were counted back to counted_back_to only") : UNCOUNTED,

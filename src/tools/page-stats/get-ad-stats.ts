@@ -6,6 +6,7 @@ import { num } from "../../format/compact.js";
 import { sanitizeName } from "../../text/sanitize.js";
 import { defineTool, READ } from "../define.js";
 import { rankRows, sortByInput } from "../rank.js";
+import { pagesLeftOut, pagesLeftOutSchema } from "../pages/coverage.js";
 import { pageIdsInput } from "../pages/page-refs.js";
 import { eachStatsPage, failedPagesSchema, statsPages } from "./fan-out.js";
 import { rangeInputs, rangeOut, rangeSchema, statsRange, unixSpan, wholeDays } from "./range.js";
@@ -124,6 +125,7 @@ export const getAdStats = defineTool({
     truncated: z.boolean().optional(),
     tied_past_limit: z.number().optional().describe("Rows left out that equal the last row shown: raise limit to see the tie"),
     failed_pages: failedPagesSchema,
+    pages_left_out: pagesLeftOutSchema,
   }),
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
@@ -157,6 +159,7 @@ export const getAdStats = defineTool({
       truncated: ranked.truncated,
       tied_past_limit: ranked.tied,
       failed_pages: failed.length ? failed : undefined,
+      pages_left_out: await pagesLeftOut(ctx, pages.ids),
     };
   },
 });

@@ -5,6 +5,7 @@ import { defineTool, READ } from "../define.js";
 import { dateInput, jsonish } from "../inputs.js";
 import { rankRows, sortByInput } from "../rank.js";
 import { resolveStaffIds } from "../inbox/page-lookups.js";
+import { pagesLeftOut, pagesLeftOutSchema } from "../pages/coverage.js";
 import { pageIdsInput } from "../pages/page-refs.js";
 import { eachStatsPage, failedPagesSchema, statsPages } from "./fan-out.js";
 import { BYS, checkHourly, METRIC_SPECS, METRICS, mergeTimeRows, readMetric, tagsAcrossPages, totalsOf } from "./page-metrics.js";
@@ -40,6 +41,7 @@ export const getPageStats = defineTool({
     truncated: z.boolean().optional(),
     tied_past_limit: z.number().optional().describe("Rows left out that equal the last row shown: raise limit to see the tie"),
     failed_pages: failedPagesSchema,
+    pages_left_out: pagesLeftOutSchema,
     note: z.string(),
   }),
   async handler(input, ctx) {
@@ -85,6 +87,7 @@ export const getPageStats = defineTool({
       truncated: ranked.truncated,
       tied_past_limit: ranked.tied,
       failed_pages: failed.length ? failed : undefined,
+      pages_left_out: await pagesLeftOut(ctx, pages.ids),
       note: [
         spec.note(tz, by),
         input.metric === "tags" && several ? "one row per tag name, added up over the pages; pages gives each page's tag_id and net" : "",

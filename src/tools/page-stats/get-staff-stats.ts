@@ -4,6 +4,7 @@ import { num } from "../../format/compact.js";
 import { sanitizeName } from "../../text/sanitize.js";
 import { defineTool, READ } from "../define.js";
 import { rankRows, sortByInput } from "../rank.js";
+import { pagesLeftOut, pagesLeftOutSchema } from "../pages/coverage.js";
 import { pageIdsInput } from "../pages/page-refs.js";
 import { cachedUsers } from "../inbox/page-lookups.js";
 import { eachPage, eachStatsPage, failedPagesSchema, type PageFailure, statsPages } from "./fan-out.js";
@@ -83,6 +84,7 @@ export const getStaffStats = defineTool({
     truncated: z.boolean().optional(),
     tied_past_limit: z.number().optional().describe("Rows left out that equal the last row shown: raise limit to see the tie"),
     failed_pages: failedPagesSchema,
+    pages_left_out: pagesLeftOutSchema,
     note: z.string().optional(),
   }),
   async handler(input, ctx) {
@@ -126,6 +128,7 @@ export const getStaffStats = defineTool({
       truncated: ranked.truncated,
       tied_past_limit: ranked.tied,
       failed_pages: failed.length ? failed : undefined,
+      pages_left_out: await pagesLeftOut(ctx, pageIds),
       note: withUser
         ? ORDER_COUNT
         : `${pageIds.length > 1 ? "summed page by page: avg_response_seconds weighted by messages answered; " : ""}order_count needs PANCAKE_ACCESS_TOKEN`,

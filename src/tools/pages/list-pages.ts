@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { MessagingClient } from "../../clients/messaging.js";
 import { sanitizeName } from "../../text/sanitize.js";
 import { defineTool, READ } from "../define.js";
+import { pagesLeftOut, pagesLeftOutSchema } from "./coverage.js";
 
 /** The account's pages as compact rows (also the pancake://pages resource). */
 export async function pageRows(client: MessagingClient, includeInactive: boolean) {
@@ -35,8 +36,11 @@ export const listPages = defineTool({
         is_activated: z.boolean().optional(),
       }),
     ),
+    pages_left_out: pagesLeftOutSchema,
   }),
   async handler(input, ctx) {
-    return { pages: await pageRows(ctx.messaging, input.include_inactive) };
+    const pages = await pageRows(ctx.messaging, input.include_inactive);
+    // The shop's pages the inbox does not serve (and, unasked, the inactive ones) are the owner's too: named, not dropped.
+    return { pages, pages_left_out: await pagesLeftOut(ctx, pages.map((p) => p.id)) };
   },
 });
