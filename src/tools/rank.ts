@@ -10,6 +10,14 @@ import { num } from "../format/compact.js";
 
 export const sortByInput = z.string().max(80).optional();
 
+/** The other way of a sort: "which page had the fewest", "the slowest to answer". */
+export const ascendingInput = z.boolean().optional().describe("Ascending");
+
+/** `ascending` given where nothing sorts: said, rather than ignored. */
+export function requireSorted(sorted: boolean): void {
+  if (!sorted) throw new InputError("ascending", "orders what sort_by sorts, and none is given", "Pass sort_by with the figure to sort by.");
+}
+
 export interface Ranked<R> {
   rows: R[];
   /** Rows before the cut. */

@@ -76,7 +76,7 @@ export const listDebts = defineTool({
   name: "list_debts",
   title: "List debts",
   description:
-    "Debts with amounts due/settled/remaining; totals over all that match but cancelled (first call). Example: who owes us: direction receivable, status open.",
+    "Debts with amounts due/settled/remaining; totals over all that match but cancelled (first call). Who owes us: direction receivable, status open.",
   toolset: "finance",
   annotations: READ,
   input: z.object({

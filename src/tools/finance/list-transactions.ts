@@ -143,7 +143,7 @@ export const listTransactions = defineTool({
       .describe(`Default in_effect: ${TRANSACTION_STATUSES.map((r) => r.name).join(", ")}`),
     since: sinceInput,
     until: untilInput,
-    time_field: z.enum(["incurred", "entered"]).default("incurred").describe("Day since/until range over: incurred (an ad cost's cost date) or entered in the book"),
+    time_field: z.enum(["incurred", "entered"]).default("incurred").describe("Day ranged: incurred (ad cost: cost date) or entered"),
     limit: totalsLimitInput(100, 30),
     cursor: cursorInput,
     detail: detailRowsInput,

@@ -93,9 +93,9 @@ function combinations(keys: readonly GroupKey[], m: Match, ctx: ToolContext, day
  * Days in time order, the newest `limit` listed and the earlier summed in `earlier`; anything else
  * by count, the largest first, the rest summed in `other` (group-rows.ts, as search_orders ranks).
  */
-function ranked(groups: Group[], keys: readonly GroupKey[], limit: number) {
+function ranked(groups: Group[], keys: readonly GroupKey[], input: Pick<ListConversationsInput, "limit" | "ascending">) {
   const labelled = groups.map((g) => ({ labels: Object.values(g.fields), figures: { count: g.count }, fields: g.fields }));
-  const { top, rest } = rankGroups(labelled, { figure: "count", limit, inTimeOrder: keys[0] === "day" });
+  const { top, rest } = rankGroups(labelled, { figure: "count", limit: input.limit, inTimeOrder: keys[0] === "day", ascending: input.ascending });
   const rows = {
     groups: top.map((g) => ({ ...g.fields, count: g.figures.count })),
     ...(rest ? { [rest.label]: { groups: rest.groups, count: rest.figures.count ?? 0 } } : {}),
@@ -131,7 +131,9 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
   // All time, the groups count every match: the rows' span (the last days) is not theirs to show.
   const range = scanned.allTime ? undefined : scanned.range;
   const { complete } = scanned;
-  const { rows, note } = ranked([...byId.values()], keys, input.limit);
+  // "Which page had the fewest": a page with none is the answer, so fewest first lists it at 0.
+  if (input.ascending && keys.join() === "page") for (const pageId of input.page_ids) if (!byId.has(pageId)) byId.set(pageId, { fields: pageFields(ctx, pageId), count: 0 });
+  const { rows, note } = ranked([...byId.values()], keys, input);
   const several = keys.some((k) => k === "tag" || k === "assignee");
   const readings = readingsOf(scanned, ctx);
   const notes = [
@@ -181,11 +183,12 @@ async function countedPerPage(input: ListConversationsInput, ctx: ToolContext) {
     return (await ctx.messaging.listConversationsPaged(pageId, query)).total;
   });
   if (results.some((r) => !r.error && r.value === undefined)) return undefined;
-  const counted = results.filter((r) => (r.value ?? 0) > 0);
+  // Fewest first, a page with none is the answer: listed at 0.
+  const counted = results.filter((r) => r.value !== undefined && (r.value > 0 || (input.ascending === true && !r.error)));
   const { rows, note } = ranked(
     counted.map((r) => ({ fields: pageFields(ctx, r.pageId), count: r.value! })),
     ["page"],
-    input.limit,
+    input,
   );
   return {
     ...rows,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cursorInput, detailRowsInput, idInput, jsonish, limitInput, sinceInput, untilInput } from "../inputs.js";
 import { pageIdsInput } from "../pages/page-refs.js";
+import { ascendingInput } from "../rank.js";
 
 // list_conversations' parameters, in a module of their own: the tool (list-conversations.ts) hands
 // a call to its search (conversation-search.ts) or its grouping (conversation-groups.ts), which
@@ -40,6 +41,7 @@ export const listConversationsInput = z.object({
     .optional()
     .describe("What since/until and the order read: updated (last activity, default), created, customer (their last message)"),
   group_by: jsonish(z.array(z.enum(GROUP_KEYS)).min(1).max(2)).optional().describe("Counts per group over every match, no rows"),
+  ascending: ascendingInput,
   with_total: z.boolean().optional().describe(`Count matches (one page, ≤${PAGED_SPAN_DAYS} days, default last 30)`),
   limit: limitInput(LIMIT_MAX, 20),
   cursor: cursorInput,

@@ -112,6 +112,7 @@ export const listConversations = defineTool({
       throw new InputError("with_open_orders", "takes true only: chats without an open order are the rest of the list", "Pass with_open_orders: true, or leave it out for all.");
     }
     if (input.with_open_orders) requirePos(ctx);
+    if (input.ascending !== undefined && !input.group_by) throw new InputError("ascending", "orders groups (group_by); rows come latest activity first", "Pass group_by, or drop ascending.");
     if (input.group_by) {
       const grouped = groupable(input);
       return { ...(await withNamedGroups(await groupConversations(grouped, ctx), grouped, ctx)), pages_left_out: await pagesLeftOut(ctx, grouped.page_ids) };

@@ -5,7 +5,7 @@ import type { AdRecord } from "../../clients/schemas/messaging.js";
 import { num } from "../../format/compact.js";
 import { sanitizeName } from "../../text/sanitize.js";
 import { defineTool, READ } from "../define.js";
-import { rankRows, sortByInput } from "../rank.js";
+import { ascendingInput, rankRows, requireSorted, sortByInput } from "../rank.js";
 import { pagesLeftOut, pagesLeftOutSchema } from "../pages/coverage.js";
 import { pageIdsInput } from "../pages/page-refs.js";
 import { eachStatsPage, failedPagesSchema, statsPages } from "./fan-out.js";
@@ -114,6 +114,7 @@ export const getAdStats = defineTool({
     view: z.enum(["campaigns", "ads", "days"]).default("campaigns").describe("days: all ads per day"),
     ...rangeInputs(MAX_DAYS),
     sort_by: sortByInput.describe("A row figure, largest first"),
+    ascending: ascendingInput,
     limit: z.number().int().min(1).max(500).default(50).describe("Max rows"),
   }),
   output: z.object({
@@ -148,7 +149,9 @@ export const getAdStats = defineTool({
       );
     }
     if (input.view === "days") rows.sort((a, b) => String(a.date).localeCompare(String(b.date)));
-    const ranked = rankRows(rows.map(plain), { sortBy: sortKey(input.sort_by) ?? (input.view === "days" ? undefined : "spend"), valid: SORTABLE, limit: input.limit });
+    const sortBy = sortKey(input.sort_by) ?? (input.view === "days" ? undefined : "spend");
+    if (input.ascending !== undefined) requireSorted(sortBy !== undefined);
+    const ranked = rankRows(rows.map(plain), { sortBy, valid: SORTABLE, limit: input.limit, ascending: input.ascending });
     return {
       // The platform counts whole days (the page's): the answer says which ones.
       range: rangeOut(wholeDays(range, tz), tz),

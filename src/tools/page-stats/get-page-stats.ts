@@ -3,7 +3,7 @@ import { InputError } from "../../clients/errors.js";
 import { numericFields } from "../../format/fields.js";
 import { defineTool, READ } from "../define.js";
 import { dateInput, jsonish } from "../inputs.js";
-import { rankRows, sortByInput } from "../rank.js";
+import { ascendingInput, rankRows, requireSorted, sortByInput } from "../rank.js";
 import { resolveStaffIds } from "../inbox/page-lookups.js";
 import { pagesLeftOut, pagesLeftOutSchema } from "../pages/coverage.js";
 import { pageIdsInput } from "../pages/page-refs.js";
@@ -18,7 +18,7 @@ export const getPageStats = defineTool({
   name: "get_page_stats",
   title: "Page statistics",
   description:
-    "Inbox statistics of pages, summed over pages with a total per page. metric: messages (from customers, from staff, new conversations/customers, phones), engagement (conversations customers wrote in, new, answered), new_customers (people new to a page, not conversations), tags (net uses per tag). E.g. day with most customer inbox messages: sort_by \"customer_inbox_count\", limit 1.",
+    "Inbox statistics, summed over pages with a total per page. metric: messages (from customers, from staff, new conversations/customers, phones), engagement (conversations customers wrote in, new, answered), new_customers (people new to a page, not conversations), tags (net uses per tag). E.g. day with most customer inbox messages: sort_by \"customer_inbox_count\", limit 1.",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
@@ -29,6 +29,7 @@ export const getPageStats = defineTool({
     by: z.enum(BYS).default("day").describe("Rows per day, hour (≤7 days), hour_of_day (engagement) or page"),
     user_ids: jsonish(z.array(z.string().max(100)).max(50)).optional().describe("engagement: only conversations assigned to these staff (ids or names)"),
     sort_by: sortByInput.describe("A row figure, largest first"),
+    ascending: ascendingInput,
     limit: z.number().int().min(1).max(500).default(100).describe("Max rows"),
   }),
   output: z.object({
@@ -74,9 +75,10 @@ export const getPageStats = defineTool({
     else if (by === "page") rows = perPage;
     else rows = mergeTimeRows(results.map((r) => r.value), KEY_OF[by]);
     const tagsRanked = input.metric === "tags" && input.sort_by === undefined;
+    if (input.ascending !== undefined) requireSorted(tagsRanked || input.sort_by !== undefined);
     const uses = (row: Row) => Math.abs(Number(row.net));
-    if (tagsRanked) rows.sort((a, b) => uses(b) - uses(a));
-    const ranked = rankRows(rows, { sortBy: input.sort_by, valid: numericFields(rows), limit: input.limit, orderedBy: tagsRanked ? uses : undefined });
+    if (tagsRanked) rows.sort((a, b) => (input.ascending ? uses(a) - uses(b) : uses(b) - uses(a)));
+    const ranked = rankRows(rows, { sortBy: input.sort_by, valid: numericFields(rows), limit: input.limit, ascending: input.ascending, orderedBy: tagsRanked ? uses : undefined });
     return {
       metric: input.metric,
       range: rangeOut(range, tz),

@@ -3,7 +3,7 @@ import type { StaffStats } from "../../clients/schemas/messaging.js";
 import { num } from "../../format/compact.js";
 import { sanitizeName } from "../../text/sanitize.js";
 import { defineTool, READ } from "../define.js";
-import { rankRows, sortByInput } from "../rank.js";
+import { ascendingInput, rankRows, sortByInput } from "../rank.js";
 import { pagesLeftOut, pagesLeftOutSchema } from "../pages/coverage.js";
 import { pageIdsInput } from "../pages/page-refs.js";
 import { cachedUsers } from "../inbox/page-lookups.js";
@@ -73,6 +73,7 @@ export const getStaffStats = defineTool({
     page_ids: pageIdsInput,
     ...rangeInputs(MAX_DAYS),
     sort_by: sortByInput.default("messages").describe("messages, conversations, or a staff figure"),
+    ascending: ascendingInput,
     limit: z.number().int().min(1).max(200).default(50).describe("Max staff"),
   }),
   output: z.object({
@@ -117,7 +118,7 @@ export const getStaffStats = defineTool({
     const fields = FIELDS.filter((f) => staff.some((s) => f in s));
     const ranked = rankRows(
       staff.map((s) => ({ ...s, messages: answered(s), conversations: handled(s) })),
-      { sortBy: input.sort_by, valid: ["messages", "conversations", ...fields, "avg_response_seconds"], limit: input.limit, ascending: input.sort_by === "avg_response_seconds", unranked: (s) => s.messages === 0 },
+      { sortBy: input.sort_by, valid: ["messages", "conversations", ...fields, "avg_response_seconds"], limit: input.limit, ascending: input.ascending ?? input.sort_by === "avg_response_seconds", unranked: (s) => s.messages === 0 },
     );
     return {
       page_ids: pageIds,
