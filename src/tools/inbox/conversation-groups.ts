@@ -132,7 +132,10 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
   const range = scanned.allTime ? undefined : scanned.range;
   const { complete } = scanned;
   // "Which page had the fewest": a page with none is the answer, so fewest first lists it at 0.
-  if (input.ascending && keys.join() === "page") for (const pageId of input.page_ids) if (!byId.has(pageId)) byId.set(pageId, { fields: pageFields(ctx, pageId), count: 0 });
+  if (input.ascending && keys.join() === "page") {
+    // Keyed as combinations() keys a page's group.
+    for (const pageId of input.page_ids) if (!byId.has(`\u0000${pageId}`)) byId.set(`\u0000${pageId}`, { fields: pageFields(ctx, pageId), count: 0 });
+  }
   const { rows, note } = ranked([...byId.values()], keys, input);
   const several = keys.some((k) => k === "tag" || k === "assignee");
   const readings = readingsOf(scanned, ctx);

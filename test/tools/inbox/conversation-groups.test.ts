@@ -93,6 +93,19 @@ describe("list_conversations group_by: counts over every page, read to the end",
     expect(counted(r.data.groups, ["type"])).toEqual(expected);
   });
 
+  it("lists the pages fewest first when asked, a page with none at 0 (issue 39: sorting both ways)", async () => {
+    const expected = tally(live.filter((c) => c.type === "RATING"), (c) => [pageName(c.page_id)]);
+    for (const p of s.pages) if (!expected.has(p.name)) expected.set(p.name, 0);
+    expect([...expected.values()]).toContain(0);
+    const r = await h.call("list_conversations", { type: ["RATING"], group_by: ["page"], ascending: true });
+    expect(r.isError, r.text).toBe(false);
+    expect(counted(r.data.groups, ["page"])).toEqual(expected);
+    expect(r.data.groups.map((g: Row) => g.count)).toEqual([...expected.values()].sort((a, b) => a - b));
+    const rows = await h.call("list_conversations", { ascending: true });
+    expect(rows.isError).toBe(true);
+    expect(rows.text).toContain("ascending: orders groups (group_by)");
+  });
+
   it("counts per tag name over the pages (a tag per page id), untagged apart, each conversation once in the total", async () => {
     const names = (c: ConversationRecord) => c.tags.map((t) => s.tags[c.page_id]!.find((x) => x.id === t)!.text);
     const expected = tally(live, (c) => (c.tags.length ? names(c) : ["(no tag)"]));

@@ -327,6 +327,10 @@ describe("return orders", () => {
     expect(exchange.data.order.items[0].variation_id).toBe(swap.id);
     const back = await h.call("get_order", { order_id: original.id });
     expect(back.data.order.exchange_order_ids).toContain(String(stored.order_id));
+    // Both by the number the shop shows them by.
+    const made = pos().orders.find((o) => o.id === stored.order_id)!;
+    expect(back.data.order.exchange_orders).toContain(`#${made.display_id}`);
+    expect(r.data.return_order).toMatchObject({ original_order: `#${original.display_id}`, exchange_order: `#${made.display_id}` });
   });
 
   it("names required and invalid fields of a return", async () => {

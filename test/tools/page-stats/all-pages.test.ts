@@ -175,3 +175,80 @@ describe("page tokens only", () => {
     }
   });
 });
+
+// Issue 39: the shop sells through a Zalo OA the inbox does not serve; "across all my pages"
+// answers left it out without a word. They name every page of the owner's they could not read.
+describe("pages an answer over every page could not read", () => {
+  /** The owner's pages the inbox cannot read, from the raw records: deactivated ones, and the shop's pages the inbox has not. */
+  const leftOut = () => {
+    const s = h.sandbox.messaging;
+    const inbox = new Set([...s.pages, ...s.inactivePages].map((p) => p.id));
+    return [
+      ...s.inactivePages.map((p) => ({ page_id: p.id, page_name: p.name, why: "deactivated in Pancake" })),
+      ...h.sandbox.pos.shop.pages.filter((p) => !inbox.has(p.id)).map((p) => ({ page_id: p.id, page_name: p.name, why: "linked to the POS shop, not connected to the inbox" })),
+    ];
+  };
+
+  it("names the Zalo OA and the deactivated page in page, staff and ad statistics, conversations and the page list", async () => {
+    const expected = leftOut();
+    expect(expected.map((p) => p.page_name)).toContain(h.sandbox.pos.shop.pages.find((p) => p.platform === "zalo")!.name);
+    const answers = await Promise.all([
+      h.call("get_page_stats", { since: SINCE, until: UNTIL }),
+      h.call("get_staff_stats", { since: SINCE, until: UNTIL }),
+      h.call("get_ad_stats", { since: SINCE, until: UNTIL }),
+      h.call("list_conversations", { group_by: ["page"] }),
+      h.call("list_conversations", { awaiting_reply: true }),
+      h.call("list_pages", {}),
+    ]);
+    for (const r of answers) {
+      expect(r.isError, r.text).toBe(false);
+      expect(r.data.pages_left_out, r.text.slice(0, 80)).toEqual(expected);
+    }
+  });
+
+  it("says nothing of other pages when the call names its pages (by name)", async () => {
+    const r = await h.call("get_page_stats", { page_ids: [h.sandbox.messaging.pages[0]!.name], since: SINCE, until: UNTIL });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.pages_left_out).toBeUndefined();
+    const all = await h.call("list_pages", { include_inactive: true });
+    expect(all.data.pages_left_out).toEqual(leftOut().filter((p) => p.why !== "deactivated in Pancake"));
+  });
+});
+
+// Issue 39: a figure sorts both ways ("the quietest page", "the slowest to answer").
+describe("sorting both ways", () => {
+  it("lists pages fewest customer messages first, as the raw records count them", async () => {
+    const r = await h.call("get_page_stats", { since: SINCE, until: UNTIL, by: "page", sort_by: "customer_inbox_count", ascending: true });
+    expect(r.isError, r.text).toBe(false);
+    const counts = pages.map((p) => ({ page_id: p, n: total(pageActivity(h.sandbox.messaging, p, SPAN, localDay), "customer_inbox_count") }));
+    const want = [...counts].sort((a, b) => a.n - b.n);
+    expect(r.data.rows.map((row: { customer_inbox_count: number }) => row.customer_inbox_count)).toEqual(want.map((c) => c.n));
+    expect(new Set(want.map((c) => c.n)).size).toBe(want.length);
+    expect(r.data.rows.map((row: { page_id: string }) => row.page_id)).toEqual(want.map((c) => c.page_id));
+  });
+
+  it("ranks staff slowest first and campaigns least spend first when asked", async () => {
+    const slow = await h.call("get_staff_stats", { since: SINCE, until: UNTIL, sort_by: "avg_response_seconds", ascending: false });
+    const answered = slow.data.staff.filter((s: { messages: number }) => s.messages > 0);
+    const times = answered.map((s: { avg_response_seconds: number }) => s.avg_response_seconds);
+    expect(times.length).toBeGreaterThan(1);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    const least = await h.call("get_staff_stats", { since: SINCE, until: UNTIL, sort_by: "conversations", ascending: true });
+    const want = [...staffTotals(h.sandbox.messaging, pages, SPAN).values()].map((s) => s.unique_inbox_count + s.unique_comment_count).sort((a, b) => a - b);
+    expect(least.data.staff.map((s: { conversations: number }) => s.conversations)).toEqual(want);
+
+    const cheap = await h.call("get_ad_stats", { since: SINCE, until: UNTIL, ascending: true, limit: 500 });
+    // Least spend first; campaigns that delivered nothing (no spend figure) stay after those that did.
+    const spent = cheap.data.rows.filter((row: { spend?: number }) => row.spend !== undefined).map((row: { spend: number }) => row.spend);
+    expect(spent.length).toBeGreaterThan(1);
+    expect(spent).toEqual([...spent].sort((a, b) => a - b));
+    expect(cheap.data.rows.slice(0, spent.length).every((row: { spend?: number }) => row.spend !== undefined)).toBe(true);
+  });
+
+  it("refuses ascending where nothing sorts, naming what to pass", async () => {
+    const r = await h.call("get_page_stats", { since: SINCE, until: UNTIL, ascending: true });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("ascending");
+    expect(r.text).toContain("sort_by");
+  });
+});
