@@ -44,6 +44,14 @@ export const groupInput = {
   buyers: z.enum(["new", "returning", "lapsed"]).optional().describe("group_by customer: first order ever in since/until, or earlier; lapsed: none since"),
 };
 
+/** What a grouping's figures count, said with them: canceled and deleted orders apart, or asked for by status. */
+const groupFigures = (apart: boolean) =>
+  `orders, amount (goods after discounts, excl. shipping), cod, shipping_fee: ${apart ? "sales, canceled and deleted orders counted apart; group_count: groups with a sale" : "every order of the statuses asked"}; total: every match.`;
+
+/** What the counts of a list (or limit 0) say. */
+export const COUNT_FIGURES =
+  "total: every match, canceled and deleted included; excluding_canceled_deleted: the sales among them (amount: goods after discounts, excl. shipping); totals: per status.";
+
 /** Groups listed when the call names no limit: a month of days fits. */
 const GROUP_LIMIT = 40;
 /** No longer sales, so left out of the groups' figures and counted apart, each under its own name. */
@@ -421,6 +429,7 @@ export async function orderGroups(asked: GroupInput, ctx: ToolContext, shopId: s
     range: rangeEcho(input, tz),
     currency: pushed?.currency ?? orderCurrency(counted.map((c) => c.order)),
     note: notes.length ? notes.join(" ") : undefined,
+    figures: groupFigures(apart),
   };
 }
 

@@ -10,7 +10,7 @@ import { cursorInput, shopIdInput } from "../inputs.js";
 import { everyRow, inPagesOf, MAX_PAGE_SIZE, pageState, resumeAt, rowIndex, SUM_MAX, walkPages } from "../pos/paging.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { orderNames } from "../pos/shop-refs.js";
-import { continuesGrouping, figuresOf, groupInput, groupRowSchema, orderGroups } from "./order-groups.js";
+import { COUNT_FIGURES, continuesGrouping, figuresOf, groupInput, groupRowSchema, orderGroups } from "./order-groups.js";
 import { type LocalFilter, localFields, localFilter, localFilterNames, localFilterOf, localMatch } from "./order-local-filter.js";
 import { orderFilterInput, orderQuery, rangeEcho } from "./order-query.js";
 import { LAST_DISTINCT_PAGE, ordersNumbered, SCAN_PAGE_SIZE, SCAN_PAGES } from "./order-ref.js";
@@ -141,14 +141,14 @@ function pastPage100(q: OrderListParams): string {
  */
 async function orderCounts(input: Parameters<typeof orderGroups>[0], ctx: ToolContext, shopId: string, warm = true) {
   const asked = { ...input, group_by: ["status" as const], limit: 100, fields: undefined, cursor: undefined, group_sort: undefined, min_orders: undefined };
-  const { groups, note, group_count: _count, ...grouped } = await orderGroups(asked, ctx, shopId, { warm });
+  const { groups, note, group_count: _count, figures: _figures, ...grouped } = await orderGroups(asked, ctx, shopId, { warm });
   const totals: Record<string, StatusTotals> = {};
   for (const g of (groups ?? []) as (StatusTotals & { status?: unknown })[]) {
     if (typeof g.status === "string") {
       totals[g.status] = { orders: g.orders, amount: g.amount, ...(g.returned_amount ? { returned_amount: g.returned_amount } : {}), cod: g.cod, shipping_fee: g.shipping_fee };
     }
   }
-  return { ...grouped, totals: Object.keys(totals).length ? totals : undefined, note };
+  return { ...grouped, totals: Object.keys(totals).length ? totals : undefined, note, figures: COUNT_FIGURES };
 }
 
 interface StatusTotals {
@@ -205,6 +205,7 @@ export const searchOrders = defineTool({
       .optional()
       .describe("Per status, over every match"),
     note: z.string().optional(),
+    figures: z.string().optional(),
   }),
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);
@@ -296,6 +297,7 @@ export const searchOrders = defineTool({
       totals: counts?.totals,
       complete: counts && "complete" in counts ? counts.complete : undefined,
       note: [note, counts && "note" in counts ? counts.note : undefined].filter(Boolean).join(" ") || undefined,
+      figures: counts ? COUNT_FIGURES : undefined,
     };
   },
 });
