@@ -263,11 +263,11 @@ export const getSalesAnalytics = defineTool({
       until: toIsoInZone(range.until, tz),
       dated_by: { sales: DATED_BY[successRecord]!, returns: DATED_BY[returnedRecord]! },
       currency,
-      figures: `success: ${SALE_WORDS[successStatus]}, canceled and deleted ${countsCanceled ? "counted in" : "left out"} (totals.canceled); returned: of those, the orders now ${returnedName} (carrier returns, not return orders); net = success - returned; amount = price - discount (search_orders' amount).`,
+      figures: `success: ${SALE_WORDS[successStatus]}, canceled and deleted ${countsCanceled ? "counted in" : "left out"} (totals.canceled); returned: of those, now ${returnedName} (carrier returns); net = success - returned; amount = price - discount.`,
       metrics: meaning,
       totals: {
         success: withAmount(successTotals),
-        returned: withAmount(returnedTotals),
+        returned: returnedTotals,
         net: withAmount(netOf(successTotals, returnedTotals)),
         canceled: totalsOf(inRange.filter(isCanceledRow).map((r) => metricsOf(r.success, formulas) ?? {}), countsOrders) ?? { order_count: 0 },
       },

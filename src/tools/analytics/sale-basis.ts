@@ -23,5 +23,5 @@ export const isCanceledRow = (row: PosSaleRow): boolean => CANCELED_STATUSES.inc
 export const DATED_BY: Record<string, string> = {
   inserted_at: "created",
   updated_at: "last status change",
-  success_record: "the sale's date",
+  success_record: "sale date",
 };

@@ -74,7 +74,7 @@ describe("get_sales_analytics", () => {
     const orders = sales("2026-09-01", "2026-11-22");
     // Not yet confirmed: a sale all the same, as search_orders counts it.
     expect(orders.some((o) => o.status === 0)).toBe(true);
-    expect(r.data.dated_by).toEqual({ sales: "created", returns: "the sale's date" });
+    expect(r.data.dated_by).toEqual({ sales: "created", returns: "sale date" });
     const returned = orders.filter((o) => o.status === 5);
     expect(returned.length).toBeGreaterThan(0);
     const kept = orders.filter((o) => o.status !== 5);

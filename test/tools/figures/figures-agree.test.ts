@@ -119,7 +119,7 @@ describe.each(SPANS)("the figures of $since to $until", (span) => {
     expect(analytics.data.totals.canceled).toMatchObject({ order_count: t.canceled.length + t.deleted.length });
     expect(analytics.data.totals.returned).toMatchObject({ order_count: t.returned.length, price: sum(t.returned, price) });
     expect(analytics.data.totals.net).toMatchObject({ order_count: t.sales.length - t.returned.length, amount: success.amount - sum(t.returned, amount) });
-    expect(analytics.data.dated_by).toEqual({ sales: "created", returns: "the sale's date" });
+    expect(analytics.data.dated_by).toEqual({ sales: "created", returns: "sale date" });
     // The rows are the span's days, and add up to the totals.
     const days = countBy(t.sales, (o) => shopDay(o.inserted_at));
     expect(byKey(analytics.data.rows, "Time.day", "order_count")).toEqual(Object.fromEntries([...days].map(([d, list]) => [d, list.length])));

@@ -95,7 +95,9 @@ describe("2. Buyers: a customer whose orders in the span were all canceled or de
     const t = truthOf(h.sandbox.pos, NOVEMBER);
     const byName = await ask("search_orders", { ...NOVEMBER, statuses: ["Canceled", "deleted"], group_by: ["customer"], limit: 100 });
     const byCode = await ask("search_orders", { ...NOVEMBER, statuses: [6, "7"], group_by: ["customer"], limit: 100 });
-    expect(byCode.data).toEqual(byName.data);
+    // The same figures, whichever way they were counted (the statistics first, the index once read).
+    const figures = (d: Row) => ({ groups: d.groups, group_count: d.group_count, total: d.total, sales: d.excluding_canceled_deleted });
+    expect(figures(byCode.data)).toEqual(figures(byName.data));
     expect(byName.data.group_count).toBe(countBy([...t.canceled, ...t.deleted], buyerOf).size);
     expect(byName.data.figures).toContain("every order of the statuses asked");
   });
@@ -221,7 +223,7 @@ describe("what a model sends, and what it reads back", () => {
     expect(grouped.data.figures).toMatch(/^orders, amount \(goods after discounts, excl\. shipping\), cod, shipping_fee: sales, canceled and deleted orders counted apart/);
     expect(products.data.figures).toContain("sold: units on orders created within sold_span, canceled and deleted ones left out");
     expect(analytics.data.figures).toBe(
-      "success: every order, canceled and deleted left out (totals.canceled); returned: of those, the orders now returned (carrier returns, not return orders); net = success - returned; amount = price - discount (search_orders' amount).",
+      "success: every order, canceled and deleted left out (totals.canceled); returned: of those, now returned (carrier returns); net = success - returned; amount = price - discount.",
     );
     expect(customers.data.figures).toMatch(/^As the POS keeps them, all time: order_count: every order, canceled ones included/);
   });
