@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type CallOutcome, useHarness } from "../../helpers/harness.js";
-import { amount, buyerOf, countBy, discount, isVoid, price, shippingFee, shopDay, type Span, sum, truthOf, units, unitsPerVariation } from "./truth.js";
+import { useHarness } from "../../helpers/harness.js";
+import { amount, asking, buyerOf, countBy, discount, isVoid, price, type Row, type Span, shippingFee, shopDay, sum, truthOf, units, unitsPerVariation } from "./truth.js";
 
 // Issue 39, "One meaning per word": every figure search_orders, search_products,
 // get_sales_analytics, get_daily_report and search_customers give for the same span, checked
@@ -9,14 +9,7 @@ import { amount, buyerOf, countBy, discount, isVoid, price, shippingFee, shopDay
 
 const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
 
-// biome-ignore lint/suspicious/noExplicitAny: rows are read by their figure names
-type Row = Record<string, any>;
-
-async function ask(name: string, args: Record<string, unknown>): Promise<CallOutcome> {
-  const r = await h.call(name, args);
-  expect(r.isError, `${name} ${JSON.stringify(args)}: ${r.text}`).toBe(false);
-  return r;
-}
+const ask = asking(h);
 
 /** Every row of a search_products answer, its cursor followed. */
 async function allVariations(args: Record<string, unknown>): Promise<{ first: Row; rows: Row[] }> {

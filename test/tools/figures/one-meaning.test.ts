@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type CallOutcome, useHarness } from "../../helpers/harness.js";
-import { amount, buyerOf, countBy, isVoid, price, recordMs, shopDay, sum, truthOf, units } from "./truth.js";
+import { useHarness } from "../../helpers/harness.js";
+import { amount, asking, buyerOf, countBy, isVoid, price, type Row, recordMs, shopDay, sum, truthOf, units } from "./truth.js";
 
 // Issue 39, item by item: each test failed before the change it names. The calls are made the
 // way a model makes them (statuses by name or by code, names guessed), and the answers are read
@@ -8,14 +8,7 @@ import { amount, buyerOf, countBy, isVoid, price, recordMs, shopDay, sum, truthO
 
 const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
 
-// biome-ignore lint/suspicious/noExplicitAny: rows are read by their figure names
-type Row = Record<string, any>;
-
-async function ask(name: string, args: Record<string, unknown>): Promise<CallOutcome> {
-  const r = await h.call(name, args);
-  expect(r.isError, `${name} ${JSON.stringify(args)}: ${r.text}`).toBe(false);
-  return r;
-}
+const ask = asking(h);
 
 const NOVEMBER = { since: "2026-11-01", until: "2026-11-22" };
 const OCTOBER = { since: "2026-10-01", until: "2026-10-31" };

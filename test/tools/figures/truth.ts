@@ -1,4 +1,6 @@
+import { expect } from "vitest";
 import type { OrderRecord, PosState } from "../../../src/sandbox/pos/index.js";
+import type { CallOutcome, Harness } from "../../helpers/harness.js";
 
 // The figures of a span computed from the sandbox's raw records, by the one definition every tool
 // answers by default (design.md, "One meaning per word"): an order is dated by its creation, in
@@ -69,3 +71,15 @@ export function truthOf(pos: PosState, span: Span) {
     returned: sales.filter((o) => o.status === 5),
   };
 }
+
+// biome-ignore lint/suspicious/noExplicitAny: rows are read by their figure names
+export type Row = Record<string, any>;
+
+/** A tool call that must answer: the failure names the call and the error. */
+export const asking =
+  (h: Harness) =>
+  async (name: string, args: Record<string, unknown>): Promise<CallOutcome> => {
+    const r = await h.call(name, args);
+    expect(r.isError, `${name} ${JSON.stringify(args)}: ${r.text}`).toBe(false);
+    return r;
+  };
