@@ -110,6 +110,8 @@ const USER_TYPES = Object.keys(USER_TYPE_PARAM) as (keyof typeof USER_TYPE_PARAM
 const API_USER_WORDS: Record<string, string> = Object.fromEntries(Object.entries(USER_TYPE_PARAM).map(([word, param]) => [param, word]));
 
 
+const API_SUCCESS_WORDS: Record<string, string> = Object.fromEntries(Object.entries(SUCCESS_STATUS).map(([word, param]) => [param, word]));
+
 /** What each success_status counts as a sale, in the figures line. */
 const SALE_WORDS: Record<SuccessStatus, string> = {
   new: "every order",
@@ -145,8 +147,9 @@ export const getSalesAnalytics = defineTool({
     until: untilInput,
     split_by: jsonish(someOf(z.enum(SPLITS), 3)).optional().describe("Default Time.day"),
     filter: saleFilterInput,
+    // The API's own values (0, "1") are understood too.
     success_status: z
-      .enum(Object.keys(SUCCESS_STATUS) as [SuccessStatus, ...SuccessStatus[]])
+      .preprocess((v) => API_SUCCESS_WORDS[String(v)] ?? v, z.enum(Object.keys(SUCCESS_STATUS) as [SuccessStatus, ...SuccessStatus[]]))
       .optional()
       .describe("When an order counts (default new)"),
     success_record: z.enum(["inserted_at", "updated_at"]).optional().describe("Sale date"),

@@ -191,6 +191,10 @@ describe("what a model sends, and what it reads back", () => {
     expect(byCode.data.totals).toEqual(byName.data.totals);
     expect(byName.data.totals.success.order_count).toBe(t.canceled.length);
     expect(byName.data.figures).toContain("canceled and deleted counted in");
+    // success_status in the API's own words (a code), as in the OpenAPI a model may have read.
+    const confirmed = await ask("get_sales_analytics", { ...OCTOBER, success_status: 1 });
+    expect(confirmed.data.totals).toEqual((await ask("get_sales_analytics", { ...OCTOBER, success_status: "confirmed" })).data.totals);
+    expect(confirmed.data.figures).toMatch(/^success: orders once confirmed, canceled and deleted left out/);
   });
 
   it("names it does not take are refused with the one it does", async () => {
