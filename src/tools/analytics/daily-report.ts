@@ -8,7 +8,7 @@ import { eachPage } from "../page-stats/fan-out.js";
 import { getPageStats } from "../page-stats/get-page-stats.js";
 import { getStaffStats } from "../page-stats/get-staff-stats.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
-import { CANCELED_STATUSES } from "./sale-filter.js";
+import { isCanceledRow, SALE_BASIS, STATUS_SPLIT } from "./sale-basis.js";
 
 /**
  * One day of the shop: inbox per page, staff work and (with the POS configured) sales. Gathered
@@ -47,24 +47,31 @@ function successTotals(rows: readonly PosSaleRow[]): Record<string, number> {
   return totals;
 }
 
+/** What the sales figures count, said with them. */
+const SALES_FIGURES =
+  "orders created that day, canceled and deleted left out (canceled_orders: those canceled or deleted since), as search_orders counts; price: goods before discounts, amount: after them (search_orders' amount); cod: what carriers collect from buyers; returned_orders: of the day's orders, those returned since.";
+
 /**
- * Sums the day's sales rows: every metric of `success`, the returned order count, and how many of
- * the orders counted are canceled or deleted since (the POS counts an order from confirmation on:
- * order_count holds them), read by status.
+ * The day's sales as every tool counts them: the orders created that day, canceled and deleted
+ * ones left out (sale-basis.ts) and counted apart (canceled_orders), every metric of `success`
+ * summed, and how many of the day's orders are returned since.
  */
 async function sales(ctx: ResourceContext, shopId: string | undefined, since: Date, until: Date) {
   const shop = await resolveShopId(ctx, shopId);
   const tz = ctx.config.timezone;
-  const rows = await ctx.pos.getSaleAnalytics(shop, { since: toYmdHms(since, tz), until: toYmdHms(until, tz), split_by: ["Order.status"], select_fields: SALE_FIELDS });
-  const totals = successTotals(rows);
-  const returned = rows.reduce((n, row) => n + (num((row.returned as Record<string, unknown> | null | undefined)?.order_count) ?? 0), 0);
+  const rows = await ctx.pos.getSaleAnalytics(shop, { since: toYmdHms(since, tz), until: toYmdHms(until, tz), split_by: [STATUS_SPLIT], select_fields: SALE_FIELDS, ...SALE_BASIS });
+  const sold = rows.filter((row) => !isCanceledRow(row));
+  const totals = successTotals(sold);
+  const returned = sold.reduce((n, row) => n + (num((row.returned as Record<string, unknown> | null | undefined)?.order_count) ?? 0), 0);
   const orders = totals.order_count ?? 0;
   return {
     shop_id: shop,
     ...totals,
+    amount: (totals.price ?? 0) - (totals.discount ?? 0),
     avg_order_value: orders ? Math.round((totals.price ?? 0) / orders) : 0,
     returned_orders: returned,
-    canceled_orders: successTotals(rows.filter((row) => CANCELED_STATUSES.includes(String(row["Order.status"])))).order_count ?? 0,
+    canceled_orders: successTotals(rows.filter(isCanceledRow)).order_count ?? 0,
+    figures: SALES_FIGURES,
   };
 }
 

@@ -23,7 +23,7 @@ export const getDailyReport = defineTool({
     time_zone: z.string(),
     inbox: z.array(z.looseObject({ page_id: z.string(), name: z.string().optional() })),
     staff: section,
-    sales: section.optional().describe("cod: cash on delivery, what carriers collect from buyers"),
+    sales: section.optional().describe("Its figures line says what each counts"),
     note: z.string().optional(),
   }),
   async handler(input, ctx) {

@@ -3,7 +3,7 @@ import { ANALYTICS_RETURNED_STATUSES } from "../../clients/pos-codes.js";
 import type { PosSaleRow } from "../../clients/schemas/pos.js";
 import { num } from "../../format/compact.js";
 import { sanitizeName } from "../../text/sanitize.js";
-import { parseRange, toIsoInZone, toYmdHms } from "../../format/time.js";
+import { parseRange, toDateInZone, toIsoInZone, toYmdHms } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { jsonish, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { codeInput, optionalCode } from "../pos/codes.js";
@@ -12,6 +12,7 @@ import { shopScope } from "../pos/shop-scope.js";
 import { FORMULA_PREFIX, salesMetrics } from "./metrics.js";
 import { splitNames } from "./split-names.js";
 import { CANCELED_STATUSES, saleFilter, saleFilterInput } from "./sale-filter.js";
+import { DATED_BY, isCanceledRow, SALE_BASIS, STATUS_SPLIT, SUCCESS_STATUS, type SuccessStatus } from "./sale-basis.js";
 import { splitLabels } from "./split-labels.js";
 import { settleAll } from "../settle.js";
 import { rankRows, sortByInput } from "../rank.js";
@@ -82,6 +83,12 @@ function netOf(success: Metrics | undefined, returned: Metrics | undefined): Met
 
 const metricMap = z.record(z.string(), z.number());
 
+/** Totals with amount (goods after discounts, search_orders' amount) where price and discount give it. */
+function withAmount(totals: Metrics | undefined): Metrics | undefined {
+  if (!totals || totals.price === undefined || totals.discount === undefined || "amount" in totals) return totals;
+  return { ...totals, amount: totals.price - totals.discount };
+}
+
 /**
  * Upstream rows whose split values read alike (old provinces merged into one), summed as one:
  * avg_price re-derived, shop formulas left out of a merged row (a ratio does not add up).
@@ -97,18 +104,41 @@ function merged<R extends { values: Record<string, string>; success: Metrics; re
   return [...byValues.values()];
 }
 
-const STATUS = "Order.status";
-
 /** Staff roles a sales split can name, in search_orders' words, and the API's `user_type` for each. */
 const USER_TYPE_PARAM = { creator: "create", seller: "assign", updater: "update", care: "care", marketer: "marketer" } as const;
 const USER_TYPES = Object.keys(USER_TYPE_PARAM) as (keyof typeof USER_TYPE_PARAM)[];
 const API_USER_WORDS: Record<string, string> = Object.fromEntries(Object.entries(USER_TYPE_PARAM).map(([word, param]) => [param, word]));
 
+
+const API_SUCCESS_WORDS: Record<string, string> = Object.fromEntries(Object.entries(SUCCESS_STATUS).map(([word, param]) => [param, word]));
+
+/** What each success_status counts as a sale, in the figures line. */
+const SALE_WORDS: Record<SuccessStatus, string> = {
+  new: "every order",
+  confirmed: "orders once confirmed",
+  send_to_partner: "orders once sent to the carrier",
+};
+
+const dayOf = (row: PosSaleRow) => String(row["Time.day"] ?? "").slice(0, 10);
+
+/**
+ * Rows of days within the range, and those outside it. A return dated when it came back (or by
+ * another date than its sale's) falls on a day of its own, which can be past until: such a row
+ * holds the return alone, and a range is a range, so it is left out and said.
+ */
+function byRange(rows: readonly PosSaleRow[], from: string, to: string): [PosSaleRow[], PosSaleRow[]] {
+  const inside = (row: PosSaleRow) => dayOf(row) >= from && dayOf(row) <= to;
+  return [rows.filter(inside), rows.filter((row) => !inside(row))];
+}
+
+/** Whether the filter asks for canceled or deleted orders by status: then they are what is counted. */
+const asksCanceled = (filter: Record<string, string[]> | undefined) => (filter?.[STATUS_SPLIT] ?? []).some((code) => CANCELED_STATUSES.includes(code));
+
 export const getSalesAnalytics = defineTool({
   name: "get_sales_analytics",
   title: "Get sales analytics",
   description:
-    'Sales totals, then rows per split value, by revenue (price: goods before discounts) unless sort_by. success: orders from success_status on, even if later returned or canceled (totals.canceled; without_canceled leaves them out); totals.net = success - returned. E.g. best sellers by units: split_by ["Variation.id"], sort_by "product_count", limit 10.',
+    'Sales totals, then rows per split value, by revenue (price: goods before discounts) unless sort_by; totals.net = success - returned. E.g. best sellers by units: split_by ["Variation.id"], sort_by "product_count", limit 10.',
   toolset: "analytics",
   annotations: READ,
   input: z.object({
@@ -117,10 +147,11 @@ export const getSalesAnalytics = defineTool({
     until: untilInput,
     split_by: jsonish(someOf(z.enum(SPLITS), 3)).optional().describe("Default Time.day"),
     filter: saleFilterInput,
+    // The API's own values (0, "1") are understood too.
     success_status: z
-      .enum(["send_to_partner", "confirmed"])
+      .preprocess((v) => API_SUCCESS_WORDS[String(v)] ?? v, z.enum(Object.keys(SUCCESS_STATUS) as [SuccessStatus, ...SuccessStatus[]]))
       .optional()
-      .describe("When an order counts as a sale (default confirmed)"),
+      .describe("When an order counts (default new)"),
     success_record: z.enum(["inserted_at", "updated_at"]).optional().describe("Sale date"),
     // Named as search_orders names its staff keys; the API's own words are still understood.
     user_type: z
@@ -128,32 +159,35 @@ export const getSalesAnalytics = defineTool({
       .optional()
       .describe("Who User.id is (default creator; seller: assigned, as search_orders)"),
     returned_status: codeInput(ANALYTICS_RETURNED_STATUSES, "Orders counted as returned"),
-    returned_record: z.enum(["inserted_at", "updated_at", "success_record"]).optional().describe("When returns are deducted"),
+    returned_record: z.enum(["inserted_at", "updated_at", "success_record"]).optional().describe("Return date"),
     select_fields: jsonish(someOf(z.string().regex(/^[a-z_]+[\w-]*$/).max(80), 30))
       .optional()
       .describe("list_sales_metrics (toolset analytics) fields, e.g. price; shop formulas only if named"),
-    // Described by the tool's description (every word here is read on every turn).
-    without_canceled: z.boolean().optional().describe("Leave them out"),
+    include_canceled: z.boolean().optional().describe("Count canceled and deleted orders too"),
     sort_by: sortByInput.describe("A metric of the rows, largest first"),
+    ascending: z.boolean().optional().describe("Smallest first"),
     limit: limitInput(500, 100),
   }),
   output: z.object({
     since: z.string(),
     until: z.string(),
+    dated_by: z.object({ sales: z.string(), returns: z.string() }),
     currency: z.string().optional(),
+    figures: z.string(),
     metrics: z.record(z.string(), z.string()).optional().describe("Metric field -> meaning"),
     totals: z
       .object({
         success: metricMap.optional(),
         returned: metricMap.optional(),
         net: metricMap.optional(),
-        canceled: metricMap.optional().describe("Orders success_status counted that are now canceled or deleted: in success, or left out with without_canceled"),
+        canceled: metricMap.optional().describe("Canceled or deleted orders the statistics counted: left out of success unless asked for"),
       })
       .optional(),
     row_count: z.number().describe("Rows before limit"),
     truncated: z.boolean().optional(),
     tied_past_limit: z.number().optional().describe("Rows left out that equal the last row shown: raise limit to see the tie"),
     rows: z.array(z.looseObject({ name: z.string().optional(), returned: metricMap.optional() })),
+    note: z.string().optional(),
   }),
   async handler(input, ctx) {
     const tz = ctx.config.timezone;
@@ -162,21 +196,25 @@ export const getSalesAnalytics = defineTool({
     const split = input.split_by ?? ["Time.day"];
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
     const filter = input.filter && (await saleFilter(ctx, shopId, input.filter));
-    // Asked by status too, whatever the split: the orders success holds that are canceled or
-    // deleted since are those rows, counted apart (or left out), and the rest summed per split
-    // value (an order has one status, so its figures add up). A shop formula does not add up, so
-    // with one named the rows stay by status.
-    const byStatus = split.includes(STATUS) || (input.select_fields ?? []).some((f) => f.startsWith(FORMULA_PREFIX));
-    const asked = split.includes(STATUS) ? split : [...split, STATUS];
-    const rowSplit = byStatus ? asked : split;
+    const successStatus = input.success_status ?? "new";
+    const successRecord = input.success_record ?? SALE_BASIS.success_record;
+    const returnedRecord = input.returned_record ?? "success_record";
+    // Returns dated otherwise than their sales are asked by day as well, to keep to the range.
+    const returnsApart = returnedRecord !== "success_record" && !(returnedRecord === "inserted_at" && successRecord === "inserted_at");
+    // Asked by status too, whatever the split: the canceled and deleted orders are those rows, set
+    // apart (or counted, asked for), and the rest summed per split value (an order has one status,
+    // so its figures add up). A shop formula does not add up, so with one named the rows stay by status.
+    const byStatus = split.includes(STATUS_SPLIT) || (input.select_fields ?? []).some((f) => f.startsWith(FORMULA_PREFIX));
+    const asked = [...new Set([...split, STATUS_SPLIT, ...(returnsApart ? ["Time.day"] : [])])];
+    const rowSplit = byStatus ? [...new Set([...split, STATUS_SPLIT])] : split;
     const [read, metrics] = await settleAll([
       ctx.pos.getSaleAnalytics(shopId, {
         since: toYmdHms(range.since, tz),
         until: toYmdHms(range.until, tz),
         split_by: asked,
         filter,
-        success_status: input.success_status === "confirmed" ? "1" : input.success_status,
-        success_record: input.success_record,
+        success_status: SUCCESS_STATUS[successStatus],
+        success_record: successRecord,
         user_type: input.user_type && USER_TYPE_PARAM[input.user_type],
         returned_status: returnedStatus,
         returned_record: input.returned_record,
@@ -185,18 +223,21 @@ export const getSalesAnalytics = defineTool({
       // The metric names only explain the figures: without them the figures still stand.
       salesMetrics(ctx, shopId).catch(() => []),
     ]);
-    const isCanceled = (row: PosSaleRow) => CANCELED_STATUSES.includes(String(row[STATUS]));
-    const data = input.without_canceled ? read.filter((row) => !isCanceled(row)) : read;
+    const [inRange, outside] = returnsApart ? byRange(read, toDateInZone(range.since, tz), toDateInZone(range.until, tz)) : [read, []];
+    const countsCanceled = input.include_canceled === true || asksCanceled(filter);
+    const data = countsCanceled ? inRange : inRange.filter((row) => !isCanceledRow(row));
     // Split values are shop- and customer-entered text (sources, names): sanitized like any other.
     const label = await splitLabels(ctx.pos, shopId, rowSplit);
     const splitValues = (row: PosSaleRow) =>
       Object.fromEntries(rowSplit.map((s) => [s, label(s, row[s]) ?? sanitizeName(row[s] == null ? undefined : String(row[s])) ?? "(none)"]));
     const formulas = input.select_fields !== undefined;
     const success = data.map((r) => metricsOf(r.success, formulas) ?? {});
-    const returned = data.flatMap((r): Metrics[] => {
-      const m = metricsOf(r.returned, formulas);
-      return m ? [m] : [];
-    });
+    const returnedOf = (rows: readonly PosSaleRow[]) =>
+      rows.flatMap((r): Metrics[] => {
+        const m = metricsOf(r.returned, formulas);
+        return m ? [m] : [];
+      });
+    const returned = returnedOf(data);
     const seen = new Set([...success, ...returned].flatMap((m) => Object.keys(m)));
     const meaning: Record<string, string> = {};
     for (const m of metrics) {
@@ -213,25 +254,31 @@ export const getSalesAnalytics = defineTool({
       sortBy: input.sort_by ?? (byTime ? undefined : revenue),
       valid: [...new Set(success.flatMap((m) => Object.keys(m)))],
       limit: input.limit,
+      ascending: input.ascending,
     });
     const names = await splitNames(ctx, shopId, split, ranked.rows.map((r) => r.upstream));
     const rows = ranked.rows.map(({ upstream: _upstream, ...row }, i) => (names[i] ? { name: names[i], ...row } : row));
     const [successTotals, returnedTotals] = [totalsOf(success, countsOrders), totalsOf(returned, countsOrders)];
+    const late = totalsOf(returnedOf(outside), true);
+    const returnedName = ANALYTICS_RETURNED_STATUSES.find((s) => String(s.code) === String(returnedStatus ?? 5))?.name ?? "returned";
     return {
       since: toIsoInZone(range.since, tz),
       until: toIsoInZone(range.until, tz),
+      dated_by: { sales: DATED_BY[successRecord]!, returns: DATED_BY[returnedRecord]! },
       currency,
+      figures: `success: ${SALE_WORDS[successStatus]}, canceled and deleted ${countsCanceled ? "counted in" : "left out"} (totals.canceled); returned: of those, now ${returnedName} (carrier returns); net = success - returned; amount = price - discount.`,
       metrics: meaning,
       totals: {
-        success: successTotals,
+        success: withAmount(successTotals),
         returned: returnedTotals,
-        net: netOf(successTotals, returnedTotals),
-        canceled: totalsOf(read.filter(isCanceled).map((r) => metricsOf(r.success, formulas) ?? {}), countsOrders) ?? { order_count: 0 },
+        net: withAmount(netOf(successTotals, returnedTotals)),
+        canceled: totalsOf(inRange.filter(isCanceledRow).map((r) => metricsOf(r.success, formulas) ?? {}), countsOrders) ?? { order_count: 0 },
       },
       row_count: all.length,
       truncated: ranked.truncated,
       tied_past_limit: ranked.tied,
       rows,
+      note: late ? `${late.order_count ?? "Some"} returns of these sales, dated outside the range (dated_by.returns), are left out.` : undefined,
     };
   },
 });

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import { ORDER_STATUSES, requireStatus } from "../../clients/pos-codes.js";
 import type { PosClient } from "../../clients/pos.js";
@@ -71,7 +72,8 @@ const EXCLUDE = "_exclude";
  */
 export const CANCELED_STATUSES: readonly string[] = ["6", "7"];
 
-const listed = someOf(nonEmpty(64), 100).optional();
+// A status or an id may come as a number (a status's code): taken as its text.
+const listed = someOf(z.union([nonEmpty(64), z.number().int().transform(String)]), 100).optional();
 
 export const saleFilterInput = jsonish(shaped(Object.fromEntries(Object.keys(RESOLVE).flatMap((key) => [[key, listed], [`${key}${EXCLUDE}`, listed]]))))
   .optional()

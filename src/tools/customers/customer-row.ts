@@ -24,7 +24,7 @@ export const customerRowSchema = z.looseObject({
  * documented (the sandbox sums received ones): the line says so rather than guess.
  */
 export const ORDER_FIGURES =
-  "order_count: all orders, unsuccessful ones included; succeeded_orders: successful ones; purchased_amount: total purchase value as the POS keeps it (which orders it sums is not documented)";
+  "As the POS keeps them, all time: order_count: every order, canceled ones included; succeeded_orders: the successful (delivered) ones; purchased_amount: total purchase value (which orders it sums is not documented). Their sales as the other tools count them (canceled and deleted left out): search_orders with customer_id.";
 
 /** Customer-entered strings (phones, emails, tags), each sanitized, blanks dropped. */
 const names = (values: readonly unknown[] | null | undefined) =>

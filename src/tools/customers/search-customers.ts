@@ -5,7 +5,7 @@ import type { PosCustomer } from "../../clients/schemas/pos.js";
 import { num } from "../../format/compact.js";
 import { sanitizeName } from "../../text/sanitize.js";
 import { upstreamRecord } from "../../format/orders.js";
-import { toUnix } from "../../format/time.js";
+import { toIsoInZone, toUnix } from "../../format/time.js";
 import { defineTool, READ, type ToolContext } from "../define.js";
 import { readChat } from "../inbox/chat-profile.js";
 import { cursorInput, detailRowsInput, limitInput, optionalPageIdInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
@@ -25,7 +25,7 @@ const RANK_PAGES = 30;
 const RANK_PAGE_SIZE = 100;
 const RANKS = ["reward_point", "order_count", "purchased_amount"] as const;
 /** What a chat's lookup does not combine with: it names its own customers. */
-const NOT_WITH_CHAT = ["search", "customer_ids", "levels", "since", "until", "sort_by", "cursor"] as const;
+const NOT_WITH_CHAT = ["search", "customer_ids", "levels", "since", "until", "sort_by", "ascending", "cursor"] as const;
 
 const input = z.object({
   shop_id: shopIdInput,
@@ -39,6 +39,7 @@ const input = z.object({
   since: sinceInput,
   until: untilInput,
   sort_by: z.enum(RANKS).optional().describe("Largest first"),
+  ascending: z.boolean().optional().describe("Smallest first"),
   limit: limitInput(100, 20),
   cursor: cursorInput,
   detail: detailRowsInput,
@@ -58,6 +59,8 @@ export const searchCustomers = defineTool({
     customers: z.array(customerRowSchema),
     total: z.number().optional(),
     next_cursor: z.string().optional(),
+    range: z.object({ since: z.string().optional(), until: z.string().optional(), by: z.string() }).optional().describe("since/until as read, and the date they range over"),
+    not_found: z.array(z.object({ value: z.string(), why: z.string() })).optional().describe("customer_ids naming no customer (or several): the others are answered"),
     chat: z.looseObject({ conversation_id: z.string(), page_id: z.string() }).optional(),
     suggestions: z
       .array(z.object({ id: z.string(), customer_name: z.string().optional(), phone: z.string().optional(), why: z.string() }))
@@ -76,15 +79,20 @@ export const searchCustomers = defineTool({
     const shopId = await resolveShopId(ctx, input.shop_id);
     const levels = await customerLevels(ctx.pos, shopId);
     const selectedLevel = input.levels?.map((l) => refId("levels", levels, l));
-    const ids = input.cursor || !input.customer_ids ? undefined : await customerIds(ctx.pos, shopId, "customer_ids", input.customer_ids);
+    const named = input.cursor || !input.customer_ids ? undefined : await namedCustomers(ctx, shopId, input.customer_ids);
+    const ids = named?.ids;
+    const notFound = named?.unknown.length ? named.unknown : undefined;
+    const echo = rangeEcho(input, tz);
+    // Every id unknown: no filter left, and an empty one would list every customer.
+    if (ids?.length === 0) return { customers: [], total: 0, range: echo, not_found: notFound };
     const query = { search: searchText(input.search), customer_ids: ids?.join(","), selectedLevel, ...dates };
     const names = new Map(levels.map((l) => [l.id, l.name]));
     const rows = (list: PosCustomer[]) => list.map((c) => (input.detail === "full" ? upstreamRecord(c) : customerRow(c, tz, names)));
     const figures = input.detail === "full" ? undefined : ORDER_FIGURES;
     if (input.sort_by) {
       if (input.cursor) throw new InputError("cursor", "a ranked answer has no cursor", "Drop cursor, or raise limit (up to 100).");
-      const ranked = await rankCustomers(ctx, shopId, query, input.sort_by);
-      return { customers: rows(ranked.list.slice(0, input.limit)), total: ranked.total, note: ranked.note, figures };
+      const ranked = await rankCustomers(ctx, shopId, query, input.sort_by, input.ascending === true);
+      return { customers: rows(ranked.list.slice(0, input.limit)), total: ranked.total, range: echo, not_found: notFound, note: ranked.note, figures };
     }
     const page = await pagedList(
       "search_customers",
@@ -93,10 +101,44 @@ export const searchCustomers = defineTool({
       (q, page_number, page_size) => ctx.pos.listCustomers(shopId, { ...q, page_number, page_size }),
       ctx.progress,
     );
-    if (page.rows.length === 0 && !input.cursor && query.search && !ids) return { customers: [], total: page.total, ...(await noMatch(ctx, shopId, query, query.search)) };
-    return { customers: rows(page.rows), total: page.total, next_cursor: page.next_cursor, figures: page.rows.length ? figures : undefined };
+    if (page.rows.length === 0 && !input.cursor && query.search && !ids) return { customers: [], total: page.total, range: echo, ...(await noMatch(ctx, shopId, query, query.search)) };
+    return { customers: rows(page.rows), total: page.total, next_cursor: page.next_cursor, range: echo, not_found: notFound, figures: page.rows.length ? figures : undefined };
   },
 });
+
+/**
+ * The customers customer_ids name (ids, phones or names): all in one read when every one is
+ * known, else each looked up alone, so one unknown (or ambiguous) value leaves the others answered
+ * and every such value is named with why.
+ */
+async function namedCustomers(ctx: ToolContext, shopId: string, values: string[]): Promise<{ ids: string[]; unknown: { value: string; why: string }[] }> {
+  try {
+    return { ids: await customerIds(ctx.pos, shopId, "customer_ids", values), unknown: [] };
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+  }
+  const each = await Promise.all(
+    values.map(async (value): Promise<{ id: string } | { value: string; why: string }> => {
+      try {
+        return { id: (await customerIds(ctx.pos, shopId, "customer_ids", [value]))[0]! };
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        return { value, why: error.reason };
+      }
+    }),
+  );
+  return {
+    ids: [...new Set(each.flatMap((e) => ("id" in e ? [e.id] : [])))],
+    unknown: each.flatMap((e) => ("why" in e ? [e] : [])),
+  };
+}
+
+/** since/until as read, and which date of the customer's they range over. */
+function rangeEcho(input: Pick<SearchInput, "since" | "until" | "time_field">, timeZone: string) {
+  if (input.since === undefined && input.until === undefined) return undefined;
+  const { since, until } = openRange(input.since, input.until, timeZone);
+  return { since: since && toIsoInZone(since, timeZone), until: until && toIsoInZone(until, timeZone), by: input.time_field === "created" ? "customer created" : "customer updated" };
+}
 
 /**
  * A search that found nobody says how the POS matches, and offers the customers whose names are
@@ -151,7 +193,7 @@ async function chatAnswer(input: SearchInput, ctx: ToolContext) {
  * The customers that match, largest `field` first. The list cannot sort, so up to RANK_PAGES are
  * read; past them the answer says it ranks only the customers read.
  */
-async function rankCustomers(ctx: ToolContext, shopId: string, query: CustomerListParams, field: (typeof RANKS)[number]) {
+async function rankCustomers(ctx: ToolContext, shopId: string, query: CustomerListParams, field: (typeof RANKS)[number], ascending: boolean) {
   const read: PosCustomer[] = [];
   let total: number | undefined;
   for (let page = 1; page <= RANK_PAGES; page++) {
@@ -162,7 +204,7 @@ async function rankCustomers(ctx: ToolContext, shopId: string, query: CustomerLi
     await ctx.progress(read.length, total, `page ${page}`);
   }
   const value = (c: PosCustomer) => num(c[field]) ?? 0;
-  const list = [...read].sort((a, b) => value(b) - value(a));
+  const list = [...read].sort((a, b) => (ascending ? value(a) - value(b) : value(b) - value(a)));
   const complete = total === undefined ? read.length % RANK_PAGE_SIZE !== 0 || read.length === 0 : read.length >= total;
   const note = complete ? undefined : `Ranked among the ${read.length} customers read${total ? ` of ${total}` : ""}: narrow with search, levels or since/until for a complete ranking.`;
   return { list, total: complete ? read.length : total, note };

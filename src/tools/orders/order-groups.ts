@@ -39,10 +39,18 @@ export const groupInput = {
     .preprocess((v) => (v === "total" ? "amount" : v), z.enum([...FIGURES, ...SPANS]))
     .optional()
     .describe("Sort groups by (default orders, largest first; ascending: smallest; day/week/month: by time)"),
-  min_orders: z.number().int().min(1).optional().describe("Only groups with at least this many orders (repeat customers: 2)"),
-  province_list: z.enum(["new", "old"]).optional().describe("group_by province: post-July-2025 provinces (default) or the old 63"),
+  min_orders: z.number().int().min(1).optional().describe("Groups with at least N orders (repeat customers: 2)"),
+  province_list: z.enum(["new", "old"]).optional().describe("Provinces since July 2025 (default) or the old 63"),
   buyers: z.enum(["new", "returning", "lapsed"]).optional().describe("group_by customer: first order ever in since/until, or earlier; lapsed: none since"),
 };
+
+/** What a grouping's figures count, said with them: canceled and deleted orders apart, or asked for by status. */
+const groupFigures = (apart: boolean) =>
+  `orders, amount (goods after discounts, excl. shipping), cod, shipping_fee: ${apart ? "sales, canceled and deleted orders counted apart; group_count: groups with a sale" : "every order of the statuses asked"}; total: every match.`;
+
+/** What the counts of a list (or limit 0) say. */
+export const COUNT_FIGURES =
+  "total: every match, canceled and deleted included; excluding_canceled_deleted: the sales among them (amount: goods after discounts, excl. shipping); totals: per status.";
 
 /** Groups listed when the call names no limit: a month of days fits. */
 const GROUP_LIMIT = 40;
@@ -367,9 +375,13 @@ export async function orderGroups(asked: GroupInput, ctx: ToolContext, shopId: s
   const at = keys.indexOf("customer");
   const buyers = at < 0 ? undefined : new Buyers((history?.rows ?? entries.map((c) => c.order)).filter((o) => !o.is_removed), (o) => !voidName(o));
   if (buyers) for (const g of all) Object.assign(g.figures, buyers.span(g.labels[at]!));
+  // A group whose orders were all canceled or deleted sold nothing: no buyer, no row, nothing in
+  // group_count (its orders stay in canceled and deleted, said in the note).
+  const selling = apart ? all.filter((g) => (g.figures.orders ?? 0) > 0) : all;
+  const voidOnly = all.filter((g) => !selling.includes(g));
   // Orders from no post (or ad) are no post's: counted apart, never taking a place among the posts.
-  const keyed = keys.every((k) => k === "post" || k === "ad") ? all.filter((g) => !g.labels.every((l) => l === NONE)) : all;
-  const unkeyed = all.find((g) => g.labels.every((l) => l === NONE) && keyed !== all);
+  const keyed = keys.every((k) => k === "post" || k === "ad") ? selling.filter((g) => !g.labels.every((l) => l === NONE)) : selling;
+  const unkeyed = selling.find((g) => g.labels.every((l) => l === NONE) && keyed !== selling);
   const groups = input.min_orders === undefined ? keyed : keyed.filter((g) => (g.figures.orders ?? 0) >= input.min_orders!);
   const matched = sum(entries, "orders");
   const live = entries.filter((c) => !VOID_NAMES.has(c.order.status as number));
@@ -384,8 +396,10 @@ export async function orderGroups(asked: GroupInput, ctx: ToolContext, shopId: s
     read && partialNote(read, tz),
     voided.length &&
       `${voided.map((v) => `${v.orders} ${v.name}`).join(" and ")} of the ${matched} orders (total) are left out of the groups' figures and counted apart, in all and in each group (${voided.map((v) => v.name).join(", ")}): pass statuses (["all"]: every one) or group by status to count them in.`,
+    voidOnly.length &&
+      `${voidOnly.length} ${keys.includes("customer") ? "customers" : "groups"} whose orders here were all canceled or deleted (${voidOnly.reduce((n, g) => n + (g.figures.canceled ?? 0) + (g.figures.deleted ?? 0), 0)} orders) are in no group nor in group_count.`,
     names.provinces?.note(),
-    input.min_orders === undefined ? undefined : `${all.length - groups.length} groups with fewer than ${input.min_orders} orders are left out.`,
+    input.min_orders === undefined ? undefined : `${keyed.length - groups.length} groups with fewer than ${input.min_orders} orders are left out.`,
     input.buyers && buyersNote(input.buyers),
     input.limit === 0
       ? `limit 0: the ${groups.length} groups are left out (group_count); pass a limit to list them.`
@@ -415,6 +429,7 @@ export async function orderGroups(asked: GroupInput, ctx: ToolContext, shopId: s
     range: rangeEcho(input, tz),
     currency: pushed?.currency ?? orderCurrency(counted.map((c) => c.order)),
     note: notes.length ? notes.join(" ") : undefined,
+    figures: groupFigures(apart),
   };
 }
 

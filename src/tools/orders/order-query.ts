@@ -3,6 +3,7 @@ import { InputError } from "../../clients/errors.js";
 import { ORDER_STATUSES, ORDER_TIME_STATUSES, requireStatus } from "../../clients/pos-codes.js";
 import type { OrderListParams, OrderSort, PosClient } from "../../clients/pos.js";
 import { parseDuration } from "../../format/duration.js";
+import { orderStatusName } from "../../format/orders.js";
 import { toIsoInZone, toUnix } from "../../format/time.js";
 import { sinceInput, untilInput } from "../inputs.js";
 import { carriers, orderSources, refId, sourcePair } from "../pos/shop-refs.js";
@@ -143,11 +144,23 @@ export function statusDating(input: Pick<FilterInput, "time_field" | "statuses" 
   return { s: field, from: since && toUnix(since), to: until && toUnix(until) };
 }
 
-/** What since/until resolved to ("this month", "last 30 days"), in the shop's zone; an end not given stays open. */
-export function rangeEcho(input: Pick<FilterInput, "since" | "until">, timeZone: string): { since?: string; until?: string } | undefined {
+/** The date since/until range over, in the owner's words: "created", "paid_at", "reached shipped". */
+function rangedBy(value: string | number | undefined): string {
+  if (value === undefined) return "created";
+  const field = timeField(value);
+  if (field === -1) return "last status change";
+  if (typeof field === "number") return `reached ${orderStatusName(field) ?? field}`;
+  return field === "inserted_at" ? "created" : field;
+}
+
+/**
+ * What since/until resolved to ("this month", "last 30 days"), in the shop's zone, and the date
+ * they range over; an end not given stays open.
+ */
+export function rangeEcho(input: Pick<FilterInput, "since" | "until" | "time_field">, timeZone: string): { since?: string; until?: string; by: string } | undefined {
   if (input.since === undefined && input.until === undefined) return undefined;
   const { since, until } = openRange(input.since, input.until, timeZone);
-  return { since: since && toIsoInZone(since, timeZone), until: until && toIsoInZone(until, timeZone) };
+  return { since: since && toIsoInZone(since, timeZone), until: until && toIsoInZone(until, timeZone), by: rangedBy(input.time_field) };
 }
 
 async function sourcePairs(pos: PosClient, shopId: string, values: string[]): Promise<string[][]> {

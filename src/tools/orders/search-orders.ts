@@ -10,16 +10,25 @@ import { cursorInput, shopIdInput } from "../inputs.js";
 import { everyRow, inPagesOf, MAX_PAGE_SIZE, pageState, resumeAt, rowIndex, SUM_MAX, walkPages } from "../pos/paging.js";
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { orderNames } from "../pos/shop-refs.js";
-import { continuesGrouping, figuresOf, groupInput, groupRowSchema, orderGroups } from "./order-groups.js";
+import { COUNT_FIGURES, continuesGrouping, figuresOf, groupInput, groupRowSchema, orderGroups } from "./order-groups.js";
 import { type LocalFilter, localFields, localFilter, localFilterNames, localFilterOf, localMatch } from "./order-local-filter.js";
 import { orderFilterInput, orderQuery, rangeEcho } from "./order-query.js";
 import { LAST_DISTINCT_PAGE, ordersNumbered, SCAN_PAGE_SIZE, SCAN_PAGES } from "./order-ref.js";
 
-/** An order's fields as asked, with the status's name beside its code (a code alone means nothing to a reader). */
-const rawRow = (o: PosOrder) => {
-  const row = upstreamRecord(o);
+/**
+ * An order's fields as asked (`shown`: what the projection shows), with the status's name beside
+ * its code (a code alone means nothing to a reader).
+ */
+const rawRow = (o: PosOrder, shown: ReadonlySet<string>) => {
+  const row: Record<string, unknown> & { id: string } = { ...Object.fromEntries(Object.entries(upstreamRecord(o)).filter(([key]) => shown.has(key))), id: String(o.id) };
   return "status" in row && row.status_name === undefined ? { ...row, status_name: orderStatusName(row.status) } : row;
 };
+
+/**
+ * What the totals are summed from (figuresOf): read beside any projection, so a list of ids and
+ * statuses still says what its orders come to, never 0 for want of a price.
+ */
+const FIGURE_FIELDS = ["status", "total_price_after_sub_discount", "total_price", "cod", "shipping_fee", "is_free_shipping", "items"];
 
 /** Rows listed when the call names no limit. */
 const ROW_LIMIT = 20;
@@ -105,11 +114,14 @@ function widen(state: CursorState, limit: number): CursorState | undefined {
   return at.pg <= LAST_DISTINCT_PAGE ? { ...state, ...at } : undefined;
 }
 
-/** The fields asked for, plus what paging and local filters need. */
+/** The fields asked for, plus what paging and local filters need: what a projected row shows. */
 function projection(fields: string[] | undefined, sort: string, filter: LocalFilter | undefined): string[] | undefined {
   const time = SORT_TIME[sort]?.field;
   return fields && [...new Set([...fields, "id", ...(time ? [time] : []), ...localFields(filter)])];
 }
+
+/** The fields read: those shown, and what the totals are summed from. */
+const readFields = (shown: string[] | undefined) => shown && [...new Set([...shown, ...FIGURE_FIELDS])];
 
 /**
  * What reaches past page 100 (the list repeats rows there): a sort that follows the time the query
@@ -129,14 +141,14 @@ function pastPage100(q: OrderListParams): string {
  */
 async function orderCounts(input: Parameters<typeof orderGroups>[0], ctx: ToolContext, shopId: string, warm = true) {
   const asked = { ...input, group_by: ["status" as const], limit: 100, fields: undefined, cursor: undefined, group_sort: undefined, min_orders: undefined };
-  const { groups, note, group_count: _count, ...grouped } = await orderGroups(asked, ctx, shopId, { warm });
+  const { groups, note, group_count: _count, figures: _figures, ...grouped } = await orderGroups(asked, ctx, shopId, { warm });
   const totals: Record<string, StatusTotals> = {};
   for (const g of (groups ?? []) as (StatusTotals & { status?: unknown })[]) {
     if (typeof g.status === "string") {
       totals[g.status] = { orders: g.orders, amount: g.amount, ...(g.returned_amount ? { returned_amount: g.returned_amount } : {}), cod: g.cod, shipping_fee: g.shipping_fee };
     }
   }
-  return { ...grouped, totals: Object.keys(totals).length ? totals : undefined, note };
+  return { ...grouped, totals: Object.keys(totals).length ? totals : undefined, note, figures: COUNT_FIGURES };
 }
 
 interface StatusTotals {
@@ -165,8 +177,8 @@ export const searchOrders = defineTool({
     shop_id: shopIdInput,
     ...orderFilterInput,
     ...groupInput,
-    fields: z.array(z.string().max(60)).max(60).optional().describe("Upstream fields to return raw, instead of rows"),
-    limit: z.number().int().min(0).max(100).optional().describe("Max rows or groups; 0: only total, totals, group_count"),
+    fields: z.array(z.string().max(60)).max(60).optional().describe("Upstream fields, raw, instead of rows"),
+    limit: z.number().int().min(0).max(100).optional().describe("Max rows or groups; 0: counts only"),
     cursor: cursorInput,
   }),
   output: z.object({
@@ -186,13 +198,14 @@ export const searchOrders = defineTool({
     as_of: z.string().optional().describe("Counted from the shop index, brought up to date at this time"),
     counted_by: z.enum(["pos_analytics"]).optional(),
     next_cursor: z.string().optional(),
-    range: z.object({ since: z.string().optional(), until: z.string().optional() }).optional().describe("since/until as read"),
+    range: z.object({ since: z.string().optional(), until: z.string().optional(), by: z.string() }).optional().describe("since/until as read, and the date they range over"),
     currency: z.string().optional(),
     totals: z
       .record(z.string(), z.object({ orders: z.number(), amount: z.number(), returned_amount: z.number().optional(), cod: z.number(), shipping_fee: z.number() }))
       .optional()
       .describe("Per status, over every match"),
     note: z.string().optional(),
+    figures: z.string().optional(),
   }),
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);
@@ -211,7 +224,7 @@ export const searchOrders = defineTool({
       state = at.pg <= LAST_DISTINCT_PAGE ? { ...decoded, ...at } : decoded;
     } else {
       const lf = localFilter.parse(localFilterOf(input, ctx.config.timezone));
-      const q = { ...(await orderQuery(ctx.pos, shopId, input, ctx.config.timezone)), fields: projection(input.fields, input.sort, lf) };
+      const q = { ...(await orderQuery(ctx.pos, shopId, input, ctx.config.timezone)), fields: readFields(projection(input.fields, input.sort, lf)) };
       // Filtered here, the list is read in its largest pages: most rows it serves are dropped.
       state = { q, lf, pg: 1, off: 0, ps: lf ? SCAN_PAGE_SIZE : limit, seen: [], li: [] };
     }
@@ -273,7 +286,9 @@ export const searchOrders = defineTool({
     // Counted by the statistics or the index as it is: a list of rows reads the shop into no index unasked.
     const counts = all?.length ? countsOf(all) : first && (next || state.lf) ? await orderCounts({ ...input, group_by: ["status"] }, ctx, shopId, false) : undefined;
     return {
-      orders: names ? rows.map((o) => ({ ...orderRow(o, ctx.config.timezone, names), in_status_for: aged ? inStatusFor(o) : undefined })) : rows.map(rawRow),
+      orders: names
+        ? rows.map((o) => ({ ...orderRow(o, ctx.config.timezone, names), in_status_for: aged ? inStatusFor(o) : undefined }))
+        : rows.map((o) => rawRow(o, new Set(projection(input.fields, input.sort, state.lf) ?? Object.keys(o)))),
       total: total ?? (counts && "total" in counts ? (counts.total as number) : undefined),
       excluding_canceled_deleted: counts?.excluding_canceled_deleted,
       next_cursor: next ? encodeCursor("search_orders", input, next) : undefined,
@@ -282,6 +297,7 @@ export const searchOrders = defineTool({
       totals: counts?.totals,
       complete: counts && "complete" in counts ? counts.complete : undefined,
       note: [note, counts && "note" in counts ? counts.note : undefined].filter(Boolean).join(" ") || undefined,
+      figures: counts ? COUNT_FIGURES : undefined,
     };
   },
 });

@@ -23,7 +23,7 @@ function soonestText({ v, days }: { v: PosVariation; days: number }): string {
 
 /** What the sales figures of a row count, said once per answer. */
 const SALES_FIGURES =
-  "sold: units on orders created within sold_span, canceled and deleted ones left out; returned: of those, units that came back; days_of_cover: stock_available / units sold a day (none: nothing sold).";
+  "sold: units on orders created within sold_span, canceled and deleted ones left out (as search_orders and get_sales_analytics count sales); returned: of those, units that came back; days_of_cover: stock_available / units sold a day (none: nothing sold); sold_totals: every match summed.";
 
 /** Upstream pages (of 100 variations) one low-stock call reads before answering with a cursor. */
 const STOCK_SCAN_PAGES = 30;
@@ -60,6 +60,9 @@ async function readCatalog(pos: PosClient, shopId: string, query: UpstreamQuery,
   return { rows, complete, total: known };
 }
 
+/** Two figures in order, infinite ones equal among themselves. */
+const compare = (a: number, b: number) => (a === b ? 0 : a < b ? -1 : 1);
+
 /** Units of a variation in one warehouse. */
 function stockIn(v: PosVariation, warehouseId: string): number {
   return v.variations_warehouses?.find((s) => String(s.warehouse_id) === warehouseId)?.remain_quantity ?? 0;
@@ -86,6 +89,8 @@ type Query = UpstreamQuery & {
   wh?: string;
   max_total?: number;
   sort?: "stock" | "sold" | "days_of_cover";
+  /** The sort's direction as asked; unset: the sort's own (stock and days of cover lowest first, sold most). */
+  asc?: boolean;
   /** Sales over a span (variant-sales.ts): its dates as asked, and the filters on them. */
   ss?: string | number;
   su?: string | number;
@@ -107,6 +112,26 @@ interface Page {
   sales?: Sales;
   /** Nothing matched max_days_of_cover: the variation whose stock lasts the shortest, and how long. */
   soonest?: { v: PosVariation; days: number };
+  /** The whole catalog read: what sold of variations it no longer holds (in no row). */
+  unlisted?: { variations: number; sold: number };
+}
+
+/** The sales of every match summed, and how many matches sold anything. */
+function soldTotals(vs: readonly PosVariation[], sales: Sales) {
+  const totals = { sold: 0, returned: 0, variations_sold: 0, variations_unsold: 0 };
+  for (const v of vs) {
+    const s = sales.byVariation.get(String(v.id));
+    if (!s || s.sold <= 0) totals.variations_unsold += 1;
+    else [totals.sold, totals.returned, totals.variations_sold] = [totals.sold + s.sold, totals.returned + s.returned, totals.variations_sold + 1];
+  }
+  return totals;
+}
+
+/** Sales of variations the catalog does not hold (deleted since): summed, so no total silently lacks them. */
+function unlistedSales(catalog: readonly PosVariation[], sales: Sales): Page["unlisted"] {
+  const held = new Set(catalog.map((v) => String(v.id)));
+  const gone = [...sales.byVariation].filter(([id, s]) => !held.has(id) && s.sold > 0);
+  return gone.length ? { variations: gone.length, sold: gone.reduce((n, [, s]) => n + s.sold, 0) } : undefined;
 }
 
 /**
@@ -147,10 +172,10 @@ async function catalogPage(
           return days !== undefined && (!best || days < best.days) ? { v, days } : best;
         }, undefined)
       : undefined;
-  // Array sort is stable: equal figures keep the catalog's order.
-  if (q.sort === "stock") matched.sort((a, b) => stock(a) - stock(b));
-  if (q.sort === "sold") matched.sort((a, b) => sold(b) - sold(a));
-  if (q.sort === "days_of_cover") matched.sort((a, b) => (cover(a) ?? Number.POSITIVE_INFINITY) - (cover(b) ?? Number.POSITIVE_INFINITY));
+  // Array sort is stable: equal figures keep the catalog's order. Nothing sold lasts forever.
+  const figure = { stock, sold, days_of_cover: (v: PosVariation) => cover(v) ?? Number.POSITIVE_INFINITY }[q.sort ?? "stock"];
+  const ascending = q.asc ?? q.sort !== "sold";
+  if (q.sort) matched.sort((a, b) => (ascending ? 1 : -1) * compare(figure(a), figure(b)));
   const next = at + input.limit;
   return {
     rows: matched.slice(at, next),
@@ -160,6 +185,7 @@ async function catalogPage(
     query: q,
     sales,
     soonest,
+    unlisted: sales && catalog.complete && !search && !variation_ids ? unlistedSales(catalog.rows, sales) : undefined,
   };
 }
 
@@ -179,6 +205,7 @@ export const searchProducts = defineTool({
     max_total_stock: z.number().int().optional().describe("Summed over warehouses"),
     ...salesInput,
     sort_by: z.enum(["stock", "sold", "days_of_cover"]).optional().describe("stock, days_of_cover: lowest first; sold: most"),
+    ascending: z.boolean().optional().describe("Lowest first (false: highest)"),
     warehouse_id: z.string().max(120).optional().describe("Warehouse id or name"),
     // Rows of up to a few hundred characters each: 50 keep a page near 5k tokens.
     limit: totalsLimitInput(50, 20),
@@ -189,9 +216,10 @@ export const searchProducts = defineTool({
     variations: z.array(variationRowSchema),
     total: z.number().optional(),
     stock_totals: stockTotalsSchema.optional().describe("Every match summed (limit 0, max_total_stock or sort_by)"),
+    sold_totals: z.object({ sold: z.number(), returned: z.number(), variations_sold: z.number(), variations_unsold: z.number() }).optional(),
     next_cursor: z.string().optional(),
     complete: z.boolean().optional().describe("false: the catalog was read only in part"),
-    sold_span: z.object({ since: z.string(), until: z.string() }).optional(),
+    sold_span: z.object({ since: z.string(), until: z.string(), by: z.string() }).optional(),
     ask_again_in_s: z.number().optional(),
     note: z.string().optional(),
     figures: z.string().optional(),
@@ -200,6 +228,7 @@ export const searchProducts = defineTool({
     if (input.max_total_stock !== undefined && input.warehouse_id !== undefined) {
       throw new InputError("max_total_stock", "sums every warehouse, so it does not combine with warehouse_id", "Use max_stock for one warehouse's stock, or drop warehouse_id.");
     }
+    if (input.ascending !== undefined && input.sort_by === undefined) throw new InputError("ascending", "orders a sort", 'Pass sort_by too: "stock", "sold" or "days_of_cover".');
     const shopId = await resolveShopId(ctx, input.shop_id);
     const warehouse = input.warehouse_id === undefined ? undefined : await warehouseId(ctx.pos, shopId, "warehouse_id", input.warehouse_id);
     const scan = input.cursor ? decodeCursor("search_products", input, scanCursor) : undefined;
@@ -216,6 +245,7 @@ export const searchProducts = defineTool({
       wh: warehouse,
       max_total: input.max_total_stock,
       sort: input.sort_by,
+      asc: input.ascending,
       ss: input.sold_since,
       su: input.sold_until,
       max_sold: input.max_sold,
@@ -228,7 +258,7 @@ export const searchProducts = defineTool({
             "search_products",
             input,
             () => ({ ...query, ...filters }),
-            async ({ max_stock: _max, wh: _wh, part: _part, max_total: _total, sort: _sort, ss: _ss, su: _su, max_sold: _sold, max_cover: _cover, ...q }, page_number, page_size) => {
+            async ({ max_stock: _max, wh: _wh, part: _part, max_total: _total, sort: _sort, asc: _asc, ss: _ss, su: _su, max_sold: _sold, max_cover: _cover, ...q }, page_number, page_size) => {
               const got = await ctx.pos.listVariations(shopId, { ...q, page_number, page_size });
               served += got.data.length;
               return got;
@@ -270,9 +300,10 @@ export const searchProducts = defineTool({
       }),
       total: part ? undefined : page.total,
       stock_totals: totals && named ? stockTotals(page.matched!, named, only) : undefined,
+      sold_totals: totals && sales ? soldTotals(page.matched!, sales) : undefined,
       next_cursor: page.next_cursor,
       complete: page.complete === false ? false : undefined,
-      sold_span: sales && { since: toIsoInZone(sales.since, ctx.config.timezone), until: toIsoInZone(sales.until, ctx.config.timezone) },
+      sold_span: sales && { since: toIsoInZone(sales.since, ctx.config.timezone), until: toIsoInZone(sales.until, ctx.config.timezone), by: "created" },
       ask_again_in_s: sales?.reading && !sales.reading.failed ? askAgainIn(sales.reading) : undefined,
       note: sales?.reading
         ? `${readingNote("the shop's orders", sales.reading, ctx.config.timezone)}.`
@@ -282,7 +313,9 @@ export const searchProducts = defineTool({
             ? `Only the first ${STOCK_SCAN_PAGES * MAX_PAGE_SIZE} of ${page.read ?? "more"} variations were read: narrow with search.`
             : page.soonest
               ? `None lasts ${page.query.max_cover} days or less at that pace; the shortest: ${soonestText(page.soonest)}.`
-              : (part ?? missing),
+              : page.unlisted
+                ? `${page.unlisted.sold} units sold of ${page.unlisted.variations} variations the catalog no longer holds are in no row nor in sold_totals.`
+                : (part ?? missing),
       figures: (names && page.rows.length) || totals ? (sales ? `${STOCK_FIGURES} ${SALES_FIGURES}` : STOCK_FIGURES) : undefined,
     };
   },

@@ -14,12 +14,21 @@ const sum = (orders: OrderRecord[], pick: (o: OrderRecord) => number) => orders.
 const price = (o: OrderRecord) => o.items.reduce((total, it) => total + it.variation_info.retail_price * it.quantity, 0);
 const units = (o: OrderRecord) => o.items.reduce((total, it) => total + it.quantity, 0);
 
-/** Orders counted as sales: reached `status` at some point, created inside [since, until] shop days. */
-function sales(since: string, until: string, status = 1): OrderRecord[] {
+/**
+ * Orders counted as sales: created inside [since, until] shop days, neither canceled nor deleted
+ * (whenever that happened); with `status` (success_status), those that reached it.
+ */
+function sales(since: string, until: string, status?: number): OrderRecord[] {
   const from = Date.parse(`${since}T00:00:00+07:00`);
   const to = Date.parse(`${until}T23:59:59+07:00`);
   return pos().orders.filter(
-    (o) => !o.is_removed && o.status_history.some((s) => s.status === status) && at(o.inserted_at) >= from && at(o.inserted_at) <= to,
+    (o) =>
+      !o.is_removed &&
+      o.status !== 6 &&
+      o.status !== 7 &&
+      (status === undefined || o.status_history.some((s) => s.status === status)) &&
+      at(o.inserted_at) >= from &&
+      at(o.inserted_at) <= to,
   );
 }
 
@@ -59,12 +68,13 @@ describe("get_sales_analytics", () => {
     expect(r.data.currency).toBe("VND");
   });
 
-  it("states the net figures: sales from confirmation on, returned ones deducted", async () => {
+  it("states the net figures: every order but canceled and deleted ones, returned ones deducted", async () => {
     const r = await h.call("get_sales_analytics", { since: "2026-09-01", until: "2026-11-22", split_by: ["Order.source"] });
     expect(r.isError, r.text).toBe(false);
     const orders = sales("2026-09-01", "2026-11-22");
-    // Confirmed, then canceled or returned: still counted as sales, as the description says.
-    expect(orders.some((o) => o.status === 6)).toBe(true);
+    // Not yet confirmed: a sale all the same, as search_orders counts it.
+    expect(orders.some((o) => o.status === 0)).toBe(true);
+    expect(r.data.dated_by).toEqual({ sales: "created", returns: "sale date" });
     const returned = orders.filter((o) => o.status === 5);
     expect(returned.length).toBeGreaterThan(0);
     const kept = orders.filter((o) => o.status !== 5);

@@ -2,11 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { OrderRecord } from "../../../src/sandbox/pos/types.js";
 import { useHarness } from "../../helpers/harness.js";
 
-// Issue 33: an order confirmed then canceled counts as a sale (the POS counts an order from
-// success_status on), while the owner asking for units sold means the ones not canceled. Every
-// answer says how many of the orders it counted are now canceled or deleted (what search_orders'
-// without_canceled leaves out), and without_canceled leaves them out. Checked against the
-// sandbox's raw records.
+// Issues 33 and 39: an order canceled or deleted, whenever that happened (after confirmation too),
+// is no sale, while the POS's statistics count an order from success_status on. The tool leaves
+// them out by default, says what it left out (totals.canceled), and counts them when asked
+// (include_canceled, or a filter naming their status). Checked against the sandbox's raw records.
 const h = useHarness({ sandbox: { ratePerSecond: 10_000 } });
 
 // biome-ignore lint/suspicious/noExplicitAny: rows are read by their split names
@@ -17,11 +16,11 @@ const UNTIL = "2026-11-22";
 const CANCELED = new Set([6, 7]);
 const at = (recordTime: string) => Date.parse(`${recordTime}Z`);
 
-/** Orders counted as sales: confirmed at some point, created in the range (shop days). */
+/** Every order created in the range (shop days) the list holds: sales, and the canceled and deleted ones. */
 function sales(): OrderRecord[] {
   const from = Date.parse(`${SINCE}T00:00:00+07:00`);
   const to = Date.parse(`${UNTIL}T23:59:59+07:00`);
-  return h.sandbox.pos.orders.filter((o) => !o.is_removed && o.status_history.some((s) => s.status === 1) && at(o.inserted_at) >= from && at(o.inserted_at) <= to);
+  return h.sandbox.pos.orders.filter((o) => !o.is_removed && at(o.inserted_at) >= from && at(o.inserted_at) <= to);
 }
 const units = (orders: OrderRecord[]) => orders.reduce((n, o) => n + o.items.reduce((m, it) => m + it.quantity, 0), 0);
 const price = (orders: OrderRecord[]) => orders.reduce((n, o) => n + o.items.reduce((m, it) => m + it.variation_info.retail_price * it.quantity, 0), 0);
@@ -36,15 +35,15 @@ function unitsPerVariation(orders: OrderRecord[]): Record<string, number> {
 const perVariation = (rows: Row[]) => Object.fromEntries(rows.map((r) => [r["Variation.id"], r.product_count]));
 
 describe("get_sales_analytics and orders canceled after confirmation", () => {
-  it("units sold per variant without_canceled equal the raw count of the orders not canceled", async () => {
+  it("by default counts units sold per variant as the raw orders not canceled or deleted, and says what it left out", async () => {
     const all = sales();
     const live = all.filter((o) => !CANCELED.has(o.status));
     const gone = all.filter((o) => CANCELED.has(o.status));
     // The seed has orders confirmed and canceled since, in the range: what the question is about.
-    expect(gone.length).toBeGreaterThan(0);
+    expect(gone.some((o) => o.status_history.some((s) => s.status === 1))).toBe(true);
     expect(unitsPerVariation(live)).not.toEqual(unitsPerVariation(all));
 
-    const r = await h.call("get_sales_analytics", { since: SINCE, until: UNTIL, split_by: ["Variation.id"], without_canceled: true, limit: 500 });
+    const r = await h.call("get_sales_analytics", { since: SINCE, until: UNTIL, split_by: ["Variation.id"], limit: 500 });
     expect(r.isError, r.text).toBe(false);
     expect(r.data.truncated).toBeUndefined();
     expect(perVariation(r.data.rows)).toEqual(unitsPerVariation(live));
@@ -53,28 +52,29 @@ describe("get_sales_analytics and orders canceled after confirmation", () => {
     // one order holds several variants, so neither success nor canceled counts orders here).
     expect(r.data.totals.canceled).toEqual({ product_count: units(gone), price: price(gone) });
     expect(r.data.totals.success.order_count).toBeUndefined();
+    expect(r.data.figures).toContain("canceled and deleted left out");
   });
 
-  it("by default counts them, as the POS does, and says how many are in", async () => {
+  it("counts them when asked, and success - canceled is the default's figure", async () => {
     const all = sales();
     const gone = all.filter((o) => CANCELED.has(o.status));
-    const r = await h.call("get_sales_analytics", { since: SINCE, until: UNTIL, split_by: ["Variation.id"], limit: 500 });
-    expect(r.isError, r.text).toBe(false);
-    expect(perVariation(r.data.rows)).toEqual(unitsPerVariation(all));
-    expect(r.data.totals.success.product_count).toBe(units(all));
-    expect(r.data.totals.canceled).toEqual({ product_count: units(gone), price: price(gone) });
+    const counted = await h.call("get_sales_analytics", { since: SINCE, until: UNTIL, split_by: ["Variation.id"], include_canceled: true, limit: 500 });
+    expect(counted.isError, counted.text).toBe(false);
+    expect(perVariation(counted.data.rows)).toEqual(unitsPerVariation(all));
+    expect(counted.data.totals.canceled).toEqual({ product_count: units(gone), price: price(gone) });
+    expect(counted.data.figures).toContain("canceled and deleted counted in");
 
-    // By order-level splits the orders add up too: success - canceled is what without_canceled counts.
+    // By order-level splits the orders add up too.
     const byDay = await h.call("get_sales_analytics", { since: SINCE, until: UNTIL });
-    const without = await h.call("get_sales_analytics", { since: SINCE, until: UNTIL, without_canceled: true });
-    expect(byDay.data.totals.success.order_count).toBe(all.length);
+    const withCanceled = await h.call("get_sales_analytics", { since: SINCE, until: UNTIL, include_canceled: true });
+    expect(withCanceled.data.totals.success.order_count).toBe(all.length);
     expect(byDay.data.totals.canceled).toMatchObject({ order_count: gone.length, product_count: units(gone), price: price(gone) });
-    expect(without.data.totals.success).toMatchObject({
+    expect(byDay.data.totals.success).toMatchObject({
       order_count: all.length - gone.length,
       product_count: units(all) - units(gone),
       price: price(all) - price(gone),
     });
-    expect(without.data.totals.canceled).toEqual(byDay.data.totals.canceled);
+    expect(withCanceled.data.totals.canceled).toEqual(byDay.data.totals.canceled);
   });
 
   it("keeps to the statuses a filter asks for, in one request", async () => {
@@ -84,6 +84,8 @@ describe("get_sales_analytics and orders canceled after confirmation", () => {
     const only = await h.call("get_sales_analytics", { since: SINCE, until: UNTIL, filter: { "Order.status": ["canceled", "received"] } });
     expect(only.isError, only.text).toBe(false);
     expect(only.data.totals.canceled).toMatchObject({ order_count: canceledOnly.length, product_count: units(canceledOnly) });
+    // Asked for by their status, the canceled orders are what is counted.
+    expect(only.data.totals.success.order_count).toBe(canceledOnly.length + all.filter((o) => o.status === 3).length);
     // A filter that keeps no canceled status: none of what it counts is canceled, and it says so.
     const none = await h.call("get_sales_analytics", { since: SINCE, until: UNTIL, filter: { "Order.status_exclude": ["canceled", "deleted"] } });
     expect(none.isError, none.text).toBe(false);
@@ -107,14 +109,15 @@ describe("get_sales_analytics and orders canceled after confirmation", () => {
     expect(r.data.totals.canceled).toMatchObject({ order_count: gone.length, price: price(gone) });
   });
 
-  it("the daily report says how many of the day's orders are canceled since", async () => {
+  it("the daily report leaves out the day's orders canceled since, and says how many", async () => {
     const gone = sales().filter((o) => CANCELED.has(o.status));
     const shopDay = (o: OrderRecord) => new Date(at(o.inserted_at) + 7 * 3_600_000).toISOString().slice(0, 10);
     const day = shopDay(gone[0]!);
     const ofDay = sales().filter((o) => shopDay(o) === day);
     const r = await h.call("get_daily_report", { date: day });
     expect(r.isError, r.text).toBe(false);
-    expect(r.data.sales).toMatchObject({ order_count: ofDay.length, canceled_orders: ofDay.filter((o) => CANCELED.has(o.status)).length });
+    const live = ofDay.filter((o) => !CANCELED.has(o.status));
+    expect(r.data.sales).toMatchObject({ order_count: live.length, canceled_orders: ofDay.length - live.length, price: price(live) });
     expect(r.data.sales.canceled_orders).toBeGreaterThan(0);
   });
 });

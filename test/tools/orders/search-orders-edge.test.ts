@@ -49,14 +49,17 @@ describe("search_orders says what relative dates resolved to", () => {
   const yesterday = () => shopDate(Date.now() - 86_400_000);
 
   it("in rows and groups, in the shop's zone, an open end left open", async () => {
-    const day = { since: `${yesterday()}T00:00:00+07:00`, until: `${yesterday()}T23:59:59+07:00` };
+    const day = { since: `${yesterday()}T00:00:00+07:00`, until: `${yesterday()}T23:59:59+07:00`, by: "created" };
     const rows = await h.call("search_orders", { since: "yesterday", until: "yesterday", limit: 1 });
     expect(rows.isError, rows.text).toBe(false);
     expect(rows.data.range).toEqual(day);
     const grouped = await h.call("search_orders", { since: "yesterday", until: "yesterday", group_by: ["status"] });
     expect(grouped.data.range).toEqual(day);
     const month = await h.call("search_orders", { since: "this month", limit: 1 });
-    expect(month.data.range).toEqual({ since: `${shopDate(Date.now()).slice(0, 8)}01T00:00:00+07:00` });
+    expect(month.data.range).toEqual({ since: `${shopDate(Date.now()).slice(0, 8)}01T00:00:00+07:00`, by: "created" });
+    // The date a range is over is said: a status's time reads as reaching it.
+    const shipped = await h.call("search_orders", { since: "yesterday", until: "yesterday", time_field: "shipped", limit: 1 });
+    expect(shipped.data.range).toEqual({ ...day, by: "reached shipped" });
     // No range asked, none said; a page read on with the cursor repeats none.
     expect((await h.call("search_orders", { limit: 1 })).data.range).toBeUndefined();
     expect((await h.call("search_orders", { cursor: rows.data.next_cursor ?? month.data.next_cursor, limit: 1 })).data.range).toBeUndefined();

@@ -1,0 +1,85 @@
+import { expect } from "vitest";
+import type { OrderRecord, PosState } from "../../../src/sandbox/pos/index.js";
+import type { CallOutcome, Harness } from "../../helpers/harness.js";
+
+// The figures of a span computed from the sandbox's raw records, by the one definition every tool
+// answers by default (design.md, "One meaning per word"): an order is dated by its creation, in
+// shop days (UTC+7); one canceled or deleted, whenever that happened, is no sale and no buyer;
+// removed (erased) orders are in no list and no statistic.
+
+export const CANCELED = 6;
+export const DELETED = 7;
+const HOUR = 3_600_000;
+
+export const recordMs = (recordTime: string) => Date.parse(`${recordTime}Z`);
+export const shopDay = (recordTime: string) => new Date(recordMs(recordTime) + 7 * HOUR).toISOString().slice(0, 10);
+
+export const isVoid = (o: OrderRecord) => o.status === CANCELED || o.status === DELETED;
+export const units = (o: OrderRecord) => o.items.reduce((n, it) => n + it.quantity, 0);
+/** Goods before discounts: the statistics' price. */
+export const price = (o: OrderRecord) => o.items.reduce((n, it) => n + it.variation_info.retail_price * it.quantity, 0);
+/** Every discount: the statistics' discount. */
+export const discount = (o: OrderRecord) => o.total_discount + o.items.reduce((n, it) => n + it.discount_each_product * it.quantity, 0);
+/** Goods after discounts, shipping excluded: search_orders' amount. */
+export const amount = (o: OrderRecord) => o.total_price_after_sub_discount;
+export const shippingFee = (o: OrderRecord) => (o.is_free_shipping ? 0 : o.shipping_fee);
+export const sum = (orders: readonly OrderRecord[], pick: (o: OrderRecord) => number) => orders.reduce((n, o) => n + pick(o), 0);
+
+/** A buyer as search_orders groups them: the POS customer, else the phone. */
+export const buyerOf = (o: OrderRecord) => o.shop_customer_id ?? o.customer?.id ?? `phone ${o.bill_phone_number}`;
+
+/** Units per variation of these orders. */
+export function unitsPerVariation(orders: readonly OrderRecord[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const o of orders) for (const it of o.items) out.set(it.variation_id, (out.get(it.variation_id) ?? 0) + it.quantity);
+  return out;
+}
+
+/** Orders per key of these orders. */
+export function countBy(orders: readonly OrderRecord[], key: (o: OrderRecord) => string): Map<string, OrderRecord[]> {
+  const out = new Map<string, OrderRecord[]>();
+  for (const o of orders) out.set(key(o), [...(out.get(key(o)) ?? []), o]);
+  return out;
+}
+
+/** A span of shop days, both ends included. */
+export interface Span {
+  since: string;
+  until: string;
+}
+
+/** What the span holds, by the one definition. */
+export function truthOf(pos: PosState, span: Span) {
+  const from = Date.parse(`${span.since}T00:00:00+07:00`);
+  const to = Date.parse(`${span.until}T23:59:59.999+07:00`);
+  const listed = pos.orders.filter((o) => !o.is_removed);
+  const placed = listed.filter((o) => recordMs(o.inserted_at) >= from && recordMs(o.inserted_at) <= to);
+  const sales = placed.filter((o) => !isVoid(o));
+  const earlier = listed.filter((o) => recordMs(o.inserted_at) < from && !isVoid(o));
+  const buyersBefore = new Set(earlier.map(buyerOf));
+  const buyers = countBy(sales, buyerOf);
+  return {
+    /** Every order created in the span, canceled and deleted ones included: search_orders' total. */
+    placed,
+    sales,
+    canceled: placed.filter((o) => o.status === CANCELED),
+    deleted: placed.filter((o) => o.status === DELETED),
+    buyers,
+    /** Buyers of the span who bought before it too (a canceled or deleted order is no purchase). */
+    returning: [...buyers.keys()].filter((b) => buyersBefore.has(b)),
+    /** Of the sales, the orders the carrier brought back (the statistics' returned, status 5). */
+    returned: sales.filter((o) => o.status === 5),
+  };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: rows are read by their figure names
+export type Row = Record<string, any>;
+
+/** A tool call that must answer: the failure names the call and the error. */
+export const asking =
+  (h: Harness) =>
+  async (name: string, args: Record<string, unknown>): Promise<CallOutcome> => {
+    const r = await h.call(name, args);
+    expect(r.isError, `${name} ${JSON.stringify(args)}: ${r.text}`).toBe(false);
+    return r;
+  };
