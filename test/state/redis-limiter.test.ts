@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { RateLimiter } from "../../src/clients/limiter.js";
+import { clock, RateLimiter } from "../../src/clients/limiter.js";
 import { busiestWindow } from "../helpers/arrivals.js";
 import { Logger } from "../../src/log.js";
 import { RedisLink } from "../../src/state/redis-link.js";
@@ -64,6 +64,35 @@ describe("the Redis limiter (Lua scripts, real Redis)", () => {
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(5 * WINDOW);
     expect(elapsed).toBeLessThan(5 * WINDOW + 1500);
+  });
+
+  it("counts a request from when its replica says it most likely arrived, not from when the report reached Redis", async () => {
+    prefix++;
+    const [a, b] = await Promise.all([replica(), replica()]);
+    const slots = await Promise.all(Array.from({ length: LIMIT }, () => a.limiter.acquire("page-6")));
+    await new Promise((r) => setTimeout(r, 150));
+    // The answers began now; the requests most likely arrived 150 ms ago.
+    for (const slot of slots) slot.arrived(clock(), clock() - 150);
+    const started = Date.now();
+    (await b.limiter.acquire("page-6")).arrived();
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(WINDOW - 150 - 20);
+    expect(waited).toBeLessThan(WINDOW - 50);
+  });
+
+  it("a 429 met by one replica makes every replica count the page's requests from their answers", async () => {
+    prefix++;
+    const [a, b] = await Promise.all([replica(), replica()]);
+    const refused = await a.limiter.acquire("page-7");
+    refused.refused();
+    refused.arrived();
+    await new Promise((r) => setTimeout(r, 50));
+    const slots = await Promise.all(Array.from({ length: LIMIT - 1 }, () => b.limiter.acquire("page-7")));
+    for (const slot of slots) slot.arrived(clock(), clock() - 150);
+    const started = Date.now();
+    (await b.limiter.acquire("page-7")).arrived();
+    // Counted from their answers: the next place is free a whole window after them, not 150 ms sooner.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(WINDOW - 60);
   });
 
   it("serves waiters in the order they asked, across replicas", async () => {
