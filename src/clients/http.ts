@@ -297,7 +297,7 @@ export class HttpCore {
         ? this.transportError(op, Object.assign(new Error("deadline"), { code: sent ? "UND_ERR_BODY_TIMEOUT" : "UND_ERR_HEADERS_TIMEOUT" }), write, sent)
         : this.transportError(op, error, write, sent);
     let response: Dispatcher.ResponseData;
-    let arrival: ((answered: number) => number) | undefined;
+    let arrival: (answered: number) => number;
     try {
       const pool = await this.pool();
       arrival = timeTrip(url.origin);
