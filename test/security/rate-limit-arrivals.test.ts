@@ -43,7 +43,8 @@ describe("the page rate limit, counted at the upstream", () => {
     expect(forPage).toHaveLength(CALLS + 1);
     expect(servedOf(forPage, LIMIT)).toHaveLength(forPage.length);
     expect(busiestWindow(forPage)).toBeLessThanOrEqual(LIMIT);
-    // The platform's pace, give or take: the first 5 at once, then 5 a second (a 150 ms connect and a 1.02 s window).
-    expect(elapsed).toBeLessThan(((CALLS + 1 - LIMIT) / LIMIT) * 1.15 + 1);
+    // About the platform's pace: the first 5 at once, then 5 a second (a 150 ms connect, a 1.02 s
+    // window, and each place held until its answer: a round trip of a loopback and an MCP server).
+    expect(elapsed).toBeLessThan(((CALLS + 1 - LIMIT) / LIMIT) * 1.3 + 2);
   }, 40_000);
 });
