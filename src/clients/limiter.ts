@@ -99,7 +99,9 @@ export class RateLimiter {
         this.pump(key, state);
       },
       refused: () => {
-        this.refusals.set(key, clock() + CAUTIOUS_MS);
+        const now = clock();
+        for (const [other, until] of this.refusals) if (until <= now) this.refusals.delete(other);
+        this.refusals.set(key, now + CAUTIOUS_MS);
       },
     };
   }
