@@ -11,9 +11,10 @@ import {
   ResponseTooLargeError,
   UpstreamError,
 } from "./errors.js";
-import { RateLimiter, type Slot } from "./limiter.js";
+import { clock, RateLimiter, type Slot } from "./limiter.js";
 import { LIMIT_WINDOW_MS } from "../state/memory.js";
 import { onAbort, pause } from "./on-abort.js";
+import { timeTrip } from "./round-trip.js";
 import type { Limiter } from "../state/scope.js";
 import { sanitizeText } from "../text/sanitize.js";
 import { registerSecret, SECRET_PARAMS } from "../text/redact.js";
@@ -131,9 +132,6 @@ export function isTransient(error: unknown): boolean {
   return transient && !(error instanceof NetworkError && /cancelled/.test(error.message));
 }
 
-/** How long a rate key's reads count from their answer after one of its requests met a 429. */
-const CAUTIOUS_MS = 60_000;
-
 const isRateLimited = (error: unknown) => error instanceof UpstreamError && (error.status === 429 || error.code === 106);
 
 export const defaultRetry: RetryPolicy = { attempts: 3, baseDelayMs: 250, maxDelayMs: 4000, budgetMs: 15_000 };
@@ -225,15 +223,11 @@ export class HttpCore {
       let slot: Slot | undefined;
       try {
         if (this.limiter && options.rateKey) slot = await this.acquire(this.limiter, options.rateKey, options.signal);
-        // A read counts in the page's rate from when it is sent, the platform's own pace (one that
-        // meets a 429 is tried again). A write, never tried again, holds its place until its answer
-        // begins, the latest it can have arrived, so it never meets a 429 however late it arrives;
-        // so do a key's reads for a while after one met a 429 (requests arriving bunched: a slow
-        // connection to open, a proxy), rather than meet more.
-        if (!write && !this.refusedLately(options.rateKey)) slot?.arrived();
         return await this.once<T>(options, method, write, url, slot);
       } catch (error) {
-        if (options.rateKey && isRateLimited(error)) this.refused.set(options.rateKey, Date.now() + CAUTIOUS_MS);
+        // The page's next requests count from their answers for a while (limiter.ts): the estimate
+        // of when they arrive was wrong for this one, or the page is busy from elsewhere.
+        if (isRateLimited(error)) slot?.refused();
         // A try that failed without an answer may still have reached the upstream: it counts from now.
         slot?.arrived();
         const delay = write ? undefined : this.retryDelay(error, attempt, started);
@@ -242,18 +236,6 @@ export class HttpCore {
         await pause(delay, options.signal, cancelledByClient);
       }
     }
-  }
-
-  /** Rate keys whose requests met a 429, and until when their reads count as writes do. */
-  private readonly refused = new Map<string, number>();
-
-  private refusedLately(key: string | undefined): boolean {
-    if (key === undefined) return false;
-    const until = this.refused.get(key);
-    if (until === undefined) return false;
-    if (until > Date.now()) return true;
-    this.refused.delete(key);
-    return false;
   }
 
   private async acquire(limiter: Limiter, key: string, signal: AbortSignal | undefined): Promise<Slot> {
@@ -315,14 +297,21 @@ export class HttpCore {
         ? this.transportError(op, Object.assign(new Error("deadline"), { code: sent ? "UND_ERR_BODY_TIMEOUT" : "UND_ERR_HEADERS_TIMEOUT" }), write, sent)
         : this.transportError(op, error, write, sent);
     let response: Dispatcher.ResponseData;
+    let arrival: (answered: number) => number;
     try {
-      response = await this.send(await this.pool(), options, method, url, signal);
+      const pool = await this.pool();
+      arrival = timeTrip(url.origin);
+      response = await this.send(pool, options, method, url, signal);
     } catch (error) {
       upstreamEvents.observe?.(this.api ?? "other", "error", Date.now() - t0);
       throw failed(error, false);
     }
-    // The answer has begun, so the request reached the upstream by now at the latest.
-    slot?.arrived();
+    // The answer has begun, so the request reached the upstream by now at the latest. A write
+    // counts from then (it is never tried again, so it must never meet a 429); a read from when
+    // it most likely arrived (one that meets a 429 all the same is tried again).
+    const answered = clock();
+    const likely = arrival(answered);
+    slot?.arrived(answered, write ? undefined : likely);
     const status = response.statusCode;
     upstreamEvents.observe?.(this.api ?? "other", String(status), Date.now() - t0);
     let text: string;

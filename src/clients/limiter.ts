@@ -1,9 +1,26 @@
 import { cancelledByClient } from "./errors.js";
 import { onAbort } from "./on-abort.js";
 
-/** A granted place in a key's rate: say (once) when the request has reached the upstream by the latest. */
+/**
+ * The limiter's clock, in milliseconds: monotonic, so a step of the wall clock (NTP, a laptop
+ * waking) neither empties the window at once nor freezes it.
+ */
+export const clock = (): number => performance.now();
+
+/** How long a key's requests count from the latest time they can have arrived after the upstream refused one for the rate. */
+export const CAUTIOUS_MS = 60_000;
+
+/** A granted place in a key's rate. */
 export interface Slot {
-  arrived(at?: number): void;
+  /**
+   * Says (once) when the request reached the upstream, in `clock()` time: by `latest` for certain
+   * (its answer began, or its try ended; now by default), and, where the sender can tell,
+   * `likely`: when it most likely did (see round-trip.ts). The key counts it from `likely` unless
+   * the upstream refused one of its requests for the rate within CAUTIOUS_MS.
+   */
+  arrived(latest?: number, likely?: number): void;
+  /** The upstream refused it for the rate (HTTP 429): the key counts from `latest` for CAUTIOUS_MS. */
+  refused(): void;
 }
 
 interface KeyState {
@@ -18,15 +35,17 @@ interface KeyState {
 /**
  * Keeps each key (a page id) at or under `limit` requests per `windowMs` as the upstream counts
  * them: by arrival. When a request arrives cannot be seen from here, only bounded: not before it
- * was sent, not after its answer began. So a slot counts from when its answer began (or its try
- * failed), and until then it holds its place. Timing slots when they were granted let requests
- * that left late (behind a slow connect, a proxy opening its own connection, a TLS handshake)
- * arrive together with the next ones; timing them when they were written to the socket still
- * misses delays past the socket. With the answer's time, request k+limit is sent no earlier than
- * `windowMs` after request k arrived, whatever the path in between does. Callers wait FIFO.
+ * was sent, not after its answer began. A request granted at the send bunches with the next ones
+ * whenever something delays it on the way (a connection being opened, a proxy opening its own,
+ * a TLS handshake, a pool with no free connection, a busy event loop): the next ones go a window
+ * after the send while it arrived later. So a granted request holds its place until its answer
+ * begins (or its try fails), and only then counts, from when it most likely arrived: any delay on
+ * its way is then in its answer's time too. Callers wait FIFO.
  */
 export class RateLimiter {
   private readonly keys = new Map<string, KeyState>();
+  /** Keys the upstream refused lately, and until when they count from `latest`. */
+  private readonly refusals = new Map<string, number>();
 
   constructor(
     private readonly limit: number,
@@ -56,32 +75,50 @@ export class RateLimiter {
     });
   }
 
+  /** Whether the upstream refused one of the key's requests for the rate within CAUTIOUS_MS. */
+  cautious(key: string): boolean {
+    const until = this.refusals.get(key);
+    if (until === undefined) return false;
+    if (until > clock()) return true;
+    this.refusals.delete(key);
+    return false;
+  }
+
   private slot(key: string, state: KeyState): Slot {
     state.pending++;
     let done = false;
     return {
-      arrived: (at = Date.now()) => {
+      arrived: (latest = clock(), likely) => {
         if (done) return;
         done = true;
         state.pending--;
+        const at = likely === undefined || this.cautious(key) ? latest : Math.min(likely, latest);
         let i = state.sent.length;
         while (i > 0 && state.sent[i - 1]! > at) i--;
         state.sent.splice(i, 0, at);
         this.pump(key, state);
       },
+      refused: () => {
+        const now = clock();
+        for (const [other, until] of this.refusals) if (until <= now) this.refusals.delete(other);
+        this.refusals.set(key, now + CAUTIOUS_MS);
+      },
     };
   }
 
   private pump(key: string, state: KeyState): void {
-    const now = Date.now();
+    const now = clock();
     while (state.sent.length > 0 && state.sent[0]! <= now - this.windowMs) state.sent.shift();
     while (state.waiters.length > 0 && state.sent.length + state.pending < this.limit) state.waiters.shift()!.grant();
     if (state.timer === undefined && state.waiters.length > 0 && state.sent.length > 0) {
       // Woken when the oldest arrival leaves the window; pending ones wake it through arrived().
-      state.timer = setTimeout(() => {
-        state.timer = undefined;
-        this.pump(key, state);
-      }, state.sent[0]! + this.windowMs - now);
+      state.timer = setTimeout(
+        () => {
+          state.timer = undefined;
+          this.pump(key, state);
+        },
+        Math.ceil(state.sent[0]! + this.windowMs - now),
+      );
     }
     if (state.waiters.length === 0 && state.pending === 0 && state.sent.length === 0) this.keys.delete(key);
   }

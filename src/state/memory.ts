@@ -3,9 +3,10 @@ import { TtlCache } from "./ttl-cache.js";
 import type { CacheOptions, Limiter, StateScope } from "./scope.js";
 
 /**
- * A read's slot counts from when it was sent, a write's from when its answer began; the margin
- * covers timer and clock granularity and a request that arrives a little later than the one
- * before it (a read that still meets a 429 is tried again; a write cannot).
+ * A read's slot counts from when it most likely arrived (its answer less half the fastest round
+ * trip: src/clients/round-trip.ts), a write's from when its answer began; the margin covers timer
+ * granularity and a way there a little quicker than that estimate (a read that still meets a 429
+ * is tried again; a write cannot).
  */
 export const LIMIT_WINDOW_MS = 1020;
 

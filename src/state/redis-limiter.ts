@@ -1,22 +1,24 @@
 import { randomBytes } from "node:crypto";
-import type { RateLimiter, Slot } from "../clients/limiter.js";
+import { CAUTIOUS_MS, clock, type RateLimiter, type Slot } from "../clients/limiter.js";
 import { pause } from "../clients/on-abort.js";
 import type { Limiter } from "./scope.js";
 import type { RedisLink } from "./redis-link.js";
 
 /**
  * The limiter shared by every replica: the in-process limiter's rule (a request holds its place
- * from when it is granted until its answer begins, and counts from then, for `windowMs`), kept in
- * Redis by two atomic scripts so replicas count together. Per key: a sorted set of arrivals (by
- * Redis time), one of granted requests not yet arrived (scored by when their lease ends, so a
- * replica that dies holding places frees them), and a queue of tickets (by first ask) so waiters
- * are served in order across replicas. Times are Redis's own clock, the same for every replica;
- * an arrival is stamped when its replica reports it, after the answer began, so it counts a little
- * late, never early.
+ * from when it is granted until its answer begins, then counts, for `windowMs`, from when it most
+ * likely arrived), kept in Redis by atomic scripts so replicas count together. Per key: a sorted
+ * set of arrivals (by Redis time), one of granted requests not yet arrived (scored by when their
+ * lease ends, so a replica that dies holding places frees them), a queue of tickets (by first
+ * ask) so waiters are served in order across replicas, and a mark while a 429 is recent (every
+ * replica then counts the key's requests from their answers). Times are Redis's own clock, the
+ * same for every replica: a replica reports how long ago its request arrived, measured on its own
+ * monotonic clock, and Redis stamps it that long before the report reaches it (a little late,
+ * never early).
  */
 export const LIMITER_SCRIPTS = {
   pmcpAcquire: {
-    keys: 4,
+    keys: 5,
     lua: `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -38,14 +40,14 @@ if rank < free then
   redis.call('ZREM', KEYS[3], ticket)
   redis.call('ZREM', KEYS[4], ticket)
   redis.call('ZADD', KEYS[2], now + lease, ticket)
-  return {1, 0}
+  return {1, 0, redis.call('EXISTS', KEYS[5])}
 end
 local wait = 0
 if free <= 0 then
   local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
   if oldest[2] then wait = tonumber(oldest[2]) + window - now end
 end
-return {0, wait}
+return {0, wait, 0}
 `,
   },
   pmcpArrived: {
@@ -54,8 +56,15 @@ return {0, wait}
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREM', KEYS[2], ARGV[1])
-redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('ZADD', KEYS[1], now - math.max(0, tonumber(ARGV[3])), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
+return 1
+`,
+  },
+  pmcpRefused: {
+    keys: 1,
+    lua: `
+redis.call('SET', KEYS[1], '1', 'PX', tonumber(ARGV[1]))
 return 1
 `,
   },
@@ -108,8 +117,9 @@ export class RedisLimiter implements Limiter {
     if (!this.link.up) return local;
     const keys = this.keys(key);
     const ticket = `${processId}.${++tickets}`;
+    let cautious: boolean;
     try {
-      await this.wait(keys, ticket, signal);
+      cautious = await this.wait(keys, ticket, signal);
     } catch (error) {
       if (signal?.aborted) {
         // Cancelled while queued: nothing was sent; leave the queue and count the local place.
@@ -122,29 +132,36 @@ export class RedisLimiter implements Limiter {
     }
     let done = false;
     return {
-      arrived: (at) => {
+      arrived: (latest = clock(), likely) => {
         if (done) return;
         done = true;
-        local.arrived(at);
+        const counted = cautious || this.local.cautious(key) ? latest : Math.min(likely ?? latest, latest);
+        local.arrived(latest, cautious ? undefined : likely);
         const ttl = this.options.windowMs + this.options.leaseMs + STALE_MS;
-        this.link.run("pmcpArrived", keys[0]!, keys[1]!, ticket, ttl).catch((error: unknown) => this.link.failed(error));
+        const ago = Math.round(clock() - counted);
+        this.link.run("pmcpArrived", keys[0]!, keys[1]!, ticket, ttl, ago).catch((error: unknown) => this.link.failed(error));
+      },
+      refused: () => {
+        local.refused();
+        this.link.run("pmcpRefused", keys[4]!, CAUTIOUS_MS).catch((error: unknown) => this.link.failed(error));
       },
     };
   }
 
   private keys(key: string): string[] {
-    // One hash tag per key: the four sets live together (one slot of a Redis Cluster).
+    // One hash tag per key: the five live together (one slot of a Redis Cluster).
     const base = `pmcp:{${this.options.prefix}:${key}}:lim`;
-    return [`${base}:arrived`, `${base}:granted`, `${base}:queue`, `${base}:seen`];
+    return [`${base}:arrived`, `${base}:granted`, `${base}:queue`, `${base}:seen`, `${base}:refused`];
   }
 
-  private async wait(keys: string[], ticket: string, signal?: AbortSignal): Promise<void> {
+  /** Waits for a place; resolves with whether a 429 is recent for the key. */
+  private async wait(keys: string[], ticket: string, signal?: AbortSignal): Promise<boolean> {
     const { limit, windowMs, leaseMs } = this.options;
     const ttl = windowMs + leaseMs + STALE_MS;
     for (;;) {
       if (signal?.aborted) throw new Error("cancelled");
-      const [granted, wait] = (await this.link.run("pmcpAcquire", ...keys, limit, windowMs, leaseMs, ticket, STALE_MS, ttl)) as [number, number];
-      if (granted === 1) return;
+      const [granted, wait, cautious] = (await this.link.run("pmcpAcquire", ...keys, limit, windowMs, leaseMs, ticket, STALE_MS, ttl)) as [number, number, number];
+      if (granted === 1) return cautious === 1;
       await pause(wait > 0 ? Math.min(wait + 1, MAX_SLEEP_MS) : POLL_MS, signal, () => new Error("cancelled"));
     }
   }

@@ -11,10 +11,10 @@ const LIMIT = 5;
 
 // Three built servers sharing one Redis, 60 concurrent calls for one page spread over them, through
 // an upstream that takes 150 ms to open a connection and counts arrivals in a process of its own.
-// In-process limits alone put up to 15 requests into one second here (5 per replica). Reads count
-// from when they are sent (the platform's pace): the first ones, opening connections, arrive late
-// and bunch with the next, so the platform refuses a few (429); those are tried again, and the
-// replica that met one counts its reads from their answers for a while, as it does writes.
+// In-process limits alone would put up to 15 requests into one second here (5 per replica). Each
+// replica's first requests go on connections still opening and arrive late; counted from their
+// send, they bunched with the next ones and met 429s. Counted in Redis from when each most likely
+// arrived (its answer less half the fastest round trip), none is refused.
 describe("the page rate limit across replicas sharing Redis, counted at the upstream", () => {
   let upstream: UpstreamProcess<SlowConnectInfo>;
   let redis: RedisServer;
@@ -40,7 +40,7 @@ describe("the page rate limit across replicas sharing Redis, counted at the upst
     await redis?.stop();
   });
 
-  it(`${CALLS} concurrent calls on ${REPLICAS} replicas: at most ${LIMIT} served in any second, a few 429s tried again, in about calls / ${LIMIT} seconds`, async () => {
+  it(`${CALLS} concurrent calls on ${REPLICAS} replicas: at most ${LIMIT} arrive in any second, none refused, in about calls / ${LIMIT} seconds`, async () => {
     const pageId = upstream.info.pages[0]!;
     const started = Date.now();
     const results = await Promise.all(
@@ -50,18 +50,16 @@ describe("the page rate limit across replicas sharing Redis, counted at the upst
     expect(results.filter((r) => r.isError).map((r) => r.text)).toEqual([]);
     const arrivals = await upstream.ask<{ path: string; at: number }[]>("arrivals");
     const forPage = arrivals.filter((a) => a.path.includes(`/pages/${pageId}/`)).map((a) => a.at);
-    const served = servedOf(forPage, LIMIT);
-    const refused = forPage.length - served.length;
     // CALLS conversation reads and the page's tag list (once per replica at most, shared through
-    // Redis), and each refused one again: a few, since a replica refused once counts from answers.
-    expect(served.length).toBeGreaterThanOrEqual(CALLS + 1);
-    expect(served.length).toBeLessThanOrEqual(CALLS + REPLICAS);
-    expect(refused).toBeLessThanOrEqual(2 * REPLICAS);
-    expect(busiestWindow(served)).toBeLessThanOrEqual(LIMIT);
-    // Close to the ideal: the first 5 at once, then 5 a second (a 1.02 s window, a 150 ms connect, a 1 s wait after a 429).
-    const ideal = (served.length - LIMIT) / LIMIT;
+    // Redis), each sent once: none refused, none tried again.
+    expect(forPage.length).toBeGreaterThanOrEqual(CALLS + 1);
+    expect(forPage.length).toBeLessThanOrEqual(CALLS + REPLICAS);
+    expect(servedOf(forPage, LIMIT)).toHaveLength(forPage.length);
+    expect(busiestWindow(forPage)).toBeLessThanOrEqual(LIMIT);
+    // Close to the ideal: the first 5 at once, then 5 a second (a 1.02 s window, a 150 ms connect).
+    const ideal = (forPage.length - LIMIT) / LIMIT;
     expect(elapsed).toBeGreaterThanOrEqual(ideal);
-    expect(elapsed).toBeLessThan(ideal * 1.2 + 2);
+    expect(elapsed).toBeLessThan(ideal * 1.3 + 2);
     for (const replica of replicas) expect(replica.stderr()).not.toMatch(/Redis unavailable/);
   }, 60_000);
 });

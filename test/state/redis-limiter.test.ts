@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { RateLimiter } from "../../src/clients/limiter.js";
+import { clock, RateLimiter } from "../../src/clients/limiter.js";
 import { busiestWindow } from "../helpers/arrivals.js";
 import { Logger } from "../../src/log.js";
 import { RedisLink } from "../../src/state/redis-link.js";
@@ -64,6 +64,36 @@ describe("the Redis limiter (Lua scripts, real Redis)", () => {
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(5 * WINDOW);
     expect(elapsed).toBeLessThan(5 * WINDOW + 1500);
+  });
+
+  it("counts a request from when its replica says it most likely arrived, not from when the report reached Redis", async () => {
+    prefix++;
+    const [a, b] = await Promise.all([replica(), replica()]);
+    const slots = await Promise.all(Array.from({ length: LIMIT }, () => a.limiter.acquire("page-6")));
+    await new Promise((r) => setTimeout(r, 200));
+    // The answers began now; the requests most likely arrived 200 ms ago: the next place is free in about 100 ms, not 300.
+    const started = Date.now();
+    for (const slot of slots) slot.arrived(clock(), clock() - 200);
+    (await b.limiter.acquire("page-6")).arrived();
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(WINDOW - 200 - 20);
+    expect(waited).toBeLessThan(WINDOW - 50);
+  });
+
+  it("a 429 met by one replica makes every replica count the page's requests from their answers", async () => {
+    prefix++;
+    const [a, b] = await Promise.all([replica(), replica()]);
+    const refused = await a.limiter.acquire("page-7");
+    refused.refused();
+    refused.arrived();
+    // Past the refused one's window: the next places are all counted by replica b.
+    await new Promise((r) => setTimeout(r, WINDOW + 50));
+    const slots = await Promise.all(Array.from({ length: LIMIT }, () => b.limiter.acquire("page-7")));
+    const started = Date.now();
+    for (const slot of slots) slot.arrived(clock(), clock() - 200);
+    (await b.limiter.acquire("page-7")).arrived();
+    // Counted from their answers: the next place is free a whole window after them, not 200 ms sooner.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(WINDOW - 20);
   });
 
   it("serves waiters in the order they asked, across replicas", async () => {
