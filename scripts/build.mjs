@@ -16,7 +16,7 @@ const result = await build({
   splitting: true,
   format: "esm",
   platform: "node",
-  target: "node20",
+  target: "node22",
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: "none",

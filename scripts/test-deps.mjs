@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url";
 export const CHROMIUM = "/usr/bin/chromium";
 
 const DOCKER =
-  `docker run --rm --shm-size=1g -v "$PWD":/src:ro node:20-bookworm sh -c ` +
+  `docker run --rm --shm-size=1g -v "$PWD":/src:ro node:22-bookworm sh -c ` +
   `'mkdir /w && cd /w && tar -C /src --exclude=./node_modules --exclude=./dist -cf - . | tar -xf - && npm ci && npm test'`;
 
 function executable(file) {

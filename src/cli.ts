@@ -3,7 +3,7 @@ import { type CliCommand, type Config, ConfigFileError, configSecrets, parseCli 
 import { favourSize } from "./heap-mode.js";
 import { Logger } from "./log.js";
 import { buildServer } from "./server.js";
-import { flushShopIndexes } from "./shop-index/service.js";
+import { closeShopIndexes } from "./shop-index/service.js";
 import { warmStart } from "./shop-index/warm-start.js";
 import type { RedisState } from "./state/redis.js";
 import type { StateScope } from "./state/scope.js";
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   const clients = createClients(config, logger, undefined, shared?.scope);
   cleanups.unshift(clients.close);
   // The shop index's last writes go before Redis (where it may live) closes.
-  cleanups.unshift(flushShopIndexes);
+  cleanups.unshift(closeShopIndexes);
   const closeAll = async () => {
     for (const cleanup of cleanups) await cleanup().catch(() => {});
   };

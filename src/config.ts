@@ -182,14 +182,12 @@ export const configSchema = z.object({
       dir: z.string().min(1).optional(),
       /** PANCAKE_INDEX_REFRESH_SECONDS: an answer this soon after the last refresh reads the index as it is. */
       refreshSeconds: z.number().min(0).max(86_400).default(5),
-      /** PANCAKE_INDEX_MAX_ROWS: most orders of one shop, or conversations of one page, one index holds. */
-      maxRows: z.number().int().min(1_000).max(10_000_000).default(300_000),
-      /** Most rows every index of the process holds in memory together. */
-      maxHeldRows: z.number().int().min(1_000).max(50_000_000).default(600_000),
+      /** PANCAKE_INDEX_MAX_ROWS: most orders of one shop, or conversations of one page, one index holds (on disk, not in memory). */
+      maxRows: z.number().int().min(1_000).max(100_000_000).default(5_000_000),
       /** PANCAKE_INDEX_PRELOAD: at start, read every page's conversations and every shop's orders of all time. */
       preload: z.boolean().default(false),
     })
-    .default({ mode: "memory", refreshSeconds: 5, maxRows: 300_000, maxHeldRows: 600_000, preload: false }),
+    .default({ mode: "memory", refreshSeconds: 5, maxRows: 5_000_000, preload: false }),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -4,10 +4,11 @@ import { join } from "node:path";
 // `pancake-mcp index info|clear`: what the shop index keeps on this machine, and forgetting it.
 
 /**
- * The index's own files: `<kind>-<hash>.json.gz`, each tenant's list of what it keeps
- * (`kept-<hash>.json`, kept.ts), and temporary ones a write left behind.
+ * The index's own files: its database (`shop-index.sqlite`, with SQLite's journal files beside it),
+ * each tenant's list of what it keeps (`kept-<hash>.json`, kept.ts), the gzip copies earlier
+ * versions kept (`<kind>-<hash>.json.gz`), and temporary ones a write left behind.
  */
-const OWN = /^((orders|conversations)-[0-9a-f]{32}\.json\.gz|kept-[0-9a-f]{32}\.json)(\.\d+\.tmp)?$/;
+const OWN = /^(shop-index\.sqlite(-wal|-shm)?|(orders|conversations)-[0-9a-f]{32}\.json\.gz|kept-[0-9a-f]{32}\.json)(\.\d+\.tmp)?$/;
 
 interface IndexFile {
   name: string;
@@ -45,4 +46,10 @@ export async function clearIndex(dir: string): Promise<string> {
   const found = await files(dir);
   await Promise.all(found.map((f) => rm(join(dir, f.name), { force: true })));
   return `removed ${found.length} shop index file(s) from ${dir}; the next question reads the shop again`;
+}
+
+/** The gzip copies earlier versions kept (the database replaced them): removed once it is opened. */
+export async function removeLegacyCopies(dir: string): Promise<void> {
+  const legacy = (await files(dir)).filter((f) => f.name.endsWith(".json.gz"));
+  await Promise.all(legacy.map((f) => rm(join(dir, f.name), { force: true })));
 }

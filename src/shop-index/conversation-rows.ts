@@ -138,9 +138,12 @@ const COUNT_SPAN_S = 31 * 86_400;
 export function conversationKind(pageId: string): IndexKind<Conversation, MessagingClient> {
   return {
     name: `conversations of page ${pageId}`,
+    table: "conversations",
     id: (c) => String(c.id),
     updated: (c) => unix(c.updated_at),
+    inserted: (c) => unix(c.inserted_at),
     version: conversationVersion,
+    heavy: [],
     async read(client, since, until, progress, sink) {
       await readConversations((q) => client.listConversations(pageId, q), since, until, progress, {
         rows: (batch) => sink.rows(batch.map(indexedConversation)),

@@ -11,9 +11,13 @@ import type { IndexKind } from "./row-index.js";
 export function orderKind(shopId: string): IndexKind<PosOrder, PosClient> {
   return {
     name: `orders of shop ${shopId}`,
+    table: "orders",
     id: (o) => String(o.id),
     updated: (o) => unix(o.updated_at),
+    inserted: (o) => unix(o.inserted_at),
     version: orderVersion,
+    // Most of an order's bytes, read by the questions on statuses reached, lines and what came back.
+    heavy: ["status_history", "items"],
     async read(pos, since, until, progress, sink) {
       await readOrders((q) => pos.listOrders(shopId, { ...q, updateStatus: "updated_at", fields: INDEX_FIELDS }), since, until, progress, {
         rows: (batch) => sink.rows(batch.map(indexedOrder)),

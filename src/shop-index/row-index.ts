@@ -1,13 +1,11 @@
-import { isDeepStrictEqual } from "node:util";
 import { callSignal, original, signalled } from "../clients/call-signal.js";
 import { cancelledByClient } from "../clients/errors.js";
 import { onAbort } from "../clients/on-abort.js";
 import { isTransient } from "../clients/http.js";
 import { whileReading } from "../heap-mode.js";
 import type { Logger } from "../log.js";
-import { shareStrings } from "./shared-strings.js";
 import { addSpan, gaps, heldBack } from "./spans.js";
-import { type IndexMeta, type IndexStore, mergeMeta, NOTHING, OPEN, type Reading, SCHEMA, type Span } from "./store.js";
+import { type IndexMeta, type IndexStore, type Into, mergeMeta, NOTHING, OPEN, type Reading, type RowTable, SCHEMA, type Select, type Span, type TableShape } from "./store.js";
 
 /**
  * An index of one upstream list (a shop's orders, a page's conversations): the rows already read,
@@ -43,16 +41,13 @@ export interface ReadSink<R> {
   parallel?(wanted: number): number;
 }
 
-export interface IndexKind<R, C> {
+/**
+ * A kind of index: its rows' shape in the table (the row's id, how new it is: finer than its
+ * update time where the rows tell more, an order's status history, a pushed message's
+ * microseconds), and how the upstream lists and counts them.
+ */
+export interface IndexKind<R, C> extends TableShape<R> {
   readonly name: string;
-  id(row: R): string;
-  /** Unix seconds of the row's last update, the upstream's clock. */
-  updated(row: R): number | undefined;
-  /**
-   * How new the row is, finer than `updated` where the rows tell more (an order's status history,
-   * a pushed message's microseconds): a row is kept over one at least as new only when it differs.
-   */
-  version?(row: R): number;
   /**
    * Every row updated at or after `since` (null: all time), and at or before `until` when given,
    * into `sink` as read; resolves once all of it was, or throws.
@@ -64,8 +59,6 @@ export interface IndexKind<R, C> {
    * cannot count at all.
    */
   count(client: C, since: number | null, until: number): Promise<{ since: number | null; count: number } | undefined>;
-  /** Whether the upstream's default list shows the row (a removed order it hides). */
-  listed(row: R): boolean;
   /** How long an agreeing count check is trusted. */
   checkEveryMs: number;
 }
@@ -121,7 +114,10 @@ export interface ReadState {
 
 /** What an answer read from: the rows and how fresh they are. */
 export interface IndexView<R> {
+  /** Every row held, whole, read from the index's table as it is iterated (consume it without awaiting). */
   rows: Iterable<R>;
+  /** The rows `select` picks (a range of a time, the heavy parts only when asked), read likewise. */
+  select(select: Select): Iterable<R>;
   /** This process's clock (ms) when the refresh the rows come from began. */
   asOf: number;
   /** Set when the index does not hold all that was asked yet: the rows are those read so far. */
@@ -159,7 +155,6 @@ export function byDeadline(work: Promise<unknown>, deadline: number, signal?: Ab
 }
 
 export class RowIndex<R, C extends object> {
-  private rows = new Map<string, R>();
   private meta: IndexMeta | undefined;
   private loaded: Promise<void> | undefined;
   private refreshing: Promise<void> | undefined;
@@ -169,7 +164,10 @@ export class RowIndex<R, C extends object> {
   private life = new AbortController();
   /** Resolves when a read under way has read more: a call waiting on it looks again. */
   private moved: { promise: Promise<void>; resolve: () => void } = defer();
-  /** Rows changed since the read under way was last saved; `replacing`: the store's copy is to be replaced. */
+  /**
+   * Shared index only: rows changed since the read under way was last sent to the other replicas;
+   * `replacing`: the shared copy is to be replaced by this read's.
+   */
   private unsaved: R[] = [];
   private replacing = false;
   private savedAt = 0;
@@ -179,18 +177,23 @@ export class RowIndex<R, C extends object> {
   private estimating: NodeJS.Timeout | undefined;
   /** Calls answering from elsewhere what this index's read is for: the read waits for them. */
   private yielding = 0;
+  /** What the table is told of the shared store's rows. */
+  private readonly into: Into<R>;
 
   constructor(
     private readonly kind: IndexKind<R, C>,
-    private readonly store: IndexStore<R>,
+    /** Where the rows live and are queried. */
+    private readonly table: RowTable<R>,
     private readonly policy: IndexPolicy,
-    /** Rows held across every index of the process changed by `delta` (budget.ts). */
-    private readonly counted: (delta: number) => void = () => {},
+    /** Hosted: how replicas share the index (the table is this replica's copy); undefined for an index of one process. */
+    private readonly shared?: IndexStore<R>,
     private readonly logger?: Logger,
-  ) {}
+  ) {
+    this.into = { clear: () => table.clear(), put: (rows) => void table.put(rows) };
+  }
 
   get size(): number {
-    return this.rows.size;
+    return this.table.size;
   }
 
   /**
@@ -274,14 +277,14 @@ export class RowIndex<R, C extends object> {
 
   /** The row held under an id. */
   get(id: string): R | undefined {
-    return this.rows.get(id);
+    return this.table.get(id);
   }
 
   /** Applies rows pushed by the upstream (webhooks): each only if at least as new as the row held; how many changed. */
   async apply(rows: readonly R[]): Promise<number> {
     if (!this.meta) return 0;
-    const changed = rows.filter((row) => this.upsert(row));
-    if (changed.length) await this.shared(this.meta, changed);
+    const changed = this.table.put(rows);
+    if (changed.length) await this.shareNow(this.meta, changed);
     return changed.length;
   }
 
@@ -293,11 +296,10 @@ export class RowIndex<R, C extends object> {
   async patch(id: string, change: (row: R) => R): Promise<boolean> {
     this.loaded ??= this.load();
     await this.loaded;
-    const held = this.rows.get(id);
+    const held = this.table.get(id);
     if (held === undefined || !this.meta) return false;
-    const row = change(held);
-    this.rows.set(id, row);
-    await this.shared(this.meta, [row]);
+    const changed = this.table.overwrite([change(held)]);
+    await this.shareNow(this.meta, changed);
     return true;
   }
 
@@ -306,7 +308,7 @@ export class RowIndex<R, C extends object> {
     const now = Date.now();
     const last = this.pace.at(-1);
     if (last && now - last.at < PACE.sampleMs) return;
-    this.pace.push({ at: now, rows: this.rows.size });
+    this.pace.push({ at: now, rows: this.table.size });
     while (this.pace.length > 2 && now - this.pace[1]!.at >= PACE.windowMs) this.pace.shift();
   }
 
@@ -314,55 +316,40 @@ export class RowIndex<R, C extends object> {
   async markDirty(): Promise<void> {
     if (!this.meta) return;
     this.meta = { ...this.meta, dirtyAt: Date.now() };
-    await this.shared(this.meta, []);
+    this.table.keep(this.meta);
+    await this.shareNow(this.meta, []);
   }
 
   /**
-   * Saves a pushed change. A shared store has it before the delivery is answered, so another
-   * replica asked next counts it (answered first, one replica once read the order's old status);
-   * a file store keeps its debounce: it serves this process alone, which already holds the change.
-   * While a first read has not yet replaced the store's copy, the change goes with its next save.
+   * Sends a pushed change to the other replicas before the delivery is answered, so that another
+   * replica asked next counts it (answered first, one replica once read the order's old status).
+   * While a first read has not yet replaced the shared copy, the change goes with its next save.
    */
-  private async shared(meta: IndexMeta, changed: R[]): Promise<void> {
+  private async shareNow(meta: IndexMeta, changed: R[]): Promise<void> {
+    if (!this.shared) return;
     if (this.replacing) {
       this.unsaved.push(...changed);
       return;
     }
-    this.store.save(meta, changed, () => [...this.rows.values()], false);
-    if (this.store.pull) await this.store.flush();
+    this.shared.save(meta, changed, false);
+    await this.shared.flush();
   }
 
   /** Forgets everything, a read under way included: the next question reads the upstream again. */
   async clear(): Promise<void> {
     this.life.abort();
     this.life = new AbortController();
-    this.counted(-this.rows.size);
-    this.rows = new Map();
+    this.table.clear();
     this.meta = undefined;
     this.unsaved = [];
     this.replacing = false;
-    await this.store.clear();
+    await this.shared?.clear();
   }
 
   /** Writes what is pending, a read under way as far as it got (the process is about to end). */
-  flush(): Promise<void> {
-    if (this.meta?.reading) this.checkpoint(true);
-    return this.store.flush();
-  }
-
-  /** Lets go of the rows in memory (the store keeps them): the next question loads them again. */
-  async evict(): Promise<void> {
-    if (this.busy() || !this.meta) return;
-    await this.store.flush();
-    if (this.busy()) return;
-    this.counted(-this.rows.size);
-    this.rows = new Map();
-    this.meta = undefined;
-    this.loaded = undefined;
-  }
-
-  private busy(): boolean {
-    return this.refreshing !== undefined || this.extending !== undefined;
+  async flush(): Promise<void> {
+    if (this.meta?.reading) this.checkpoint();
+    await this.shared?.flush();
   }
 
   private async ready(): Promise<void> {
@@ -396,28 +383,33 @@ export class RowIndex<R, C extends object> {
     return meta.from === NOTHING ? undefined : meta.from;
   }
 
-  private whole(): IndexView<R> {
-    return { rows: this.rows.values(), asOf: this.meta!.asOf };
+  private whole(asOf = this.meta!.asOf, partial?: ReadState): IndexView<R> {
+    const { table } = this;
+    return {
+      rows: { [Symbol.iterator]: () => table.scan({ full: true }) },
+      select: (select) => ({ [Symbol.iterator]: () => table.scan(select) }),
+      asOf,
+      partial,
+    };
   }
 
   /** The rows read so far, and how far the read got. */
   private partial(): IndexView<R> {
     const reading = this.meta?.reading;
     // Nothing read yet (another replica's read has written nothing so far).
-    if (!this.meta) return { rows: [], asOf: Date.now(), partial: { read: 0 } };
+    if (!this.meta) return { rows: [], select: () => [], asOf: Date.now(), partial: { read: 0 } };
     if (!reading) return this.whole();
-    const read = this.rows.size;
+    const read = this.table.size;
     const [from] = this.pace;
     const pace = from && (read - from.rows) / ((Date.now() - from.at) / 1000);
     const left = reading.expected === undefined ? undefined : Math.max(0, reading.expected - read);
-    const state: ReadState = {
+    return this.whole(reading.started, {
       read,
       expected: reading.expected === undefined ? undefined : Math.max(reading.expected, read),
       backTo: heldBack(reading.done, reading.span[1]),
       etaSeconds: left !== undefined && pace ? Math.ceil(left / pace) : undefined,
       failed: reading.failed,
-    };
-    return { rows: this.rows.values(), asOf: reading.started, partial: state };
+    });
   }
 
   /** The background client of this index's reads: the caller's request id and logger, ended only by clear(). */
@@ -468,23 +460,27 @@ export class RowIndex<R, C extends object> {
     await Promise.all([...this.listeners].map((p) => p(done, total ?? this.meta?.reading?.expected, message)));
   };
 
-  /** A stored copy counts as neither refreshed nor checked: the first question does both. */
+  /**
+   * What was kept: this process's table, or hosted the shared copy (streamed into the replica's
+   * table). A copy of another schema is no copy. What is kept counts as neither refreshed nor
+   * checked: the first question does both.
+   */
   private async load(): Promise<void> {
-    const stored = await this.store.load();
-    if (!stored || stored.meta.schema !== SCHEMA) return;
-    this.replace(stored.rows);
-    this.meta = { ...stored.meta, asOf: 0, checkedAt: 0 };
+    const meta = this.shared ? await this.shared.load(this.into) : this.table.meta();
+    if (!meta || meta.schema !== SCHEMA) {
+      this.table.clear();
+      return;
+    }
+    this.meta = { ...meta, asOf: 0, checkedAt: 0 };
   }
 
-  /** What other replicas wrote to a shared store since this one last looked (a Redis round trip). */
+  /** What other replicas wrote to the shared store since this one last looked (a Redis round trip). */
   private async pullShared(): Promise<void> {
-    const pulled = await this.store.pull?.();
+    const pulled = await this.shared?.pull(this.into);
     if (pulled === "gone") {
-      this.replace([]);
+      this.table.clear();
       this.meta = undefined;
     } else if (pulled) {
-      if (pulled.replaced) this.replace(pulled.rows);
-      else for (const row of pulled.rows) this.upsert(row);
       this.meta = this.meta && !pulled.replaced ? mergeMeta(this.meta, pulled.meta) : pulled.meta;
     }
   }
@@ -495,11 +491,11 @@ export class RowIndex<R, C extends object> {
    * from it), and one of them goes on from there if the reader stops or dies (its lease lapses).
    */
   private async extend(client: C, need: number | null): Promise<void> {
-    const { store } = this;
-    if (!store.lease) return whileReading(() => this.extendHeld(client, need));
+    const { shared } = this;
+    if (!shared) return whileReading(() => this.extendHeld(client, need));
     this.pace = [];
     for (;;) {
-      const lease = await store.lease(LEASE_MS);
+      const lease = await shared.lease(LEASE_MS);
       if (lease) {
         const keeping = setInterval(() => void lease.renew(), LEASE_MS / 3);
         try {
@@ -520,20 +516,20 @@ export class RowIndex<R, C extends object> {
   /**
    * Reads what the index lacks of every row updated from `need` on: the part of the span before
    * what it holds, or all of it the first time, going on from a read saved earlier. Rows are kept
-   * as they come and saved every few seconds; once all is read the span is held, and the next
-   * refresh reads what changed since the read began.
+   * as they come and the read's state saved every few seconds; once all is read the span is held,
+   * and the next refresh reads what changed since the read began.
    */
   private async extendHeld(client: C, need: number | null): Promise<void> {
     const from = newestFirst(need);
     let meta = this.meta;
     if (!meta) {
-      this.replace([]);
-      this.replacing = true;
+      this.table.clear();
+      this.replacing = this.shared !== undefined;
       meta = { schema: SCHEMA, from: NOTHING, watermark: 0, asOf: 0, checkedAt: 0 };
     }
     const held = meta.from;
     if (held === null) return;
-    if (this.rows.size > this.policy.maxRows) throw this.full();
+    if (this.table.size > this.policy.maxRows) throw this.full();
     const top = held === NOTHING ? OPEN : held - 1;
     const before = meta.reading;
     // A read saved earlier goes on: what it read whole stays read (changes since are the refresh's).
@@ -546,16 +542,17 @@ export class RowIndex<R, C extends object> {
     this.sample();
     const sink: ReadSink<R> = {
       rows: (batch) => {
-        for (const row of batch) if (this.upsert(row)) this.unsaved.push(row);
+        const changed = this.table.put(batch);
+        if (this.shared) this.unsaved.push(...changed);
         this.sample();
-        if (this.rows.size > this.policy.maxRows) throw this.full();
+        if (this.table.size > this.policy.maxRows) throw this.full();
         if (this.meta) this.meta = { ...this.meta, watermark: this.newest(batch, this.meta.watermark) };
       },
       covered: (span) => {
         const current = this.meta?.reading;
         if (!current) return;
         current.done = addSpan(current.done, span);
-        if (Date.now() - this.savedAt >= (this.store.pull ? SHARED_CHECKPOINT_MS : CHECKPOINT_MS)) this.checkpoint(false);
+        if (Date.now() - this.savedAt >= (this.shared ? SHARED_CHECKPOINT_MS : CHECKPOINT_MS)) this.checkpoint();
         this.wake();
       },
       parallel: (wanted) => (this.listeners.size > 0 ? wanted : this.yielding > 0 ? 0 : UNWAITED_PARALLEL),
@@ -577,7 +574,7 @@ export class RowIndex<R, C extends object> {
     } catch (error) {
       if (this.meta?.reading === reading) {
         reading.failed = message(error);
-        this.checkpoint(true);
+        this.checkpoint();
       }
       throw error;
     } finally {
@@ -593,24 +590,38 @@ export class RowIndex<R, C extends object> {
       watermark: Math.min(this.meta.watermark, Math.floor(reading.started / 1000)),
       asOf: Math.min(this.meta.asOf, reading.started),
     };
-    this.checkpoint(true);
+    this.checkpoint();
   }
 
   private full(): IndexFull {
     return new IndexFull(`the ${this.kind.name} index holds at most ${this.policy.maxRows} rows`);
   }
 
-  /** Saves the read under way as far as it got (its rows since the last save and where it stands). */
-  private checkpoint(now: boolean): void {
+  /**
+   * Keeps where the read under way stands with its rows (they are in the table as they come), and
+   * hosted sends the rows changed since the last save with it.
+   */
+  private checkpoint(): void {
     const meta = this.meta;
     if (!meta) return;
+    this.savedAt = Date.now();
+    this.table.keep(meta);
+    if (!this.shared) return;
     const changed = this.unsaved;
     this.unsaved = [];
     const replaced = this.replacing;
     this.replacing = false;
-    this.savedAt = Date.now();
-    this.store.save(meta, changed, () => [...this.rows.values()], replaced);
-    if (now) void this.store.flush();
+    this.shared.save(meta, changed, replaced);
+    void this.shared.flush();
+  }
+
+  /** Keeps the meta after a refresh or a check, hosted with the rows it changed. */
+  private settle(changed: readonly R[]): void {
+    const meta = this.meta!;
+    this.table.keep(meta);
+    if (!this.shared) return;
+    if (this.replacing) this.unsaved.push(...changed);
+    else this.shared.save(meta, changed, false);
   }
 
   /** Counts what the read under way has left at `at` (ms), unless it is done, counted, or about to be. */
@@ -627,7 +638,7 @@ export class RowIndex<R, C extends object> {
   private async estimate(client: C): Promise<void> {
     const reading = this.meta?.reading;
     if (!reading || reading.expected !== undefined) return;
-    const held = this.rows.size;
+    const held = this.table.size;
     let left = 0;
     for (const [a, b] of gaps(reading.span, reading.done)) {
       let until = b === OPEN ? Math.floor(Date.now() / 1000) : b;
@@ -649,10 +660,9 @@ export class RowIndex<R, C extends object> {
     const started = Date.now();
     const meta = this.meta!;
     const changed = await this.read(client, meta.watermark - MARGIN_S, undefined);
-    const moved = changed.filter((row) => this.upsert(row));
+    const moved = this.table.put(changed);
     this.meta = { ...this.meta!, watermark: this.newest(changed, this.meta!.watermark), asOf: started };
-    if (this.replacing) this.unsaved.push(...moved);
-    else this.store.save(this.meta, moved, () => [...this.rows.values()], false);
+    this.settle(moved);
     if (this.meta.from !== NOTHING && !this.meta.reading && Date.now() - this.meta.checkedAt >= this.kind.checkEveryMs) await this.check(client, started);
   }
 
@@ -666,64 +676,54 @@ export class RowIndex<R, C extends object> {
       const meta = this.meta!;
       const until = meta.watermark - MARGIN_S;
       const counted = await this.kind.count(client, meta.from, until);
-      const held = counted && this.countHeld(counted.since, until);
+      const held = counted && this.table.countListed(counted.since, until);
       if (!counted || held === counted.count) {
         this.meta = { ...this.meta!, checkedAt: Date.now() };
-        this.store.save(this.meta, [], () => [...this.rows.values()], false);
+        this.settle([]);
         return;
       }
       if (attempt === 0) {
         const changed = await this.read(client, meta.watermark - MARGIN_S, undefined);
-        const moved = changed.filter((row) => this.upsert(row));
+        const moved = this.table.put(changed);
         this.meta = { ...this.meta!, watermark: this.newest(changed, this.meta!.watermark), asOf: started };
-        this.store.save(this.meta, moved, () => [...this.rows.values()], false);
+        this.settle(moved);
         continue;
       }
       if (attempt === 1) {
-        const rows = await this.read(client, meta.from, undefined);
-        this.replace(rows);
-        this.meta = { ...this.meta!, watermark: this.newest(rows), asOf: started };
-        this.store.save(this.meta, rows, () => [...this.rows.values()], true);
+        // Read afresh into the table as it comes (a big shop's rows never all in memory): every
+        // row as the upstream gives it, and what it no longer lists dropped.
+        // Hosted, the shared copy is replaced likewise: its first batch starts a new copy.
+        const seen = new Set<string>();
+        let watermark = 0;
+        let replaced = true;
+        await this.kind.read(client, meta.from, undefined, this.progress, {
+          rows: (batch) => {
+            for (const row of batch) seen.add(this.kind.id(row));
+            this.table.overwrite(batch);
+            watermark = this.newest(batch, watermark);
+            if (this.table.size > this.policy.maxRows) throw this.full();
+            this.shared?.save(this.meta!, batch, replaced);
+            replaced = false;
+          },
+          covered: () => {},
+        });
+        this.table.retain(seen);
+        this.meta = { ...this.meta!, watermark, asOf: started };
+        this.settle([]);
         continue;
       }
       throw new Error(`the ${this.kind.name} index does not agree with the upstream's count (${held} held, ${counted.count} listed) even read afresh`);
     }
   }
 
-  private countHeld(since: number | null, until: number): number {
-    let n = 0;
-    for (const row of this.rows.values()) {
-      const at = this.kind.updated(row);
-      if (at !== undefined && (since === null || at >= since) && at <= until && this.kind.listed(row)) n++;
-    }
-    return n;
-  }
-
-  /** Every row of a span, collected: a refresh's few, or a re-read's all. */
+  /** Every row of a span, collected: a refresh's few. */
   private async read(client: C, since: number | null, until: number | undefined): Promise<R[]> {
     const rows: R[] = [];
     await this.kind.read(client, since, until, this.progress, { rows: (batch) => rows.push(...batch), covered: () => {} });
-    if (rows.length > this.policy.maxRows && rows.filter((r) => !this.rows.has(this.kind.id(r))).length + this.rows.size > this.policy.maxRows) {
+    if (rows.length > this.policy.maxRows && rows.filter((r) => this.table.get(this.kind.id(r)) === undefined).length + this.table.size > this.policy.maxRows) {
       throw new IndexFull(`the ${this.kind.name} index holds at most ${this.policy.maxRows} rows`);
     }
     return rows;
-  }
-
-  /** Keeps a row unless the one held is newer; true when the row held changed (the same row again changes nothing). */
-  private upsert(row: R): boolean {
-    const key = this.kind.id(row);
-    const held = this.rows.get(key);
-    const version = (r: R) => this.kind.version?.(r) ?? this.kind.updated(r) ?? 0;
-    if (held !== undefined && (version(held) > version(row) || isDeepStrictEqual(held, row))) return false;
-    if (held === undefined) this.counted(1);
-    this.rows.set(key, shareStrings(row));
-    return true;
-  }
-
-  private replace(rows: readonly R[]): void {
-    this.counted(-this.rows.size);
-    this.rows = new Map(rows.map((row) => [this.kind.id(row), shareStrings(row)]));
-    this.counted(this.rows.size);
   }
 
   private newest(rows: readonly R[], floor = 0): number {

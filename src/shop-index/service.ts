@@ -6,12 +6,16 @@ import type { PosOrder } from "../clients/schemas/pos.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
 import type { StateScope } from "../state/scope.js";
+import type { DatabaseSync } from "node:sqlite";
+import { rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { removeLegacyCopies } from "./admin.js";
 import { conversationKind } from "./conversation-rows.js";
-import { FileStore } from "./file-store.js";
+import { openDatabase } from "./database.js";
 import { fileKept, type KeptList, type KeptRegistry } from "./kept.js";
 import { orderKind } from "./order-kind.js";
 import { type IndexKind, type IndexPolicy, RowIndex } from "./row-index.js";
-import { type IndexStore, MemoryStore } from "./store.js";
+import { prepareTables, SqliteTable } from "./sqlite-table.js";
 
 /**
  * The shop index of one tenant: an index of each shop's orders and of each page's conversations,
@@ -19,8 +23,10 @@ import { type IndexStore, MemoryStore } from "./store.js";
  * upstream, the shop or page, and the credential that reads it), so two accounts never share one
  * and nothing in a name or a file reveals a credential.
  *
- * Rows held across every index of the process are bounded: past the bound the least recently used
- * index lets go of its rows (its store keeps them, a later question loads them again).
+ * The rows live in an embedded database (database.ts), not in the process: on disk in the index
+ * folder with PANCAKE_INDEX=disk (one file every tenant and server on this machine shares), else in
+ * a private temporary file of the process's own (PANCAKE_INDEX=memory, and each hosted replica's
+ * copy of the index it shares through Redis).
  */
 
 export type OrderIndex = RowIndex<PosOrder, PosClient>;
@@ -32,25 +38,9 @@ export interface ShopIndexOptions {
   logger: Logger;
 }
 
-/** Every index in the process, least recently used first, and the rows they hold together. */
-const live = new Map<RowIndex<unknown, object>, true>();
-let held = 0;
-/** Indexes kept in memory at most, however few rows they hold (tenants come and go). */
-const MAX_INDEXES = 1_000;
+/** The index folder's database file. */
+export const DATABASE_FILE = "shop-index.sqlite";
 
-function use(index: RowIndex<unknown, object>, maxHeld: number): void {
-  live.delete(index);
-  live.set(index, true);
-  // Rows leave once an eviction has written them out: count them gone now, or every index would go.
-  let projected = held;
-  for (const old of live.keys()) {
-    if (projected <= maxHeld && live.size <= MAX_INDEXES) break;
-    if (old === index) continue;
-    projected -= old.size;
-    live.delete(old);
-    void old.evict();
-  }
-}
 
 /** Each tenant's index, by its state (one per tenant, in memory or Redis), and every one made, to flush at exit. */
 const byState = new WeakMap<StateScope, ShopIndex>();
@@ -78,13 +68,36 @@ const hashOf = (parts: readonly string[]) => createHash("sha256").update(parts.j
 const tenantName = (config: ShopIndexOptions["config"]) =>
   hashOf([config.baseUrl, config.posBaseUrl, config.accessToken ?? "", JSON.stringify(config.pageAccessTokens), JSON.stringify(config.posApiKeys)]);
 
-/** Writes what every index of the process has pending (the process is about to end). */
-export async function flushShopIndexes(): Promise<void> {
-  await Promise.all([...made].map((ref) => ref.deref()?.flush()));
+/** Writes what every index of the process has pending and lets go of their databases (the process, or a test's server, is ending). */
+export async function closeShopIndexes(): Promise<void> {
+  await Promise.all([...made].map((ref) => ref.deref()?.close()));
+}
+
+/**
+ * The database at `file` ready for the index, or, when it cannot be read (damaged, cut short, not a
+ * database at all), made anew: the index then reads the upstream again, as for any copy it cannot use.
+ */
+function usable(file: string | undefined, logger: Logger): DatabaseSync {
+  let db: DatabaseSync | undefined;
+  try {
+    db = openDatabase(file);
+    prepareTables(db);
+    return db;
+  } catch (error) {
+    if (file === undefined) throw error;
+    db?.close();
+    logger.warn(`shop index: ${file} could not be read (${error instanceof Error ? error.message : String(error)}); starting it anew`);
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
+    db = openDatabase(file);
+    prepareTables(db);
+    return db;
+  }
 }
 
 export class ShopIndex {
-  private readonly indexes = new Map<string, RowIndex<unknown, object>>();
+  private indexes = new Map<string, RowIndex<unknown, object>>();
+  /** The database the tenant's indexes live in, opened on first use (see database()). */
+  private db: DatabaseSync | undefined;
   /** Which pages and shops this tenant's index keeps beyond the process (none kept in memory alone). */
   private readonly kept: KeptRegistry | undefined;
 
@@ -111,41 +124,42 @@ export class ShopIndex {
     return this.kept?.read() ?? Promise.resolve({ conversations: [], orders: [] });
   }
 
-  /** Writes what is pending (the process is about to end). */
-  async flush(): Promise<void> {
-    await Promise.all([...this.indexes.values()].map((index) => index.flush()));
+  /** Writes what is pending and closes the database; a later question opens it again. */
+  async close(): Promise<void> {
+    const indexes = [...this.indexes.values()];
+    this.indexes = new Map();
+    await Promise.all(indexes.map((index) => index.flush()));
+    this.db?.close();
+    this.db = undefined;
+  }
+
+  /**
+   * The index folder's database with PANCAKE_INDEX=disk (every tenant and server on the machine
+   * opens the same file), else a temporary one of the tenant's own: an index of this server alone,
+   * or hosted, this replica's copy of the one its replicas share through Redis.
+   */
+  private database(): DatabaseSync {
+    if (this.db) return this.db;
+    const { index } = this.options.config;
+    const file = index.mode === "disk" && !this.options.state.indexStore && index.dir ? join(index.dir, DATABASE_FILE) : undefined;
+    this.db = usable(file, this.options.logger);
+    if (file !== undefined) void removeLegacyCopies(dirname(file)).catch(() => {});
+    return this.db;
   }
 
   private index<R, C extends object>(identity: string[], kind: IndexKind<R, C>, made: () => void): RowIndex<R, C> {
     const name = hashOf(identity);
     let index = this.indexes.get(name) as RowIndex<R, C> | undefined;
-    const { index: settings } = this.options.config;
     if (!index) {
       made();
+      const { config, state, logger } = this.options;
+      const settings = config.index;
       const policy: IndexPolicy = { refreshMs: settings.refreshSeconds * 1000, maxRows: settings.maxRows };
-      const identify = (row: R) => ({ id: kind.id(row), version: kind.version?.(row) ?? kind.updated(row) ?? 0 });
-      index = new RowIndex(
-        kind,
-        this.store<R>(`${identity[0]}-${name}`, identify),
-        policy,
-        (delta) => {
-          held += delta;
-        },
-        this.options.logger,
-      );
+      // Kept beyond the process with "disk": shared through Redis when the replicas share state.
+      const shared = settings.mode === "disk" ? state.indexStore?.<R>(`${identity[0]}-${name}`, (row) => ({ id: kind.id(row), version: kind.version(row) })) : undefined;
+      index = new RowIndex(kind, new SqliteTable(this.database(), kind, name), policy, shared, logger);
       this.indexes.set(name, index as RowIndex<unknown, object>);
     }
-    use(index as RowIndex<unknown, object>, settings.maxHeldRows);
     return index;
-  }
-
-  private store<R>(key: string, identify: (row: R) => { id: string; version: number }): IndexStore<R> {
-    const { config, state, logger } = this.options;
-    // Kept beyond the process with "disk": in Redis when the replicas share state, else in the cache folder.
-    if (config.index.mode !== "disk") return new MemoryStore<R>();
-    const shared = state.indexStore?.<R>(key, identify);
-    if (shared) return shared;
-    if (!config.index.dir) return new MemoryStore<R>();
-    return new FileStore<R>(config.index.dir, key, (error) => logger.warn(`shop index not saved: ${error instanceof Error ? error.message : String(error)}`));
   }
 }

@@ -1,12 +1,13 @@
 /**
- * Where an index's rows outlive the process. The index itself (row-index.ts) keeps its rows in
- * memory and decides what to read; a store only keeps what the index hands it and gives it back,
- * or says it has nothing usable (absent, corrupt, of another schema), in which case the index
- * reads the upstream again: a store is never trusted over a re-read.
+ * Where an index's rows live (a RowTable: an embedded database) and, hosted, how replicas share
+ * them (an IndexStore: Redis). The index itself (row-index.ts) decides what to read; a table or a
+ * shared store only keeps what the index hands it and gives it back, or says it has nothing usable
+ * (absent, corrupt, of another schema), in which case the index reads the upstream again: what is
+ * kept is never trusted over a re-read.
  */
 
 /** Raise it whenever a row's stored shape or the meaning of the meta changes: older stores are read as empty. */
-export const SCHEMA = 3;
+export const SCHEMA = 4;
 
 export interface IndexMeta {
   schema: number;
@@ -68,32 +69,93 @@ function pick(reading: Reading | undefined, a: IndexMeta, b: IndexMeta): Reading
   return whole === null || whole <= reading.span[0] ? undefined : reading;
 }
 
-export interface Stored<R> {
-  meta: IndexMeta;
-  rows: R[];
+/** What a table needs to know of its rows: how each is named, how new it is, what it is ranged by. */
+export interface TableShape<R> {
+  /** One table per kind of row; every index of that kind (a shop's orders, a page's conversations) is a part of it. */
+  table: "orders" | "conversations";
+  id(row: R): string;
+  /** How new the row is: a row is kept over one at least as new only when it differs. */
+  version(row: R): number;
+  /** Unix seconds of the row's last update and of its creation. */
+  updated(row: R): number | undefined;
+  inserted(row: R): number | undefined;
+  /** Whether the upstream's default list shows the row. */
+  listed(row: R): boolean;
+  /** Fields read back only when a scan asks for whole rows (`Select.full`). */
+  heavy: readonly string[];
 }
 
+/**
+ * Which rows a scan reads: those whose `by` time (Unix seconds; updated unless said) lies within
+ * [from, to], either end open when unset; `full` adds the parts only some questions read (an
+ * order's status history and lines), which cost most of a row to read back.
+ */
+export interface Select {
+  by?: "updated" | "inserted";
+  from?: number;
+  to?: number;
+  full?: boolean;
+}
+
+/**
+ * The rows of one index where they live: an embedded database on disk (or a private temporary one
+ * for a process alone), never the process's heap, so that a shop of half a million orders costs
+ * the server a page cache, not its rows. Calls are synchronous: a scan is consumed without awaiting
+ * in between, so no write of the index's own read interleaves with it.
+ */
+export interface RowTable<R> {
+  /** Rows held. */
+  readonly size: number;
+  get(id: string): R | undefined;
+  /**
+   * Keeps each row unless the one held is newer (the kind's version) or the same; answers the rows
+   * that changed, in one transaction.
+   */
+  put(rows: readonly R[]): R[];
+  /** Keeps every row as given, whatever is held (a re-read that replaces a copy found wrong); the rows that changed. */
+  overwrite(rows: readonly R[]): R[];
+  /** Drops every row whose id `seen` lacks; how many were dropped. */
+  retain(seen: ReadonlySet<string>): number;
+  /** Every row held that `select` picks, read as it is iterated. */
+  scan(select?: Select): IterableIterator<R>;
+  /** Rows the upstream's list shows (not removed) updated within [since, until] (since null: all before). */
+  countListed(since: number | null, until: number): number;
+  /** The meta kept with the rows, if any (of any schema: the index checks it). */
+  meta(): IndexMeta | undefined;
+  /** Keeps `meta` with the rows; undefined forgets it. */
+  keep(meta: IndexMeta | undefined): void;
+  /** Drops every row and the meta. */
+  clear(): void;
+}
+
+/**
+ * An index shared by replicas (hosted: Redis). Each replica answers from its own table and keeps
+ * it in step through this store: what it read or was pushed goes in, what others wrote comes out.
+ */
 export interface IndexStore<R> {
-  /** What was kept, or undefined when nothing usable is (never throws for a bad copy). */
-  load(): Promise<Stored<R> | undefined>;
+  /** The shared copy's meta, its rows handed to `into` in batches; undefined when nothing usable is kept. */
+  load(into: Into<R>): Promise<IndexMeta | undefined>;
+  /** Takes the index's state after a change: the rows that changed, or (replaced) the start of a new copy. */
+  save(meta: IndexMeta, changed: readonly R[], replaced: boolean): void;
   /**
-   * Takes the index's state after a change: `changed` rows (upserted) and, for stores that keep
-   * whole copies, `all()` to write them all. May write later (debounced); flush() writes now.
+   * Changes other processes made since this one last loaded or pulled; "gone" when the shared copy
+   * this process had loaded no longer exists (a restarted Redis): the index then reads the upstream
+   * afresh rather than trust what it holds alone. A copy replaced meanwhile comes whole, in batches.
    */
-  save(meta: IndexMeta, changed: readonly R[], all: () => readonly R[], replaced: boolean): void;
-  /**
-   * Changes other processes made since this one last loaded or pulled (shared stores only);
-   * "gone" when the shared copy this process had loaded no longer exists (a restarted Redis): the
-   * index then reads the upstream afresh rather than trust what it holds alone.
-   */
-  pull?(): Promise<{ meta: IndexMeta; rows: R[]; replaced: boolean } | "gone" | undefined>;
+  pull(into: Into<R>): Promise<{ meta: IndexMeta; replaced: boolean } | "gone" | undefined>;
   flush(): Promise<void>;
   clear(): Promise<void>;
   /**
-   * Shared stores only: the right to read the upstream for this index for `ttlMs`, or undefined
-   * while another process holds it (the index then follows what that one writes).
+   * The right to read the upstream for this index for `ttlMs`, or undefined while another process
+   * holds it (the index then follows what that one writes).
    */
-  lease?(ttlMs: number): Promise<Lease | undefined>;
+  lease(ttlMs: number): Promise<Lease | undefined>;
+}
+
+/** Where a shared store hands the rows it brings: a copy replaced is cleared first. */
+export interface Into<R> {
+  clear(): void;
+  put(rows: readonly R[]): void;
 }
 
 /** A read's hold on an index shared by replicas: kept while it reads, let go when done. */
@@ -101,14 +163,4 @@ export interface Lease {
   /** Keeps it another term; false when it was lost (lapsed and taken by another). */
   renew(): Promise<boolean>;
   release(): Promise<void>;
-}
-
-/** No persistence: the index lives as long as the process. */
-export class MemoryStore<R> implements IndexStore<R> {
-  async load(): Promise<undefined> {
-    return undefined;
-  }
-  save(): void {}
-  async flush(): Promise<void> {}
-  async clear(): Promise<void> {}
 }

@@ -1,12 +1,13 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
-import { type IndexMeta, type IndexStore, type Lease, OPEN, type Stored } from "../shop-index/store.js";
+import { type IndexMeta, type IndexStore, type Into, type Lease, OPEN } from "../shop-index/store.js";
 import type { RedisLink } from "./redis-link.js";
 
 // The shop index shared by every replica through Redis (hosted mode): each index is a hash of rows
 // by id, the version of each (how new it is: the kind's `version`, its update time in seconds with
 // a finer fraction), a sorted log of which ids changed at which write, and its meta. A replica
-// keeps its own copy in memory and pulls only the rows changed since it last looked; a write keeps
+// keeps its own copy in a temporary database (its memory does not grow with its tenants' shops)
+// and pulls only the rows changed since it last looked; a write keeps
 // a row only if it is newer than the one stored, or as new and different (the same row again
 // writes nothing), so a slow replica or a webhook delivered twice never puts an older copy back.
 // Metas merge as mergeMeta does (src/shop-index/store.ts), in the script.
@@ -161,12 +162,11 @@ export class RedisIndexStore<R> implements IndexStore<R> {
     };
   }
 
-  async load(): Promise<Stored<R> | undefined> {
-    const read = await this.attempt(() => this.loadWhole());
-    return read ?? undefined;
+  async load(into: Into<R>): Promise<IndexMeta | undefined> {
+    return (await this.attempt(() => this.loadWhole(into))) ?? undefined;
   }
 
-  async pull(): Promise<{ meta: IndexMeta; rows: R[]; replaced: boolean } | "gone" | undefined> {
+  async pull(into: Into<R>): Promise<{ meta: IndexMeta; replaced: boolean } | "gone" | undefined> {
     return (
       (await this.attempt(async () => {
         const [epoch, seq, meta] = (await this.link.client.hmget(this.keys[0], "epoch", "seq", "meta")) as [string | null, string | null, string | null];
@@ -178,25 +178,26 @@ export class RedisIndexStore<R> implements IndexStore<R> {
           return "gone" as const;
         }
         if (!this.position || epoch !== this.position.epoch) {
-          const whole = await this.loadWhole();
-          return whole && { ...whole, replaced: true };
+          const whole = await this.loadWhole(into);
+          return whole && { meta: whole, replaced: true };
         }
         // No row written since: the meta alone may have moved (a refresh elsewhere, a push marked stale).
-        if (Number(seq) <= this.position.seq) return { meta: metaOf(meta), rows: [], replaced: false };
+        if (Number(seq) <= this.position.seq) return { meta: metaOf(meta), replaced: false };
         const changed = await this.link.client.zrangebyscore(this.keys[3], `(${this.position.seq}`, "+inf", "WITHSCORES");
         const ids = changed.filter((_, i) => i % 2 === 0);
         const top = Math.max(this.position.seq, ...changed.filter((_, i) => i % 2 === 1).map(Number));
-        const rows: R[] = [];
         for (let i = 0; i < ids.length; i += SCAN_COUNT) {
+          const rows: R[] = [];
           for (const json of await this.link.client.hmget(this.keys[1], ...ids.slice(i, i + SCAN_COUNT))) if (json) rows.push(JSON.parse(json) as R);
+          into.put(rows);
         }
         this.position = { epoch, seq: top };
-        return { meta: metaOf(meta), rows, replaced: false };
+        return { meta: metaOf(meta), replaced: false };
       })) ?? undefined
     );
   }
 
-  save(meta: IndexMeta, changed: readonly R[], _all: () => readonly R[], replaced: boolean): void {
+  save(meta: IndexMeta, changed: readonly R[], replaced: boolean): void {
     const rows = [...changed];
     // A copy replaced is what this replica holds now: rows not sent before are superseded.
     if (replaced) this.unsent.clear();
@@ -281,19 +282,22 @@ export class RedisIndexStore<R> implements IndexStore<R> {
     }
   }
 
-  private async loadWhole(): Promise<Stored<R> | undefined> {
+  /** The shared copy, its rows into `into` a scan step at a time (never all in memory at once). */
+  private async loadWhole(into: Into<R>): Promise<IndexMeta | undefined> {
     const client = this.link.client;
     const [epoch, seq, meta] = (await client.hmget(this.keys[0], "epoch", "seq", "meta")) as [string | null, string | null, string | null];
     if (!epoch || !meta) return undefined;
-    const rows: R[] = [];
+    into.clear();
     let cursor = "0";
     do {
       const [next, pairs] = await client.hscan(this.keys[1], cursor, "COUNT", SCAN_COUNT);
+      const rows: R[] = [];
       for (let i = 1; i < pairs.length; i += 2) rows.push(JSON.parse(pairs[i]!) as R);
+      into.put(rows);
       cursor = next;
     } while (cursor !== "0");
     this.position = { epoch, seq: Number(seq) };
-    return { meta: metaOf(meta), rows };
+    return metaOf(meta);
   }
 
   /** Redis away: nothing stored can be had, and the index works from the upstream alone (a call that asked is told). */

@@ -42,7 +42,7 @@ describe("the pancake-mcp command", () => {
     expect(help.stderr).toBe("");
   });
 
-  it.each(["18.20.8", "20.18.0", "16.0.0"])("refuses to start on Node %s with one line naming the version it needs", async (old) => {
+  it.each(["18.20.8", "20.20.2", "22.12.0"])("refuses to start on Node %s with one line naming the version it needs", async (old) => {
     requireBuild();
     const failure = await run(process.execPath, [...pretendNode(old), CLI, "--version"], { env: cleanEnv() }).catch((e) => e);
     expect(failure.code).toBe(1);

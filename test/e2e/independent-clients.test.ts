@@ -4,7 +4,6 @@ import { promisify } from "node:util";
 import { createMCPClient, type MCPClient } from "@ai-sdk/mcp";
 import { Experimental_StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeOfAtLeast } from "../helpers/node-binary.js";
 import { CLI, cleanEnv, type HttpServerProcess, requireBuild, spawnHttp } from "../helpers/spawn.js";
 
 const run = promisify(execFile);
@@ -27,7 +26,7 @@ describe("MCP conformance suite against the HTTP server", () => {
 
   it.each(["2025-11-25", "2026-07-28"])("passes every applicable check of the %s requirements", async (revision) => {
     const args = [CONFORMANCE, "server", "--url", server.url, "--requirements", revision, "--expected-failures", baseline(revision)];
-    const { stdout } = await run(nodeOfAtLeast(22), args, { timeout: 90_000, env: cleanEnv() }).catch((error: { stdout?: string }) => {
+    const { stdout } = await run(process.execPath, args, { timeout: 90_000, env: cleanEnv() }).catch((error: { stdout?: string }) => {
       throw new Error(`conformance ${revision} failed:\n${error.stdout?.slice(-3000) ?? String(error)}`);
     });
     expect(stdout).toMatch(/Baseline check passed: all failures are expected/);

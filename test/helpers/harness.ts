@@ -6,7 +6,7 @@ import { type Config, makeConfig } from "../../src/config.js";
 import { Logger } from "../../src/log.js";
 import { Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
 import { buildServer, type Era } from "../../src/server.js";
-import { flushShopIndexes } from "../../src/shop-index/service.js";
+import { closeShopIndexes } from "../../src/shop-index/service.js";
 import { TOOLSETS } from "../../src/toolsets.js";
 import { type ContractRecorder, recordContract } from "../contract/recorder.js";
 import { expectOutputContract } from "./output-contract.js";
@@ -66,7 +66,7 @@ export async function startHarness(
       : {}),
     ...(options.callCenters ? { callCenterIds: { ...sandbox.messaging.sipPackages } } : {}),
     // Every answer brings the index up to date: tests change the sandbox between calls.
-    index: { mode: "memory", refreshSeconds: 0, maxRows: 300_000, maxHeldRows: 600_000, preload: false },
+    index: { mode: "memory", refreshSeconds: 0, maxRows: 300_000, preload: false },
     ...options.config,
   });
   const logs: string[] = [];
@@ -123,7 +123,7 @@ export async function startHarness(
       for (const end of sessions) await end();
       await client.close();
       await closeServer();
-      await flushShopIndexes();
+      await closeShopIndexes();
       await clients.close();
       if (!options.shared) await sandbox.close();
       const violations = contract.violations();

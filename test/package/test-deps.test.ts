@@ -137,7 +137,7 @@ describe("scripts/test-deps.mjs: Chromium and redis-server before the suite", ()
     expect(lines[1]).toBe(
       `This system has no apt-get. Install them with its package manager (Chromium so that it is ${chromium}), or run the suite in Debian, in a container:`,
     );
-    expect(lines[2]).toMatch(/^ {2}docker run --rm .* node:20-bookworm .*npm ci && npm test'$/);
+    expect(lines[2]).toMatch(/^ {2}docker run --rm .* node:22-bookworm .*npm ci && npm test'$/);
   });
 
   it("on macOS: says Chromium cannot be where the tests look, gives a Debian container, brew for redis-server; never apt", () => {
@@ -145,7 +145,7 @@ describe("scripts/test-deps.mjs: Chromium and redis-server before the suite", ()
     expect(ensure({ platform: "darwin", uid: 501 })).toBe(1);
     expect(recorded()).toEqual([]);
     expect(lines[1]).toBe(`On macOS nothing can be put at ${chromium} (the system keeps /usr/bin read-only) and the browser tests look nowhere`);
-    expect(lines[3]).toMatch(/^ {2}docker run --rm .* node:20-bookworm .*npm ci && npm test'$/);
+    expect(lines[3]).toMatch(/^ {2}docker run --rm .* node:22-bookworm .*npm ci && npm test'$/);
     expect(lines[4]).toBe("(redis-server alone, for the tests outside test/ui, on this Mac: brew install redis)");
   });
 
@@ -186,7 +186,7 @@ describe("scripts/test-deps.mjs: Chromium and redis-server before the suite", ()
     const step = ci.search(/^node scripts\/test-deps\.mjs$/m);
     expect(step).toBeGreaterThan(-1);
     expect(step).toBeLessThan(ci.search(/^npm ci /m));
-    expect(step).toBeLessThan(ci.search(/npx vitest run/));
+    expect(step).toBeLessThan(ci.search(/vitest\.mjs run/));
     expect(ci).not.toMatch(/apt-get (update|install)/);
     for (const script of ["demo", "build", "bundle", "prepare"]) expect(pkg.scripts[script]).not.toContain("test-deps");
   });

@@ -7,7 +7,7 @@ import { type Harness, startHarness } from "../helpers/harness.js";
 // index and one reading the list page by page (exact at the demo's size), must give the same
 // answer to any grouping, and keep giving it as the shop changes.
 
-const NO_INDEX = { mode: "off", refreshSeconds: 0, maxRows: 1_000, maxHeldRows: 1_000, preload: false } as const;
+const NO_INDEX = { mode: "off", refreshSeconds: 0, maxRows: 1_000, preload: false } as const;
 let indexed: Harness;
 let paged: Harness;
 

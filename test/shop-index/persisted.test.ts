@@ -1,9 +1,8 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../helpers/harness.js";
 
@@ -14,7 +13,7 @@ const CLI = new URL("../../dist/cli.js", import.meta.url).pathname;
 const SENTINELS = { userToken: "UT-SENTINEL-4c1f9e", posApiKey: "POS-SENTINEL-77ab20", pageTokenPrefix: "PT-SENTINEL-" };
 const dir = mkdtempSync(join(tmpdir(), "pancake-index-"));
 // Groupings read orders (into the index), not the POS's statistics.
-const onDisk = (folder = dir) => ({ posStatistics: false, index: { mode: "disk" as const, dir: folder, refreshSeconds: 0, maxRows: 300_000, maxHeldRows: 600_000, preload: false } });
+const onDisk = (folder = dir) => ({ posStatistics: false, index: { mode: "disk" as const, dir: folder, refreshSeconds: 0, maxRows: 300_000, preload: false } });
 
 let upstream: Harness;
 beforeAll(async () => {
@@ -28,17 +27,11 @@ async function restarted(folder = dir): Promise<Harness> {
 }
 
 const orderReads = () => upstream.sandbox.server.requests.filter((q) => q.path.endsWith("/orders")).length;
-const files = (folder = dir) => readdirSync(folder).filter((f) => f.endsWith(".json.gz"));
-/**
- * The file of a kind written last: the first test's upstream, gone with its sandbox, left its own
- * (another port, another index), and which of the two sorts first by name is chance.
- */
-const newest = (prefix: string) =>
-  files()
-    .filter((f) => f.startsWith(prefix))
-    .map((f) => ({ f, at: statSync(join(dir, f)).mtimeMs }))
-    .sort((a, b) => b.at - a.at)[0]!.f;
-const ordersFile = () => newest("orders-");
+/** The database and its journal files, and the list of what a tenant keeps. */
+const files = (folder = dir) => readdirSync(folder).filter((f) => f.startsWith("shop-index.sqlite") || f.startsWith("kept-"));
+const database = join(dir, "shop-index.sqlite");
+/** When the database or its journal last changed. */
+const written = () => Math.max(...files().filter((f) => f.startsWith("shop-index")).map((f) => statSync(join(dir, f)).mtimeMs));
 
 describe("the shop index on disk", () => {
   let first: Record<string, unknown>;
@@ -50,10 +43,10 @@ describe("the shop index on disk", () => {
     await upstream.close();
     upstream = await startHarness({ sandbox: { ratePerSecond: 10_000, credentials: SENTINELS }, config: onDisk() });
     expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(files().length).toBeGreaterThanOrEqual(2);
+    expect(files()).toContain("shop-index.sqlite");
     for (const name of files()) {
       expect(statSync(join(dir, name)).mode & 0o777, name).toBe(0o600);
-      const text = gunzipSync(readFileSync(join(dir, name))).toString("utf8");
+      const text = readFileSync(join(dir, name)).toString("latin1");
       for (const secret of [SENTINELS.userToken, SENTINELS.posApiKey, SENTINELS.pageTokenPrefix]) expect(text, name).not.toContain(secret);
       for (const secret of [SENTINELS.userToken, SENTINELS.posApiKey]) expect(name).not.toContain(secret);
     }
@@ -81,20 +74,24 @@ describe("the shop index on disk", () => {
     }
   });
 
-  it("reads the shop afresh when a file is damaged, cut short or another index's", async () => {
+  it("reads the shop afresh when its database is damaged, cut short or another account's", async () => {
     const truth = (await upstream.call("search_orders", { group_by: ["carrier"] })).data;
     const flushed = await restarted();
     await flushed.call("search_orders", { group_by: ["carrier"] });
     await flushed.close();
-    const path = join(dir, ordersFile());
-    const good = readFileSync(path);
-    const other = newest("conversations-");
+    const good = readFileSync(database);
+    // Another account's: a folder whose database holds another upstream's shop (another index).
+    const elsewhere = mkdtempSync(join(tmpdir(), "pancake-index-other-"));
+    const other = await startHarness({ sandbox: { ratePerSecond: 10_000 }, config: onDisk(elsewhere) });
+    await other.call("search_orders", { group_by: ["carrier"] });
+    await other.close();
     for (const [label, body] of [
-      ["garbage", Buffer.from("not a gzip file")],
+      ["garbage", Buffer.from("not a database at all, and longer than SQLite's header of a hundred bytes, to be read as one")],
       ["cut short", good.subarray(0, Math.floor(good.length / 2))],
-      ["another index's", readFileSync(join(dir, other))],
+      ["another account's", readFileSync(join(elsewhere, "shop-index.sqlite"))],
     ] as const) {
-      writeFileSync(path, body);
+      for (const journal of ["-wal", "-shm"]) rmSync(`${database}${journal}`, { force: true });
+      writeFileSync(database, body);
       const server = await restarted();
       upstream.sandbox.server.resetRecords();
       const r = await server.call("search_orders", { group_by: ["carrier"] });
@@ -105,9 +102,7 @@ describe("the shop index on disk", () => {
     }
   });
 
-  it("rewrites its file only when a refresh finds a change", async () => {
-    // Every write is a new file renamed over the old one: a new inode.
-    const inode = () => statSync(join(dir, ordersFile())).ino;
+  it("writes to its database only when a refresh finds a change", async () => {
     const ask = async () => {
       const server = await restarted();
       const r = await server.call("search_orders", { group_by: ["status"] });
@@ -116,17 +111,17 @@ describe("the shop index on disk", () => {
       return r.data as { total: number; groups: { status: string; orders: number }[] };
     };
     await ask();
-    const written = inode();
-    // Loaded, refreshed (nothing new) and checked: the file already says all of it.
+    const before = written();
+    // Loaded, refreshed (nothing new) and checked: the database already says all of it.
     await ask();
-    expect(inode()).toBe(written);
+    expect(written()).toBe(before);
     // An order moved to canceled as the POS moves it: its update time moves, the refresh reads it.
     const order = upstream.sandbox.pos.orders.find((o) => !o.is_removed && o.status === 1)!;
     const now = new Date().toISOString().slice(0, 19);
     Object.assign(order, { status: 6, status_name: "Đã hủy", updated_at: now, last_update_status_at: now });
     order.status_history.push({ ...order.status_history.at(-1)!, status: 6, updated_at: now });
     const after = await ask();
-    expect(inode()).not.toBe(written);
+    expect(written()).toBeGreaterThan(before);
     const restartedAgain = await ask();
     expect(restartedAgain.groups).toEqual(after.groups);
     const canceled = upstream.sandbox.pos.orders.filter((o) => !o.is_removed && o.status === 6).length;

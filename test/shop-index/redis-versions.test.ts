@@ -24,6 +24,12 @@ let redis: RedisServer;
 const states: RedisState[] = [];
 let n = 0;
 
+/** What a replica's table is handed by a load or a pull. */
+function into(): { rows: PosOrder[]; clear(): void; put(rows: readonly PosOrder[]): void } {
+  const rows: PosOrder[] = [];
+  return { rows, clear: () => rows.splice(0), put: (batch) => void rows.push(...batch) };
+}
+
 /** Two replicas' stores of one index (each its own connection). */
 async function replicas(): Promise<[IndexStore<PosOrder>, IndexStore<PosOrder>]> {
   const key = `orders-test-${++n}`;
@@ -68,22 +74,22 @@ afterAll(async () => {
 describe("the shared index's writes (real Redis)", () => {
   it("keeps the later of two changes within one second, and writes nothing for one delivered again", async () => {
     const [a, b] = await replicas();
-    a.save(meta, [order(0, [0])], () => [], true);
+    a.save(meta, [order(0, [0])], true);
     await a.flush();
-    a.save(meta, [order(1, [0, 1])], () => [], false);
-    a.save(meta, [order(12, [0, 1, 12])], () => [], false);
+    a.save(meta, [order(1, [0, 1])], false);
+    a.save(meta, [order(12, [0, 1, 12])], false);
     await a.flush();
     const seq = await writeSeq();
     // The first change again, from either replica: older by its history, though of the same second.
-    a.save(meta, [order(1, [0, 1])], () => [], false);
-    b.save(meta, [order(1, [0, 1])], () => [], false);
+    a.save(meta, [order(1, [0, 1])], false);
+    b.save(meta, [order(1, [0, 1])], false);
     // The later one again: as new and the same.
-    b.save(meta, [order(12, [0, 1, 12])], () => [], false);
+    b.save(meta, [order(12, [0, 1, 12])], false);
     await Promise.all([a.flush(), b.flush()]);
     expect((await rowInRedis()).status).toBe(12);
     expect(await writeSeq()).toBe(seq);
     // As new but different (a refresh reading a change of the same second that moved no status): kept.
-    b.save(meta, [order(12, [0, 1, 12], { note: "gọi trước khi giao" })], () => [], false);
+    b.save(meta, [order(12, [0, 1, 12], { note: "gọi trước khi giao" })], false);
     await b.flush();
     expect(await rowInRedis()).toMatchObject({ status: 12, note: "gọi trước khi giao" });
     expect(await writeSeq()).toBe(seq + 1);
@@ -93,28 +99,30 @@ describe("the shared index's writes (real Redis)", () => {
     const [a, b] = await replicas();
     const started = { span: [0, OPEN] as Span, started: 1_764_380_000_123, done: [] as Span[] };
     const reading = { ...meta, from: NOTHING, reading: started };
-    a.save(reading, [order(1, [0, 1])], () => [], true);
+    a.save(reading, [order(1, [0, 1])], true);
     // The read goes on before the write is sent: a span read whose rows the next save brings.
     reading.reading = { ...started, done: [[0, OPEN]] };
     started.done.push([5, OPEN]);
     await a.flush();
     // Redis's cjson merges the meta: 14 digits, and an empty array written as {}.
-    expect((await b.load())?.meta).toMatchObject({ from: NOTHING, reading: { span: [0, OPEN], started: 1_764_380_000_123, done: [] } });
-    a.save({ ...reading, reading: { ...started, done: [[1_764_300_000, OPEN]] } }, [], () => [], false);
+    expect(await b.load(into())).toMatchObject({ from: NOTHING, reading: { span: [0, OPEN], started: 1_764_380_000_123, done: [] } });
+    a.save({ ...reading, reading: { ...started, done: [[1_764_300_000, OPEN]] } }, [], false);
     await a.flush();
-    expect((await b.pull!()) as object).toMatchObject({ meta: { reading: { done: [[1_764_300_000, OPEN]] } } });
+    expect((await b.pull(into())) as object).toMatchObject({ meta: { reading: { done: [[1_764_300_000, OPEN]] } } });
   });
 
   it("reports a write Redis refuses to the call that made it, and sends it again once Redis takes writes", async () => {
     const [a, b] = await replicas();
-    a.save(meta, [order(1, [0, 1])], () => [], true);
+    a.save(meta, [order(1, [0, 1])], true);
     await a.flush();
-    expect(await b.load()).toMatchObject({ rows: [{ status: 1 }] });
+    const loaded = into();
+    await b.load(loaded);
+    expect(loaded.rows).toMatchObject([{ status: 1 }]);
     await config("1");
     let refused: Awaited<ReturnType<typeof withIndexWrites>>["writes"];
     try {
       ({ writes: refused } = await withIndexWrites(async () => {
-        a.save(meta, [order(12, [0, 1, 12])], () => [], false);
+        a.save(meta, [order(12, [0, 1, 12])], false);
         await a.flush();
       }));
     } finally {
@@ -129,8 +137,9 @@ describe("the shared index's writes (real Redis)", () => {
     expect(writes.failed).toBeUndefined();
     expect([...writes.stored]).toEqual(["88"]);
     expect((await rowInRedis()).status).toBe(12);
-    const pulled = await b.pull!();
-    expect(pulled).toMatchObject({ rows: [{ status: 12 }], replaced: false });
+    const pulledRows = into();
+    expect(await b.pull(pulledRows)).toMatchObject({ replaced: false });
+    expect(pulledRows.rows).toMatchObject([{ status: 12 }]);
     // Sent once: nothing left to send.
     expect((await withIndexWrites(() => a.flush())).writes.stored.size).toBe(0);
   });

@@ -149,7 +149,7 @@ describe("a call within its time budget, the read going on", () => {
 
   it("keeps what a server read when it stops mid-read: the next one goes on from there", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pancake-midread-"));
-    const onDisk = { callBudgetSeconds: BUDGET_S, index: { mode: "disk" as const, dir, refreshSeconds: 0, maxRows: 300_000, maxHeldRows: 600_000, preload: false } };
+    const onDisk = { callBudgetSeconds: BUDGET_S, index: { mode: "disk" as const, dir, refreshSeconds: 0, maxRows: 300_000, preload: false } };
     h = await startHarness({ sandbox: SHOP });
     const sandbox = h.sandbox;
     const truth = waitingByPage(sandbox);

@@ -213,7 +213,7 @@ describe("list_conversations group_by: counts over every page, read to the end",
 });
 
 /** Without the shop index: lists are walked within their bounds, each filter sent upstream. */
-const NO_INDEX = { mode: "off", refreshSeconds: 0, maxRows: 1_000, maxHeldRows: 1_000, preload: false } as const;
+const NO_INDEX = { mode: "off", refreshSeconds: 0, maxRows: 1_000, preload: false } as const;
 
 describe("list_conversations group_by without the shop index", () => {
   const h = useHarness({ config: { index: NO_INDEX } });

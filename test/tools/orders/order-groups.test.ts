@@ -12,7 +12,7 @@ const h = useHarness({ sandbox: { ratePerSecond: 10_000 }, config: { posStatisti
 /** Without the shop index: the list is read page by page, within its bounds. */
 const paged = useHarness({
   sandbox: { ratePerSecond: 10_000 },
-  config: { posStatistics: false, index: { mode: "off", refreshSeconds: 0, maxRows: 1_000, maxHeldRows: 1_000, preload: false } },
+  config: { posStatistics: false, index: { mode: "off", refreshSeconds: 0, maxRows: 1_000, preload: false } },
 });
 const pos = () => h.sandbox.pos;
 const visible = () => pos().orders.filter((o) => !o.is_removed);

@@ -9,7 +9,7 @@ import { type Harness, startHarness } from "../../helpers/harness.js";
 // question read order by order from the list: two servers on one sandbox, one that may push the
 // grouping down and one that never does (posStatistics off), both without the shop index.
 
-const NO_INDEX = { mode: "off", refreshSeconds: 0, maxRows: 1_000, maxHeldRows: 1_000, preload: false } as const;
+const NO_INDEX = { mode: "off", refreshSeconds: 0, maxRows: 1_000, preload: false } as const;
 let pushed: Harness;
 let paged: Harness;
 
