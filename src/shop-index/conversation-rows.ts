@@ -1,5 +1,7 @@
 import type { ConversationListParams, MessagingClient } from "../clients/messaging.js";
 import type { Conversation } from "../clients/schemas/messaging.js";
+import { normalizePhone } from "../format/phone.js";
+import { joinKey as key } from "./join-keys.js";
 import { compactShape, unix } from "./order-rows.js";
 import type { IndexKind, Progress, ReadSink } from "./row-index.js";
 import { OPEN } from "./store.js";
@@ -144,6 +146,16 @@ export function conversationKind(pageId: string): IndexKind<Conversation, Messag
     inserted: (c) => unix(c.inserted_at),
     version: conversationVersion,
     heavy: [],
+    columns: {},
+    keys: (c) => {
+      const raw = c as Loose;
+      const socials = [c.customers?.[0]?.fb_id, raw.from_psid, (raw.from as Loose | undefined)?.id];
+      const phones = (Array.isArray(raw.recent_phone_numbers) ? raw.recent_phone_numbers : []).map((p) => {
+        const text = typeof p === "string" ? p : (p as Loose | null)?.phone_number;
+        return typeof text === "string" ? normalizePhone(text) : undefined;
+      });
+      return [key("c", c.id), ...socials.map((s) => key("f", s)), ...phones.map((p) => key("p", p))].filter((k): k is string => k !== undefined);
+    },
     async read(client, since, until, progress, sink) {
       await readConversations((q) => client.listConversations(pageId, q), since, until, progress, {
         rows: (batch) => sink.rows(batch.map(indexedConversation)),

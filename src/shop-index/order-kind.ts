@@ -1,5 +1,9 @@
 import type { PosClient } from "../clients/pos.js";
 import type { PosOrder } from "../clients/schemas/pos.js";
+import { num } from "../format/compact.js";
+import { customerIdOf } from "../format/orders.js";
+import { normalizePhone } from "../format/phone.js";
+import { joinKey as key } from "./join-keys.js";
 import { readOrders } from "./order-reader.js";
 import { INDEX_FIELDS, indexedOrder, orderVersion, unix } from "./order-rows.js";
 import type { IndexKind } from "./row-index.js";
@@ -18,6 +22,15 @@ export function orderKind(shopId: string): IndexKind<PosOrder, PosClient> {
     version: orderVersion,
     // Most of an order's bytes, read by the questions on statuses reached, lines and what came back.
     heavy: ["status_history", "items"],
+    columns: {
+      status: (o) => (typeof o.status === "number" ? o.status : undefined),
+      amount: (o) => num(o.total_price_after_sub_discount) ?? num(o.total_price),
+      customer: customerIdOf,
+    },
+    keys: (o) => {
+      const phone = typeof o.bill_phone_number === "string" ? normalizePhone(o.bill_phone_number) : undefined;
+      return [key("c", (o as { conversation_id?: unknown }).conversation_id), key("f", o.customer?.fb_id), key("p", phone)].filter((k): k is string => k !== undefined);
+    },
     async read(pos, since, until, progress, sink) {
       await readOrders((q) => pos.listOrders(shopId, { ...q, updateStatus: "updated_at", fields: INDEX_FIELDS }), since, until, progress, {
         rows: (batch) => sink.rows(batch.map(indexedOrder)),

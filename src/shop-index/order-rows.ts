@@ -2,6 +2,7 @@ import type { OrderListParams } from "../clients/pos.js";
 import type { PosOrder } from "../clients/schemas/pos.js";
 import { id } from "../format/compact.js";
 import { recordDate } from "../format/time.js";
+import type { Select } from "./store.js";
 
 // What the order index keeps of each order, and the order list's own filters applied to what it
 // keeps, so that an answer from the index counts exactly the orders the list would serve.
@@ -146,6 +147,22 @@ export function orderTimeOf(order: PosOrder, field: string | number): unknown {
 export function boundedByUpdate(field: string | number | undefined): boolean {
   const text = String(field ?? "inserted_at");
   return text === "inserted_at" || text === "updated_at" || text === "-1" || /^\d+$/.test(text);
+}
+
+/**
+ * What of the index a query reads: the range of its time where a column holds it (created,
+ * updated; a status reached or changed last is after the order's last update, so its range starts
+ * the update's), and the heavy parts (status history, lines) only when its fields or its time ask
+ * for them (no fields: the whole order).
+ */
+export function selectOf(q: OrderListParams): Select {
+  const field = String(q.updateStatus ?? "inserted_at");
+  const byStatus = /^\d+$/.test(field);
+  const full = byStatus || !q.fields || q.fields.some((f) => f === "status_history" || f === "items");
+  if (field === "inserted_at") return { by: "inserted", from: q.startDateTime, to: q.endDateTime, full };
+  if (field === "updated_at") return { by: "updated", from: q.startDateTime, to: q.endDateTime, full };
+  if (byStatus || field === "-1") return { by: "updated", from: q.startDateTime, full };
+  return { full };
 }
 
 /** Filters the index cannot apply as the list does: the list's free-text search (its matching is its own). */

@@ -5,7 +5,7 @@ import { isTransient } from "../clients/http.js";
 import { whileReading } from "../heap-mode.js";
 import type { Logger } from "../log.js";
 import { addSpan, gaps, heldBack } from "./spans.js";
-import { type IndexMeta, type IndexStore, type Into, mergeMeta, NOTHING, OPEN, type Reading, type RowTable, SCHEMA, type Select, type Span, type TableShape } from "./store.js";
+import { type IndexMeta, type IndexStore, type Into, type Joined, mergeMeta, NOTHING, OPEN, type Reading, type RowTable, SCHEMA, type Select, type Span, type TableShape } from "./store.js";
 
 /**
  * An index of one upstream list (a shop's orders, a page's conversations): the rows already read,
@@ -278,6 +278,14 @@ export class RowIndex<R, C extends object> {
   /** The row held under an id. */
   get(id: string): R | undefined {
     return this.table.get(id);
+  }
+
+  /**
+   * Every pair of this index's rows (a page's chats) and `other`'s (a shop's orders) that share a
+   * join key, as the two tables hold them now (view both first to bring them up to date).
+   */
+  join(other: RowIndex<unknown, object>, mine?: Select, theirs?: Select): Iterable<Joined> {
+    return { [Symbol.iterator]: () => this.table.join(other.table, mine, theirs) };
   }
 
   /** Applies rows pushed by the upstream (webhooks): each only if at least as new as the row held; how many changed. */

@@ -1,29 +1,23 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import type { IndexMeta, RowTable, Select, TableShape } from "./store.js";
+import { type IndexMeta, JOIN_HOW, type Joined, type RowTable, type Select, type TableShape } from "./store.js";
 
 /**
  * Bumped when the tables' layout changes: a database of another layout is emptied and made anew
  * (the index reads the upstream again, as for any copy it cannot use).
  */
-const LAYOUT = 1;
+const LAYOUT = 2;
 
-/** Makes the tables of `db` (once per database). */
+/** Readies `db` for indexes (once per database); throws when it cannot be read through. */
 export function prepareTables(db: DatabaseSync): void {
   const layout = (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
-  if (layout !== LAYOUT) db.exec("DROP TABLE IF EXISTS orders; DROP TABLE IF EXISTS conversations; DROP TABLE IF EXISTS meta;");
-  for (const table of ["orders", "conversations"]) {
-    // A row's JSON apart from its heavy parts, and the columns scans range on and checks count by.
-    db.exec(`CREATE TABLE IF NOT EXISTS ${table} (
-      ix TEXT NOT NULL, id TEXT NOT NULL, version REAL NOT NULL, updated INTEGER, inserted INTEGER,
-      listed INTEGER NOT NULL, body TEXT NOT NULL, extra TEXT);
-    CREATE UNIQUE INDEX IF NOT EXISTS ${table}_id ON ${table} (ix, id);
-    CREATE INDEX IF NOT EXISTS ${table}_updated ON ${table} (ix, updated);
-    CREATE INDEX IF NOT EXISTS ${table}_inserted ON ${table} (ix, inserted);`);
+  const tables = () => (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
+  if (layout !== LAYOUT) {
+    for (const name of tables()) db.exec(`DROP TABLE "${name.replaceAll('"', '""')}"`);
+    db.exec(`PRAGMA user_version = ${LAYOUT}`);
   }
   db.exec("CREATE TABLE IF NOT EXISTS meta (ix TEXT PRIMARY KEY, json TEXT NOT NULL)");
-  if (layout !== LAYOUT) db.exec(`PRAGMA user_version = ${LAYOUT}`);
   // A file cut short or damaged opens; reading each table through fails now rather than mid-answer.
-  for (const table of ["orders", "conversations", "meta"]) db.prepare(`SELECT count(*) FROM ${table}`).get();
+  for (const name of tables()) db.prepare(`SELECT count(*) FROM "${name.replaceAll('"', '""')}"`).get();
 }
 
 type Stored = { body: string; extra: string | null };
@@ -31,7 +25,13 @@ type Stored = { body: string; extra: string | null };
 /** What of a meta lasts past a load (when it was refreshed and checked is forgotten): a refresh that changed nothing else writes nothing. */
 const lasting = (meta: IndexMeta) => JSON.stringify([meta.schema, meta.from, meta.watermark, meta.dirtyAt ?? null, meta.reading ?? null]);
 
-/** One index's rows in the table of their kind, named `ix` (a hash: never a credential). */
+const HOW_RANK = Object.keys(JOIN_HOW);
+
+/**
+ * One index's rows in the table of their kind, named `ix` (a hash: never a credential). Beside each
+ * row's JSON: the columns scans range on and queries count by, and its join keys in a table of
+ * their own (`<table>_keys`), so that chats and orders are joined by SQLite, not in the heap.
+ */
 export class SqliteTable<R> implements RowTable<R> {
   private count: number;
   /** What of the meta lasts past a load, as last kept (see keep()); null: not known yet. */
@@ -39,7 +39,10 @@ export class SqliteTable<R> implements RowTable<R> {
   private readonly insert: StatementSync;
   private readonly update: StatementSync;
   private readonly one: StatementSync;
-  private readonly scans = new Map<string, StatementSync>();
+  private readonly dropKeys: StatementSync;
+  private readonly addKey: StatementSync;
+  private readonly statements = new Map<string, StatementSync>();
+  private readonly columns: [string, (row: R) => string | number | undefined][];
 
   constructor(
     private readonly db: DatabaseSync,
@@ -47,11 +50,27 @@ export class SqliteTable<R> implements RowTable<R> {
     private readonly ix: string,
   ) {
     const t = shape.table;
-    this.insert = db.prepare(`INSERT OR IGNORE INTO ${t} (ix, id, version, updated, inserted, listed, body, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.columns = Object.entries(shape.columns);
+    const extra = this.columns.map(([name]) => `, ${name}`).join("");
+    // A row's JSON apart from its heavy parts, and the columns scans range on and queries count by.
+    db.exec(`CREATE TABLE IF NOT EXISTS ${t} (
+      ix TEXT NOT NULL, id TEXT NOT NULL, version REAL NOT NULL, updated INTEGER, inserted INTEGER,
+      listed INTEGER NOT NULL, body TEXT NOT NULL, extra TEXT${extra});
+    CREATE UNIQUE INDEX IF NOT EXISTS ${t}_id ON ${t} (ix, id);
+    CREATE INDEX IF NOT EXISTS ${t}_updated ON ${t} (ix, updated);
+    CREATE INDEX IF NOT EXISTS ${t}_inserted ON ${t} (ix, inserted);
+    CREATE TABLE IF NOT EXISTS ${t}_keys (ix TEXT NOT NULL, id TEXT NOT NULL, key TEXT NOT NULL);
+    CREATE INDEX IF NOT EXISTS ${t}_keys_key ON ${t}_keys (key, ix);
+    CREATE INDEX IF NOT EXISTS ${t}_keys_id ON ${t}_keys (ix, id);`);
+    const places = this.columns.map(() => ", ?").join("");
+    const sets = this.columns.map(([name]) => `, ${name} = ?`).join("");
+    this.insert = db.prepare(`INSERT OR IGNORE INTO ${t} (ix, id, version, updated, inserted, listed, body, extra${extra}) VALUES (?, ?, ?, ?, ?, ?, ?, ?${places})`);
     this.update = db.prepare(
-      `UPDATE ${t} SET version = ?, updated = ?, inserted = ?, listed = ?, body = ?, extra = ? WHERE ix = ? AND id = ? AND version <= ? AND (body IS NOT ? OR extra IS NOT ?)`,
+      `UPDATE ${t} SET version = ?, updated = ?, inserted = ?, listed = ?, body = ?, extra = ?${sets} WHERE ix = ? AND id = ? AND version <= ? AND (body IS NOT ? OR extra IS NOT ?)`,
     );
     this.one = db.prepare(`SELECT body, extra FROM ${t} WHERE ix = ? AND id = ?`);
+    this.dropKeys = db.prepare(`DELETE FROM ${t}_keys WHERE ix = ? AND id = ?`);
+    this.addKey = db.prepare(`INSERT INTO ${t}_keys (ix, id, key) VALUES (?, ?, ?)`);
     this.count = (db.prepare(`SELECT count(*) AS n FROM ${t} WHERE ix = ?`).get(ix) as { n: number }).n;
   }
 
@@ -74,69 +93,65 @@ export class SqliteTable<R> implements RowTable<R> {
 
   retain(seen: ReadonlySet<string>): number {
     const gone: string[] = [];
-    for (const { id } of this.db.prepare(`SELECT id FROM ${this.shape.table} WHERE ix = ?`).iterate(this.ix) as Iterable<{ id: string }>) if (!seen.has(id)) gone.push(id);
-    const drop = this.db.prepare(`DELETE FROM ${this.shape.table} WHERE ix = ? AND id = ?`);
+    for (const { id } of this.prepared(`SELECT id FROM ${this.shape.table} WHERE ix = ?`).iterate(this.ix) as Iterable<{ id: string }>) if (!seen.has(id)) gone.push(id);
+    const drop = this.prepared(`DELETE FROM ${this.shape.table} WHERE ix = ? AND id = ?`);
     this.transaction(() => {
-      for (const id of gone) drop.run(this.ix, id);
+      for (const id of gone) {
+        drop.run(this.ix, id);
+        this.dropKeys.run(this.ix, id);
+      }
     });
     this.count -= gone.length;
     return gone.length;
   }
 
-  private write(rows: readonly R[], force: boolean): R[] {
-    if (rows.length === 0) return [];
-    const changed: R[] = [];
-    this.transaction(() => {
-      for (const row of rows) {
-        const { shape, ix } = this;
-        const [body, extra] = this.split(row);
-        const id = shape.id(row);
-        const version = shape.version(row);
-        const updated = shape.updated(row) ?? null;
-        const inserted = shape.inserted(row) ?? null;
-        const listed = shape.listed(row) ? 1 : 0;
-        if (this.insert.run(ix, id, version, updated, inserted, listed, body, extra).changes > 0) {
-          this.count++;
-          changed.push(row);
-        } else if (this.update.run(version, updated, inserted, listed, body, extra, ix, id, force ? Number.MAX_VALUE : version, body, extra).changes > 0) changed.push(row);
-      }
-    });
-    return changed;
-  }
-
-  private transaction(work: () => void): void {
-    this.db.exec("BEGIN");
-    try {
-      work();
-      this.db.exec("COMMIT");
-    } catch (error) {
-      this.db.exec("ROLLBACK");
-      throw error;
-    }
-  }
-
   *scan(select: Select = {}): IterableIterator<R> {
-    const by = select.by ?? "updated";
-    const ranged = [select.from !== undefined ? `${by} >= ?` : "", select.to !== undefined ? `${by} <= ?` : ""].filter(Boolean);
     const full = select.full ?? false;
-    const sql = `SELECT body${full ? ", extra" : ""} FROM ${this.shape.table} WHERE ix = ?${ranged.map((r) => ` AND ${r}`).join("")}`;
-    const statement = this.scans.get(sql) ?? this.db.prepare(sql);
-    this.scans.set(sql, statement);
-    const args = [this.ix, ...(select.from !== undefined ? [select.from] : []), ...(select.to !== undefined ? [select.to] : [])];
-    for (const stored of statement.iterate(...args)) yield this.row(stored as Stored, full);
+    const [where, args] = this.range(select, "");
+    const statement = this.prepared(`SELECT body${full ? ", extra" : ""} FROM ${this.shape.table} WHERE ix = ?${where}`);
+    for (const stored of statement.iterate(this.ix, ...args)) yield this.row(stored as Stored, full);
   }
 
   countListed(since: number | null, until: number): number {
     const t = this.shape.table;
     const query =
       since === null
-        ? this.db.prepare(`SELECT count(*) AS n FROM ${t} WHERE ix = ? AND listed = 1 AND updated <= ?`).get(this.ix, until)
-        : this.db.prepare(`SELECT count(*) AS n FROM ${t} WHERE ix = ? AND listed = 1 AND updated >= ? AND updated <= ?`).get(this.ix, since, until);
+        ? this.prepared(`SELECT count(*) AS n FROM ${t} WHERE ix = ? AND listed = 1 AND updated <= ?`).get(this.ix, until)
+        : this.prepared(`SELECT count(*) AS n FROM ${t} WHERE ix = ? AND listed = 1 AND updated >= ? AND updated <= ?`).get(this.ix, since, until);
     return (query as { n: number }).n;
   }
 
+  *join(other: RowTable<unknown>, mine: Select = {}, theirs: Select = {}): IterableIterator<Joined> {
+    if (!(other instanceof SqliteTable) || other.db !== this.db) throw new Error("a join needs both indexes in one database");
+    const [a, b] = [this.shape.table, other.shape.table];
+    const [mineWhere, mineArgs] = this.range(mine, "c.");
+    const [theirsWhere, theirsArgs] = other.range(theirs, "o.");
+    const columns = other.columns.map(([name]) => `, o.${name} AS ${name}`).join("");
+    // The strongest way each chat reaches each order: its key's first letter, ranked as JOIN_HOW lists them.
+    const rank = `min(instr('${HOW_RANK.join("")}', substr(ok.key, 1, 1)))`;
+    const statement = this.prepared(
+      `SELECT ck.id AS chat, o.id AS ord, ${rank} AS how, o.inserted AS inserted${columns}
+       FROM ${a}_keys ck
+       JOIN ${a} c ON c.ix = ck.ix AND c.id = ck.id
+       JOIN ${b}_keys ok ON ok.key = ck.key AND ok.ix = ?
+       JOIN ${b} o ON o.ix = ok.ix AND o.id = ok.id
+       WHERE ck.ix = ? AND o.listed = 1${mineWhere}${theirsWhere}
+       GROUP BY ck.id, o.id`,
+    );
+    for (const found of statement.iterate(other.ix, this.ix, ...mineArgs, ...theirsArgs) as Iterable<Record<string, string | number | null>>) {
+      const { chat, ord, how, inserted, ...rest } = found;
+      yield {
+        chat: String(chat),
+        order: String(ord),
+        how: JOIN_HOW[HOW_RANK[Number(how) - 1] as keyof typeof JOIN_HOW],
+        inserted: inserted === null ? null : Number(inserted),
+        columns: rest,
+      };
+    }
+  }
+
   meta(): IndexMeta | undefined {
-    const stored = this.db.prepare("SELECT json FROM meta WHERE ix = ?").get(this.ix) as { json: string } | undefined;
+    const stored = this.prepared("SELECT json FROM meta WHERE ix = ?").get(this.ix) as { json: string } | undefined;
     if (!stored) return undefined;
     try {
       const meta = JSON.parse(stored.json) as IndexMeta;
@@ -151,14 +166,62 @@ export class SqliteTable<R> implements RowTable<R> {
     const kept = meta && lasting(meta);
     if (kept === this.kept) return;
     this.kept = kept;
-    if (meta === undefined) this.db.prepare("DELETE FROM meta WHERE ix = ?").run(this.ix);
-    else this.db.prepare("INSERT INTO meta (ix, json) VALUES (?, ?) ON CONFLICT (ix) DO UPDATE SET json = excluded.json").run(this.ix, JSON.stringify(meta));
+    if (meta === undefined) this.prepared("DELETE FROM meta WHERE ix = ?").run(this.ix);
+    else this.prepared("INSERT INTO meta (ix, json) VALUES (?, ?) ON CONFLICT (ix) DO UPDATE SET json = excluded.json").run(this.ix, JSON.stringify(meta));
   }
 
   clear(): void {
-    this.db.prepare(`DELETE FROM ${this.shape.table} WHERE ix = ?`).run(this.ix);
+    this.transaction(() => {
+      this.prepared(`DELETE FROM ${this.shape.table} WHERE ix = ?`).run(this.ix);
+      this.prepared(`DELETE FROM ${this.shape.table}_keys WHERE ix = ?`).run(this.ix);
+    });
     this.keep(undefined);
     this.count = 0;
+  }
+
+  /** The conditions of a select's time range on the table aliased `alias`, and their values. */
+  private range(select: Select, alias: string): [string, number[]] {
+    const by = `${alias}${select.by ?? "updated"}`;
+    const where = [select.from !== undefined ? ` AND ${by} >= ?` : "", select.to !== undefined ? ` AND ${by} <= ?` : ""].join("");
+    return [where, [select.from, select.to].filter((v): v is number => v !== undefined)];
+  }
+
+  private prepared(sql: string): StatementSync {
+    const statement = this.statements.get(sql) ?? this.db.prepare(sql);
+    this.statements.set(sql, statement);
+    return statement;
+  }
+
+  private write(rows: readonly R[], force: boolean): R[] {
+    if (rows.length === 0) return [];
+    const changed: R[] = [];
+    this.transaction(() => {
+      for (const row of rows) {
+        const { shape, ix } = this;
+        const [body, extra] = this.split(row);
+        const id = shape.id(row);
+        const version = shape.version(row);
+        const fields = [shape.updated(row) ?? null, shape.inserted(row) ?? null, shape.listed(row) ? 1 : 0, body, extra];
+        const columns = this.columns.map(([, of]) => of(row) ?? null);
+        if (this.insert.run(ix, id, version, ...fields, ...columns).changes > 0) this.count++;
+        else if (this.update.run(version, ...fields, ...columns, ix, id, force ? Number.MAX_VALUE : version, body, extra).changes === 0) continue;
+        changed.push(row);
+        this.dropKeys.run(ix, id);
+        for (const key of new Set(shape.keys(row))) this.addKey.run(ix, id, key);
+      }
+    });
+    return changed;
+  }
+
+  private transaction(work: () => void): void {
+    this.db.exec("BEGIN");
+    try {
+      work();
+      this.db.exec("COMMIT");
+    } catch (error) {
+      this.db.exec("ROLLBACK");
+      throw error;
+    }
   }
 
   /** The row's JSON without its heavy fields, and those apart (null when it has none). */

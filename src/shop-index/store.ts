@@ -83,6 +83,28 @@ export interface TableShape<R> {
   listed(row: R): boolean;
   /** Fields read back only when a scan asks for whole rows (`Select.full`). */
   heavy: readonly string[];
+  /** Values kept beside the row for queries to filter and count by (an order's status, amount, customer). */
+  columns: Readonly<Record<string, (row: R) => string | number | undefined>>;
+  /**
+   * What the row is joined to another kind's by, several per row, each `<how>:<value>` (how: a
+   * letter of JOIN_HOW): an order's chat, its customer's id on the platform, its bill phone; a
+   * chat's own id, its customer's platform ids, the phones it captured.
+   */
+  keys(row: R): string[];
+}
+
+/** The ways a chat and an order are joined, strongest first, by the letter their keys begin with. */
+export const JOIN_HOW = { c: "order link", f: "social id", p: "phone" } as const;
+export type JoinHow = (typeof JOIN_HOW)[keyof typeof JOIN_HOW];
+
+/** A chat joined to an order: how (the strongest of their shared keys), and the order's columns. */
+export interface Joined {
+  chat: string;
+  order: string;
+  how: JoinHow;
+  /** The order's creation (Unix seconds) and the columns its kind keeps (orders: status, amount, customer). */
+  inserted: number | null;
+  columns: Record<string, string | number | null>;
 }
 
 /**
@@ -126,6 +148,11 @@ export interface RowTable<R> {
   keep(meta: IndexMeta | undefined): void;
   /** Drops every row and the meta. */
   clear(): void;
+  /**
+   * Every pair of this table's rows (chats) and `other`'s (orders) that share a key, the rows of
+   * each picked by a select (its time range), read as iterated: the join happens where the rows live.
+   */
+  join(other: RowTable<unknown>, mine?: Select, theirs?: Select): IterableIterator<Joined>;
 }
 
 /**

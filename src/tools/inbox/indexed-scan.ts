@@ -45,7 +45,8 @@ export async function indexedScan(
   };
   let examined = 0;
   const kept: Conversation[] = [];
-  for (const c of view.rows) {
+  const range = { by: field === "inserted_at" ? "inserted" : "updated", from: query.since, to: query.until } as const;
+  for (const c of view.select(range)) {
     if (!listed(c)) continue;
     examined++;
     if (keep(c)) kept.push(c);

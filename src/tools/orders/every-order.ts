@@ -1,6 +1,6 @@
 import type { OrderListParams } from "../../clients/pos.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
-import { boundedByUpdate, listedBy, unindexable } from "../../shop-index/order-rows.js";
+import { boundedByUpdate, listedBy, selectOf, unindexable } from "../../shop-index/order-rows.js";
 import { IndexFull, type ReadState } from "../../shop-index/row-index.js";
 import { readBy, type ToolContext } from "../define.js";
 import { type Sweep, sweep } from "../pos/sweep.js";
@@ -48,7 +48,8 @@ export async function everyOrder(ctx: ToolContext, shopId: string, query: OrderL
     try {
       const view = await ctx.index.orders(shopId).view(ctx.pos, need, ctx.progress, readBy(ctx));
       const keep = listedBy(query);
-      const rows = [...view.rows].filter(keep);
+      const rows: PosOrder[] = [];
+      for (const order of view.select(selectOf(query))) if (keep(order)) rows.push(order);
       return { rows, total: view.partial ? undefined : rows.length, complete: !view.partial, asOf: view.asOf, reading: view.partial };
     } catch (error) {
       if (!(error instanceof IndexFull)) throw error;
