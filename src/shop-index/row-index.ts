@@ -284,8 +284,8 @@ export class RowIndex<R, C extends object> {
    * Every pair of this index's rows (a page's chats) and `other`'s (a shop's orders) that share a
    * join key, as the two tables hold them now (view both first to bring them up to date).
    */
-  join(other: RowIndex<unknown, object>, mine?: Select, theirs?: Select): Iterable<Joined> {
-    return { [Symbol.iterator]: () => this.table.join(other.table, mine, theirs) };
+  join<O, D extends object>(other: RowIndex<O, D>, mine?: Select, theirs?: Select): Iterable<Joined> {
+    return { [Symbol.iterator]: () => this.table.join(other.table as RowTable<unknown>, mine, theirs) };
   }
 
   /** Applies rows pushed by the upstream (webhooks): each only if at least as new as the row held; how many changed. */
