@@ -1,4 +1,5 @@
 import { reply, type RouteResult, type Router, type SandboxRequest } from "../server.js";
+import { inboxLists } from "./lists.js";
 import type { Range } from "./time.js";
 import type { ConversationRecord, MessagingState, PageRecord } from "./types.js";
 
@@ -94,7 +95,9 @@ export function orderParam(req: SandboxRequest, fallback: "inserted_at" | "updat
 }
 
 export function conversationOf(ctx: RouteContext, page: PageRecord, id: string | undefined): ConversationRecord {
-  const found = ctx.state.conversations.find((c) => c.id === id && c.page_id === page.id);
+  const found = inboxLists(ctx.state)
+    .conversationById.get(id ?? "")
+    .find((c) => c.page_id === page.id);
   if (!found) throw reply(404, { success: false, error: "not_found", message: "Conversation not found" });
   return found;
 }

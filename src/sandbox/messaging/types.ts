@@ -327,4 +327,6 @@ export interface MessagingState {
   sequence: number;
   /** Told of every change a write makes, after it is made (the sandbox's webhooks); none while seeding. */
   onChange?: (change: MessagingChange) => void;
+  /** Changes made through the write paths so far (writes.ts): the lists' orderings are kept while it stays. */
+  revision?: number;
 }

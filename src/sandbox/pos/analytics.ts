@@ -1,5 +1,6 @@
 import type { SandboxRequest } from "../server.js";
 import { invalid, listParam } from "./api.js";
+import { posLists } from "./lists.js";
 import type { PosState } from "./state.js";
 import { HOUR, ms } from "./time.js";
 import type { FormulaRecord, OrderItem, OrderRecord } from "./types.js";
@@ -135,6 +136,13 @@ function filterOf(req: SandboxRequest): { key: string; values: Set<string>; keep
   });
 }
 
+/** The orders whose `field` time (an updateStatus value) lies in [since, until], every order when neither is given. */
+function ordersBetween(state: PosState, field: string, since: number | undefined, until: number | undefined): readonly OrderRecord[] {
+  if (since === undefined && until === undefined) return state.orders;
+  const ordering = posLists(state).byTime(field);
+  return ordering.items.slice(...ordering.between(since ?? Number.NEGATIVE_INFINITY, until ?? Number.POSITIVE_INFINITY));
+}
+
 /** GET /analytics/sale: revenue rows grouped by the `split_by[]` keys, computed from the orders. */
 export function saleAnalytics(state: PosState, req: SandboxRequest): Record<string, unknown>[] {
   const since = shopTime(req.query.get("since"));
@@ -159,7 +167,7 @@ export function saleAnalytics(state: PosState, req: SandboxRequest): Record<stri
   const byItem = split.some((s) => s in ITEM_KEYS);
 
   const groups = new Map<string, { keys: Record<string, unknown>; success: Contribution[]; returned: Contribution[] }>();
-  for (const order of state.orders) {
+  for (const order of ordersBetween(state, record === "inserted_at" ? "inserted_at" : "-1", since, until)) {
     if (order.is_removed || !order.status_history.some((h) => h.status === reached) || !orderMatches(order)) continue;
     const at = ms(record === "inserted_at" ? order.inserted_at : order.last_update_status_at);
     if ((since !== undefined && at < since) || (until !== undefined && at > until)) continue;

@@ -1,6 +1,5 @@
 import type { SandboxRequest } from "../server.js";
 import { boolParam, intParam, invalid, listParam, unixParamMs } from "./api.js";
-import { timeTest } from "../time-range.js";
 import { ms } from "./time.js";
 import type { OrderRecord } from "./types.js";
 
@@ -55,7 +54,7 @@ function timeOf(updateStatus: string): (order: OrderRecord) => string | null {
   return (order) => (order[updateStatus] as string | null) ?? null;
 }
 
-type SortKey = (o: OrderRecord) => string | number;
+export type SortKey = (o: OrderRecord) => string | number;
 const SORT_KEYS: Record<string, SortKey> = {
   inserted_at: (o) => o.inserted_at,
   last_updated_order: (o) => o.updated_at,
@@ -70,12 +69,18 @@ const SORT_KEYS: Record<string, SortKey> = {
   order_source: (o) => o.order_sources_name,
 };
 
-/** The comparator of an `option_sort` value (`<key>_asc|desc`), ties broken by id. */
-export function orderSorter(optionSort: string): (a: OrderRecord, b: OrderRecord) => number {
+/** An `option_sort` value (`<key>_asc|desc`): the key it names, the key's value on an order, the direction. */
+export function orderSort(optionSort: string): { key: string; value: SortKey; ascending: boolean } {
   const match = /^(.+)_(asc|desc)$/.exec(optionSort);
-  const key = match ? SORT_KEYS[match[1]!] : undefined;
-  if (!match || !key) throw invalid();
-  const sign = match[2] === "asc" ? 1 : -1;
+  const value = match ? SORT_KEYS[match[1]!] : undefined;
+  if (!match || !value) throw invalid();
+  return { key: match[1]!, value, ascending: match[2] === "asc" };
+}
+
+/** The comparator of an `option_sort` value, ties broken by id. */
+export function orderSorter(optionSort: string): (a: OrderRecord, b: OrderRecord) => number {
+  const { value: key, ascending } = orderSort(optionSort);
+  const sign = ascending ? 1 : -1;
   return (a, b) => {
     const ka = key(a);
     const kb = key(b);
@@ -104,8 +109,20 @@ function sourcePairs(values: string[]): string[][] {
  */
 const isOrderNumber = (o: OrderRecord, search: string) => search === String(o.display_id) || search === String(o.id);
 
-/** The order list filters of GET /orders, as one predicate. */
-export function orderFilter(req: SandboxRequest): (o: OrderRecord) => boolean {
+/** What GET /orders asks: its time range, whether removed orders count, and its other filters. */
+export interface OrderQuery {
+  /** The order time `updateStatus` names, and the range asked of it (UTC ms, both ends included). */
+  timeField: string;
+  start?: number;
+  end?: number;
+  includeRemoved: boolean;
+  customerId?: string;
+  /** The filters besides the range and removal; undefined when none is asked. */
+  others?: (o: OrderRecord) => boolean;
+}
+
+/** The order list filters of GET /orders. */
+export function orderQuery(req: SandboxRequest): OrderQuery {
   const search = req.query.get("search")?.trim().toLowerCase();
   const statuses = listParam(req, "filter_status").map(Number);
   if (statuses.some((s) => !Number.isInteger(s))) throw invalid();
@@ -114,29 +131,32 @@ export function orderFilter(req: SandboxRequest): (o: OrderRecord) => boolean {
   if (!isOrderTimeField(timeField)) throw invalid();
   const start = unixParamMs(req, "startDateTime");
   const end = unixParamMs(req, "endDateTime");
-  const inRange = timeTest(start, end, ms);
-  const timeOfOrder = timeOf(timeField);
   const partners = listParam(req, "partner_id").map(Number);
-  const customerId = req.query.get("customer_id");
+  const customerId = req.query.get("customer_id") || undefined;
   const sources = sourcePairs(listParam(req, "order_sources"));
   const excludeSources = boolParam(req, "is_filter_exclude_source");
   const adIds = listParam(req, "ad_ids");
   const inSources = (o: OrderRecord) =>
     sources.some(([id, account]) => o.order_sources === id && (account === undefined || o.account === account));
-  return (o) => {
-    if (o.is_removed && !includeRemoved) return false;
-    if (statuses.length && !statuses.includes(o.status)) return false;
-    if (search && !isOrderNumber(o, search) && ![o.bill_phone_number, o.bill_full_name.toLowerCase(), o.note?.toLowerCase() ?? ""].some((t) => t.includes(search)))
-      return false;
-    if (start !== undefined || end !== undefined) {
-      const time = timeOfOrder(o);
-      if (!time || !inRange(time)) return false;
-    }
-    if (partners.length && !partners.includes(o.partner?.partner_id ?? Number.NaN)) return false;
-    if (customerId && o.shop_customer_id !== customerId && o.customer?.customer_id !== customerId) return false;
-    if (sources.length && inSources(o) === excludeSources) return false;
-    if (adIds.length && !adIds.includes(o.ad_id ?? "")) return false;
-    return true;
+  const tests: ((o: OrderRecord) => boolean)[] = [];
+  if (statuses.length) tests.push((o) => statuses.includes(o.status));
+  if (search) {
+    tests.push((o) => isOrderNumber(o, search) || [o.bill_phone_number, o.bill_full_name.toLowerCase(), o.note?.toLowerCase() ?? ""].some((t) => t.includes(search)));
+  }
+  if (partners.length) tests.push((o) => partners.includes(o.partner?.partner_id ?? Number.NaN));
+  if (customerId) tests.push((o) => o.shop_customer_id === customerId || o.customer?.customer_id === customerId);
+  if (sources.length) tests.push((o) => inSources(o) !== excludeSources);
+  if (adIds.length) tests.push((o) => adIds.includes(o.ad_id ?? ""));
+  const others = tests.length ? (o: OrderRecord) => tests.every((test) => test(o)) : undefined;
+  return { timeField, start, end, includeRemoved, customerId, others };
+}
+
+/** The time `updateStatus` names on an order, in ms (undefined when it has none). */
+export function orderTimeMs(updateStatus: string): (order: OrderRecord) => number | undefined {
+  const time = timeOf(updateStatus);
+  return (order) => {
+    const text = time(order);
+    return text ? ms(text) : undefined;
   };
 }
 

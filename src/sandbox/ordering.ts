@@ -1,0 +1,298 @@
+/**
+ * Record lists kept in order between requests, so a list page costs what the page holds, not what
+ * the shop holds. At scale (SandboxOptions.scale: half a million orders) sorting, or even checking
+ * the order of, every record on each request set the pace of the whole rig.
+ *
+ * An Ordering is one order of a state's records, ascending by a rank (a time in ms, a sort key),
+ * records of equal rank by `tie`. It is kept while the state is unchanged: the same array, as many
+ * records, and the same count of changes made through the sandbox's write paths (`revision`, which
+ * the API's writes and Simulation bump). Tests also change records in place (an order's status, a
+ * conversation's updated_at); on lists of up to VERIFY_BELOW records each read checks every rank
+ * against the record, as cheap there as it is sure, so those changes are followed too. Bigger lists
+ * follow the write paths only.
+ */
+
+/** Lists this long or shorter check their records' ranks on every read (see above). */
+export const VERIFY_BELOW = 20_000;
+
+export type Rank = number | string;
+
+export interface OrderingSpec<T> {
+  /** The records, read at each use (a new array or a new length means new records). */
+  source: () => readonly T[];
+  /** The state's count of changes made through its write paths. */
+  revision: () => number;
+  /** Where a record sorts: a number or a text, one kind per ordering; undefined or NaN leaves it out. */
+  rank: (item: T) => Rank | undefined;
+  /** The order of records of equal rank: total (ends on a unique id). */
+  tie: (a: T, b: T) => number;
+  /** A flag counted along the order (an order's is_removed), so a page skips flagged records without testing each. */
+  flag?: (item: T) => boolean;
+}
+
+export class Ordering<T> {
+  /** The records in order, and each one's rank. */
+  items: T[] = [];
+  ranks: Rank[] = [];
+  /** Records left out for a rank that is NaN (a time that does not parse), rather than none. */
+  dropped = 0;
+  /** flaggedBefore[i]: flagged records among items[0..i). */
+  private flaggedBefore: Int32Array = new Int32Array(1);
+  private built: { source: readonly T[]; length: number; revision: number } | undefined;
+  private agreement: { text: (item: T) => string; agrees: boolean } | undefined;
+
+  constructor(private readonly spec: OrderingSpec<T>) {}
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  /** This ordering, sorted again first when its records changed. */
+  fresh(): this {
+    const source = this.spec.source();
+    const revision = this.spec.revision();
+    const b = this.built;
+    const same = b !== undefined && b.source === source && b.length === source.length && b.revision === revision;
+    if (!same || (source.length <= VERIFY_BELOW && !this.holds(source))) this.build(source, revision);
+    return this;
+  }
+
+  /**
+   * Whether the order is also the order of `text` (a time field's text against its ms rank): then a
+   * range of the rank is a stretch of the list sorted by that text. Records a test wrote in another
+   * form (with a zone) may not be.
+   */
+  agrees(text: (item: T) => string): boolean {
+    if (this.agreement?.text !== text) {
+      let agrees = true;
+      for (let i = 1; i < this.items.length && agrees; i++) agrees = text(this.items[i - 1]!) <= text(this.items[i]!);
+      this.agreement = { text, agrees };
+    }
+    return this.agreement.agrees;
+  }
+
+  /** Positions [from, to) of the records ranked from `lo` to `hi`, both included (number ranks). */
+  between(lo: number, hi: number): [number, number] {
+    return [this.firstAtLeast(lo, false), this.firstAtLeast(hi, true)];
+  }
+
+  /** Flagged records among positions [from, to). */
+  flagged(from: number, to: number): number {
+    return this.flaggedBefore[to]! - this.flaggedBefore[from]!;
+  }
+
+  isFlagged(i: number): boolean {
+    return this.flaggedBefore[i + 1]! !== this.flaggedBefore[i]!;
+  }
+
+  /** The position of `item` (found by its rank and tie), or -1 when it is not in the order. */
+  indexOf(item: T): number {
+    const rank = this.rankOf(item);
+    if (rank === undefined) return -1;
+    let lo = 0;
+    let hi = this.items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const r = this.ranks[mid]!;
+      if (r < rank || (r === rank && this.spec.tie(this.items[mid]!, item) < 0)) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.items[lo] === item ? lo : -1;
+  }
+
+  /** The first position whose rank is >= `rank` (> when `past`). */
+  private firstAtLeast(rank: number, past: boolean): number {
+    let lo = 0;
+    let hi = this.ranks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const r = this.ranks[mid] as number;
+      if (r < rank || (past && r === rank)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private rankOf(item: T): Rank | undefined {
+    const rank = this.spec.rank(item);
+    // biome-ignore lint/suspicious/noSelfCompare: NaN, the rank of a time that does not parse
+    return rank !== rank ? undefined : rank;
+  }
+
+  /** Whether every record still has the rank and flag it was sorted by, and no other record gained one. */
+  private holds(source: readonly T[]): boolean {
+    let ranked = 0;
+    for (const item of source) if (this.rankOf(item) !== undefined) ranked++;
+    if (ranked !== this.items.length) return false;
+    const flag = this.spec.flag;
+    for (let i = 0; i < this.items.length; i++) {
+      const item = this.items[i]!;
+      if (this.rankOf(item) !== this.ranks[i]) return false;
+      if (flag && flag(item) !== this.isFlagged(i)) return false;
+    }
+    return true;
+  }
+
+  private build(source: readonly T[], revision: number): void {
+    const kept: T[] = [];
+    const ranks: Rank[] = [];
+    this.dropped = 0;
+    for (const item of source) {
+      const rank = this.spec.rank(item);
+      if (rank === undefined) continue;
+      // biome-ignore lint/suspicious/noSelfCompare: NaN, the rank of a time that does not parse
+      if (rank !== rank) {
+        this.dropped++;
+        continue;
+      }
+      kept.push(item);
+      ranks.push(rank);
+    }
+    const { tie, flag } = this.spec;
+    const order = Array.from(kept.keys()).sort((i, j) => {
+      const a = ranks[i]!;
+      const b = ranks[j]!;
+      return a < b ? -1 : a > b ? 1 : tie(kept[i]!, kept[j]!);
+    });
+    this.items = order.map((i) => kept[i]!);
+    this.ranks = order.map((i) => ranks[i]!);
+    this.flaggedBefore = new Int32Array(this.items.length + 1);
+    if (flag) {
+      for (let i = 0; i < this.items.length; i++) this.flaggedBefore[i + 1] = this.flaggedBefore[i]! + (flag(this.items[i]!) ? 1 : 0);
+    }
+    this.built = { source, length: source.length, revision };
+    this.agreement = undefined;
+  }
+}
+
+/** A list in the order it is served: what a page is cut from. */
+export interface View<T> {
+  readonly length: number;
+  at(i: number): T;
+  /** The position of `item`, or -1 when the view does not hold it. */
+  indexOf(item: T): number;
+  /** Flagged records among positions [0, i), when the list counts a flag. */
+  flaggedBefore?(i: number): number;
+}
+
+/** Positions [from, to) of an ordering, read forward or backward (a descending list). */
+export function stretch<T>(ordering: Ordering<T>, from: number, to: number, descending: boolean): View<T> {
+  return {
+    length: to - from,
+    at: descending ? (i) => ordering.items[to - 1 - i]! : (i) => ordering.items[from + i]!,
+    indexOf(item) {
+      const i = ordering.indexOf(item);
+      return i < from || i >= to ? -1 : descending ? to - 1 - i : i - from;
+    },
+    flaggedBefore: descending ? (i) => ordering.flagged(to - i, to) : (i) => ordering.flagged(from, from + i),
+  };
+}
+
+export function listView<T>(items: readonly T[]): View<T> {
+  return { length: items.length, at: (i) => items[i]!, indexOf: (item) => items.indexOf(item) };
+}
+
+/**
+ * The records a page shows, rows [from, to) of those `keep` keeps (every one without it), skipping
+ * flagged ones when `skipFlagged`, and how many there are in all. Without `keep` the count and the
+ * page's first row come from the flag counts, so only the page is read; with it, every record of
+ * the view is tested (the view is then what a range or a customer narrowed it to).
+ */
+export function cut<T>(view: View<T>, from: number, to: number, options: { keep?: (item: T) => boolean; skipFlagged?: boolean } = {}): { rows: T[]; total: number } {
+  const { keep } = options;
+  const counted = options.skipFlagged && view.flaggedBefore ? view.flaggedBefore.bind(view) : undefined;
+  const flaggedAt = counted ? (i: number) => counted(i + 1) !== counted(i) : () => false;
+  const rows: T[] = [];
+  if (keep) {
+    let total = 0;
+    for (let i = 0; i < view.length; i++) {
+      if (flaggedAt(i)) continue;
+      const item = view.at(i);
+      if (!keep(item)) continue;
+      if (total >= from && total < to) rows.push(item);
+      total++;
+    }
+    return { rows, total };
+  }
+  const shown = (i: number) => i - (counted ? counted(i) : 0);
+  const total = shown(view.length);
+  // The first position with `from` shown records before it and shown itself.
+  let lo = 0;
+  let hi = view.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (shown(mid + 1) <= from) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo, n = from; i < view.length && n < to; i++) {
+    if (flaggedAt(i)) continue;
+    rows.push(view.at(i));
+    n++;
+  }
+  return { rows, total };
+}
+
+/** Up to `limit` records `keep` keeps, from position `start` on. */
+export function walk<T>(view: View<T>, start: number, limit: number, keep: (item: T) => boolean): T[] {
+  const rows: T[] = [];
+  for (let i = start; i < view.length && rows.length < limit; i++) {
+    const item = view.at(i);
+    if (keep(item)) rows.push(item);
+  }
+  return rows;
+}
+
+/**
+ * One value per state, made on first use (the orderings of a state's lists, its records by id):
+ * kept beside the state rather than in it, so the records the tests and the truth read stay plain.
+ */
+export function perState<S extends object, V>(make: (state: S) => V): (state: S) => V {
+  const made = new WeakMap<S, V>();
+  return (state) => {
+    let value = made.get(state);
+    if (value === undefined) {
+      value = make(state);
+      made.set(state, value);
+    }
+    return value;
+  };
+}
+
+/**
+ * Records by a key, rebuilt when the state's records or revision change (or, on small lists, when
+ * a key read again differs): an order by its id, the orders of a customer, a post's threads.
+ */
+export class Grouping<T, K> {
+  private groups = new Map<K, T[]>();
+  private built: { source: readonly T[]; length: number; revision: number } | undefined;
+
+  constructor(
+    private readonly source: () => readonly T[],
+    private readonly revision: () => number,
+    private readonly keys: (item: T) => readonly K[],
+  ) {}
+
+  /** The records filed under `key`, in the source's order. */
+  get(key: K): readonly T[] {
+    const source = this.source();
+    const revision = this.revision();
+    const b = this.built;
+    if (!b || b.source !== source || b.length !== source.length || b.revision !== revision || (source.length <= VERIFY_BELOW && !this.holds(source))) {
+      this.groups = new Map();
+      for (const item of source) {
+        for (const k of this.keys(item)) {
+          const list = this.groups.get(k);
+          if (list) list.push(item);
+          else this.groups.set(k, [item]);
+        }
+      }
+      this.built = { source, length: source.length, revision };
+    }
+    return this.groups.get(key) ?? [];
+  }
+
+  private holds(source: readonly T[]): boolean {
+    for (const item of source) for (const k of this.keys(item)) if (!this.groups.get(k)?.includes(item)) return false;
+    return true;
+  }
+}
