@@ -1,5 +1,6 @@
 import type { SandboxRequest } from "../server.js";
 import { invalid, listParam } from "./api.js";
+import { figuresOf } from "./derived.js";
 import { posLists } from "./lists.js";
 import type { PosState } from "./state.js";
 import { HOUR, ms } from "./time.js";
@@ -63,7 +64,7 @@ function metricsOf(rows: Contribution[], wholeOrders: boolean): Metrics {
   };
   if (wholeOrders) {
     const sum = (pick: (o: OrderRecord) => number) => rows.reduce((total, r) => total + pick(r.order), 0);
-    const itemDiscounts = (o: OrderRecord) => o.items.reduce((total, it) => total + it.discount_each_product * it.quantity, 0);
+    const itemDiscounts = (o: OrderRecord) => figuresOf(o).items.reduce((total, it) => total + it.discount_each_product * it.quantity, 0);
     Object.assign(metrics, {
       cod: sum((o) => o.cod),
       discount: sum((o) => o.total_discount + itemDiscounts(o)),
@@ -90,7 +91,7 @@ function select(metrics: Metrics, fields: string[], formulas: FormulaRecord[]): 
 
 const userOf: Record<string, (o: OrderRecord) => string | null | undefined> = {
   create: (o) => o.creator.id,
-  update: (o) => o.status_history.at(-1)?.editor_id,
+  update: (o) => figuresOf(o).status_history.at(-1)?.editor_id,
   assign: (o) => o.assigning_seller_id,
   care: (o) => o.assigning_care_id,
   marketer: (o) => o.marketer?.id,
@@ -108,7 +109,7 @@ type OrderKey = (o: OrderRecord, user: (o: OrderRecord) => string | null | undef
 const ORDER_KEYS: Record<string, OrderKey> = {
   "Order.source": (o) => o.order_sources,
   "Order.status": (o) => o.status,
-  "Order.partner_id": (o) => o.partner?.partner_id ?? null,
+  "Order.partner_id": (o) => figuresOf(o).partner?.partner_id ?? null,
   "Order.province_id": (o) => o.shipping_address.province_id || null,
   "Order.warehouse_id": (o) => o.warehouse_id,
   "Customer.id": (o) => o.shop_customer_id ?? o.customer?.id ?? null,
@@ -168,10 +169,11 @@ export function saleAnalytics(state: PosState, req: SandboxRequest): Record<stri
 
   const groups = new Map<string, { keys: Record<string, unknown>; success: Contribution[]; returned: Contribution[] }>();
   for (const order of ordersBetween(state, record === "inserted_at" ? "inserted_at" : "-1", since, until)) {
-    if (order.is_removed || !order.status_history.some((h) => h.status === reached) || !orderMatches(order)) continue;
+    const figures = figuresOf(order);
+    if (order.is_removed || !figures.status_history.some((h) => h.status === reached) || !orderMatches(order)) continue;
     const at = ms(record === "inserted_at" ? order.inserted_at : order.last_update_status_at);
     if ((since !== undefined && at < since) || (until !== undefined && at > until)) continue;
-    const items = order.items.filter(itemMatches);
+    const items = figures.items.filter(itemMatches);
     if (!items.length) continue;
     const returned = order.status === returnedStatus || (returnedStatus === 4 && order.status === 5);
     const returnedAt =

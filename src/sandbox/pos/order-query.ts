@@ -1,21 +1,10 @@
 import type { SandboxRequest } from "../server.js";
+import { figuresOf, partnerTime, statusTime } from "./derived.js";
 import { boolParam, intParam, invalid, listParam, unixParamMs } from "./api.js";
+import { ORDER_TIMES, PARTNER_TIMES } from "./order-times.js";
 import { ms } from "./time.js";
 import type { OrderRecord } from "./types.js";
 
-/** The order's own time fields the list filters on (`updateStatus`). */
-export const ORDER_TIMES = [
-  "inserted_at",
-  "updated_at",
-  "partner_inserted_at",
-  "estimate_delivery_date",
-  "transfer_proof",
-  "time_assign_seller",
-  "time_assign_care",
-  "time_assign_marketer",
-] as const;
-/** The carrier's, on the order's `partner` record. */
-export const PARTNER_TIMES = ["paid_at", "picked_up_at", "first_delivery_at"] as const;
 const ORDER_TIME_FIELDS = new Set<string>(ORDER_TIMES);
 const PARTNER_TIME_FIELDS = new Set<string>(PARTNER_TIMES);
 const STATUS_CODES = new Set([0, 11, 20, 1, 12, 13, 8, 9, 2, 3, 16, 4, 15, 5]);
@@ -40,13 +29,11 @@ export function orderTime(order: OrderRecord, updateStatus: string): string | nu
 
 /** orderTime() with `updateStatus` read once, for a filter that asks it of every order. */
 function timeOf(updateStatus: string): (order: OrderRecord) => string | null {
-  if (PARTNER_TIME_FIELDS.has(updateStatus)) {
-    return (order) => ((order.partner as Record<string, unknown> | null)?.[updateStatus] as string | null) ?? null;
-  }
+  if (PARTNER_TIME_FIELDS.has(updateStatus)) return (order) => partnerTime(order, updateStatus as (typeof PARTNER_TIMES)[number]);
   if (updateStatus === "-1") return (order) => order.last_update_status_at;
   if (/^\d+$/.test(updateStatus)) {
     const status = Number(updateStatus);
-    return (order) => order.status_history.find((h) => h.status === status)?.updated_at ?? null;
+    return (order) => statusTime(order, status);
   }
   // The fields the incremental reads ask for most, read directly: a keyed read of every order is slower.
   if (updateStatus === "updated_at") return (order) => order.updated_at;
@@ -61,9 +48,9 @@ const SORT_KEYS: Record<string, SortKey> = {
   last_update_status_at: (o) => o.last_update_status_at,
   order_valuation: (o) => o.total_price_after_sub_discount,
   product_quantity: (o) => o.total_quantity,
-  product_name: (o) => o.items[0]?.variation_info.name ?? "",
+  product_name: (o) => figuresOf(o).items[0]?.variation_info.name ?? "",
   sub_status_sort: (o) => o.sub_status ?? -1,
-  first_undeliverable_at: (o) => (o.partner as Record<string, string> | null)?.first_undeliverable_at ?? "",
+  first_undeliverable_at: (o) => (figuresOf(o).partner as Record<string, string> | null)?.first_undeliverable_at ?? "",
   customer_sort: (o) => o.bill_full_name,
   estimate_delivery_date: (o) => o.estimate_delivery_date ?? "",
   order_source: (o) => o.order_sources_name,
@@ -143,7 +130,7 @@ export function orderQuery(req: SandboxRequest): OrderQuery {
   if (search) {
     tests.push((o) => isOrderNumber(o, search) || [o.bill_phone_number, o.bill_full_name.toLowerCase(), o.note?.toLowerCase() ?? ""].some((t) => t.includes(search)));
   }
-  if (partners.length) tests.push((o) => partners.includes(o.partner?.partner_id ?? Number.NaN));
+  if (partners.length) tests.push((o) => partners.includes(figuresOf(o).partner?.partner_id ?? Number.NaN));
   if (customerId) tests.push((o) => o.shop_customer_id === customerId || o.customer?.customer_id === customerId);
   if (sources.length) tests.push((o) => inSources(o) !== excludeSources);
   if (adIds.length) tests.push((o) => adIds.includes(o.ad_id ?? ""));

@@ -14,6 +14,7 @@ import {
   wardAddress,
   warehouseInfo,
 } from "./order-model.js";
+import { own } from "./derived.js";
 import { posLists } from "./lists.js";
 import { makeReturn } from "./return-model.js";
 import { newCustomer } from "./customer-model.js";
@@ -217,10 +218,11 @@ export function updateOrder(state: PosState, order: OrderRecord, body: Body): Or
   return order;
 }
 
+/** The order of an id, its fields its own to change (derived.ts). */
 export function findOrder(state: PosState, id: string): OrderRecord {
   const order = posLists(state).orderById.get(id)[0];
   if (!order) throw notFound("order_not_found");
-  return order;
+  return own(order);
 }
 
 /**
