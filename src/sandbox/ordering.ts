@@ -296,3 +296,87 @@ export class Grouping<T, K> {
     return true;
   }
 }
+
+/**
+ * The records of a stretch of an ordering that come first in another order (the order list's sort
+ * key within a range of another time), found without reading the stretch: a segment tree over
+ * the ordering's positions, each node naming its first record by `compare`, records `skip` skips
+ * left out. Kept for one build of the ordering (its items array); on lists small enough to check
+ * by reading (VERIFY_BELOW) it is not used, since a record changed in place would not be seen.
+ */
+export class FirstIn<T> {
+  private tree = new Int32Array(0);
+  private leaves = 0;
+  private builtFor: readonly T[] | undefined;
+
+  constructor(
+    private readonly ordering: Ordering<T>,
+    private readonly compare: (a: T, b: T) => number,
+    private readonly skip?: (item: T) => boolean,
+  ) {}
+
+  /** The first `count` records of positions [from, to) by `compare`, skipped ones left out. */
+  first(from: number, to: number, count: number): T[] {
+    const items = this.ordering.items;
+    if (this.builtFor !== items) this.build(items);
+    const better = (a: number, b: number) => (a < 0 ? b : b < 0 ? a : this.compare(items[a]!, items[b]!) <= 0 ? a : b);
+    const best = (lo: number, hi: number) => {
+      let found = -1;
+      for (let l = lo + this.leaves, r = hi + this.leaves; l < r; l >>= 1, r >>= 1) {
+        if (l & 1) found = better(found, this.tree[l++]!);
+        if (r & 1) found = better(found, this.tree[--r]!);
+      }
+      return found;
+    };
+    // Stretches in a heap by their first record: take the first, split its stretch around it.
+    const heap: [number, number, number][] = [];
+    const push = (lo: number, hi: number) => {
+      const at = lo < hi ? best(lo, hi) : -1;
+      if (at < 0) return;
+      heap.push([lo, hi, at]);
+      for (let i = heap.length - 1; i > 0; ) {
+        const up = (i - 1) >> 1;
+        if (this.compare(items[heap[up]![2]]!, items[heap[i]![2]]!) <= 0) break;
+        [heap[up], heap[i]] = [heap[i]!, heap[up]!];
+        i = up;
+      }
+    };
+    const pop = () => {
+      const top = heap[0]!;
+      const last = heap.pop()!;
+      if (heap.length) {
+        heap[0] = last;
+        for (let i = 0; ; ) {
+          const l = 2 * i + 1;
+          let min = i;
+          if (l < heap.length && this.compare(items[heap[l]![2]]!, items[heap[min]![2]]!) < 0) min = l;
+          if (l + 1 < heap.length && this.compare(items[heap[l + 1]![2]]!, items[heap[min]![2]]!) < 0) min = l + 1;
+          if (min === i) break;
+          [heap[min], heap[i]] = [heap[i]!, heap[min]!];
+          i = min;
+        }
+      }
+      return top;
+    };
+    const rows: T[] = [];
+    push(from, to);
+    while (rows.length < count && heap.length) {
+      const [lo, hi, at] = pop();
+      rows.push(items[at]!);
+      push(lo, at);
+      push(at + 1, hi);
+    }
+    return rows;
+  }
+
+  private build(items: readonly T[]): void {
+    this.leaves = items.length;
+    this.tree = new Int32Array(2 * items.length).fill(-1);
+    for (let i = 0; i < items.length; i++) if (!this.skip?.(items[i]!)) this.tree[this.leaves + i] = i;
+    for (let i = this.leaves - 1; i > 0; i--) {
+      const [a, b] = [this.tree[2 * i]!, this.tree[2 * i + 1]!];
+      this.tree[i] = a < 0 ? b : b < 0 ? a : this.compare(items[a]!, items[b]!) <= 0 ? a : b;
+    }
+    this.builtFor = items;
+  }
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Sandbox } from "../../src/sandbox/index.js";
 import type { ConversationRecord } from "../../src/sandbox/messaging/index.js";
-import { Ordering, VERIFY_BELOW } from "../../src/sandbox/ordering.js";
+import { FirstIn, Ordering, VERIFY_BELOW } from "../../src/sandbox/ordering.js";
 import { type OrderRecord, orderTime } from "../../src/sandbox/pos/index.js";
 import { Reply, type SandboxRequest } from "../../src/sandbox/server.js";
 
@@ -11,8 +11,8 @@ import { Reply, type SandboxRequest } from "../../src/sandbox/server.js";
 // through the API, the simulation and in place.
 
 const now = new Date("2026-11-22T07:30:00Z");
-const sandbox = new Sandbox({ now, scale: 3, ratePerSecond: 1e9 });
-const c = sandbox.credentials;
+let sandbox = new Sandbox({ now, scale: 3, ratePerSecond: 1e9 });
+let c = sandbox.credentials;
 const at = (time: string) => Date.parse(`${time.slice(0, 23)}Z`);
 const nowS = Math.floor(now.getTime() / 1000);
 
@@ -55,7 +55,8 @@ function expectedOrders(q: OrderAsk) {
   const matches = sandbox.pos.orders.filter((o) => {
     if (o.is_removed && !q.removed) return false;
     if (q.status !== undefined && o.status !== q.status) return false;
-    if (q.search && ![o.bill_phone_number, o.bill_full_name.toLowerCase()].some((t) => t.includes(q.search!))) return false;
+    const number = q.search === String(o.display_id) || q.search === String(o.id);
+    if (q.search && !number && ![o.bill_phone_number, o.bill_full_name.toLowerCase(), o.note?.toLowerCase() ?? ""].some((t) => t.includes(q.search!))) return false;
     if (q.customer && o.shop_customer_id !== q.customer && o.customer?.customer_id !== q.customer) return false;
     if (q.from !== undefined || q.to !== undefined) {
       const t = orderTime(o, q.field ?? "inserted_at");
@@ -223,6 +224,24 @@ describe("the lists of a scaled shop, kept in order between requests", () => {
   });
 });
 
+describe("the order list of a shop past the size its lists check by reading every record", () => {
+  it("counts a span and finds its first orders in another order, and searches, as sorting every order does", () => {
+    sandbox = new Sandbox({ now, scale: Math.ceil(VERIFY_BELOW / 560) + 1, ratePerSecond: 1e9 });
+    c = sandbox.credentials;
+    expect(sandbox.pos.orders.length).toBeGreaterThan(VERIFY_BELOW);
+    const someone = sandbox.pos.orders[900]!;
+    const asks: OrderAsk[] = [
+      { field: "updated_at", from: nowS - 20 * 86_400, to: nowS - 6 * 86_400, size: 1, page: 1 },
+      { field: "updated_at", from: nowS - 20 * 86_400, size: 100, page: 3 },
+      { field: "updated_at", from: nowS - 20 * 86_400, removed: true, sort: "order_valuation_desc", size: 30, page: 2 },
+      { field: "inserted_at", to: nowS - 50 * 86_400, sort: "last_updated_order_desc", size: 100, page: 1 },
+      { search: someone.bill_phone_number.slice(2, 7), size: 30, page: 1 },
+      { search: String(someone.display_id), sort: "customer_sort_asc", size: 30, page: 1 },
+    ];
+    for (const ask of asks) expect(askOrders(ask), JSON.stringify(ask)).toEqual(expectedOrders(ask));
+  });
+});
+
 describe("an ordering past the size it checks by reading every record", () => {
   type Row = { id: number; at: number };
   const rows: Row[] = Array.from({ length: VERIFY_BELOW + 10 }, (_, id) => ({ id, at: (id * 7919) % 10_007 }));
@@ -243,5 +262,15 @@ describe("an ordering past the size it checks by reading every record", () => {
     rows.push({ id: rows.length, at: -2 });
     expect(ordering.fresh().items.map((r) => r.id)).toEqual(sortedIds());
     expect(ordering.indexOf(rows[5]!)).toBe(1);
+  });
+
+  it("finds the first records of a stretch in another order, skipped ones left out", () => {
+    // Another order: by id's last digit, then by id descending; rows whose id ends in 7 skipped.
+    const compare = (a: Row, b: Row) => (a.id % 10) - (b.id % 10) || b.id - a.id;
+    const first = new FirstIn(ordering.fresh(), compare, (r) => r.id % 10 === 7);
+    for (const [lo, hi, count] of [[0, 5000, 10], [1000, 1001, 3], [0, ordering.length, 250], [7000, 7400, 500], [10, 10, 5]] as const) {
+      const stretch = ordering.items.slice(lo, hi).filter((r) => r.id % 10 !== 7).sort(compare);
+      expect(first.first(lo, hi, count).map((r) => r.id), `${lo}-${hi}`).toEqual(stretch.slice(0, count).map((r) => r.id));
+    }
   });
 });

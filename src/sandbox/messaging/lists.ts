@@ -29,6 +29,19 @@ class InboxLists {
     this.pageCustomer = new Grouping(() => state.customers, this.revision, (c) => [`${c.page_id}/${c.psid}`]);
   }
 
+  /** Sorts now what the first reads of a big shop would sort: each page's conversations and customers, records by id. */
+  warm(pageIds: readonly string[]): void {
+    for (const pageId of pageIds) {
+      for (const field of ["updated_at", "inserted_at"] as const) {
+        this.conversations(pageId, field);
+        this.customers(pageId, field);
+      }
+    }
+    this.conversationById.get("");
+    this.threadsOfPost.get("");
+    this.pageCustomer.get("");
+  }
+
   /** A page's conversations newest first by `field`, from `range` when given. */
   conversations(pageId: string, field: TimeField, range?: Range): View<ConversationRecord> {
     return this.newest("conversations", () => this.state.conversations, pageId, field, range) as View<ConversationRecord>;

@@ -104,6 +104,8 @@ export interface OrderQuery {
   end?: number;
   includeRemoved: boolean;
   customerId?: string;
+  /** The search text, lowercase. */
+  search?: string;
   /** The filters besides the range and removal; undefined when none is asked. */
   others?: (o: OrderRecord) => boolean;
 }
@@ -135,7 +137,7 @@ export function orderQuery(req: SandboxRequest): OrderQuery {
   if (sources.length) tests.push((o) => inSources(o) !== excludeSources);
   if (adIds.length) tests.push((o) => adIds.includes(o.ad_id ?? ""));
   const others = tests.length ? (o: OrderRecord) => tests.every((test) => test(o)) : undefined;
-  return { timeField, start, end, includeRemoved, customerId, others };
+  return { timeField, start, end, includeRemoved, customerId, search: search || undefined, others };
 }
 
 /** The time `updateStatus` names on an order, in ms (undefined when it has none). */
