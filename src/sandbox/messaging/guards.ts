@@ -83,6 +83,9 @@ export function timeRange(req: SandboxRequest, optional = false): Range | undefi
   return { from: since * 1000, to: until * 1000 + 999 };
 }
 
+/** The range a list serves: the one asked, or none when the list ignores it (quirks.ts). */
+export const servedRange = (req: SandboxRequest, range: Range | undefined) => (req.quirks?.ignoreRange ? undefined : range);
+
 /**
  * The time field a list orders by (`order_by`), which is also the field since/until range over:
  * the documents pair the two without saying which field the range reads, so the sandbox takes the

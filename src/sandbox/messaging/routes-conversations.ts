@@ -7,11 +7,13 @@ import {
   onPage,
   orderParam,
   type RouteContext,
+  servedRange,
   timeRange,
   userPage,
 } from "./guards.js";
 import { assignUser } from "./messages.js";
 import { cut, listView, type View, walk } from "../ordering.js";
+import { misbehave } from "../quirks.js";
 import { inboxLists } from "./lists.js";
 import { API_EDITOR, assignConversation, markSeen, tagConversation } from "./writes.js";
 import type { ConversationRecord } from "./types.js";
@@ -56,22 +58,26 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
     const tags = tagFilter(req);
     const keep = (c: ConversationRecord) =>
       (!tags || tags(c)) && (types.length === 0 || types.includes(c.type)) && (posts.length === 0 || posts.includes(c.post_id ?? ""));
-    const newest = lists.conversations(page.id, orderBy, range);
+    const newest = lists.conversations(page.id, orderBy, servedRange(req, range));
     const view = req.query.get("unread_first") === "true" ? unreadFirst(newest) : newest;
     // The page after the cursor (none when the cursor is not in the list), read no further than it.
     const cursor = req.query.get("last_conversation_id");
-    if (!cursor) return { conversations: walk(view, 0, V2_PAGE, keep), success: true };
+    const first = () => walk(view, 0, V2_PAGE, keep);
+    if (!cursor) return { conversations: first(), success: true };
     const after = lists.conversationById.get(cursor)[0];
     const at = after && keep(after) ? view.indexOf(after) : -1;
-    return { conversations: at < 0 ? [] : walk(view, at + 1, V2_PAGE, keep), success: true };
+    const { rows } = misbehave(req.quirks, { rows: at < 0 ? [] : walk(view, at + 1, V2_PAGE, keep), later: true, first });
+    return { conversations: rows, success: true };
   });
 
   onPage(router, ctx, "GET", `${prefix}/public_api/v1/pages/:page_id/conversations`, (req, page) => {
     const range = timeRange(req)!;
     if (range.to - range.from > MAX_SPAN_SECONDS * 1000 + 999) throw badParams("The time range must not exceed one month");
     const pageNumber = intParam(req, "page_number", { required: true, min: 1 })!;
-    const orderBy = orderParam(req, "inserted_at");
-    const { rows, total } = cut(lists.conversations(page.id, orderBy, range), (pageNumber - 1) * V2_PAGE, pageNumber * V2_PAGE, { keep: tagFilter(req) });
+    const view = lists.conversations(page.id, orderParam(req, "inserted_at"), servedRange(req, range));
+    const keep = tagFilter(req);
+    const asked = cut(view, (pageNumber - 1) * V2_PAGE, pageNumber * V2_PAGE, { keep });
+    const { rows, total } = misbehave(req.quirks, { ...asked, later: pageNumber > 1, first: () => cut(view, 0, V2_PAGE, { keep }).rows });
     return { conversations: rows, success: true, total };
   });
 
@@ -83,8 +89,10 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
       const target = userPage(ctx, req);
       const count = intParam(req, "current_count", { min: 0 });
       const from = count === undefined ? 0 : Math.max(0, count - 1);
-      const { rows } = cut(lists.conversations(target.id, "updated_at"), from, from + (count === undefined ? COUNT_FIRST : COUNT_STEP), { keep: tagFilter(req) });
-      return { success: true, conversations: rows };
+      const [view, keep] = [lists.conversations(target.id, "updated_at"), tagFilter(req)];
+      const { rows } = cut(view, from, from + (count === undefined ? COUNT_FIRST : COUNT_STEP), { keep });
+      const first = () => cut(view, 0, COUNT_FIRST, { keep }).rows;
+      return { success: true, conversations: misbehave(req.quirks, { rows, later: (count ?? 0) > 0, first }).rows };
     },
     { rateKey: (req) => req.params.page_id },
   );

@@ -1,6 +1,7 @@
 import type { Router } from "../server.js";
-import { intParam, onPage, orderParam, pageSlice, type RouteContext, required, timeRange } from "./guards.js";
+import { intParam, onPage, orderParam, pageSlice, type RouteContext, required, servedRange, timeRange } from "./guards.js";
 import { cut } from "../ordering.js";
+import { misbehave } from "../quirks.js";
 import { inboxLists } from "./lists.js";
 import { within } from "./time.js";
 import type { MessagingState, PostRecord } from "./types.js";
@@ -30,7 +31,9 @@ export function registerPageDataRoutes(router: Router, ctx: RouteContext, prefix
     const range = timeRange(req)!;
     const pageNumber = intParam(req, "page_number", { required: true, min: 1 })!;
     const pageSize = intParam(req, "page_size", { min: 1, max: 100 }) ?? 20;
-    const { rows, total } = cut(inboxLists(state).customers(page.id, orderParam(req, "inserted_at"), range), (pageNumber - 1) * pageSize, pageNumber * pageSize);
+    const view = inboxLists(state).customers(page.id, orderParam(req, "inserted_at"), servedRange(req, range));
+    const asked = cut(view, (pageNumber - 1) * pageSize, pageNumber * pageSize);
+    const { rows, total } = misbehave(req.quirks, { ...asked, later: pageNumber > 1, first: () => cut(view, 0, pageSize).rows });
     return { total, customers: rows, success: true };
   });
 

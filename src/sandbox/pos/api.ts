@@ -1,4 +1,5 @@
 import { cut, listView, type View } from "../ordering.js";
+import { misbehave } from "../quirks.js";
 import { reply, type RouteHandler, type Router, type SandboxRequest } from "../server.js";
 import type { PosState } from "./state.js";
 
@@ -110,7 +111,12 @@ export function pagedView<T>(req: SandboxRequest, select: (end: number) => Selec
   const pageSize = Math.min(requestedSize, MAX_PAGE_SIZE);
   const served = options.repeatAfter ? Math.min(pageNumber, options.repeatAfter) : pageNumber;
   const { view, keep, skipFlagged } = select(served * pageSize);
-  const { rows, total } = cut(view, (served - 1) * pageSize, served * pageSize, { keep, skipFlagged });
+  const page = cut(view, (served - 1) * pageSize, served * pageSize, { keep, skipFlagged });
+  const first = () => {
+    const again = select(pageSize);
+    return cut(again.view, 0, pageSize, { keep: again.keep, skipFlagged: again.skipFlagged }).rows;
+  };
+  const { rows, total = page.total } = misbehave(req.quirks, { ...page, later: pageNumber > 1, first });
   const envelope: Record<string, unknown> = {
     data: rows,
     page_number: pageNumber,
