@@ -139,6 +139,8 @@ export class SandboxServer {
   private quirks: Quirk[] = [];
   /** Requests received since the start (or resetRecords), faulted ones too. */
   received = 0;
+  /** Requests the rate limit answered with 429, per rate key, since the start (or resetRecords). */
+  readonly limited = new Map<string, number>();
   private readonly listeners = new Set<(request: RecordedRequest) => void>();
   private readonly windows = new Map<string, number[]>();
   private readonly sockets = new Set<Socket>();
@@ -188,6 +190,7 @@ export class SandboxServer {
 
   resetRecords(): void {
     this.received = 0;
+    this.limited.clear();
     this.requests.length = 0;
     this.counts.clear();
     this.windows.clear();
@@ -267,6 +270,7 @@ export class SandboxServer {
     };
     const key = found.route.options.rateKey?.(request);
     if (key !== undefined && !this.allow(key)) {
+      this.limited.set(key, (this.limited.get(key) ?? 0) + 1);
       return send(429, { success: false, error_code: 106, message: "You have reached the limit of requests" }, { "retry-after": "1" });
     }
     let result: RouteResult;

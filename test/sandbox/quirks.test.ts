@@ -70,7 +70,7 @@ describe("POS lists that misbehave", () => {
 
   it("give one total whatever the range or filter (fixed_total), with pages to match", async () => {
     sandbox.misbehave({ kind: "fixed_total", total: 1418 });
-    for (const query of [{}, week, { "filter_status[]": 3 }, { ...week, page_size: 1 }]) {
+    for (const query of [{}, week, { "filter_status[]": 3 }, { ...week, page_size: 1 }] as Record<string, number>[]) {
       const body = await orders(query);
       expect(body.total_entries).toBe(1418);
       expect(body.total_pages).toBe(Math.ceil(1418 / body.page_size));
