@@ -20,7 +20,7 @@ import { compare, emitPages, type Loose, QUESTIONS, type Question } from "./data
 import { type Row, round, rssMb } from "./measure.js";
 import { type ForkedSandbox, forkSandbox } from "./sandbox-fork.js";
 import type { Answer } from "./sandbox-process.js";
-import { startServer } from "./stdio-server.js";
+import { serverEnv, startServer } from "./stdio-server.js";
 
 export interface BigShopOptions {
   cli: string;
@@ -93,18 +93,7 @@ export async function bigShop(emit: (row: Row) => void, options: BigShopOptions)
 }
 
 async function probe(emit: (row: Row) => void, options: BigShopOptions, sandbox: ForkedSandbox, root: string, where: string): Promise<void> {
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? "",
-    PANCAKE_BASE_URL: sandbox.urls.messagingBaseUrl,
-    PANCAKE_POS_BASE_URL: sandbox.urls.posBaseUrl,
-    PANCAKE_ACCESS_TOKEN: sandbox.credentials.userToken,
-    PANCAKE_POS_API_KEY: sandbox.credentials.posApiKey,
-    PANCAKE_LOG_LEVEL: "error",
-    PANCAKE_TOOLSETS: "all",
-    PANCAKE_INDEX: "disk",
-    PANCAKE_INDEX_DIR: join(root, "index"),
-  };
-  const server = await startServer(options, env);
+  const server = await startServer(options, serverEnv(sandbox, { PANCAKE_INDEX: "disk", PANCAKE_INDEX_DIR: join(root, "index") }));
   // The server's memory every second, for the whole probe; stopped past STOP_MB.
   let peakMb = 0;
   let stopped: string | undefined;

@@ -19,7 +19,7 @@ import type { Answer } from "./sandbox-process.js";
 import type { OrderKey, Truth, TruthQuestion } from "./data-truth.js";
 import { type Row, round, rssMb } from "./measure.js";
 import { type ForkedSandbox, forkSandbox } from "./sandbox-fork.js";
-import { cpuSeconds, live, quiet, type Server, startServer } from "./stdio-server.js";
+import { cpuSeconds, live, quiet, type Server, serverEnv, startServer } from "./stdio-server.js";
 
 export interface DataScaleOptions {
   smoke: boolean;
@@ -277,17 +277,7 @@ export async function dataScale(emit: (row: Row) => void, options: DataScaleOpti
 }
 
 async function scaleTier(emit: (row: Row) => void, options: DataScaleOptions, sandbox: ForkedSandbox, root: string, scale: number, latencyMs: number, laterMs: number) {
-  const env = (dir: string): Record<string, string> => ({
-    PATH: process.env.PATH ?? "",
-    PANCAKE_BASE_URL: sandbox.urls.messagingBaseUrl,
-    PANCAKE_POS_BASE_URL: sandbox.urls.posBaseUrl,
-    PANCAKE_ACCESS_TOKEN: sandbox.credentials.userToken,
-    PANCAKE_POS_API_KEY: sandbox.credentials.posApiKey,
-    PANCAKE_LOG_LEVEL: "error",
-    PANCAKE_TOOLSETS: "all",
-    PANCAKE_INDEX: "disk",
-    PANCAKE_INDEX_DIR: dir,
-  });
+  const env = (dir: string) => serverEnv(sandbox, { PANCAKE_INDEX: "disk", PANCAKE_INDEX_DIR: dir });
   const start = (dir: string) => startServer(options, env(dir));
   const ask = (server: Server, question: Question) => askQuestion(sandbox, server, question);
   const where = `${scale}x demo, ${latencyMs} ms upstream`;

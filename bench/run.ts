@@ -34,6 +34,7 @@ import { collectGarbage, inspectorUrl } from "./inspector.js";
 import { type Era, lineClient } from "./line-client.js";
 import { median, type Row, round, rssMb } from "./measure.js";
 import { forkSandbox } from "./sandbox-fork.js";
+import { serverEnv } from "./stdio-server.js";
 
 const SMOKE = process.argv.includes("--smoke");
 const LONG = process.argv.includes("--long");
@@ -64,15 +65,7 @@ const percentile = (xs: number[], p: number) => {
 // ---- setup: the sandbox (zero latency, no rate limit), the bare server, the environment ----
 const sandbox = new Sandbox({ ratePerSecond: 1_000_000, extraPages: 7 });
 const urls = await sandbox.start();
-const env: Record<string, string> = {
-  PATH: process.env.PATH ?? "",
-  PANCAKE_BASE_URL: urls.messagingBaseUrl,
-  PANCAKE_POS_BASE_URL: urls.posBaseUrl,
-  PANCAKE_ACCESS_TOKEN: sandbox.credentials.userToken,
-  PANCAKE_POS_API_KEY: sandbox.credentials.posApiKey,
-  PANCAKE_LOG_LEVEL: "error",
-  PANCAKE_TOOLSETS: "all",
-};
+const env = serverEnv({ urls, credentials: sandbox.credentials });
 await build({
   entryPoints: [new URL("./bare-server.ts", import.meta.url).pathname],
   outfile: BARE,

@@ -3,7 +3,7 @@
 // latency), so the figure is the rig's CPU per page, which must not grow with the shop (issue 41).
 import { performance } from "node:perf_hooks";
 import type { Sandbox } from "../src/sandbox/index.js";
-import { Reply, type SandboxRequest } from "../src/sandbox/server.js";
+import { routerGet } from "../test/helpers/router-call.js";
 
 const DAY_S = 86_400;
 /** Each read timed this many times; the median counts. */
@@ -34,20 +34,6 @@ function reads(sandbox: Sandbox): Read[] {
   ];
 }
 
-/** A read answered by the router, as the server would answer it minus the socket. */
-function answer(sandbox: Sandbox, path: string, query: Record<string, string | number>): unknown {
-  const found = sandbox.server.router.match("GET", path);
-  if (!found) throw new Error(`no route ${path}`);
-  const req: SandboxRequest = { method: "GET", path, query: new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])), params: found.params, headers: {}, body: undefined };
-  try {
-    const result = found.route.handler(req);
-    return result instanceof Reply ? result.body : result;
-  } catch (error) {
-    if (error instanceof Reply) return error.body;
-    throw error;
-  }
-}
-
 /** Median ms per read, its JSON included (what the answer costs to send), and a search's (which reads every order). */
 export function timePages(sandbox: Sandbox): { pages: Record<string, number>; search: number } {
   const median = (run: () => void) => {
@@ -60,9 +46,9 @@ export function timePages(sandbox: Sandbox): { pages: Record<string, number>; se
     return times.sort((a, b) => a - b)[Math.floor(TIMES / 2)]!;
   };
   const pages: Record<string, number> = {};
-  for (const [label, path, query] of reads(sandbox)) pages[label] = median(() => JSON.stringify(answer(sandbox, path, query)));
+  for (const [label, path, query] of reads(sandbox)) pages[label] = median(() => JSON.stringify(routerGet(sandbox, path, query)));
   const c = sandbox.credentials;
   const phone = sandbox.pos.orders.at(-1)!.bill_phone_number.slice(2, 7);
-  const search = median(() => JSON.stringify(answer(sandbox, `/pos/api/v1/shops/${c.shopId}/orders`, { api_key: c.posApiKey, search: phone, page_size: 30 })));
+  const search = median(() => JSON.stringify(routerGet(sandbox, `/pos/api/v1/shops/${c.shopId}/orders`, { api_key: c.posApiKey, search: phone, page_size: 30 })));
   return { pages, search };
 }

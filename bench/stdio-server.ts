@@ -5,7 +5,22 @@ import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { SandboxCredentials, SandboxUrls } from "../src/sandbox/index.js";
 import { collectGarbage, inspectorUrl } from "./inspector.js";
+
+/** The server's environment against a sandbox: its URLs and credentials, every toolset, errors alone logged; `extra` on top. */
+export function serverEnv(sandbox: { urls: SandboxUrls; credentials: SandboxCredentials }, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "",
+    PANCAKE_BASE_URL: sandbox.urls.messagingBaseUrl,
+    PANCAKE_POS_BASE_URL: sandbox.urls.posBaseUrl,
+    PANCAKE_ACCESS_TOKEN: sandbox.credentials.userToken,
+    PANCAKE_POS_API_KEY: sandbox.credentials.posApiKey,
+    PANCAKE_LOG_LEVEL: "error",
+    PANCAKE_TOOLSETS: "all",
+    ...extra,
+  };
+}
 
 export interface Server {
   client: Client;

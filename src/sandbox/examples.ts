@@ -8,36 +8,49 @@ import type { Router, SandboxRequest } from "./server.js";
 const documented = examples as Record<string, unknown>;
 const shape = (path: string) => path.replace(/:\w+/g, ":");
 
+/** Every documented operation: its route below its API's prefix (`:name` segments), its example if any. */
+function documentedRoutes(prefixes: { pos: string; messaging: string }) {
+  return (operations as unknown as OperationIndex).operations.map((op) => {
+    const route = op.path.replace(/\{([^}]+)\}/g, ":$1");
+    return { op, route, full: `${op.api === "pos" ? prefixes.pos : prefixes.messaging}${route}`, example: documented[op.id] };
+  });
+}
+
 /**
  * Every documented operation the sandbox keeps no state for answers with its documented example
  * (scripts/gen-openapi-index.ts extracts them), behind the same credential checks as the rest: the
  * demo and the tests reach the whole API, and hand-written routes win where state matters.
- *
- * With `only` (SandboxOptions.upstream "examples"), every documented operation answers so and no
- * hand-written route is registered: the vendor's documents taken at their word, as an independent
- * check of the requests does (issue 43). A list's later pages (a page number past 1, a cursor, a
- * count already read) answer no rows, its totals are the example's, its rows carry the example's
- * dates; an operation the documents give no answer for answers `{"success": true}`.
  */
-export function registerExamples(router: Router, pos: PosApi, messaging: RouteContext, prefixes: { pos: string; messaging: string }, only = false): void {
-  for (const op of (operations as unknown as OperationIndex).operations) {
-    if (!only && !(op.id in documented)) continue;
-    const route = op.path.replace(/\{([^}]+)\}/g, ":$1");
-    const full = `${op.api === "pos" ? prefixes.pos : prefixes.messaging}${route}`;
+export function registerExamples(router: Router, pos: PosApi, messaging: RouteContext, prefixes: { pos: string; messaging: string }): void {
+  for (const { op, route, full, example } of documentedRoutes(prefixes)) {
+    if (example === undefined) continue;
     // A hand-written route of the same shape serves it (one of another shape, /orders/:order_id
     // for /orders/tag_groups, does not: the more literal route registered here wins).
     const served = router.match(op.method, full.replace(/:\w+/g, "1"))?.route.path;
-    if (!only && served !== undefined && shape(served) === shape(full)) continue;
-    const example = documented[op.id] ?? { success: true };
-    const answer = only ? (req: SandboxRequest) => (laterPage(req) ? withoutRows(example) : structuredClone(example)) : () => structuredClone(example);
+    if (served !== undefined && shape(served) === shape(full)) continue;
+    const answer = () => structuredClone(example);
     if (op.api === "pos") pos.on(op.method, route, answer);
     else if (op.auth === "page_access_token") onPage(router, messaging, op.method, prefixes.messaging + route, answer);
     else if (op.auth === "access_token") {
       router.on(op.method, prefixes.messaging + route, (req: SandboxRequest) => {
         requireUser(messaging, req);
-        return answer(req);
+        return answer();
       });
     } else router.on(op.method, prefixes.messaging + route, answer);
+  }
+}
+
+/**
+ * Every documented operation answered with its example and nothing else (SandboxOptions.upstream
+ * "examples"), whatever the credentials: the vendor's documents taken at their word, as an
+ * independent check of the requests does (issue 43; the examples name other shops and pages). A
+ * list's later pages (a page number past 1, a cursor, a count already read) answer no rows, its
+ * totals are the example's, its rows carry the example's dates; an operation the documents give no
+ * answer for answers `{"success": true}`.
+ */
+export function registerExamplesOnly(router: Router, prefixes: { pos: string; messaging: string }): void {
+  for (const { op, full, example = { success: true } } of documentedRoutes(prefixes)) {
+    router.on(op.method, full, (req) => (laterPage(req) ? withoutRows(example) : structuredClone(example)));
   }
 }
 

@@ -1,11 +1,10 @@
 import { MAIN_PAGE_COUNT, registerMessaging, type MessagingState, seedMessaging } from "./messaging/index.js";
 import { MAX_SCALE } from "./copies.js";
-import { registerExamples } from "./examples.js";
+import { registerExamples, registerExamplesOnly } from "./examples.js";
 import { registerMedia } from "./media.js";
 import { makePeople } from "./people.js";
 import { inboxLists } from "./messaging/lists.js";
 import type { RouteContext } from "./messaging/guards.js";
-import { PosApi } from "./pos/api.js";
 import { registerPos, type PosState, seedPos } from "./pos/index.js";
 import { posLists } from "./pos/lists.js";
 import type { Quirk } from "./quirks.js";
@@ -130,7 +129,7 @@ export class Sandbox {
     if (options.upstream === "examples") {
       const started = Date.now();
       messaging = { state: this.messaging, clock: () => this.now.getTime() + (Date.now() - started) };
-      registerExamples(this.server.router, new PosApi(this.server.router, this.pos, POS_PREFIX), messaging, prefixes, true);
+      registerExamplesOnly(this.server.router, prefixes);
     } else {
       messaging = registerMessaging(this.server.router, this.messaging, MESSAGING_PREFIX);
       registerExamples(this.server.router, registerPos(this.server.router, this.pos, POS_PREFIX), messaging, prefixes);

@@ -3,7 +3,7 @@ import { Sandbox } from "../../src/sandbox/index.js";
 import type { ConversationRecord } from "../../src/sandbox/messaging/index.js";
 import { FirstIn, Ordering, VERIFY_BELOW } from "../../src/sandbox/ordering.js";
 import { type OrderRecord, orderTime } from "../../src/sandbox/pos/index.js";
-import { Reply, type SandboxRequest } from "../../src/sandbox/server.js";
+import { routerGet } from "../helpers/router-call.js";
 
 // The lists answer from orderings kept between requests (src/sandbox/ordering.ts); every answer
 // must be the one sorting and filtering every record gives, as the lists did before: checked here
@@ -16,22 +16,8 @@ let c = sandbox.credentials;
 const at = (time: string) => Date.parse(`${time.slice(0, 23)}Z`);
 const nowS = Math.floor(now.getTime() / 1000);
 
-/** A GET answered by the sandbox's router directly (no socket): the route's own answer. */
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary upstream bodies
-function get(path: string, query: Record<string, string | number | (string | number)[]>): any {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) for (const one of [v].flat()) params.append(k, String(one));
-  const found = sandbox.server.router.match("GET", path);
-  if (!found) throw new Error(`no route ${path}`);
-  const req: SandboxRequest = { method: "GET", path, query: params, params: found.params, headers: {}, body: undefined };
-  try {
-    const result = found.route.handler(req);
-    return result instanceof Reply ? result.body : result;
-  } catch (error) {
-    if (error instanceof Reply) return error.body;
-    throw error;
-  }
-}
+const get = (path: string, query: Record<string, string | number | (string | number)[]>): any => routerGet(sandbox, path, query);
 
 // ---- the order list as sorting and filtering every order gives it ----
 
