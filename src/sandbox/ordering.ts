@@ -24,6 +24,11 @@ export interface OrderingSpec<T> {
   revision: () => number;
   /** Where a record sorts: a number or a text, one kind per ordering; undefined or NaN leaves it out. */
   rank: (item: T) => Rank | undefined;
+  /**
+   * What the rank is read from, when reading it is cheaper than the rank (a time's text, against
+   * its parse): a small list checks this on every read, so it changes whenever the rank may.
+   */
+  witness?: (item: T) => unknown;
   /** The order of records of equal rank: total (ends on a unique id). */
   tie: (a: T, b: T) => number;
   /** A flag counted along the order (an order's is_removed), so a page skips flagged records without testing each. */
@@ -40,6 +45,8 @@ export class Ordering<T> {
   private flaggedBefore: Int32Array = new Int32Array(1);
   private built: { source: readonly T[]; length: number; revision: number } | undefined;
   private agreement: { text: (item: T) => string; agrees: boolean } | undefined;
+  /** On a small list, each record's witness and flag as sorted, by its place in the source. */
+  private seen: { witness: unknown[]; flags: boolean[] } | undefined;
 
   constructor(private readonly spec: OrderingSpec<T>) {}
 
@@ -119,16 +126,18 @@ export class Ordering<T> {
     return rank !== rank ? undefined : rank;
   }
 
-  /** Whether every record still has the rank and flag it was sorted by, and no other record gained one. */
+  /** Whether every record still has the witness (or rank) and flag it was sorted by. */
   private holds(source: readonly T[]): boolean {
-    let ranked = 0;
-    for (const item of source) if (this.rankOf(item) !== undefined) ranked++;
-    if (ranked !== this.items.length) return false;
+    const seen = this.seen;
+    if (!seen) return false;
+    const witness = this.spec.witness ?? this.spec.rank;
     const flag = this.spec.flag;
-    for (let i = 0; i < this.items.length; i++) {
-      const item = this.items[i]!;
-      if (this.rankOf(item) !== this.ranks[i]) return false;
-      if (flag && flag(item) !== this.isFlagged(i)) return false;
+    for (let i = 0; i < source.length; i++) {
+      const item = source[i]!;
+      const now = witness(item);
+      // biome-ignore lint/suspicious/noSelfCompare: NaN ranks stay NaN
+      if (now !== seen.witness[i] && !(now !== now && seen.witness[i] !== seen.witness[i])) return false;
+      if (flag && flag(item) !== seen.flags[i]) return false;
     }
     return true;
   }
@@ -162,6 +171,8 @@ export class Ordering<T> {
     }
     this.built = { source, length: source.length, revision };
     this.agreement = undefined;
+    const witness = this.spec.witness ?? this.spec.rank;
+    this.seen = source.length <= VERIFY_BELOW ? { witness: source.map(witness), flags: flag ? source.map(flag) : [] } : undefined;
   }
 }
 
@@ -265,6 +276,8 @@ export function perState<S extends object, V>(make: (state: S) => V): (state: S)
 export class Grouping<T, K> {
   private groups = new Map<K, T[]>();
   private built: { source: readonly T[]; length: number; revision: number } | undefined;
+  /** On a small list, each record's keys as filed, by its place in the source. */
+  private seen: (readonly K[])[] | undefined;
 
   constructor(
     private readonly source: () => readonly T[],
@@ -279,20 +292,28 @@ export class Grouping<T, K> {
     const b = this.built;
     if (!b || b.source !== source || b.length !== source.length || b.revision !== revision || (source.length <= VERIFY_BELOW && !this.holds(source))) {
       this.groups = new Map();
-      for (const item of source) {
-        for (const k of this.keys(item)) {
+      const filed = source.map((item) => this.keys(item));
+      source.forEach((item, i) => {
+        for (const k of filed[i]!) {
           const list = this.groups.get(k);
           if (list) list.push(item);
           else this.groups.set(k, [item]);
         }
-      }
+      });
       this.built = { source, length: source.length, revision };
+      this.seen = source.length <= VERIFY_BELOW ? filed : undefined;
     }
     return this.groups.get(key) ?? [];
   }
 
   private holds(source: readonly T[]): boolean {
-    for (const item of source) for (const k of this.keys(item)) if (!this.groups.get(k)?.includes(item)) return false;
+    const seen = this.seen;
+    if (!seen) return false;
+    for (let i = 0; i < source.length; i++) {
+      const now = this.keys(source[i]!);
+      const then = seen[i]!;
+      if (now.length !== then.length || now.some((k, j) => k !== then[j])) return false;
+    }
     return true;
   }
 }

@@ -61,7 +61,7 @@ class InboxLists {
     let ordering = this.orderings.get(key);
     if (!ordering) {
       const rank = (r: Dated) => (r.page_id === pageId ? parseIso(r[field]) : undefined);
-      ordering = new Ordering({ source, revision: this.revision, rank, tie: byId });
+      ordering = new Ordering({ source, revision: this.revision, rank, witness: (r) => (r.page_id === pageId ? r[field] : undefined), tie: byId });
       this.orderings.set(key, ordering);
     }
     ordering.fresh();

@@ -1,7 +1,7 @@
 import { FirstIn, Grouping, Ordering, perState, type Rank, stretch, VERIFY_BELOW, type View } from "../ordering.js";
 import type { SandboxRequest } from "../server.js";
 import type { Selection } from "./api.js";
-import { orderQuery, orderSort, orderSorter, orderTimeMs } from "./order-query.js";
+import { orderQuery, orderSort, orderSorter, orderTimeOf } from "./order-query.js";
 import type { PosState } from "./state.js";
 import { ms } from "./time.js";
 import type { CustomerRecord, OrderRecord, PointLogRecord } from "./types.js";
@@ -52,7 +52,12 @@ class PosLists {
 
   /** The orders that have the time `updateStatus` names, by it (ms, ties by id), removed ones flagged. */
   byTime(field: string): Ordering<OrderRecord> {
-    return this.kept(this.timed, field, () => new Ordering({ source: () => this.state.orders, revision: this.revision, rank: orderTimeMs(field), tie: byId, flag: (o) => o.is_removed })).fresh();
+    const time = orderTimeOf(field);
+    const rank = (o: OrderRecord) => {
+      const text = time(o);
+      return text ? ms(text) : undefined;
+    };
+    return this.kept(this.timed, field, () => new Ordering({ source: () => this.state.orders, revision: this.revision, rank, witness: time, tie: byId, flag: (o) => o.is_removed })).fresh();
   }
 
   /** The first orders by `optionSort` within a stretch of byTime(field) (see FirstIn), removed ones left out unless `removed`. */
@@ -78,7 +83,7 @@ class PosLists {
   /** The customers by inserted_at or updated_at (ms), ties by id descending: read backward, newest first and ids ascending. */
   customersBy(field: "inserted_at" | "updated_at"): Ordering<CustomerRecord> {
     const idDescending = (a: CustomerRecord, b: CustomerRecord) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
-    return this.kept(this.customerTimes, field, () => new Ordering({ source: () => this.state.customers, revision: this.revision, rank: (c) => ms(c[field]), tie: idDescending })).fresh();
+    return this.kept(this.customerTimes, field, () => new Ordering({ source: () => this.state.customers, revision: this.revision, rank: (c) => ms(c[field]), witness: (c) => c[field], tie: idDescending })).fresh();
   }
 
   /**

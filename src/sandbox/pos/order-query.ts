@@ -24,11 +24,11 @@ export function isOrderTimeField(updateStatus: string): boolean {
  * order entered the status code; null when the order has no such time.
  */
 export function orderTime(order: OrderRecord, updateStatus: string): string | null {
-  return timeOf(updateStatus)(order);
+  return orderTimeOf(updateStatus)(order);
 }
 
-/** orderTime() with `updateStatus` read once, for a filter that asks it of every order. */
-function timeOf(updateStatus: string): (order: OrderRecord) => string | null {
+/** orderTime() with `updateStatus` read once, for a list that asks it of every order. */
+export function orderTimeOf(updateStatus: string): (order: OrderRecord) => string | null {
   if (PARTNER_TIME_FIELDS.has(updateStatus)) return (order) => partnerTime(order, updateStatus as (typeof PARTNER_TIMES)[number]);
   if (updateStatus === "-1") return (order) => order.last_update_status_at;
   if (/^\d+$/.test(updateStatus)) {
@@ -138,15 +138,6 @@ export function orderQuery(req: SandboxRequest): OrderQuery {
   if (adIds.length) tests.push((o) => adIds.includes(o.ad_id ?? ""));
   const others = tests.length ? (o: OrderRecord) => tests.every((test) => test(o)) : undefined;
   return { timeField, start, end, includeRemoved, customerId, search: search || undefined, others };
-}
-
-/** The time `updateStatus` names on an order, in ms (undefined when it has none). */
-export function orderTimeMs(updateStatus: string): (order: OrderRecord) => number | undefined {
-  const time = timeOf(updateStatus);
-  return (order) => {
-    const text = time(order);
-    return text ? ms(text) : undefined;
-  };
 }
 
 /** Keeps only the `fields[]` asked for. */
