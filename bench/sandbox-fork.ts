@@ -9,7 +9,7 @@ import type { Ask, Answer } from "./sandbox-process.js";
  */
 export async function forkSandbox(env: Record<string, string> = {}, startMs = 30_000, heapMb?: number) {
   const child = fork(new URL("./sandbox-process.ts", import.meta.url).pathname, {
-    execArgv: ["--import", "tsx", ...(heapMb ? [`--max-old-space-size=${heapMb}`] : [])],
+    execArgv: ["--import", "tsx", "--expose-gc", ...(heapMb ? [`--max-old-space-size=${heapMb}`] : [])],
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
@@ -43,7 +43,7 @@ export async function forkSandbox(env: Record<string, string> = {}, startMs = 30
     urls: started.urls,
     credentials: started.credentials,
     userToken: started.credentials.userToken,
-    /** How long the sandbox took to build its shop, and the heap it held then. */
+    /** How long the sandbox took to build its shop, and the heap it holds after (a full collection). */
     buildMs: started.buildMs,
     heapMb: started.heapMb,
     pid: child.pid!,

@@ -39,6 +39,7 @@ const sandbox = new Sandbox({
   upstream: process.env.SANDBOX_UPSTREAM === "examples" ? "examples" : undefined,
 });
 const buildMs = performance.now() - built;
+(globalThis as { gc?: () => void }).gc?.();
 
 /** A request's endpoint: its API, method and path with the ids taken out. */
 const endpoint = (api: string, method: string, path: string) =>

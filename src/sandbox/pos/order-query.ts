@@ -2,7 +2,6 @@ import type { SandboxRequest } from "../server.js";
 import { figuresOf, partnerTime, statusTime } from "./derived.js";
 import { boolParam, intParam, invalid, listParam, unixParamMs } from "./api.js";
 import { ORDER_TIMES, PARTNER_TIMES } from "./order-times.js";
-import { ms } from "./time.js";
 import type { OrderRecord } from "./types.js";
 
 const ORDER_TIME_FIELDS = new Set<string>(ORDER_TIMES);
