@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorInput, detailRowsInput, idInput, jsonish, limitInput, sinceInput, untilInput } from "../inputs.js";
+import { cursorInput, dateInput, detailRowsInput, idInput, jsonish, limitInput, sinceInput, untilInput } from "../inputs.js";
 import { pageIdsInput } from "../pages/page-refs.js";
 import { ascendingInput } from "../rank.js";
 
@@ -7,7 +7,7 @@ import { ascendingInput } from "../rank.js";
 // a call to its search (conversation-search.ts) or its grouping (conversation-groups.ts), which
 // read them, so none of the three imports another back.
 
-export const GROUP_KEYS = ["page", "type", "tag", "assignee", "day"] as const;
+export const GROUP_KEYS = ["page", "type", "tag", "assignee", "day", "post", "ad"] as const;
 
 /** The longest span the page-number list (the one with a total) takes: "one month", which the service counts as 31 days. */
 export const PAGED_SPAN_DAYS = 31;
@@ -26,6 +26,9 @@ export const listConversationsInput = z.object({
   waiting_minutes: z.number().int().min(0).optional().describe("Awaiting reply ≥ N minutes"),
   // A boolean, as unread: false is refused by the tool (list-conversations.ts).
   with_open_orders: z.boolean().optional().describe("Only chats whose POS customer has an undelivered order (rows show it)"),
+  ordered: z.boolean().optional().describe("Only chats whose customer bought (true; rows show it) or never did (false)"),
+  ordered_since: dateInput.optional().describe('Orders counted from this date, or "chat": its start (default ever)'),
+  conversion_days: z.number().int().min(1).max(365).optional().describe("Chats that led to an order within N days of starting, value, rate (per group)"),
   type: jsonish(z.array(z.enum(["INBOX", "COMMENT", "COMMENT_LIVESTREAM", "RATING"])).max(4))
     .optional()
     .describe("Only these"),
