@@ -25,24 +25,24 @@ export const listConversationsInput = z.object({
   awaiting_reply: z.boolean().optional().describe("Customer wrote last (total: all time; rows: last 7 days unless since or waiting_minutes)"),
   waiting_minutes: z.number().int().min(0).optional().describe("Awaiting reply ≥ N minutes"),
   // A boolean, as unread: false is refused by the tool (list-conversations.ts).
-  with_open_orders: z.boolean().optional().describe("Only chats whose POS customer has an undelivered order (rows show it)"),
-  ordered: z.boolean().optional().describe("Only chats whose customer bought (true; rows show it) or never did (false)"),
-  ordered_since: dateInput.optional().describe('Orders counted from this date, or "chat": its start (default ever)'),
-  conversion_days: z.number().int().min(1).max(365).optional().describe("Chats that led to an order within N days of starting, value, rate (per group)"),
+  with_open_orders: z.boolean().optional().describe("Chats whose customer has an undelivered order (rows show it)"),
+  ordered: z.boolean().optional().describe("Only chats whose customer bought (true) or never did (false)"),
+  ordered_since: dateInput.optional().describe('Orders from (a date, or "chat": its start)'),
+  conversion_days: z.number().int().min(1).max(365).optional().describe("Per group: chats that ordered within N days of starting, rate, value"),
   type: jsonish(z.array(z.enum(["INBOX", "COMMENT", "COMMENT_LIVESTREAM", "RATING"])).max(4))
     .optional()
     .describe("Only these"),
   tags: tagsInput,
-  post_id: idInput("Only comments on this post (list_posts, toolset page_data)").optional(),
+  post_id: idInput("Only this post's comments").optional(),
   unread_first: z.boolean().optional().describe("Unread first"),
   // A boolean, as every function-calling dialect takes: false is refused by the tool (list-conversations.ts).
-  unread: z.boolean().optional().describe("true: only unread ones, every page read to the last unread"),
+  unread: z.boolean().optional().describe("true: only unread ones"),
   since: sinceInput,
   until: untilInput,
   time_field: z
     .enum(["updated", "created", "customer"])
     .optional()
-    .describe("What since/until and the order read: updated (last activity, default), created, customer (their last message)"),
+    .describe("Of since/until and order: updated = last activity (default), customer = their last message"),
   group_by: jsonish(z.array(z.enum(GROUP_KEYS)).min(1).max(2)).optional().describe("Counts per group over every match, no rows"),
   ascending: ascendingInput,
   with_total: z.boolean().optional().describe(`Count matches (one page, ≤${PAGED_SPAN_DAYS} days, default last 30)`),

@@ -39,7 +39,7 @@ export const groupInput = {
   group_sort: z
     .preprocess((v) => (v === "total" ? "amount" : v), z.enum([...FIGURES, ...SPANS]))
     .optional()
-    .describe("Sort groups by (default orders, largest first; ascending: smallest; day/week/month: by time)"),
+    .describe("Sort groups by (default orders, largest first; ascending: smallest; periods by time)"),
   min_orders: z.number().int().min(1).optional().describe("Groups with at least N orders (repeat customers: 2)"),
   province_list: z.enum(["new", "old"]).optional().describe("Provinces since July 2025 (default) or the old 63"),
   buyers: z.enum(["new", "returning", "lapsed"]).optional().describe("group_by customer: first order ever in since/until, or earlier; lapsed: none since"),

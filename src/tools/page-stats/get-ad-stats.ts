@@ -115,7 +115,7 @@ export const getAdStats = defineTool({
   name: "get_ad_stats",
   title: "Ad statistics",
   description:
-    "Ad results per campaign, ad or day: spend, clicks, conversations started, purchases, ROAS, and the POS's orders and revenue from each ad (pos_*); by spend unless sort_by.",
+    "Ad results per campaign, ad or day: spend, clicks, conversations started, purchases, ROAS, POS orders and revenue (pos_*); by spend unless sort_by.",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
