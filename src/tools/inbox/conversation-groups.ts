@@ -24,6 +24,7 @@ import { type GROUP_KEYS, LIMIT_MAX, type ListConversationsInput, PAGED_SPAN_DAY
 import { rankGroups, restNote } from "../group-rows.js";
 import { OPEN_ORDERS_NOTE } from "./chat-orders.js";
 import { orderedNote } from "./chat-sales.js";
+import { unix } from "../../shop-index/order-rows.js";
 import { postTexts } from "../orders/post-names.js";
 import { adNames } from "../page-stats/ad-names.js";
 import { readBy } from "../define.js";
@@ -174,9 +175,13 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
   const converting = input.conversion_days !== undefined;
   const byId = new Map<string, Group>();
   const all: Pick<Group, "ordered" | "sales"> = { ordered: 0, sales: new Map() };
+  // Chats begun too recently for their whole window: they may order yet.
+  let open = 0;
+  const openFrom = Date.now() / 1000 - (input.conversion_days ?? 0) * 86_400;
   // Each match counted as the scan finds it: none is kept.
   const scanned = await scanConversations(input, ctx, true, (m) => {
     const bought = converting ? m.bought : undefined;
+    if (converting && (unix(m.c.inserted_at) ?? 0) > openFrom) open++;
     if (bought) {
       all.ordered!++;
       for (const [order, amount] of bought.each) all.sales!.set(order, amount);
@@ -215,6 +220,7 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
     ...awaitingNotes(scanned, input, true),
     scanned.orders ? OPEN_ORDERS_NOTE : "",
     scanned.sales ? (converting ? conversionNote(scanned.sales.window) : orderedNote(input.ordered, scanned.sales.window)) : "",
+    open ? `${open} of the chats began less than ${input.conversion_days} days ago: their window is still open` : "",
     note,
   ].filter(Boolean);
   const totals = conversion({ count: scanned.matched, ...salesFigures(converting ? all : {}) });
