@@ -96,10 +96,10 @@ describe("parseCli", () => {
     expect(serve(["--demo"], { PANCAKE_DEMO_SCALE: "3", PANCAKE_DEMO_LATENCY_MS: "0" })).toMatchObject({ demoScale: 3, demoLatencyMs: 0 });
     // The variables are the demo's: without --demo they are not read.
     expect(serve([], { PANCAKE_DEMO_SCALE: "nope" })).toMatchObject({ demoScale: undefined });
-    expect(() => parseCli(["sandbox", "--scale", "0"], {})).toThrow(/--scale: expected an integer from 1 to 200, got "0"/);
-    expect(() => parseCli(["sandbox", "--scale", "2.5"], {})).toThrow(/--scale: expected an integer from 1 to 200/);
+    expect(() => parseCli(["sandbox", "--scale", "0"], {})).toThrow(/--scale: expected an integer from 1 to 1000, got "0"/);
+    expect(() => parseCli(["sandbox", "--scale", "2.5"], {})).toThrow(/--scale: expected an integer from 1 to 1000/);
     expect(() => parseCli(["sandbox", "--latency=-1"], {})).toThrow(/--latency: expected an integer from 0 to 60000/);
-    expect(() => serve(["--demo"], { PANCAKE_DEMO_SCALE: "201" })).toThrow(/PANCAKE_DEMO_SCALE \/ --demo-scale: expected an integer from 1 to 200/);
+    expect(() => serve(["--demo"], { PANCAKE_DEMO_SCALE: "1001" })).toThrow(/PANCAKE_DEMO_SCALE \/ --demo-scale: expected an integer from 1 to 1000/);
     expect(() => serve(["--demo", "--demo-latency", "fast"])).toThrow(/--demo-latency: expected an integer from 0 to 60000/);
     expect(() => serve(["--demo-scale", "5"])).toThrow(/--demo-scale: only with --demo/);
     expect(() => serve(["--demo", "--scale", "5"])).toThrow(/--scale: a flag of `pancake-mcp sandbox`; with --demo use --demo-scale/);

@@ -4,14 +4,15 @@
  * suffix where they have no form of their own.
  */
 
-/** Most copies of each record: a shop 200 times the demo's (112,000 orders). */
-export const MAX_SCALE = 200;
+/** Most copies of each record: a shop 1000 times the demo's (560,000 orders, 380,000 conversations). */
+export const MAX_SCALE = 1000;
 
 /**
  * How much earlier copy k's records are than the originals: from 2 minutes to 4 hours, a whole
- * number of minutes different for every k below 239 (97 and 239 are coprime), so no two copies
- * share a time; seconds added so they do not fall on the minute. Earlier, never later: nothing
- * may come after the sandbox's now, and a few hours leave the spread over days as it was.
+ * number of minutes different for every k below 239 (97 and 239 are coprime) and, among the k of
+ * one minute (k, k + 239, ... up to MAX_SCALE), seconds 23 apart modulo 60, so no two copies share
+ * a time; seconds added so they do not fall on the minute. Earlier, never later: nothing may come
+ * after the sandbox's now, and a few hours leave the spread over days as it was.
  */
 export function copyOffsetMs(k: number): number {
   return ((2 + ((k * 97) % 239)) * 60 + ((k * 37) % 60)) * 1000;

@@ -1,15 +1,20 @@
 import { MAIN_PAGE_COUNT, registerMessaging, type MessagingState, seedMessaging } from "./messaging/index.js";
 import { MAX_SCALE } from "./copies.js";
-import { registerExamples } from "./examples.js";
+import { registerExamples, registerExamplesOnly } from "./examples.js";
 import { registerMedia } from "./media.js";
 import { makePeople } from "./people.js";
+import { inboxLists } from "./messaging/lists.js";
+import type { RouteContext } from "./messaging/guards.js";
 import { registerPos, type PosState, seedPos } from "./pos/index.js";
+import { posLists } from "./pos/lists.js";
+import type { Quirk } from "./quirks.js";
 import { scaleShop } from "./scale.js";
 import { type RecordedRequest, SandboxServer } from "./server.js";
 import { Simulation } from "./simulate.js";
 import { SandboxWebhooks, type WebhookDelivery, type WebhookSettings } from "./webhooks.js";
 
 export { MAX_SCALE } from "./copies.js";
+export type { Quirk } from "./quirks.js";
 export { type Fault, SandboxServer } from "./server.js";
 export type { Simulation } from "./simulate.js";
 export { POS_WEBHOOK_TYPES, type PosWebhookType, type WebhookDelivery, type WebhookSettings } from "./webhooks.js";
@@ -49,6 +54,14 @@ export interface SandboxOptions {
   scale?: number;
   /** Milliseconds every answer of the sandbox waits, counted from the request's arrival (default 0). */
   latencyMs?: number;
+  /**
+   * What answers: the simulated services (default), or every documented operation with the
+   * vendor's own example and nothing else ("examples": examples.ts), for checks that take the
+   * documents at their word.
+   */
+  upstream?: "simulated" | "examples";
+  /** Lists that misbehave from the start (quirks.ts); Sandbox.misbehave adds more while serving. */
+  quirks?: Quirk[];
 }
 
 /** Credentials the sandbox accepts; the demo hands them to the server. */
@@ -84,6 +97,7 @@ export class Sandbox {
     if (!Number.isFinite(latencyMs) || latencyMs < 0) throw new RangeError("latencyMs must be a number of milliseconds, 0 or more");
     this.now = options.now ?? new Date();
     this.server = new SandboxServer({ ratePerSecond: options.ratePerSecond ?? 5, latencyMs });
+    for (const quirk of options.quirks ?? []) this.server.misbehave(quirk);
     const people = makePeople(320);
     this.messaging = seedMessaging({ now: this.now, people, extraPages: options.extraPages, hostile: options.hostileRecords });
     // The POS shop sells through the inbox's three main pages (benchmark branch pages follow them).
@@ -91,6 +105,11 @@ export class Sandbox {
     const shopPages = pages.slice(0, MAIN_PAGE_COUNT).map(({ id, name, platform }) => ({ id, name, platform }));
     this.pos = seedPos({ now: this.now, people, inbox: { pages: shopPages, posts, ads, customers, conversations, begun } });
     scaleShop(this.messaging, this.pos, people, scale);
+    // A big shop's lists sorted now, not by its first reads (seconds each at 1000x).
+    if (scale > 1) {
+      posLists(this.pos).warm();
+      inboxLists(this.messaging).warm(this.messaging.pages.slice(0, MAIN_PAGE_COUNT).map((p) => p.id));
+    }
     const override = options.credentials ?? {};
     if (override.userToken) this.messaging.userToken = override.userToken;
     if (override.posApiKey) this.pos.apiKey = override.posApiKey;
@@ -105,14 +124,31 @@ export class Sandbox {
       posApiKey: this.pos.apiKey,
       shopId: this.pos.shop.id,
     };
-    const messaging = registerMessaging(this.server.router, this.messaging, MESSAGING_PREFIX);
-    const pos = registerPos(this.server.router, this.pos, POS_PREFIX);
-    registerExamples(this.server.router, pos, messaging, { pos: POS_PREFIX, messaging: MESSAGING_PREFIX });
+    const prefixes = { pos: POS_PREFIX, messaging: MESSAGING_PREFIX };
+    let messaging: RouteContext;
+    if (options.upstream === "examples") {
+      const started = Date.now();
+      messaging = { state: this.messaging, clock: () => this.now.getTime() + (Date.now() - started) };
+      registerExamplesOnly(this.server.router, prefixes);
+    } else {
+      messaging = registerMessaging(this.server.router, this.messaging, MESSAGING_PREFIX);
+      registerExamples(this.server.router, registerPos(this.server.router, this.pos, POS_PREFIX), messaging, prefixes);
+    }
     registerMedia(this.server.router, MEDIA_PREFIX);
     this.webhooks = new SandboxWebhooks(this.messaging, messaging.clock);
     this.messaging.onChange = (change) => this.webhooks.inbox(change);
     this.pos.onChange = (change) => this.webhooks.pos(change);
     this.simulate = new Simulation(this.messaging, this.pos, messaging.clock);
+  }
+
+  /** From now on, the lists `quirk` meets misbehave so (quirks.ts: empty pages after the first, a range ignored, the first page again, a fixed total). */
+  misbehave(quirk: Quirk): void {
+    this.server.misbehave(quirk);
+  }
+
+  /** The lists behave again. */
+  behave(): void {
+    this.server.behave();
   }
 
   /**

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { type ListQuirks, POS_RANGE_PARAMS, type Quirk, quirksFor } from "./quirks.js";
 
 /** One parsed request as a sandbox route sees it. */
 export interface SandboxRequest {
@@ -10,6 +11,8 @@ export interface SandboxRequest {
   headers: IncomingMessage["headers"];
   /** Parsed JSON body, or undefined. */
   body: unknown;
+  /** How its list misbehaves, when a quirk meets it (quirks.ts). */
+  quirks?: ListQuirks;
 }
 
 /** What a route returns: a JSON body (status 200) or an explicit status and body (bytes go as they are). */
@@ -132,6 +135,12 @@ export class SandboxServer {
   /** Requests per "METHOD path-pattern-free path", including ones that met a fault. */
   readonly counts = new Map<string, number>();
   private faults: Fault[] = [];
+  /** The lists' standing misbehaviours (quirks.ts), until behave(). */
+  private quirks: Quirk[] = [];
+  /** Requests received since the start (or resetRecords), faulted ones too. */
+  received = 0;
+  /** Requests the rate limit answered with 429, per rate key, since the start (or resetRecords). */
+  readonly limited = new Map<string, number>();
   private readonly listeners = new Set<(request: RecordedRequest) => void>();
   private readonly windows = new Map<string, number[]>();
   private readonly sockets = new Set<Socket>();
@@ -164,12 +173,24 @@ export class SandboxServer {
     this.faults = [];
   }
 
+  /** From now on, the lists `quirk` meets misbehave so (quirks.ts), until behave(). */
+  misbehave(quirk: Quirk): void {
+    this.quirks.push(quirk);
+  }
+
+  /** The lists behave again. */
+  behave(): void {
+    this.quirks = [];
+  }
+
   /** How many requests reached `method path` (exact path, query excluded). */
   count(method: string, path: string): number {
     return this.counts.get(`${method} ${path}`) ?? 0;
   }
 
   resetRecords(): void {
+    this.received = 0;
+    this.limited.clear();
     this.requests.length = 0;
     this.counts.clear();
     this.windows.clear();
@@ -236,6 +257,8 @@ export class SandboxServer {
 
     const found = this.router.match(method, url.pathname);
     if (!found) return send(404, { success: false, error: "not_found", message: `No route ${method} ${url.pathname}` });
+    const quirks = quirksFor(this.quirks, method, url.pathname);
+    if (quirks?.ignoreRange) for (const name of POS_RANGE_PARAMS) url.searchParams.delete(name);
     const request: SandboxRequest = {
       method,
       path: url.pathname,
@@ -243,9 +266,11 @@ export class SandboxServer {
       params: found.params,
       headers: req.headers,
       body,
+      quirks,
     };
     const key = found.route.options.rateKey?.(request);
     if (key !== undefined && !this.allow(key)) {
+      this.limited.set(key, (this.limited.get(key) ?? 0) + 1);
       return send(429, { success: false, error_code: 106, message: "You have reached the limit of requests" }, { "retry-after": "1" });
     }
     let result: RouteResult;
@@ -264,6 +289,7 @@ export class SandboxServer {
   }
 
   private record(method: string, url: URL, body: unknown, requestId?: string): void {
+    this.received++;
     const key = `${method} ${url.pathname}`;
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
     const query: Record<string, string[]> = {};

@@ -2,7 +2,7 @@ import type { ConversationListParams, MessagingClient } from "../clients/messagi
 import type { Conversation } from "../clients/schemas/messaging.js";
 import { normalizePhone } from "../format/phone.js";
 import { joinKey as key } from "./join-keys.js";
-import { compactShape, unix } from "./order-rows.js";
+import { unix } from "./order-rows.js";
 import type { IndexKind, Progress, ReadSink } from "./row-index.js";
 import { OPEN } from "./store.js";
 
@@ -58,7 +58,7 @@ export function indexedConversation(c: Conversation): Conversation {
   if (Array.isArray(out.recent_phone_numbers)) out.recent_phone_numbers = out.recent_phone_numbers.map((p) => person(p, ["phone_number"]));
   out.from = person(out.from, ["id", "name"]);
   out.last_sent_by = person(out.last_sent_by, ["id", "name", "admin_id", "admin_name"]);
-  return compactShape(out) as Conversation;
+  return out as Conversation;
 }
 
 /**

@@ -34,7 +34,12 @@ function sqlite(): typeof import("node:sqlite") {
  * Page cache per database: what the process holds of its indexes, whatever their size (SQLite's
  * default is 2 MB). A temporary one is a tenant's own (hosted, one per tenant): smaller.
  */
-const CACHE_KIB = { file: 16_384, temporary: 4_096 };
+const CACHE_KIB = { file: 8_192, temporary: 4_096 };
+/**
+ * An order's row is about 2.2 KB of JSON: at SQLite's 4 KB pages each takes a page of its own, at
+ * 16 KB four fit in one (measured at 560,000 orders: 2.56 GB on disk at 4 KB, 1.81 GB at 16 KB).
+ */
+const PAGE_BYTES = 16_384;
 
 /**
  * Opens (creating) the database at `file`, or a private temporary one when `file` is undefined.
@@ -52,6 +57,8 @@ export function openDatabase(file: string | undefined): DatabaseSync {
   }
   const { DatabaseSync } = sqlite();
   const db = new DatabaseSync(file ?? "");
+  // Before the first table is made (an existing database keeps its own).
+  db.exec(`PRAGMA page_size = ${PAGE_BYTES}`);
   if (file !== undefined) db.exec("PRAGMA journal_mode = WAL");
   db.exec(`PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -${file === undefined ? CACHE_KIB.temporary : CACHE_KIB.file}; PRAGMA temp_store = FILE`);
   return db;

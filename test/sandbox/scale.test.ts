@@ -212,8 +212,27 @@ describe("a scaled shop", () => {
     expect(JSON.stringify(plain.messaging.conversations)).toBe(JSON.stringify(one.messaging.conversations));
   });
 
+  it("keeps a write to a copy, and leaves the copies of an original that changes as they were copied", () => {
+    const shop = new Sandbox({ now, scale: 2 });
+    const originals = one.pos.orders.length;
+    const i = shop.pos.orders.findIndex((o) => o.status === 1 && !o.is_removed && o.partner === null);
+    const [original, copy] = [shop.pos.orders[i]!, shop.pos.orders[originals + i]!];
+    const copied = JSON.stringify(copy);
+    shop.simulate.setOrderStatus(original.id, 6);
+    expect(JSON.stringify(copy)).toBe(copied);
+    shop.simulate.setOrderStatus(copy.id, 2);
+    expect(copy.status_history.at(-1)!.status).toBe(2);
+    expect(copy.status_history.map((h) => h.status)).toEqual([...JSON.parse(copied).status_history.map((h: { status: number }) => h.status), 2]);
+    expect(original.status_history.at(-1)!.status).toBe(6);
+    // A copy's lines are its own once assigned.
+    const other = shop.pos.orders[originals + i + 1]!;
+    other.items = [];
+    expect(other.items).toEqual([]);
+    expect(shop.pos.orders[i + 1]!.items.length).toBeGreaterThan(0);
+  });
+
   it("refuses a scale that is not a whole number from 1 to the maximum", () => {
-    for (const scale of [0, -1, 1.5, MAX_SCALE + 1, Number.NaN]) expect(() => new Sandbox({ scale }), String(scale)).toThrow(/scale must be an integer from 1 to 200/);
+    for (const scale of [0, -1, 1.5, MAX_SCALE + 1, Number.NaN]) expect(() => new Sandbox({ scale }), String(scale)).toThrow(`scale must be an integer from 1 to ${MAX_SCALE}`);
   });
 });
 

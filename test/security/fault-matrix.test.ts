@@ -27,7 +27,8 @@ interface Target {
  */
 const fewOrders = (s: Harness["sandbox"]) => {
   const counts = new Map<string, number>();
-  for (const o of s.pos.orders) if (!o.is_removed) counts.set(o.status_name, (counts.get(o.status_name) ?? 0) + 1);
+  // Not a return status: asked about returns, the answer also reads what came back.
+  for (const o of s.pos.orders) if (!o.is_removed && ![4, 5, 15].includes(o.status)) counts.set(o.status_name, (counts.get(o.status_name) ?? 0) + 1);
   return { limit: 5, statuses: [[...counts].find(([, n]) => n >= 1 && n <= 5)![0]] };
 };
 
@@ -39,7 +40,8 @@ const TARGETS: Target[] = [
   { toolset: "shop", api: "pos", read: "list_warehouses", readPath: /\/warehouses$/, write: "save_warehouse", writePath: /\/warehouses$/ },
   { toolset: "orders", api: "pos", read: "search_orders", readPath: /\/orders$/, write: "create_order", writePath: /\/orders$/, readArgs: fewOrders },
   { toolset: "customers", api: "pos", read: "search_customers", readPath: /\/customers$/, write: "add_customer_note", writePath: /\/create_note$/ },
-  { toolset: "finance", api: "pos", read: "list_transactions", readPath: /\/transactions$/, write: "create_transaction", writePath: /\/transactions$/ },
+  // Asked for no status, the cash book also counts the entries not in effect (more reads of the same list): one status is named.
+  { toolset: "finance", api: "pos", read: "list_transactions", readPath: /\/transactions$/, write: "create_transaction", writePath: /\/transactions$/, readArgs: () => ({ status: ["in_effect"], limit: 100 }) },
   { toolset: "analytics", api: "pos", read: "get_sales_analytics", readPath: /\/analytics\/sale$/ },
   { toolset: "inventory", api: "pos", read: "list_stock_exports", readPath: /\/export$/, write: "create_stock_export", writePath: /\/export$/ },
   { toolset: "promotions", api: "pos", read: "list_combos", readPath: /\/combo_products$/, write: "create_combo", writePath: /\/combo_products$/ },
@@ -275,7 +277,7 @@ describe("connect failure: the upstream refuses the connection", () => {
     });
     sandboxPort = Number(new URL(h.sandbox.started.origin).port);
     for (const t of TARGETS) {
-      const r = await h.call(t.read, argsFor(t.read, h.sandbox));
+      const r = await h.call(t.read, argsOf(t.read));
       expect(r.isError, r.text).toBe(false);
     }
   });
@@ -283,17 +285,20 @@ describe("connect failure: the upstream refuses the connection", () => {
     await relay.shut();
     await h.close();
   });
+  // A read as the matrix makes it (one request where the tool's default makes several at once:
+  // the sockets they leave pooled, destroyed by the relay, would meet the next write instead).
+  const argsOf = (tool: string) => TARGETS.find((t) => t.read === tool)?.readArgs?.(h.sandbox) ?? argsFor(tool, h.sandbox);
   it.each(TARGETS.flatMap((t) => [t.read, ...(t.write ? [t.write] : [])]))("%s explains it, sends nothing, and recovers once the upstream is back", async (tool) => {
     await relay.shut();
     const before = h.sandbox.server.requests.length;
-    const r = await h.call(tool, argsFor(tool, h.sandbox));
+    const r = await h.call(tool, argsOf(tool));
     const reached = h.sandbox.server.requests.slice(before);
     await relay.open();
     // A write may first read (a product lookup); whichever call met the refusal says so.
     expectExplained(r, /connection failed \(ECONNREFUSED\)[\s\S]*try again/);
     expect(r.text).not.toMatch(/outcome unknown/);
     expect(reached).toEqual([]);
-    const next = await h.call(tool, argsFor(tool, h.sandbox));
+    const next = await h.call(tool, argsOf(tool));
     expect(next.isError, next.text).toBe(false);
   });
 });

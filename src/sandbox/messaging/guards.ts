@@ -1,4 +1,5 @@
 import { reply, type RouteResult, type Router, type SandboxRequest } from "../server.js";
+import { inboxLists } from "./lists.js";
 import type { Range } from "./time.js";
 import type { ConversationRecord, MessagingState, PageRecord } from "./types.js";
 
@@ -82,6 +83,9 @@ export function timeRange(req: SandboxRequest, optional = false): Range | undefi
   return { from: since * 1000, to: until * 1000 + 999 };
 }
 
+/** The range a list serves: the one asked, or none when the list ignores it (quirks.ts). */
+export const servedRange = (req: SandboxRequest, range: Range | undefined) => (req.quirks?.ignoreRange ? undefined : range);
+
 /**
  * The time field a list orders by (`order_by`), which is also the field since/until range over:
  * the documents pair the two without saying which field the range reads, so the sandbox takes the
@@ -94,7 +98,9 @@ export function orderParam(req: SandboxRequest, fallback: "inserted_at" | "updat
 }
 
 export function conversationOf(ctx: RouteContext, page: PageRecord, id: string | undefined): ConversationRecord {
-  const found = ctx.state.conversations.find((c) => c.id === id && c.page_id === page.id);
+  const found = inboxLists(ctx.state)
+    .conversationById.get(id ?? "")
+    .find((c) => c.page_id === page.id);
   if (!found) throw reply(404, { success: false, error: "not_found", message: "Conversation not found" });
   return found;
 }

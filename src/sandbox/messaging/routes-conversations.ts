@@ -6,16 +6,17 @@ import {
   listParam,
   onPage,
   orderParam,
-  pageSlice,
   type RouteContext,
+  servedRange,
   timeRange,
   userPage,
 } from "./guards.js";
 import { assignUser } from "./messages.js";
-import { SortedLists } from "../sorted.js";
-import { withinRange } from "./time.js";
+import { cut, listView, type View, walk } from "../ordering.js";
+import { misbehave } from "../quirks.js";
+import { inboxLists } from "./lists.js";
 import { API_EDITOR, assignConversation, markSeen, tagConversation } from "./writes.js";
-import type { ConversationRecord, PageRecord } from "./types.js";
+import type { ConversationRecord } from "./types.js";
 
 const V2_PAGE = 60;
 const COUNT_FIRST = 60;
@@ -25,64 +26,59 @@ const MESSAGES_STEP = 30;
 /** The later v1 list refuses spans longer than one month; taken as 31 days. */
 export const MAX_SPAN_SECONDS = 31 * 86_400;
 
-/** Newest first by a time field, ties by id. */
-const newestBy = (field: "inserted_at" | "updated_at") => (a: ConversationRecord, b: ConversationRecord) =>
-  b[field].localeCompare(a[field]) || b.id.localeCompare(a.id);
-const byUpdated = newestBy("updated_at");
-
-/** `tags=1,2` keeps conversations carrying any of them; `ALL` keeps those with any tag. */
-function tagFilter(req: SandboxRequest): (c: ConversationRecord) => boolean {
+/** `tags=1,2` keeps conversations carrying any of them; `ALL` keeps those with any tag; undefined when none is asked. */
+function tagFilter(req: SandboxRequest): ((c: ConversationRecord) => boolean) | undefined {
   const wanted = listParam(req, "tags");
-  if (wanted.length === 0) return () => true;
+  if (wanted.length === 0) return undefined;
   if (wanted.some((t) => t.toUpperCase() === "ALL")) return (c) => c.tags.length > 0;
   return (c) => c.tags.some((t) => wanted.includes(String(t)));
 }
 
+/** The unread ones first, each part in the view's order (the list's unread_first). */
+function unreadFirst(view: View<ConversationRecord>): View<ConversationRecord> {
+  const unread: ConversationRecord[] = [];
+  const read: ConversationRecord[] = [];
+  for (let i = 0; i < view.length; i++) {
+    const c = view.at(i);
+    (c.seen ? read : unread).push(c);
+  }
+  return listView([...unread, ...read]);
+}
+
 export function registerConversationRoutes(router: Router, ctx: RouteContext, prefix: string): void {
   const conv = `${prefix}/public_api/v1/pages/:page_id/conversations/:conversation_id`;
-  const sorted = new SortedLists<ConversationRecord>();
-  /** The page's conversations in the order of `compare`, which `order` names (SortedLists). */
-  const ofPage = (page: PageRecord, order: string, compare: (a: ConversationRecord, b: ConversationRecord) => number) =>
-    sorted.get(`${page.id} ${order}`, ctx.state.conversations, compare, (c) => c.page_id === page.id);
+  const lists = inboxLists(ctx.state);
 
   // order_by is the vendor OpenAPI's (the seed document has the v2 list by last update only).
   onPage(router, ctx, "GET", `${prefix}/public_api/v2/pages/:page_id/conversations`, (req, page) => {
     const range = timeRange(req, true);
     const orderBy = orderParam(req, "updated_at");
-    const newest = newestBy(orderBy);
     const types = listParam(req, "type");
     const posts = listParam(req, "post_ids");
     const tags = tagFilter(req);
-    const unreadFirst = req.query.get("unread_first") === "true";
-    const order = unreadFirst ? (a: ConversationRecord, b: ConversationRecord) => Number(a.seen) - Number(b.seen) || newest(a, b) : newest;
-    const inRange = range && withinRange(range);
     const keep = (c: ConversationRecord) =>
-      tags(c) &&
-      (types.length === 0 || types.includes(c.type)) &&
-      (posts.length === 0 || posts.includes(c.post_id ?? "")) &&
-      (!inRange || inRange(c[orderBy]));
+      (!tags || tags(c)) && (types.length === 0 || types.includes(c.type)) && (posts.length === 0 || posts.includes(c.post_id ?? ""));
+    const newest = lists.conversations(page.id, orderBy, servedRange(req, range));
+    const view = req.query.get("unread_first") === "true" ? unreadFirst(newest) : newest;
     // The page after the cursor (none when the cursor is not in the list), read no further than it.
     const cursor = req.query.get("last_conversation_id");
-    const conversations: ConversationRecord[] = [];
-    let past = !cursor;
-    for (const c of ofPage(page, `${orderBy}${unreadFirst ? " unread first" : ""}`, order)) {
-      if (conversations.length === V2_PAGE) break;
-      if (!keep(c)) continue;
-      if (past) conversations.push(c);
-      else past = c.id === cursor;
-    }
-    return { conversations, success: true };
+    const first = () => walk(view, 0, V2_PAGE, keep);
+    if (!cursor) return { conversations: first(), success: true };
+    const after = lists.conversationById.get(cursor)[0];
+    const at = after && keep(after) ? view.indexOf(after) : -1;
+    const { rows } = misbehave(req.quirks, { rows: at < 0 ? [] : walk(view, at + 1, V2_PAGE, keep), later: true, first });
+    return { conversations: rows, success: true };
   });
 
   onPage(router, ctx, "GET", `${prefix}/public_api/v1/pages/:page_id/conversations`, (req, page) => {
     const range = timeRange(req)!;
     if (range.to - range.from > MAX_SPAN_SECONDS * 1000 + 999) throw badParams("The time range must not exceed one month");
     const pageNumber = intParam(req, "page_number", { required: true, min: 1 })!;
-    const orderBy = orderParam(req, "inserted_at");
-    const tags = tagFilter(req);
-    const inRange = withinRange(range);
-    const list = ofPage(page, orderBy, newestBy(orderBy)).filter((c) => tags(c) && inRange(c[orderBy]));
-    return { conversations: pageSlice(list, pageNumber, V2_PAGE), success: true, total: list.length };
+    const view = lists.conversations(page.id, orderParam(req, "inserted_at"), servedRange(req, range));
+    const keep = tagFilter(req);
+    const asked = cut(view, (pageNumber - 1) * V2_PAGE, pageNumber * V2_PAGE, { keep });
+    const { rows, total } = misbehave(req.quirks, { ...asked, later: pageNumber > 1, first: () => cut(view, 0, V2_PAGE, { keep }).rows });
+    return { conversations: rows, success: true, total };
   });
 
   // The oldest list: under /api/v1, so it takes the user token only (like every /api/v1 route).
@@ -92,9 +88,11 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
     (req) => {
       const target = userPage(ctx, req);
       const count = intParam(req, "current_count", { min: 0 });
-      const list = ofPage(target, "updated_at", byUpdated).filter(tagFilter(req));
-      const slice = count === undefined ? list.slice(0, COUNT_FIRST) : list.slice(Math.max(0, count - 1), Math.max(0, count - 1) + COUNT_STEP);
-      return { success: true, conversations: slice };
+      const from = count === undefined ? 0 : Math.max(0, count - 1);
+      const [view, keep] = [lists.conversations(target.id, "updated_at"), tagFilter(req)];
+      const { rows } = cut(view, from, from + (count === undefined ? COUNT_FIRST : COUNT_STEP), { keep });
+      const first = () => cut(view, 0, COUNT_FIRST, { keep }).rows;
+      return { success: true, conversations: misbehave(req.quirks, { rows, later: (count ?? 0) > 0, first }).rows };
     },
     { rateKey: (req) => req.params.page_id },
   );
@@ -106,7 +104,7 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
     const slice = count === undefined ? newestFirst.slice(0, MESSAGES_FIRST) : newestFirst.slice(count, count + MESSAGES_STEP);
     // The OpenAPI's MessagesResponse: the customer's profile with the ids and phones the inbox
     // holds (the page customer's numbers, and those caught in this conversation's messages).
-    const profile = ctx.state.customers.find((pc) => pc.page_id === page.id && pc.psid === c.from.id);
+    const profile = lists.pageCustomer.get(`${page.id}/${c.from.id}`)[0];
     const caught = [...new Set(c.recent_phone_numbers.map((p) => p.phone_number))];
     return {
       success: true,

@@ -1,8 +1,10 @@
 import type { Router } from "../server.js";
-import { intParam, onPage, orderParam, pageSlice, type RouteContext, required, timeRange } from "./guards.js";
-import { within, withinRange } from "./time.js";
-import { SortedLists } from "../sorted.js";
-import type { MessagingState, PageCustomerRecord, PostRecord } from "./types.js";
+import { intParam, onPage, orderParam, pageSlice, type RouteContext, required, servedRange, timeRange } from "./guards.js";
+import { cut } from "../ordering.js";
+import { misbehave } from "../quirks.js";
+import { inboxLists } from "./lists.js";
+import { within } from "./time.js";
+import type { MessagingState, PostRecord } from "./types.js";
 
 /** Posts and call logs: one spec variant says page_size at least 30, the other at most 30. */
 const FIXED_PAGE_SIZE = { required: true, min: 30, max: 30 };
@@ -13,7 +15,7 @@ const FIXED_PAGE_SIZE = { required: true, min: 30, max: 30 };
  * those conversations that captured a phone number.
  */
 export function postWithCounts(state: MessagingState, post: PostRecord) {
-  const threads = state.conversations.filter((c) => c.post_id === post.id && c.type !== "INBOX");
+  const threads = inboxLists(state).threadsOfPost.get(post.id);
   return {
     ...post,
     comment_count: threads.reduce((sum, c) => sum + c.message_count, 0),
@@ -24,17 +26,15 @@ export function postWithCounts(state: MessagingState, post: PostRecord) {
 export function registerPageDataRoutes(router: Router, ctx: RouteContext, prefix: string): void {
   const { state } = ctx;
   const base = `${prefix}/public_api/v1/pages/:page_id`;
-  const customers = new SortedLists<PageCustomerRecord>();
 
   onPage(router, ctx, "GET", `${base}/page_customers`, (req, page) => {
     const range = timeRange(req)!;
     const pageNumber = intParam(req, "page_number", { required: true, min: 1 })!;
     const pageSize = intParam(req, "page_size", { min: 1, max: 100 }) ?? 20;
-    const orderBy = orderParam(req, "inserted_at");
-    const newest = (a: PageCustomerRecord, b: PageCustomerRecord) => b[orderBy].localeCompare(a[orderBy]) || b.id.localeCompare(a.id);
-    const inRange = withinRange(range);
-    const list = customers.get(`${page.id} ${orderBy}`, state.customers, newest, (c) => c.page_id === page.id).filter((c) => inRange(c[orderBy]));
-    return { total: list.length, customers: pageSlice(list, pageNumber, pageSize), success: true };
+    const view = inboxLists(state).customers(page.id, orderParam(req, "inserted_at"), servedRange(req, range));
+    const asked = cut(view, (pageNumber - 1) * pageSize, pageNumber * pageSize);
+    const { rows, total } = misbehave(req.quirks, { ...asked, later: pageNumber > 1, first: () => cut(view, 0, pageSize).rows });
+    return { total, customers: rows, success: true };
   });
 
   onPage(

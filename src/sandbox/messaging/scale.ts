@@ -37,6 +37,7 @@ export function scaleInbox(state: MessagingState, pageIds: readonly string[], pe
   const replies = state.privateReplies.filter((r) => onPages(r.page_id));
   const postTimes = new Map(state.posts.map((p) => [p.id, parseIso(p.inserted_at)]));
   const conversationIds = new Map<string, string[]>();
+  const threads = new Map<string, CopiedThread>();
   const customerIds = new Map<string, string[]>();
   copies.forEach((copy, index) => {
     const k = index + 1;
@@ -62,7 +63,7 @@ export function scaleInbox(state: MessagingState, pageIds: readonly string[], pe
       const twin = twinOf(original.from.id);
       const c = copyConversation(original, k, offset, twin, customer);
       state.conversations.push(c);
-      lazyMessages(state, original, c, k, offset, twin);
+      threads.set(c.id, { original, copy: c, k, offset, twin, count: state.messages[original.id]?.length ?? 0 });
       if (state.begun[original.id] !== undefined) state.begun[c.id] = state.begun[original.id]! - offset;
       offsets.set(original.id, offset);
       push(conversationIds, original.id, c.id);
@@ -86,6 +87,7 @@ export function scaleInbox(state: MessagingState, pageIds: readonly string[], pe
       });
     }
   });
+  if (threads.size) state.messages = messagesOfCopies(state.messages, threads);
   return {
     conversationId: (id, k) => conversationIds.get(id)?.[k - 1],
     customerId: (id, k) => customerIds.get(id)?.[k - 1],
@@ -176,26 +178,45 @@ function copyConversation(c: ConversationRecord, k: number, offset: number, twin
   return copy;
 }
 
+/** What copy k of a conversation builds its messages from: the original's first `count`, as they were copied. */
+interface CopiedThread {
+  original: ConversationRecord;
+  copy: ConversationRecord;
+  k: number;
+  offset: number;
+  twin: Twin;
+  count: number;
+}
+
 /**
- * Sets `state.messages[copy.id]` to build copy k's messages from the original's (as many as it has
- * now) when first read, then to hold them as any conversation's: a write replaces the getter.
+ * `messages` with the copies' messages built from the originals' each time they are read, until a
+ * write assigns a copy's list (postMessage): from then on it is held as any conversation's. Built
+ * rather than held, they cost nothing until read and nothing after (at 1000 copies a closure per
+ * copy alone was 370 MB, and the statistics, which read every message, would have held them all).
  */
-function lazyMessages(state: MessagingState, original: ConversationRecord, copy: ConversationRecord, k: number, offset: number, twin: Twin): void {
-  const source = state.messages[original.id] ?? [];
-  const count = source.length;
-  const hold = (list: MessageRecord[]) => {
-    Object.defineProperty(state.messages, copy.id, { value: list, writable: true, enumerable: true, configurable: true });
-    return list;
+function messagesOfCopies(messages: Record<string, MessageRecord[]>, threads: Map<string, CopiedThread>): Record<string, MessageRecord[]> {
+  const build = (t: CopiedThread) => {
+    const source = messages[t.original.id] ?? [];
+    // One sender record for all the customer's messages: a hundred copies hold hundreds of thousands.
+    const customer = senderOf(customerSender(t.original), t.original, t.copy);
+    return source.slice(0, t.count).map((m) => copyMessage(m, t.original, t.copy, t.k, t.offset, t.twin, customer));
   };
-  Object.defineProperty(state.messages, copy.id, {
-    get: () => {
-      // One sender record for all the customer's messages: a hundred copies hold hundreds of thousands.
-      const customer = senderOf(customerSender(original), original, copy);
-      return hold(source.slice(0, count).map((m) => copyMessage(m, original, copy, k, offset, twin, customer)));
+  const derived = (key: string | symbol) => (typeof key === "string" && !Object.hasOwn(messages, key) ? threads.get(key) : undefined);
+  return new Proxy(messages, {
+    get: (target, key, receiver) => {
+      const t = derived(key);
+      return t ? build(t) : Reflect.get(target, key, receiver);
     },
-    set: hold,
-    enumerable: true,
-    configurable: true,
+    set: (target, key, value) => {
+      if (typeof key === "string") threads.delete(key);
+      return Reflect.set(target, key, value);
+    },
+    has: (target, key) => derived(key) !== undefined || Reflect.has(target, key),
+    ownKeys: (target) => [...Reflect.ownKeys(target), ...threads.keys()],
+    getOwnPropertyDescriptor: (target, key) => {
+      const t = derived(key);
+      return t ? { value: build(t), writable: true, enumerable: true, configurable: true } : Reflect.getOwnPropertyDescriptor(target, key);
+    },
   });
 }
 

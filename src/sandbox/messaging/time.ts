@@ -1,5 +1,3 @@
-import { timeTest } from "../time-range.js";
-
 /** Every seeded page is Vietnamese: page-local time is UTC+7 all year. */
 export const LOCAL_OFFSET_MS = 7 * 3_600_000;
 export const HOUR_MS = 3_600_000;
@@ -30,9 +28,6 @@ export function within(time: string, range: Range): boolean {
   const ms = parseIso(time);
   return ms >= range.from && ms <= range.to;
 }
-
-/** within() prepared once for a range, for the lists that test every record of a page against it. */
-export const withinRange = (range: Range) => timeTest(range.from, range.to, parseIso);
 
 /** The page-local wall clock of an instant, as `YYYY-MM-DDTHH:MM:SS`. */
 export function localIso(ms: number): string {

@@ -296,10 +296,10 @@ export interface MessagingState {
   conversations: ConversationRecord[];
   /**
    * Messages per conversation id, oldest first. Those of a scaled shop's copies (SandboxOptions.scale)
-   * are built from the original's when first read and kept from then on; the statistics read every
-   * message of a page, so at scale 100 the first statistics call of a page builds its copies'
-   * (about a second, and a few hundred MB for the three pages), later ones reuse them. They are
-   * computed over the copies all the same: figures that ignored them would not be the shop's.
+   * are built from the original's each time they are read, and held once a write gives a copy a
+   * list of its own (messaging/scale.ts): the statistics, which read every message of a page, build
+   * its copies' on each call (seconds at 1000x) rather than hold them. They are computed over the
+   * copies all the same: figures that ignored them would not be the shop's.
    */
   messages: Record<string, MessageRecord[]>;
   customers: PageCustomerRecord[];
@@ -327,4 +327,6 @@ export interface MessagingState {
   sequence: number;
   /** Told of every change a write makes, after it is made (the sandbox's webhooks); none while seeding. */
   onChange?: (change: MessagingChange) => void;
+  /** Changes made through the write paths so far (writes.ts): the lists' orderings are kept while it stays. */
+  revision?: number;
 }

@@ -1,7 +1,7 @@
 import { appendMessage, buildConversation, buildMessage, type NewConversation } from "./messages.js";
 import { touchCustomer } from "./seed-inbox.js";
 import { iso, parseIso } from "./time.js";
-import type { AssignUser, Attachment, ConversationRecord, MessageRecord, MessagingState, TagRecord } from "./types.js";
+import type { AssignUser, Attachment, ConversationRecord, MessageRecord, MessagingChange, MessagingState, TagRecord } from "./types.js";
 
 /*
  * Writes to the inbox after the seed, whoever makes them: the API's routes and the sandbox's
@@ -26,6 +26,12 @@ export interface Editor {
 
 export const API_EDITOR: Editor = { id: "", name: "API" };
 
+/** Records a change a write made and tells onChange of it. */
+function tell(state: MessagingState, change: MessagingChange): void {
+  state.revision = (state.revision ?? 0) + 1;
+  state.onChange?.(change);
+}
+
 /** Appends a message, never before the conversation's last one, and keeps its page customer in step. */
 export function postMessage(state: MessagingState, c: ConversationRecord, draft: MessageDraft): MessageRecord {
   const list = state.messages[c.id] ?? [];
@@ -35,8 +41,8 @@ export function postMessage(state: MessagingState, c: ConversationRecord, draft:
   appendMessage(list, c, message);
   const customer = state.customers.find((p) => p.page_id === c.page_id && p.psid === c.from.id);
   if (customer) touchCustomer(customer, c);
-  state.onChange?.({ type: "message", conversation: c, message });
-  state.onChange?.({ type: "conversation", conversation: c });
+  tell(state, { type: "message", conversation: c, message });
+  tell(state, { type: "conversation", conversation: c });
   return message;
 }
 
@@ -64,7 +70,7 @@ export function tagConversation(
     inserted_at: iso(at),
     payload: { action, editor_id: editor.id, editor_name: editor.name, tag: { id: tag.id, text: tag.text } },
   });
-  state.onChange?.({ type: "conversation", conversation: c });
+  tell(state, { type: "conversation", conversation: c });
 }
 
 /** Sets the assignees, recording who was added and removed. */
@@ -76,7 +82,7 @@ export function assignConversation(state: MessagingState, c: ConversationRecord,
   c.current_assign_users = users;
   if (!added.length && !deleted.length) return;
   c.assignee_histories.push({ conversation_id: c.id, inserted_at: iso(at), payload: { added_users: added, deleted_users: deleted } });
-  state.onChange?.({ type: "conversation", conversation: c });
+  tell(state, { type: "conversation", conversation: c });
 }
 
 /** Marks the conversation read (`seen`) or unread, as staff do in the inbox. */
@@ -85,5 +91,5 @@ export function markSeen(state: MessagingState, c: ConversationRecord, seen: boo
   if (c.seen === seen && c.unread_count === unread) return;
   c.seen = seen;
   c.unread_count = unread;
-  state.onChange?.({ type: "conversation", conversation: c });
+  tell(state, { type: "conversation", conversation: c });
 }

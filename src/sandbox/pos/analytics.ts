@@ -1,5 +1,7 @@
 import type { SandboxRequest } from "../server.js";
 import { invalid, listParam } from "./api.js";
+import { figuresOf } from "./derived.js";
+import { posLists } from "./lists.js";
 import type { PosState } from "./state.js";
 import { HOUR, ms } from "./time.js";
 import type { FormulaRecord, OrderItem, OrderRecord } from "./types.js";
@@ -62,7 +64,7 @@ function metricsOf(rows: Contribution[], wholeOrders: boolean): Metrics {
   };
   if (wholeOrders) {
     const sum = (pick: (o: OrderRecord) => number) => rows.reduce((total, r) => total + pick(r.order), 0);
-    const itemDiscounts = (o: OrderRecord) => o.items.reduce((total, it) => total + it.discount_each_product * it.quantity, 0);
+    const itemDiscounts = (o: OrderRecord) => figuresOf(o).items.reduce((total, it) => total + it.discount_each_product * it.quantity, 0);
     Object.assign(metrics, {
       cod: sum((o) => o.cod),
       discount: sum((o) => o.total_discount + itemDiscounts(o)),
@@ -89,7 +91,7 @@ function select(metrics: Metrics, fields: string[], formulas: FormulaRecord[]): 
 
 const userOf: Record<string, (o: OrderRecord) => string | null | undefined> = {
   create: (o) => o.creator.id,
-  update: (o) => o.status_history.at(-1)?.editor_id,
+  update: (o) => figuresOf(o).status_history.at(-1)?.editor_id,
   assign: (o) => o.assigning_seller_id,
   care: (o) => o.assigning_care_id,
   marketer: (o) => o.marketer?.id,
@@ -107,7 +109,7 @@ type OrderKey = (o: OrderRecord, user: (o: OrderRecord) => string | null | undef
 const ORDER_KEYS: Record<string, OrderKey> = {
   "Order.source": (o) => o.order_sources,
   "Order.status": (o) => o.status,
-  "Order.partner_id": (o) => o.partner?.partner_id ?? null,
+  "Order.partner_id": (o) => figuresOf(o).partner?.partner_id ?? null,
   "Order.province_id": (o) => o.shipping_address.province_id || null,
   "Order.warehouse_id": (o) => o.warehouse_id,
   "Customer.id": (o) => o.shop_customer_id ?? o.customer?.id ?? null,
@@ -135,6 +137,13 @@ function filterOf(req: SandboxRequest): { key: string; values: Set<string>; keep
   });
 }
 
+/** The orders whose `field` time (an updateStatus value) lies in [since, until], every order when neither is given. */
+function ordersBetween(state: PosState, field: string, since: number | undefined, until: number | undefined): readonly OrderRecord[] {
+  if (since === undefined && until === undefined) return state.orders;
+  const ordering = posLists(state).byTime(field);
+  return ordering.items.slice(...ordering.between(since ?? Number.NEGATIVE_INFINITY, until ?? Number.POSITIVE_INFINITY));
+}
+
 /** GET /analytics/sale: revenue rows grouped by the `split_by[]` keys, computed from the orders. */
 export function saleAnalytics(state: PosState, req: SandboxRequest): Record<string, unknown>[] {
   const since = shopTime(req.query.get("since"));
@@ -159,11 +168,12 @@ export function saleAnalytics(state: PosState, req: SandboxRequest): Record<stri
   const byItem = split.some((s) => s in ITEM_KEYS);
 
   const groups = new Map<string, { keys: Record<string, unknown>; success: Contribution[]; returned: Contribution[] }>();
-  for (const order of state.orders) {
-    if (order.is_removed || !order.status_history.some((h) => h.status === reached) || !orderMatches(order)) continue;
+  for (const order of ordersBetween(state, record === "inserted_at" ? "inserted_at" : "-1", since, until)) {
+    const figures = figuresOf(order);
+    if (order.is_removed || !figures.status_history.some((h) => h.status === reached) || !orderMatches(order)) continue;
     const at = ms(record === "inserted_at" ? order.inserted_at : order.last_update_status_at);
     if ((since !== undefined && at < since) || (until !== undefined && at > until)) continue;
-    const items = order.items.filter(itemMatches);
+    const items = figures.items.filter(itemMatches);
     if (!items.length) continue;
     const returned = order.status === returnedStatus || (returnedStatus === 4 && order.status === 5);
     const returnedAt =

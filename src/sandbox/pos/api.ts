@@ -1,3 +1,5 @@
+import { cut, listView, type View } from "../ordering.js";
+import { misbehave } from "../quirks.js";
 import { reply, type RouteHandler, type Router, type SandboxRequest } from "../server.js";
 import type { PosState } from "./state.js";
 
@@ -87,30 +89,36 @@ export interface PageOptions {
 }
 
 /** One page of `items` in the paged envelope of the live service. */
-export function paged<T>(req: SandboxRequest, items: T[], options: PageOptions): Record<string, unknown> {
-  return pagedWhere(req, items, () => true, options);
+export function paged<T>(req: SandboxRequest, items: readonly T[], options: PageOptions): Record<string, unknown> {
+  return pagedView(req, () => ({ view: listView(items) }), options);
+}
+
+/** What a page is cut from (src/sandbox/ordering.ts): a list, what is left to test of each record, whether flagged ones are skipped. */
+export interface Selection<T> {
+  view: View<T>;
+  keep?: (item: T) => boolean;
+  skipFlagged?: boolean;
 }
 
 /**
- * paged() of the items `keep` keeps, in one pass that holds only the page asked for: at scale
- * (SandboxOptions.scale) a list of every match was most of the cost of a request.
+ * One page of what `select` selects for a page ending at a given row, in the paged envelope: the
+ * page is cut from its view, reading only the page where nothing is left to test.
  */
-export function pagedWhere<T>(req: SandboxRequest, items: readonly T[], keep: (item: T) => boolean, options: PageOptions): Record<string, unknown> {
+export function pagedView<T>(req: SandboxRequest, select: (end: number) => Selection<T>, options: PageOptions): Record<string, unknown> {
   const pageNumber = intParam(req, options.pageKey, 1);
   const requestedSize = intParam(req, "page_size", 30);
   if (pageNumber < 1 || requestedSize < 1) throw invalid();
   const pageSize = Math.min(requestedSize, MAX_PAGE_SIZE);
   const served = options.repeatAfter ? Math.min(pageNumber, options.repeatAfter) : pageNumber;
-  const [from, to] = [(served - 1) * pageSize, served * pageSize];
-  const data: T[] = [];
-  let total = 0;
-  for (const item of items) {
-    if (!keep(item)) continue;
-    if (total >= from && total < to) data.push(item);
-    total += 1;
-  }
+  const { view, keep, skipFlagged } = select(served * pageSize);
+  const page = cut(view, (served - 1) * pageSize, served * pageSize, { keep, skipFlagged });
+  const first = () => {
+    const again = select(pageSize);
+    return cut(again.view, 0, pageSize, { keep: again.keep, skipFlagged: again.skipFlagged }).rows;
+  };
+  const { rows, total = page.total } = misbehave(req.quirks, { ...page, later: pageNumber > 1, first });
   const envelope: Record<string, unknown> = {
-    data,
+    data: rows,
     page_number: pageNumber,
     page_size: pageSize,
     total_entries: total,

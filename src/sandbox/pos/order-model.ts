@@ -1,5 +1,5 @@
 import { ORDER_STATUSES, PAYMENT_TYPES } from "../../clients/pos-codes.js";
-import { type PosState, writeTime } from "./state.js";
+import { type PosState, tell, writeTime } from "./state.js";
 import { iso } from "./time.js";
 import type {
   CustomerRecord,
@@ -311,7 +311,7 @@ export function changeStock(state: PosState, variationId: string, warehouseId: s
   stock.actual_remain_quantity += physical;
   variation.remain_quantity += sellable;
   const onShelfOnly = sellable === 0;
-  state.onChange?.({
+  tell(state, {
     type: "variations_warehouses",
     stock: {
       variation_id: variationId,

@@ -14,9 +14,11 @@ import {
   wardAddress,
   warehouseInfo,
 } from "./order-model.js";
+import { own } from "./derived.js";
+import { posLists } from "./lists.js";
 import { makeReturn } from "./return-model.js";
 import { newCustomer } from "./customer-model.js";
-import { nextNumber, type PosState, writeTime } from "./state.js";
+import { nextNumber, type PosState, tell, writeTime } from "./state.js";
 import { iso } from "./time.js";
 import type { CustomerRecord, OrderItem, OrderRecord, ReturnOrderRecord, ShippingAddress } from "./types.js";
 
@@ -174,10 +176,10 @@ export function createOrder(state: PosState, body: Body): OrderRecord {
   if (customer) {
     customer.order_count += 1;
     customer.last_order_at = at;
-    state.onChange?.({ type: "customers", customer });
+    tell(state, { type: "customers", customer });
   }
   state.orders.push(order);
-  state.onChange?.({ type: "orders", order });
+  tell(state, { type: "orders", order });
   return order;
 }
 
@@ -212,14 +214,15 @@ export function updateOrder(state: PosState, order: OrderRecord, body: Body): Or
   if (status === 6) cancelOrder(state, order, editor(state), at);
   else if (status === 2) shipOrder(state, order, editor(state), at);
   else if (status !== undefined) moveStatus(order, editor(state), status, at);
-  state.onChange?.({ type: "orders", order });
+  tell(state, { type: "orders", order });
   return order;
 }
 
+/** The order of an id, its fields its own to change (derived.ts). */
 export function findOrder(state: PosState, id: string): OrderRecord {
-  const order = state.orders.find((o) => String(o.id) === id);
+  const order = posLists(state).orderById.get(id)[0];
   if (!order) throw notFound("order_not_found");
-  return order;
+  return own(order);
 }
 
 /**
@@ -269,6 +272,6 @@ export function createReturn(state: PosState, body: Body): ReturnOrderRecord {
   record.discount_from_order_to_returned = record.discount;
   state.returnOrders.push(record);
   // The original counts the returned units (and names its exchange order): it changed too.
-  state.onChange?.({ type: "orders", order: original });
+  tell(state, { type: "orders", order: original });
   return record;
 }

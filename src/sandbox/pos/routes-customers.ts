@@ -1,10 +1,11 @@
 import type { SandboxRequest } from "../server.js";
-import { SortedLists } from "../sorted.js";
-import { type PosApi, bodyOf, intParam, invalid, listParam, notFound, paged, pagedWhere, requireParam } from "./api.js";
+import { listView, stretch, type View } from "../ordering.js";
+import { type PosApi, bodyOf, intParam, invalid, listParam, notFound, paged, pagedView, requireParam } from "./api.js";
 import { newCustomer } from "./customer-model.js";
+import { posLists } from "./lists.js";
 import { asciiName } from "./geo-data.js";
 import { shippingAddress, wardAddress } from "./order-model.js";
-import { nextNumber, nextUuid, type PosState, writeTime } from "./state.js";
+import { nextNumber, nextUuid, type PosState, tell, writeTime } from "./state.js";
 import { iso, ms } from "./time.js";
 import type { CustomerAddress, CustomerRecord } from "./types.js";
 
@@ -27,7 +28,7 @@ const CUSTOMER_FIELDS = [
 const ALIASES: Record<string, string> = { phoneNumber: "phone_numbers", dateOfBirth: "date_of_birth" };
 
 function findCustomer(state: PosState, id: string): CustomerRecord {
-  const customer = state.customers.find((c) => c.id === id);
+  const customer = posLists(state).customerById.get(id)[0];
   if (!customer) throw notFound("customer_not_found");
   return customer;
 }
@@ -69,7 +70,8 @@ function applyCustomer(state: PosState, customer: CustomerRecord, body: Body): v
   }
 }
 
-function customerFilter(req: SandboxRequest): (c: CustomerRecord) => boolean {
+/** The customer list's filters: its time ranges apart (UTC ms, both ends included), the others as one test. */
+function customerQuery(req: SandboxRequest) {
   const search = req.query.get("search")?.trim();
   const needle = search ? asciiName(search) : undefined;
   const ids = req.query.get("customer_ids")?.split(",").filter(Boolean) ?? [];
@@ -77,20 +79,37 @@ function customerFilter(req: SandboxRequest): (c: CustomerRecord) => boolean {
   const range = (name: "inserted_at" | "updated_at") => {
     const from = intParam(req, `start_time_${name}`);
     const to = intParam(req, `end_time_${name}`);
-    return (c: CustomerRecord) =>
-      (from === undefined || ms(c[name]) >= from * 1000) && (to === undefined || ms(c[name]) <= to * 1000);
+    return from === undefined && to === undefined ? undefined : { name, from: (from ?? Number.NEGATIVE_INFINITY) * 1000, to: (to ?? Number.POSITIVE_INFINITY) * 1000 };
   };
-  const inserted = range("inserted_at");
-  const updated = range("updated_at");
-  return (c) =>
-    (!needle ||
-      asciiName(c.name).includes(needle) ||
-      c.phone_numbers.some((p) => p.includes(search!)) ||
-      c.emails.some((e) => e.includes(search!))) &&
-    (!ids.length || ids.includes(c.id)) &&
-    (!levels.length || levels.includes(c.level_id ?? "")) &&
-    inserted(c) &&
-    updated(c);
+  const ranges = [range("inserted_at"), range("updated_at")].filter((r) => r !== undefined);
+  const tests: ((c: CustomerRecord) => boolean)[] = [];
+  if (needle) tests.push((c) => asciiName(c.name).includes(needle) || c.phone_numbers.some((p) => p.includes(search!)) || c.emails.some((e) => e.includes(search!)));
+  if (ids.length) tests.push((c) => ids.includes(c.id));
+  if (levels.length) tests.push((c) => levels.includes(c.level_id ?? ""));
+  for (const r of ranges) tests.push((c) => ms(c[r.name]) >= r.from && ms(c[r.name]) <= r.to);
+  return { ranges, keep: tests.length ? (c: CustomerRecord) => tests.every((test) => test(c)) : undefined };
+}
+
+/** Newest first, ties by id: the customer list's order. */
+const newest = (a: CustomerRecord, b: CustomerRecord) => (a.inserted_at < b.inserted_at ? 1 : a.inserted_at > b.inserted_at ? -1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const insertedText = (c: CustomerRecord) => c.inserted_at;
+
+/**
+ * The customers newest first, from the ordering by inserted_at (ms) where it is that order, narrowed
+ * to the first range asked where one is; every customer sorted otherwise.
+ */
+function customerView(state: PosState, ranges: { name: "inserted_at" | "updated_at"; from: number; to: number }[]): View<CustomerRecord> {
+  const lists = posLists(state);
+  const range = ranges[0];
+  if (range) {
+    const ordering = lists.customersBy(range.name);
+    const [from, to] = ordering.between(range.from, range.to);
+    if (range.name === "inserted_at" && ordering.agrees(insertedText)) return stretch(ordering, from, to, true);
+    return listView(ordering.items.slice(from, to).sort(newest));
+  }
+  const ordering = lists.customersBy("inserted_at");
+  if (ordering.length === state.customers.length && ordering.agrees(insertedText)) return stretch(ordering, 0, ordering.length, true);
+  return listView([...state.customers].sort(newest));
 }
 
 export function registerCustomerRoutes(api: PosApi): void {
@@ -98,17 +117,15 @@ export function registerCustomerRoutes(api: PosApi): void {
 
   api.get("/shops/:shop_id/customers/point_logs", (req) => {
     const id = requireParam(req, "shop_customer_id");
-    const logs = state.pointLogs
-      .filter((l) => l.shop_customer_id === id)
+    const logs = [...posLists(state).pointLogsOf.get(id)]
       .reverse()
       .map(({ shop_customer_id: _id, ...log }) => log);
     return paged(req, logs, { pageKey: "page_number" });
   });
 
-  const sorted = new SortedLists<CustomerRecord>();
-  const newest = (a: CustomerRecord, b: CustomerRecord) => (a.inserted_at < b.inserted_at ? 1 : a.inserted_at > b.inserted_at ? -1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   api.get("/shops/:shop_id/customers", (req) => {
-    return pagedWhere(req, sorted.get("newest", state.customers, newest), customerFilter(req), { pageKey: "page_number" });
+    const { ranges, keep } = customerQuery(req);
+    return pagedView(req, () => ({ view: customerView(state, ranges), keep }), { pageKey: "page_number" });
   });
   api.get("/shops/:shop_id/customers/:customer_id", (req) => ({
     data: findCustomer(state, req.params.customer_id!),
@@ -124,14 +141,14 @@ export function registerCustomerRoutes(api: PosApi): void {
     const customer = newCustomer(state, iso(writeTime(state)));
     applyCustomer(state, customer, body);
     state.customers.push(customer);
-    state.onChange?.({ type: "customers", customer });
+    tell(state, { type: "customers", customer });
     return { data: customer, success: true };
   });
   api.put("/shops/:shop_id/customers/:customer_id", (req) => {
     const customer = findCustomer(state, req.params.customer_id!);
     applyCustomer(state, customer, bodyOf(req, "customer"));
     customer.updated_at = iso(writeTime(state));
-    state.onChange?.({ type: "customers", customer });
+    tell(state, { type: "customers", customer });
     return { data: customer, success: true };
   });
 

@@ -1,7 +1,7 @@
-import { type PosApi, REPEAT_AFTER_PAGE, bodyOf, intParam, invalid, listParam, paged, pagedWhere, unixParamMs } from "./api.js";
-import { orderFilter, orderSorter, projectOrder } from "./order-query.js";
+import { type PosApi, REPEAT_AFTER_PAGE, bodyOf, intParam, invalid, listParam, paged, pagedView, unixParamMs } from "./api.js";
+import { selectOrders } from "./lists.js";
+import { projectOrder } from "./order-query.js";
 import { createOrder, createReturn, findOrder, updateOrder } from "./order-writes.js";
-import { SortedLists } from "../sorted.js";
 import { ms } from "./time.js";
 import type { OrderRecord, ReturnOrderRecord } from "./types.js";
 
@@ -14,13 +14,9 @@ function returnTime(r: ReturnOrderRecord, field: string): string | undefined {
 export function registerOrderRoutes(api: PosApi): void {
   const { state } = api;
 
-  const sorted = new SortedLists<OrderRecord>();
   api.get("/shops/:shop_id/orders", (req) => {
-    const keep = orderFilter(req);
-    const optionSort = req.query.get("option_sort") ?? "inserted_at_desc";
-    const sort = orderSorter(optionSort);
     const fields = listParam(req, "fields");
-    const page = pagedWhere(req, sorted.get(optionSort, state.orders, sort), keep, { pageKey: "page_number", repeatAfter: REPEAT_AFTER_PAGE });
+    const page = pagedView(req, (end) => selectOrders(state, req, end), { pageKey: "page_number", repeatAfter: REPEAT_AFTER_PAGE });
     page.data = (page.data as OrderRecord[]).map((o) => projectOrder(o, fields));
     return page;
   });

@@ -6,8 +6,9 @@ import { FIRST_ORDER_ID, trackingLink } from "./order-model.js";
 import { shortName } from "./seed-customers.js";
 import { nextNumber, type PosState } from "./state.js";
 import { ms } from "./time.js";
-import type { CustomerRecord, OrderPartner, OrderRecord } from "./types.js";
-import { ORDER_TIMES as ORDER_TIMES_LISTED, PARTNER_TIMES as PARTNER_TIMES_LISTED } from "./order-query.js";
+import type { CustomerRecord, OrderRecord } from "./types.js";
+import { ORDER_TIMES as ORDER_TIMES_LISTED } from "./order-times.js";
+import { type Derivation, derivedCopy } from "./derived.js";
 
 export interface OrderCopyContext {
   people: readonly Person[];
@@ -26,8 +27,6 @@ interface Twin {
 
 /** Top-level order fields that hold a record time: those the list filters on, and the last status change. */
 const ORDER_TIMES = [...ORDER_TIMES_LISTED, "last_update_status_at"] as const;
-/** The carrier's, and when it last wrote. */
-const PARTNER_TIMES = [...PARTNER_TIMES_LISTED, "updated_at"] as const;
 const TIME_TEXT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/;
 
 /**
@@ -66,9 +65,10 @@ export function scaleOrders(state: PosState, ctx: OrderCopyContext): void {
       const moved = posted === undefined ? offset : offsetWithin(k, ms(original.inserted_at) - posted - 1000);
       const buyer = original.shop_customer_id === null ? undefined : twins.get(original.shop_customer_id);
       const n = nextNumber(state, "order");
-      const order = copyOrder(state, original, n, moved, buyer, (id) => ctx.inbox.conversationId(id, k));
-      order.items = original.items.map((item) => ({ ...item, id: nextNumber(state, "orderItem") }));
-      if (order.partner) order.partner = copyPartner(order.partner, k, moved);
+      const firstItemId = (state.sequences.orderItem ?? 0) + 1;
+      state.sequences.orderItem = firstItemId + original.items.length - 1;
+      const derivation = { items: original.items, history: original.status_history, partner: original.partner, k, offset: moved, firstItemId };
+      const order = copyOrder(state, original, n, derivation, buyer, (id) => ctx.inbox.conversationId(id, k));
       ids.set(original.id, order);
       state.orders.push(order);
       if (buyer && !order.is_removed) lastOrder.set(buyer.customer, order.inserted_at);
@@ -137,14 +137,13 @@ function copyOrder(
   state: PosState,
   o: OrderRecord,
   n: number,
-  offset: number,
+  derivation: Derivation,
   buyer: { customer: CustomerRecord; twin: Twin } | undefined,
   thread: (id: string) => string | undefined,
 ): OrderRecord {
   const id = FIRST_ORDER_ID + n;
   const as = (text: string) => (buyer ? swap(text, buyer.twin) : text);
-  const order: OrderRecord = {
-    ...o,
+  const values: Partial<OrderRecord> = {
     id,
     system_id: id,
     display_id: n,
@@ -152,7 +151,6 @@ function copyOrder(
     conversation_id: o.conversation_id === null ? null : (thread(o.conversation_id) ?? null),
     bill_full_name: as(o.bill_full_name),
     bill_phone_number: as(o.bill_phone_number),
-    status_history: o.status_history.map((h) => ({ ...h, updated_at: earlier(h.updated_at, offset) })),
     tags: [...o.tags],
     shipping_address: { ...o.shipping_address, full_name: as(o.shipping_address.full_name), phone_number: as(o.shipping_address.phone_number) },
     customer:
@@ -163,19 +161,7 @@ function copyOrder(
   };
   for (const field of ORDER_TIMES) {
     const value = o[field];
-    if (typeof value === "string" && TIME_TEXT.test(value)) order[field] = earlier(value, offset);
+    if (typeof value === "string" && TIME_TEXT.test(value)) values[field] = earlier(value, derivation.offset);
   }
-  return order;
-}
-
-/** The carrier's record of copy k: its own tracking code, its times moved back. */
-function copyPartner(p: OrderPartner, k: number, offset: number): OrderPartner {
-  const code = p.extend_code + copySuffix(k);
-  const partner: OrderPartner = {
-    ...p,
-    extend_code: code,
-    extend_update: p.extend_update?.map((u) => ({ ...u, tracking_id: code, update_at: earlier(u.update_at, offset) })),
-  };
-  for (const field of PARTNER_TIMES) partner[field] = earlierOrNull(p[field], offset) as string;
-  return partner;
+  return derivedCopy(o, values, derivation);
 }

@@ -63,6 +63,8 @@ export interface PosState {
   sequences: Record<string, number>;
   /** Told of every change a write makes, after it is made (the shop's webhooks); none while seeding. */
   onChange?: (change: PosChange) => void;
+  /** Changes made through the write paths so far (tell()): the lists' orderings are kept while it stays. */
+  revision?: number;
 }
 
 /**
@@ -83,6 +85,12 @@ export interface StockChange {
   is_actual_remain_quantity: boolean;
   inserted_at: string;
   type: string;
+}
+
+/** Records a change a write made and tells onChange of it. */
+export function tell(state: PosState, change: PosChange): void {
+  state.revision = (state.revision ?? 0) + 1;
+  state.onChange?.(change);
 }
 
 /** The next number of a sequence: ids of new records follow the seeded ones. */

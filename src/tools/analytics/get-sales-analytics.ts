@@ -3,7 +3,7 @@ import { ANALYTICS_RETURNED_STATUSES } from "../../clients/pos-codes.js";
 import type { PosSaleRow } from "../../clients/schemas/pos.js";
 import { num } from "../../format/compact.js";
 import { sanitizeName } from "../../text/sanitize.js";
-import { parseRange, toDateInZone, toIsoInZone, toYmdHms } from "../../format/time.js";
+import { parseRange, toDateInZone, toIsoInZone, toUnix, toYmdHms } from "../../format/time.js";
 import { defineTool, READ } from "../define.js";
 import { jsonish, limitInput, shopIdInput, sinceInput, untilInput } from "../inputs.js";
 import { codeInput, optionalCode } from "../pos/codes.js";
@@ -16,6 +16,7 @@ import { DATED_BY, isCanceledRow, SALE_BASIS, STATUS_SPLIT, SUCCESS_STATUS, type
 import { splitLabels } from "./split-labels.js";
 import { settleAll } from "../settle.js";
 import { rankRows, sortByInput } from "../rank.js";
+import { CAME_BACK_FIGURES, cameBack, cameBackSchema } from "../orders/came-back.js";
 
 const SPLITS = [
   "Time.day",
@@ -112,6 +113,22 @@ const API_USER_WORDS: Record<string, string> = Object.fromEntries(Object.entries
 
 const API_SUCCESS_WORDS: Record<string, string> = Object.fromEntries(Object.entries(SUCCESS_STATUS).map(([word, param]) => [param, word]));
 
+/**
+ * What the statistics' returned counts, per returned_status: they know no partly returned order
+ * (31 units of November's returns of 38 with them), and no return order; where those are, said.
+ */
+function returnedWords(status: string, cameBack: boolean): string {
+  const others = cameBack ? "came_back" : 'search_orders statuses ["returned","partly_returned"]';
+  return `${status === "returning" ? "returning" : "returned whole"} (partly returned and return orders: ${others})`;
+}
+
+/** What came back, without an average price per returned order (a figure no one asks): rows stay small. */
+const backFigures = (m: Metrics | undefined): Metrics | undefined => {
+  if (!m) return undefined;
+  const { avg_price: _average, ...rest } = m;
+  return rest;
+};
+
 /** What each success_status counts as a sale, in the figures line. */
 const SALE_WORDS: Record<SuccessStatus, string> = {
   new: "every order",
@@ -138,12 +155,12 @@ export const getSalesAnalytics = defineTool({
   name: "get_sales_analytics",
   title: "Get sales analytics",
   description:
-    'Sales totals, then rows per split value, by revenue (price: goods before discounts) unless sort_by; totals.net = success - returned. E.g. best sellers by units: split_by ["Variation.id"], sort_by "product_count", limit 10.',
+    'Sales totals, then rows per split value, by revenue (price: goods before discounts) unless sort_by. E.g. best sellers by units: split_by ["Variation.id"], sort_by "product_count", limit 10.',
   toolset: "analytics",
   annotations: READ,
   input: z.object({
     shop_id: shopIdInput,
-    since: sinceInput.describe("From date; default the last 30 days, today included"),
+    since: sinceInput.describe("From date; default last 30 days"),
     until: untilInput,
     split_by: jsonish(someOf(z.enum(SPLITS), 3)).optional().describe("Default Time.day"),
     filter: saleFilterInput,
@@ -157,12 +174,12 @@ export const getSalesAnalytics = defineTool({
     user_type: z
       .preprocess((v) => API_USER_WORDS[String(v)] ?? v, z.enum(USER_TYPES))
       .optional()
-      .describe("Who User.id is (default creator; seller: assigned, as search_orders)"),
+      .describe("Who User.id is (default creator; seller: assigned)"),
     returned_status: codeInput(ANALYTICS_RETURNED_STATUSES, "Orders counted as returned"),
     returned_record: z.enum(["inserted_at", "updated_at", "success_record"]).optional().describe("Return date"),
     select_fields: jsonish(someOf(z.string().regex(/^[a-z_]+[\w-]*$/).max(80), 30))
       .optional()
-      .describe("list_sales_metrics (toolset analytics) fields, e.g. price; shop formulas only if named"),
+      .describe("Metric fields, e.g. price, cod; shop formulas only if named"),
     include_canceled: z.boolean().optional().describe("Count canceled and deleted orders too"),
     sort_by: sortByInput.describe("A metric of the rows, largest first"),
     ascending: z.boolean().optional().describe("Smallest first"),
@@ -187,6 +204,8 @@ export const getSalesAnalytics = defineTool({
     truncated: z.boolean().optional(),
     tied_past_limit: z.number().optional().describe("Rows left out that equal the last row shown: raise limit to see the tie"),
     rows: z.array(z.looseObject({ name: z.string().optional(), returned: metricMap.optional() })),
+    came_back: cameBackSchema.optional().describe("Returns asked about (returned_status or returned_record): what came back in the range, both ways"),
+    complete: z.boolean().optional(),
     note: z.string().optional(),
   }),
   async handler(input, ctx) {
@@ -207,7 +226,9 @@ export const getSalesAnalytics = defineTool({
     const byStatus = split.includes(STATUS_SPLIT) || (input.select_fields ?? []).some((f) => f.startsWith(FORMULA_PREFIX));
     const asked = [...new Set([...split, STATUS_SPLIT, ...(returnsApart ? ["Time.day"] : [])])];
     const rowSplit = byStatus ? [...new Set([...split, STATUS_SPLIT])] : split;
-    const [read, metrics] = await settleAll([
+    // Asked about returns, the answer gives what came back both ways, which the statistics do not count.
+    const aboutReturns = input.returned_status !== undefined || input.returned_record !== undefined;
+    const [read, metrics, back] = await settleAll([
       ctx.pos.getSaleAnalytics(shopId, {
         since: toYmdHms(range.since, tz),
         until: toYmdHms(range.until, tz),
@@ -222,6 +243,7 @@ export const getSalesAnalytics = defineTool({
       }),
       // The metric names only explain the figures: without them the figures still stand.
       salesMetrics(ctx, shopId).catch(() => []),
+      aboutReturns ? cameBack(ctx.pos, shopId, { from: toUnix(range.since), to: toUnix(range.until) }) : Promise.resolve(undefined),
     ]);
     const [inRange, outside] = returnsApart ? byRange(read, toDateInZone(range.since, tz), toDateInZone(range.until, tz)) : [read, []];
     const countsCanceled = input.include_canceled === true || asksCanceled(filter);
@@ -244,9 +266,11 @@ export const getSalesAnalytics = defineTool({
       if (!seen.has(m.field) || !m.name) continue;
       meaning[m.field] = m.formula ? `${m.name} = ${m.formula}` : m.name;
     }
+    // "Giá trung bình" read as a unit price: it is per order (a variant's row: its orders' goods / their count).
+    if (seen.has("avg_price")) meaning.avg_price = `${meaning.avg_price ?? "avg_price"} = price / order_count`;
     const countsOrders = !split.some((s) => s.startsWith("Variation."));
     const groups = merged(data.map((r, i) => ({ values: splitValues(r), success: success[i]!, returned: metricsOf(r.returned, formulas), upstream: r })));
-    const all: (Record<string, unknown> & { upstream: PosSaleRow })[] = groups.map((g) => ({ ...g.values, ...g.success, returned: g.returned, upstream: g.upstream }));
+    const all: (Record<string, unknown> & { upstream: PosSaleRow })[] = groups.map((g) => ({ ...g.values, ...g.success, returned: backFigures(g.returned), upstream: g.upstream }));
     const byTime = split.length === 1 && split[0]!.startsWith("Time.");
     if (byTime) all.sort((a, b) => String(a[split[0]!]).localeCompare(String(b[split[0]!])));
     const revenue = ["price", "order_count", "product_count"].find((f) => seen.has(f));
@@ -266,11 +290,11 @@ export const getSalesAnalytics = defineTool({
       until: toIsoInZone(range.until, tz),
       dated_by: { sales: DATED_BY[successRecord]!, returns: DATED_BY[returnedRecord]! },
       currency,
-      figures: `success: ${SALE_WORDS[successStatus]}, canceled and deleted ${countsCanceled ? "counted in" : "left out"} (totals.canceled); returned: of those, now ${returnedName} (carrier returns); net = success - returned; amount = price - discount.`,
+      figures: `success: ${SALE_WORDS[successStatus]}, canceled and deleted ${countsCanceled ? "counted in" : "left out"} (totals.canceled); returned: of those, now ${returnedWords(returnedName, !!back)}; net = success - returned; amount = price - discount.${back ? ` ${CAME_BACK_FIGURES}.` : ""}`,
       metrics: meaning,
       totals: {
         success: withAmount(successTotals),
-        returned: returnedTotals,
+        returned: backFigures(returnedTotals),
         net: withAmount(netOf(successTotals, returnedTotals)),
         canceled: totalsOf(inRange.filter(isCanceledRow).map((r) => metricsOf(r.success, formulas) ?? {}), countsOrders) ?? { order_count: 0 },
       },
@@ -278,6 +302,8 @@ export const getSalesAnalytics = defineTool({
       truncated: ranked.truncated,
       tied_past_limit: ranked.tied,
       rows,
+      came_back: back?.came_back,
+      complete: back && !back.complete ? false : undefined,
       note: late ? `${late.order_count ?? "Some"} returns of these sales, dated outside the range (dated_by.returns), are left out.` : undefined,
     };
   },

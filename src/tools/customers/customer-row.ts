@@ -19,12 +19,13 @@ export const customerRowSchema = z.looseObject({
  * order_count "Số lượng đơn hàng", succeed_order_count "Số lượng đơn hàng thành công",
  * purchased_amount "Tổng giá trị mua" (total purchase value; the words of the levels'
  * upgrade_by_total_purchase, so the figure levels go by). Its example customer has 108 orders of
- * which 8 succeeded: order_count counts orders that did not succeed too. The same example has a
- * purchased_amount of 0 beside its 8 successful orders, so which orders the spend sums is not
- * documented (the sandbox sums received ones): the line says so rather than guess.
+ * which 8 succeeded: order_count counts orders that did not succeed too. The inbox's OpenAPI calls
+ * the same figure "Net amount the customer has purchased": the goods of the successful orders
+ * (received, money collected), as the sandbox keeps it; a customer whose only order came back has
+ * 0. Said so, because an owner reading "0 spent" beside one order asked which orders it sums.
  */
 export const ORDER_FIGURES =
-  "As the POS keeps them, all time: order_count: every order, canceled ones included; succeeded_orders: the successful (delivered) ones; purchased_amount: total purchase value (which orders it sums is not documented). Their sales as the other tools count them (canceled and deleted left out): search_orders with customer_id.";
+  "As the POS keeps them, all time: order_count: every order, canceled ones included; succeeded_orders: the delivered ones (received, money_collected); purchased_amount: the goods of those delivered orders. Their sales as the other tools count them (canceled and deleted left out): search_orders with customer_id.";
 
 /** Customer-entered strings (phones, emails, tags), each sanitized, blanks dropped. */
 const names = (values: readonly unknown[] | null | undefined) =>

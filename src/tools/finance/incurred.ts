@@ -31,8 +31,8 @@ const incurredAt = (t: PosTransaction) => (recordDate(t.time_incurred) ?? record
 
 /**
  * The entries of `q` (statuses, span by the day incurred), latest incurred first, from every entry
- * written within the window around the span; `complete` false when the window held more than
- * READ_MAX (the newest written are read).
+ * written within the window around the span, and (`others`) the span's entries of the other
+ * statuses; `complete` false when the window held more than READ_MAX (the newest written are read).
  */
 export async function entriesIncurred(pos: PosClient, shopId: string, q: IncurredQuery) {
   const window = {
@@ -45,8 +45,9 @@ export async function entriesIncurred(pos: PosClient, shopId: string, q: Incurre
   const rows = total <= first.data.length ? first.data : await everyRow(Math.min(total, READ_MAX), read);
   const inSpan = (t: PosTransaction) => {
     const at = incurredAt(t) / 1000;
-    return q.codes.includes(t.status ?? -1) && (q.from === undefined || at >= q.from) && (q.to === undefined || at <= q.to);
+    return (q.from === undefined || at >= q.from) && (q.to === undefined || at <= q.to);
   };
-  const entries = rows.filter(inSpan).sort((a, b) => incurredAt(b) - incurredAt(a) || String(b.inserted_at).localeCompare(String(a.inserted_at)));
-  return { entries, window, complete: total <= READ_MAX };
+  const spanned = rows.filter(inSpan).sort((a, b) => incurredAt(b) - incurredAt(a) || String(b.inserted_at).localeCompare(String(a.inserted_at)));
+  const asked = (t: PosTransaction) => q.codes.includes(t.status ?? -1);
+  return { entries: spanned.filter(asked), others: spanned.filter((t) => !asked(t)), window, complete: total <= READ_MAX };
 }

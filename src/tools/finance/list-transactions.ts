@@ -30,6 +30,28 @@ const EVERY = TRANSACTION_STATUSES.map((s) => s.code).filter((c) => c !== ALL);
 /** Upstream pages of 100 one call reads for a few statuses (the list filters one or all). */
 const FILTER_PAGES = 10;
 
+/** What the cash book counts when no status is named: the entries in effect (approved). */
+const IN_EFFECT = 1;
+/** Entered, not yet approved: money an owner may count as spent, so its sums are given beside. */
+const NEW = 0;
+
+const leftOutSchema = z
+  .object({ new: statusSums, cancelled: z.number().optional(), deleted: z.number().optional() })
+  .describe("No status asked: the span's other entries, not in totals");
+
+/** What the default answer (in effect) says it counted and left out. */
+const DEFAULT_FIGURES =
+  'totals: entries in effect (approved); left_out: new ones (entered, not yet approved) with their money, cancelled and deleted counted; status ["all"] sums each status apart.';
+
+/**
+ * The entries of the other statuses beside an answer by the default (in effect): the new ones
+ * summed (a month's new entries moved its net by +890,000), cancelled and deleted ones counted.
+ */
+function leftOutOf(others: ReadonlyMap<number, { count: number } & Partial<Sums>>) {
+  const counted = [...others].filter(([code, s]) => code !== NEW && s.count > 0).map(([code, s]) => [statusName(TRANSACTION_STATUSES, code), s.count]);
+  return { new: others.get(NEW) ?? { count: 0 }, ...Object.fromEntries(counted) };
+}
+
 /** Income, expense (as a positive sum) and net of every matching row. */
 function totalsOf(rows: readonly Record<string, unknown>[]) {
   const amounts = rows.map((r) => num(r.amount) ?? 0);
@@ -54,7 +76,7 @@ async function statusTotals(pos: PosClient, shopId: string, status: number, rang
 
 /** The statuses asked for, as codes, each once; "all" is every one of them, each summed apart. */
 function statusCodes(values: readonly (string | number)[] | undefined): number[] {
-  const codes = (values ?? ["in_effect"]).flatMap((v, i) => {
+  const codes = (values ?? [IN_EFFECT]).flatMap((v, i) => {
     const code = requireStatus(`status[${i}]`, TRANSACTION_STATUSES, v);
     return code === ALL ? EVERY : [code];
   });
@@ -97,10 +119,11 @@ async function byIncurred(
   ctx: ToolContext,
   q: IncurredQuery,
   at: number,
+  defaulted = false,
 ) {
   const tz = ctx.config.timezone;
   const { shopId, currency } = await shopScope(ctx, input.shop_id);
-  const { entries, window, complete } = await entriesIncurred(ctx.pos, shopId, q);
+  const { entries, others, window, complete } = await entriesIncurred(ctx.pos, shopId, q);
   const shown = entries.slice(at, at + input.limit);
   const out = {
     currency,
@@ -109,21 +132,24 @@ async function byIncurred(
     next_cursor: at + input.limit < entries.length && input.limit > 0 ? encodeCursor("list_transactions", input, { inc: q, at: at + input.limit }) : undefined,
   };
   if (input.cursor) return out;
-  const of = (code: number) => entries.filter((t) => (t.status ?? ALL) === code);
+  const of = (code: number, from = entries) => from.filter((t) => (t.status ?? ALL) === code);
   const sums =
     q.codes.length > 1
       ? { by_status: Object.fromEntries(q.codes.map((code) => [statusName(TRANSACTION_STATUSES, code)!, { count: of(code).length, ...totalsOf(of(code)) }])) }
       : { totals: totalsOf(entries) };
+  const left = defaulted ? leftOutOf(new Map(EVERY.map((code) => [code, { count: of(code, others).length, ...totalsOf(of(code, others)) }]))) : undefined;
   const until = window.endDateTime === undefined || window.endDateTime * 1000 > Date.now() ? "now" : isoOf(window.endDateTime, tz)!.slice(0, 10);
   const written = `${isoOf(window.startDateTime, tz)?.slice(0, 10) ?? "the first"} to ${until}`;
   return {
     ...out,
     range: { since: isoOf(q.from, tz), until: isoOf(q.to, tz), by: "time_incurred" },
     ...sums,
+    left_out: left,
     complete: complete ? undefined : false,
     note: complete
       ? `Kept by time_incurred from the entries written ${written} (the POS filters by the day written only).`
       : `More than ${READ_MAX} entries were written ${written}: the newest ${READ_MAX} were read. Narrow since/until.`,
+    figures: defaulted ? DEFAULT_FIGURES : undefined,
   };
 }
 
@@ -152,25 +178,29 @@ export const listTransactions = defineTool({
     currency: z.string().optional(),
     total: z.number().optional(),
     totals: sums.optional().describe("Of the one status asked"),
+    left_out: leftOutSchema.optional(),
     by_status: z.record(z.string(), statusSums).optional().describe("Several statuses: each apart (money only up to 300 entries)"),
     transactions: z.array(row),
     next_cursor: z.string().optional(),
     range: z.object({ since: z.string().optional(), until: z.string().optional(), by: z.string() }).optional(),
     complete: z.boolean().optional(),
     note: z.string().optional(),
+    figures: z.string().optional(),
   }),
   async handler(input, ctx) {
     // The cash book's money is what is in effect: new, cancelled and deleted entries summed in
     // flipped a month's net from -170,000 to +660,000. Several statuses (or "all") are summed each
-    // apart, never together.
+    // apart, never together. By default the others are said beside (left_out): an owner reading
+    // "in effect" alone missed two new entries worth +1,190,000 / -300,000.
     if (input.limit === 0 && input.cursor) throw new InputError("limit", "0 asks for the totals alone, and a cursor continues rows", "Drop cursor, or pass a limit above 0.");
     const codes = statusCodes(input.status);
+    const defaulted = input.status === undefined;
     const several = codes.length > 1;
     const range = unixRange(input.since, input.until, ctx.config.timezone);
     const resumed = incurredState(input);
     if (resumed) return byIncurred(input, ctx, resumed.inc, resumed.at);
     const ranged = range.from !== undefined || range.to !== undefined;
-    if (ranged && input.time_field === "incurred" && !input.cursor) return byIncurred(input, ctx, { from: range.from, to: range.to, codes }, 0);
+    if (ranged && input.time_field === "incurred" && !input.cursor) return byIncurred(input, ctx, { from: range.from, to: range.to, codes }, 0, defaulted);
     const { shopId, currency } = await shopScope(ctx, input.shop_id);
     const tz = ctx.config.timezone;
     // The list takes one status or all of them: a few of them are all of them, kept here.
@@ -207,14 +237,19 @@ export const listTransactions = defineTool({
     }
     // Summed over every match (reading them when this answer shows fewer), so "spent this year"
     // is never the sum of the first page.
-    const { count, ...money } =
-      page && !page.next_cursor ? { count: page.total ?? rows.length, ...totalsOf(rows) } : await statusTotals(ctx.pos, shopId, codes[0]!, dates, page?.total);
+    const other = defaulted ? EVERY.filter((code) => code !== IN_EFFECT) : [];
+    const [{ count, ...money }, ...others] = await Promise.all([
+      page && !page.next_cursor ? { count: page.total ?? rows.length, ...totalsOf(rows) } : statusTotals(ctx.pos, shopId, codes[0]!, dates, page?.total),
+      ...other.map((code) => statusTotals(ctx.pos, shopId, code, dates)),
+    ]);
     const summed = money.income === undefined ? undefined : (money as Sums);
     return {
       ...out,
       total: count,
       totals: summed,
+      left_out: defaulted ? leftOutOf(new Map(other.map((code, i) => [code, others[i]!]))) : undefined,
       note: summed ? undefined : `No totals over ${SUM_MAX} matches: narrow since/until to have them summed.`,
+      figures: defaulted ? DEFAULT_FIGURES : undefined,
     };
   },
 });

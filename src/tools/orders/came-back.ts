@@ -108,3 +108,15 @@ export async function carrierReturned(pos: PosClient, shopId: string, range: { f
     complete: valued,
   };
 }
+
+/**
+ * What came back within a span (Unix seconds, either end open), both ways: the return orders
+ * created in it (canceled ones apart) and the orders the carrier brought back in it.
+ */
+export async function cameBack(pos: PosClient, shopId: string, range: { from?: number | undefined; to?: number | undefined }) {
+  const [returns, carrier] = await Promise.all([
+    returnOrderTotals(pos, shopId, { start_time: range.from, end_time: range.to }, "created"),
+    carrierReturned(pos, shopId, range),
+  ]);
+  return { came_back: { return_orders: returns.totals, carrier_returned: carrier.totals }, complete: returns.complete && carrier.complete };
+}

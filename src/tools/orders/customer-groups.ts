@@ -3,6 +3,7 @@ import { customerIdOf } from "../../format/orders.js";
 import { normalizePhone } from "../../format/phone.js";
 import { recordDate, toDateInZone } from "../../format/time.js";
 import { sanitizeName } from "../../text/sanitize.js";
+import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
 import { NONE } from "../group-rows.js";
 
@@ -62,9 +63,20 @@ export const orderDay = (ms: number | undefined, timeZone: string) => (ms === un
 
 /** Buyers by their first order ever (new in the span, or returning to it), or by its absence since (lapsed). */
 export type BuyerClass = "new" | "returning" | "lapsed";
+/** A class, or "split": every buyer grouped, and how many are new and returning, in one answer. */
+export type BuyerMode = BuyerClass | "split";
+
+export const buyersInput = z
+  .enum(["new", "returning", "lapsed", "split"])
+  .optional()
+  .describe("group_by customer: first order ever in since/until, or earlier; lapsed: none since; split: both counted");
+
+/** What buyers "split" counts, said with it. */
+export const SPLIT_FIGURES =
+  "buyers.new: customers whose first order ever (canceled and deleted aside) is within since/until; buyers.returning: who ordered before it too.";
 
 /** The combinations a buyer class refuses, before any call. */
-export function checkBuyers(input: { buyers?: BuyerClass | undefined; group_by: readonly string[]; since?: unknown }): void {
+export function checkBuyers(input: { buyers?: BuyerMode | undefined; group_by: readonly string[]; since?: unknown }): void {
   if (!input.group_by.includes("customer")) throw new InputError("buyers", "sorts customers", 'Add "customer" to group_by.');
   if (input.since === undefined) {
     throw new InputError("buyers", `${input.buyers} is said of a span`, 'Pass since (and until): e.g. since "this month" for first-time buyers this month, since "90 days ago" for who has not ordered in 90 days.');

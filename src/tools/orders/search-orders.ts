@@ -12,8 +12,13 @@ import { resolveShopId } from "../pos/resolve-shop.js";
 import { orderNames } from "../pos/shop-refs.js";
 import { COUNT_FIGURES, continuesGrouping, figuresOf, groupInput, groupRowSchema, orderGroups } from "./order-groups.js";
 import { type LocalFilter, localFields, localFilter, localFilterNames, localFilterOf, localMatch } from "./order-local-filter.js";
-import { orderFilterInput, orderQuery, rangeEcho } from "./order-query.js";
+import { orderFilterInput, orderQuery, rangeEcho, statusDating, statusFilter, timeField } from "./order-query.js";
 import { LAST_DISTINCT_PAGE, ordersNumbered, SCAN_PAGE_SIZE, SCAN_PAGES } from "./order-ref.js";
+import { CAME_BACK_FIGURES, cameBack, cameBackSchema } from "./came-back.js";
+import { type BuyerMode, buyersInput, checkBuyers, SPLIT_FIGURES } from "./customer-groups.js";
+import { ORDER_STATUSES } from "../../clients/pos-codes.js";
+import { openRange } from "../pos/open-range.js";
+import { toUnix } from "../../format/time.js";
 
 /**
  * An order's fields as asked (`shown`: what the projection shows), with the status's name beside
@@ -166,21 +171,90 @@ function countsOf(orders: readonly PosOrder[]) {
   return { totals, excluding_canceled_deleted: { orders: live.reduce((n, [, t]) => n + t.orders, 0), amount: live.reduce((n, [, t]) => n + t.amount, 0) } };
 }
 
+const searchInput = z.object({
+  shop_id: shopIdInput,
+  ...orderFilterInput,
+  ...groupInput,
+  buyers: buyersInput,
+  fields: z.array(z.string().max(60)).max(60).optional().describe("Upstream fields, raw, instead of rows"),
+  limit: z.number().int().min(0).max(100).optional().describe("Max rows or groups; 0: counts only"),
+  cursor: cursorInput,
+});
+type SearchInput = z.output<typeof searchInput>;
+const buyerPart = z.object({ customers: z.number(), orders: z.number(), amount: z.number() });
+type GroupKeys = Parameters<typeof orderGroups>[0]["group_by"];
+
+/** Order statuses of goods coming or come back by the carrier: returning, returned, partly returned. */
+const CARRIER_BACK = new Set([4, 5, 15]);
+
+/**
+ * Whether a search is about what came back: some of the carrier's return statuses asked for (not
+ * every status), or orders dated by reaching one. Its answer then gives both notions of returns.
+ */
+function asksReturns(input: SearchInput): boolean {
+  const codes = input.exclude_statuses ? undefined : statusFilter(input);
+  if (codes && codes.length < ORDER_STATUSES.length && codes.some((code) => CARRIER_BACK.has(code))) return true;
+  const field = input.time_field === undefined ? undefined : timeField(input.time_field);
+  return typeof field === "number" && CARRIER_BACK.has(field);
+}
+
+/** Said with every count: an order erased from the list is in none of them unless asked for. */
+const ERASED = "Orders erased from the list (is_removed): not counted unless include_removed.";
+
+/**
+ * What an answer says besides its figures: over a status's time with several statuses, that
+ * orders never in it are dated by the status they are in ("returned" in November counts the
+ * orders still returning, by when they started back); that erased orders are not counted; and,
+ * asked about returns, what came back both ways over the span.
+ */
+async function explained<A extends { range?: { since?: string; until?: string; by: string } | undefined; figures?: string | undefined; complete?: boolean | undefined }>(
+  answer: A,
+  input: SearchInput,
+  ctx: ToolContext,
+  shopId: string,
+) {
+  const tz = ctx.config.timezone;
+  const range = answer.range && statusDating(input, tz) ? { ...answer.range, by: `${answer.range.by}, else the status they are in` } : answer.range;
+  const figures = answer.figures && !input.include_removed ? `${answer.figures} ${ERASED}` : answer.figures;
+  if (input.cursor || !asksReturns(input)) return { ...answer, range, figures };
+  const { since, until } = openRange(input.since, input.until, tz);
+  const back = await cameBack(ctx.pos, shopId, { from: since && toUnix(since), to: until && toUnix(until) });
+  return {
+    ...answer,
+    range,
+    came_back: back.came_back,
+    complete: back.complete ? answer.complete : false,
+    figures: `${figures ?? ""} ${CAME_BACK_FIGURES}.`.trim(),
+  };
+}
+
+/**
+ * New and returning buyers in one answer (buyers "split"): the grouping of every buyer as asked,
+ * and how many of them (their orders and amount) are new, and returning.
+ */
+async function buyerSplit(input: SearchInput & { group_by: GroupKeys }, ctx: ToolContext, shopId: string) {
+  checkBuyers(input);
+  const grouping = { ...input, buyers: undefined };
+  // "new" first: it reads every order of the shop, which the others then find in the index.
+  const fresh = await orderGroups({ ...grouping, buyers: "new", limit: 0 }, ctx, shopId);
+  const [all, back] = await Promise.all([orderGroups(grouping, ctx, shopId), orderGroups({ ...grouping, buyers: "returning", limit: 0 }, ctx, shopId)]);
+  const part = (r: typeof fresh) => ({ customers: r.group_count, ...r.excluding_canceled_deleted });
+  return {
+    ...all,
+    buyers: { new: part(fresh), returning: part(back) },
+    complete: fresh.complete && all.complete && back.complete,
+    figures: `${all.figures} ${SPLIT_FIGURES}`,
+  };
+}
+
 export const searchOrders = defineTool({
   name: "search_orders",
   title: "Search orders",
   description:
-        'Orders, newest first, all time unless since/until; group_by counts and sums them all. amount = goods after discounts, excl. shipping; canceled and deleted apart. E.g. shipped yesterday: time_field "shipped", since/until "yesterday"; first-time buyers: group_by customer, buyers "new".',
+        'Orders, newest first, all time unless since/until; group_by counts and sums them all, canceled and deleted apart. E.g. shipped yesterday: time_field "shipped", since/until "yesterday"; new vs returning buyers: group_by customer, buyers "split".',
   toolset: "orders",
   annotations: READ,
-  input: z.object({
-    shop_id: shopIdInput,
-    ...orderFilterInput,
-    ...groupInput,
-    fields: z.array(z.string().max(60)).max(60).optional().describe("Upstream fields, raw, instead of rows"),
-    limit: z.number().int().min(0).max(100).optional().describe("Max rows or groups; 0: counts only"),
-    cursor: cursorInput,
-  }),
+  input: searchInput,
   output: z.object({
     orders: z.array(orderRowSchema).optional(),
     groups: z.array(groupRowSchema).optional(),
@@ -199,6 +273,11 @@ export const searchOrders = defineTool({
     counted_by: z.enum(["pos_analytics"]).optional(),
     next_cursor: z.string().optional(),
     range: z.object({ since: z.string().optional(), until: z.string().optional(), by: z.string() }).optional().describe("since/until as read, and the date they range over"),
+    came_back: cameBackSchema.optional().describe("Returns asked about: what came back over since/until, both ways"),
+    buyers: z
+      .object({ new: buyerPart, returning: buyerPart })
+      .optional()
+      .describe('buyers "split": the customers grouped, new and returning'),
     currency: z.string().optional(),
     totals: z
       .record(z.string(), z.object({ orders: z.number(), amount: z.number(), returned_amount: z.number().optional(), cod: z.number(), shipping_fee: z.number() }))
@@ -209,95 +288,102 @@ export const searchOrders = defineTool({
   }),
   async handler(input, ctx) {
     const shopId = await resolveShopId(ctx, input.shop_id);
-    if (input.group_by || continuesGrouping(input)) return orderGroups({ ...input, group_by: input.group_by ?? [] }, ctx, shopId);
-    if (input.limit === 0) {
-      if (input.cursor) throw new InputError("cursor", "continues a list of rows; limit 0 lists none", "Drop cursor, or pass a limit from 1 to 100.");
-      return orderCounts({ ...input, group_by: ["status"] }, ctx, shopId);
-    }
-    const limit = input.limit ?? ROW_LIMIT;
-    let state: CursorState;
-    if (input.cursor) {
-      const decoded = decodeCursor("search_orders", input, cursorState);
-      // A follow-up for more rows than the cursor's pages hold (after a page cut to its budget,
-      // say) reads them in fewer, larger pages; a scan keeps its pages of 100.
-      const at = decoded.lf ? decoded : resumeAt(decoded, limit);
-      state = at.pg <= LAST_DISTINCT_PAGE ? { ...decoded, ...at } : decoded;
-    } else {
-      const lf = localFilter.parse(localFilterOf(input, ctx.config.timezone));
-      const q = { ...(await orderQuery(ctx.pos, shopId, input, ctx.config.timezone)), fields: readFields(projection(input.fields, input.sort, lf)) };
-      // Filtered here, the list is read in its largest pages: most rows it serves are dropped.
-      state = { q, lf, pg: 1, off: 0, ps: lf ? SCAN_PAGE_SIZE : limit, seen: [], li: [] };
-    }
-    const keep = localMatch(state.lf);
-    // Filtered on the last status change (status_older_than, time_field last_status): rows say how long, on every page.
-    const aged = String((state.q as OrderListParams).updateStatus) === "-1" || state.lf?.stale !== undefined;
-    const rows: PosOrder[] = [];
-    // The list's total counts the rows it serves, not those a local filter keeps.
-    let total = state.lf ? undefined : state.tot;
-    let note: string | undefined;
-    let next: CursorState | undefined;
-    let budget = state.lf ? SCAN_PAGES : Number.POSITIVE_INFINITY;
-    for (;;) {
-      const q = state.q as OrderListParams;
-      const skip = new Set(state.seen);
-      const { edge, read } = edgeTracker(state);
-      const walk = await walkPages(state, {
-        limit: limit - rows.length,
-        maxPage: Math.min(LAST_DISTINCT_PAGE, state.pg + budget - 1),
-        skip: (o: PosOrder) => {
-          read(o);
-          return skip.has(String(o.id)) || !keep(o);
-        },
-        fetch: (page_number, page_size) => {
-          budget -= 1;
-          return ctx.pos.listOrders(shopId, { ...q, page_number, page_size });
-        },
-        progress: ctx.progress,
-      });
-      rows.push(...walk.rows);
-      if (!state.lf) total ??= walk.total;
-      next = walk.next && { ...state, ...walk.next, ...edge, tot: total };
-      if (next && budget <= 0 && rows.length < limit) {
-        note = `Read ${SCAN_PAGES * SCAN_PAGE_SIZE} orders for ${localFilterNames(state.lf)}: pass next_cursor to read on.`;
-        break;
-      }
-      if (!next || next.pg <= LAST_DISTINCT_PAGE) break;
-      next = narrow(next) ?? widen(next, limit);
-      if (!next) {
-        note = pastPage100(state.q as OrderListParams);
-        break;
-      }
-      if (rows.length >= limit) break;
-      state = next;
-    }
-    // "#51" of a deleted order: an empty answer would read as "no such order".
-    if (rows.length === 0 && !input.cursor && !input.include_removed && state.lf?.n) {
-      const removed = await ordersNumbered(ctx.pos, shopId, state.lf.n, { include_removed: 1 });
-      if (removed.some((o) => (o as { is_removed?: unknown }).is_removed === true)) note = `Order #${state.lf.n} was deleted: pass include_removed true to list it.`;
-    }
-    const names = input.fields || (state.q as OrderListParams).fields ? undefined : await orderNames(ctx.pos, shopId);
-    const first = !input.cursor && !note;
-    // "How much COD is out there?": every match summed here (reading the rest of a few hundred when
-    // this answer shows fewer), so no model adds up fifty numbers or pages for them.
-    const all = !first ? undefined : !next ? rows : !state.lf && total !== undefined && total <= SUM_MAX
-          ? await everyRow(total, (page_number, page_size) => ctx.pos.listOrders(shopId, { ...(state.q as OrderListParams), page_number, page_size }))
-          : undefined;
-    // Past a few hundred matches, or with a filter applied here, the figures come from counting every match.
-    // Counted by the statistics or the index as it is: a list of rows reads the shop into no index unasked.
-    const counts = all?.length ? countsOf(all) : first && (next || state.lf) ? await orderCounts({ ...input, group_by: ["status"] }, ctx, shopId, false) : undefined;
-    return {
-      orders: names
-        ? rows.map((o) => ({ ...orderRow(o, ctx.config.timezone, names), in_status_for: aged ? inStatusFor(o) : undefined }))
-        : rows.map((o) => rawRow(o, new Set(projection(input.fields, input.sort, state.lf) ?? Object.keys(o)))),
-      total: total ?? (counts && "total" in counts ? (counts.total as number) : undefined),
-      excluding_canceled_deleted: counts?.excluding_canceled_deleted,
-      next_cursor: next ? encodeCursor("search_orders", input, next) : undefined,
-      range: input.cursor ? undefined : rangeEcho(input, ctx.config.timezone),
-      currency: names ? orderCurrency(rows) : undefined,
-      totals: counts?.totals,
-      complete: counts && "complete" in counts ? counts.complete : undefined,
-      note: [note, counts && "note" in counts ? counts.note : undefined].filter(Boolean).join(" ") || undefined,
-      figures: counts ? COUNT_FIGURES : undefined,
-    };
+    const { buyers } = input;
+    const answer = buyers === "split" ? await buyerSplit({ ...input, group_by: input.group_by ?? [] }, ctx, shopId) : await ordersAnswer({ ...input, buyers }, ctx, shopId);
+    return explained(answer, input, ctx, shopId);
   },
 });
+
+/** The answer of search_orders: a grouping, the counts alone (limit 0), or rows with the counts of every match. */
+async function ordersAnswer(input: Omit<SearchInput, "buyers"> & { buyers?: Exclude<BuyerMode, "split"> | undefined }, ctx: ToolContext, shopId: string) {
+  if (input.group_by || continuesGrouping(input)) return orderGroups({ ...input, group_by: input.group_by ?? [] }, ctx, shopId);
+  if (input.limit === 0) {
+    if (input.cursor) throw new InputError("cursor", "continues a list of rows; limit 0 lists none", "Drop cursor, or pass a limit from 1 to 100.");
+    return orderCounts({ ...input, group_by: ["status"] }, ctx, shopId);
+  }
+  const limit = input.limit ?? ROW_LIMIT;
+  let state: CursorState;
+  if (input.cursor) {
+    const decoded = decodeCursor("search_orders", input, cursorState);
+    // A follow-up for more rows than the cursor's pages hold (after a page cut to its budget,
+    // say) reads them in fewer, larger pages; a scan keeps its pages of 100.
+    const at = decoded.lf ? decoded : resumeAt(decoded, limit);
+    state = at.pg <= LAST_DISTINCT_PAGE ? { ...decoded, ...at } : decoded;
+  } else {
+    const lf = localFilter.parse(localFilterOf(input, ctx.config.timezone));
+    const q = { ...(await orderQuery(ctx.pos, shopId, input, ctx.config.timezone)), fields: readFields(projection(input.fields, input.sort, lf)) };
+    // Filtered here, the list is read in its largest pages: most rows it serves are dropped.
+    state = { q, lf, pg: 1, off: 0, ps: lf ? SCAN_PAGE_SIZE : limit, seen: [], li: [] };
+  }
+  const keep = localMatch(state.lf);
+  // Filtered on the last status change (status_older_than, time_field last_status): rows say how long, on every page.
+  const aged = String((state.q as OrderListParams).updateStatus) === "-1" || state.lf?.stale !== undefined;
+  const rows: PosOrder[] = [];
+  // The list's total counts the rows it serves, not those a local filter keeps.
+  let total = state.lf ? undefined : state.tot;
+  let note: string | undefined;
+  let next: CursorState | undefined;
+  let budget = state.lf ? SCAN_PAGES : Number.POSITIVE_INFINITY;
+  for (;;) {
+    const q = state.q as OrderListParams;
+    const skip = new Set(state.seen);
+    const { edge, read } = edgeTracker(state);
+    const walk = await walkPages(state, {
+      limit: limit - rows.length,
+      maxPage: Math.min(LAST_DISTINCT_PAGE, state.pg + budget - 1),
+      skip: (o: PosOrder) => {
+        read(o);
+        return skip.has(String(o.id)) || !keep(o);
+      },
+      fetch: (page_number, page_size) => {
+        budget -= 1;
+        return ctx.pos.listOrders(shopId, { ...q, page_number, page_size });
+      },
+      progress: ctx.progress,
+    });
+    rows.push(...walk.rows);
+    if (!state.lf) total ??= walk.total;
+    next = walk.next && { ...state, ...walk.next, ...edge, tot: total };
+    if (next && budget <= 0 && rows.length < limit) {
+      note = `Read ${SCAN_PAGES * SCAN_PAGE_SIZE} orders for ${localFilterNames(state.lf)}: pass next_cursor to read on.`;
+      break;
+    }
+    if (!next || next.pg <= LAST_DISTINCT_PAGE) break;
+    next = narrow(next) ?? widen(next, limit);
+    if (!next) {
+      note = pastPage100(state.q as OrderListParams);
+      break;
+    }
+    if (rows.length >= limit) break;
+    state = next;
+  }
+  // "#51" of a deleted order: an empty answer would read as "no such order".
+  if (rows.length === 0 && !input.cursor && !input.include_removed && state.lf?.n) {
+    const removed = await ordersNumbered(ctx.pos, shopId, state.lf.n, { include_removed: 1 });
+    if (removed.some((o) => (o as { is_removed?: unknown }).is_removed === true)) note = `Order #${state.lf.n} was deleted: pass include_removed true to list it.`;
+  }
+  const names = input.fields || (state.q as OrderListParams).fields ? undefined : await orderNames(ctx.pos, shopId);
+  const first = !input.cursor && !note;
+  // "How much COD is out there?": every match summed here (reading the rest of a few hundred when
+  // this answer shows fewer), so no model adds up fifty numbers or pages for them.
+  const all = !first ? undefined : !next ? rows : !state.lf && total !== undefined && total <= SUM_MAX
+        ? await everyRow(total, (page_number, page_size) => ctx.pos.listOrders(shopId, { ...(state.q as OrderListParams), page_number, page_size }))
+        : undefined;
+  // Past a few hundred matches, or with a filter applied here, the figures come from counting every match.
+  // Counted by the statistics or the index as it is: a list of rows reads the shop into no index unasked.
+  const counts = all?.length ? countsOf(all) : first && (next || state.lf) ? await orderCounts({ ...input, group_by: ["status"] }, ctx, shopId, false) : undefined;
+  return {
+    orders: names
+      ? rows.map((o) => ({ ...orderRow(o, ctx.config.timezone, names), in_status_for: aged ? inStatusFor(o) : undefined }))
+      : rows.map((o) => rawRow(o, new Set(projection(input.fields, input.sort, state.lf) ?? Object.keys(o)))),
+    total: total ?? (counts && "total" in counts ? (counts.total as number) : undefined),
+    excluding_canceled_deleted: counts?.excluding_canceled_deleted,
+    next_cursor: next ? encodeCursor("search_orders", input, next) : undefined,
+    range: input.cursor ? undefined : rangeEcho(input, ctx.config.timezone),
+    currency: names ? orderCurrency(rows) : undefined,
+    totals: counts?.totals,
+    complete: counts && "complete" in counts ? counts.complete : undefined,
+    note: [note, counts && "note" in counts ? counts.note : undefined].filter(Boolean).join(" ") || undefined,
+    figures: counts ? COUNT_FIGURES : undefined,
+  };
+}

@@ -66,7 +66,7 @@ export const getStaffStats = defineTool({
   name: "get_staff_stats",
   title: "Staff statistics",
   description:
-    "Work per staff member over pages: messages sent, conversations handled, phones, response time, order tags added; ranked by sort_by (avg_response_seconds: fastest first).",
+    "Work per staff member: messages sent, conversations handled, phones, response time, order tags added; by sort_by (avg_response_seconds: fastest first).",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({

@@ -67,10 +67,11 @@ const PAGE_FIELDS = [
  * calls it "Number of new customers" beside new_page_inbox_count, "Number of new inbox
  * conversations"; a customer is a page customer (the page_customers list: one per person, created at
  * their first message or comment), as the sandbox counts it (src/sandbox/messaging/stats.ts). Read
- * as new conversations it named the wrong page, so every note says it.
+ * as new conversations it named the wrong page, so every note says it. The list of those people
+ * (list_page_customers) is not named: a default session over HTTP cannot reach it.
  */
 const NEW_CUSTOMERS_ARE_PEOPLE =
-  'new_customer_count = people new to the page (first message or comment; list_page_customers (toolset page_data) lists them), not new conversations (list_conversations time_field "created" with group_by counts those)';
+  'new_customer_count = people new to the page (first message or comment), not new conversations (list_conversations time_field "created" with group_by counts those)';
 
 const HOURLY_ENGAGEMENT = ["inbox", "comment", "total", "new_customer", "new_customer_from_inbox"] as const;
 /**

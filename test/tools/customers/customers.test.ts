@@ -41,16 +41,20 @@ describe("search_customers", () => {
     expect(raw.data.figures).toBeUndefined();
   });
 
-  it("gives the spend as the POS keeps it, not a sum of its own: which orders it sums is not documented", async () => {
+  it("gives the spend as the POS keeps it, and says which orders it sums: the delivered ones", async () => {
     const c = withOrders();
+    const delivered = pos().orders.filter((o) => o.shop_customer_id === c.id && !o.is_removed && (o.status === 3 || o.status === 16));
+    const spent = delivered.reduce((n, o) => n + o.total_price, 0);
+    expect(spent).toBeGreaterThan(0);
+    const own = await h.call("search_customers", { search: c.phone_numbers[0] });
+    expect(own.data.customers.find((x: { id: string }) => x.id === c.id).purchased_amount ?? 0).toBe(spent);
+    expect(own.data.figures).toContain("succeeded_orders: the delivered ones (received, money_collected); purchased_amount: the goods of those delivered orders");
     const saved = c.purchased_amount;
     // A record whose spend is no sum of its orders (the OpenAPI's example customer: 8 successful orders, 0 spent).
     c.purchased_amount = 12_345;
     try {
       const r = await h.call("search_customers", { search: c.phone_numbers[0] });
       expect(r.data.customers.find((x: { id: string }) => x.id === c.id).purchased_amount).toBe(12_345);
-      expect(r.data.figures).toContain("purchased_amount: total purchase value");
-      expect(r.data.figures).toContain("not documented");
     } finally {
       c.purchased_amount = saved;
     }

@@ -215,12 +215,12 @@ describe("what a model sends, and what it reads back", () => {
       ask("search_customers", { search: h.sandbox.pos.customers[0]!.phone_numbers[0]! }),
     ]);
     expect(orders.data.figures).toBe(
-      "total: every match, canceled and deleted included; excluding_canceled_deleted: the sales among them (amount: goods after discounts, excl. shipping); totals: per status.",
+      "total: every match, canceled and deleted included; excluding_canceled_deleted: the sales among them (amount: goods after discounts, excl. shipping); totals: per status. Orders erased from the list (is_removed): not counted unless include_removed.",
     );
     expect(grouped.data.figures).toMatch(/^orders, amount \(goods after discounts, excl\. shipping\), cod, shipping_fee: sales, canceled and deleted orders counted apart/);
     expect(products.data.figures).toContain("sold: units on orders created within sold_span, canceled and deleted ones left out");
     expect(analytics.data.figures).toBe(
-      "success: every order, canceled and deleted left out (totals.canceled); returned: of those, now returned (carrier returns); net = success - returned; amount = price - discount.",
+      'success: every order, canceled and deleted left out (totals.canceled); returned: of those, now returned whole (partly returned and return orders: search_orders statuses ["returned","partly_returned"]); net = success - returned; amount = price - discount.',
     );
     expect(customers.data.figures).toMatch(/^As the POS keeps them, all time: order_count: every order, canceled ones included/);
   });

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import type { OrderRecord, PosState } from "../../../src/sandbox/pos/index.js";
+import type { ReturnOrderRecord } from "../../../src/sandbox/pos/types.js";
 import type { CallOutcome, Harness } from "../../helpers/harness.js";
 
 // The figures of a span computed from the sandbox's raw records, by the one definition every tool
@@ -69,6 +70,45 @@ export function truthOf(pos: PosState, span: Span) {
     returning: [...buyers.keys()].filter((b) => buyersBefore.has(b)),
     /** Of the sales, the orders the carrier brought back (the statistics' returned, status 5). */
     returned: sales.filter((o) => o.status === 5),
+  };
+}
+
+/** What one unit of a line cost the customer. */
+const unitPaid = (line: OrderRecord["items"][number]) => line.variation_info.retail_price - line.discount_each_product;
+
+/** What `units(line)` of each line were worth of the order's amount: at what the customer paid, its discounts shared by the lines. */
+export function worth(order: OrderRecord, units: (line: OrderRecord["items"][number]) => number): number {
+  const whole = order.items.reduce((n, line) => n + line.quantity * unitPaid(line), 0);
+  const part = order.items.reduce((n, line) => n + Math.min(units(line), line.quantity) * unitPaid(line), 0);
+  return part > 0 ? Math.round((order.total_price_after_sub_discount * part) / whole) : 0;
+}
+
+/** What a return order's goods were worth on the order they came from. */
+export const returnValue = (pos: PosState, r: ReturnOrderRecord) => {
+  const order = pos.orders.find((o) => o.id === r.order_id_to_returned)!;
+  return worth(order, (line) => r.returned_items.filter((it) => it.variation_id === line.variation_id).reduce((n, it) => n + it.returned_quantity, 0));
+};
+
+/** When an order reached a status, from its history. */
+export const reachedAt = (o: OrderRecord, status: number) => o.status_history.find((s) => s.status === status)?.updated_at;
+
+/** What came back in a span, both ways, from the raw records: return orders created in it (canceled apart), orders the carrier brought back in it. */
+export function cameBackIn(pos: PosState, span: Span) {
+  const from = Date.parse(`${span.since}T00:00:00+07:00`);
+  const to = Date.parse(`${span.until}T23:59:59.999+07:00`);
+  const inSpan = (recordTime: string | null | undefined) => !!recordTime && recordMs(recordTime) >= from && recordMs(recordTime) <= to;
+  const made = pos.returnOrders.filter((x) => inSpan(x.inserted_at));
+  const live = made.filter((x) => x.status !== 4);
+  const kept = pos.orders.filter((o) => !o.is_removed);
+  const returned = kept.filter((o) => o.status === 5 && inSpan(reachedAt(o, 5)));
+  const partly = kept.filter((o) => o.status === 15 && inSpan(reachedAt(o, 15)));
+  return {
+    returnOrders: live,
+    canceledReturnOrders: made.length - live.length,
+    returnOrdersValue: live.reduce((n, x) => n + returnValue(pos, x), 0),
+    returned,
+    partly,
+    carrierValue: returned.reduce((n, o) => n + o.total_price_after_sub_discount, 0) + partly.reduce((n, o) => n + worth(o, (line) => line.returned_count), 0),
   };
 }
 

@@ -285,11 +285,14 @@ describe("list_payment_histories", () => {
 describe("list_debts", () => {
   type Debt = (typeof h.sandbox.pos.debts)[number];
   const money = (d: Debt) => ({ due: d.money_must_pay_or_collect as number, settled: d.money_payed_or_collected as number });
+  /** Open, past its due date, money still owed. */
+  const overdue = (d: Debt) => d.status === 0 && money(d).due > money(d).settled && Date.parse(`${d.expired_at}Z`) < Date.now();
   const sums = (debts: Debt[]) => ({
     count: debts.length,
     due: debts.reduce((s, d) => s + money(d).due, 0),
     settled: debts.reduce((s, d) => s + money(d).settled, 0),
     remaining: debts.reduce((s, d) => s + money(d).due - money(d).settled, 0),
+    overdue: { count: debts.filter(overdue).length, remaining: debts.filter(overdue).reduce((s, d) => s + money(d).due - money(d).settled, 0) },
   });
   /** What the shop owes, split as the tool splits it: to suppliers and to customers (refunds). */
   const payableSums = (debts: Debt[]) => {
@@ -321,7 +324,7 @@ describe("list_debts", () => {
     expect(r.data.totals.payable.count).toBeGreaterThan(0);
   });
 
-  it("filters by direction, paged with a cursor, with the matching total", async () => {
+  it("filters by direction, paged with a cursor, with the matching total and the totals on every page", async () => {
     const receivable = newest(pos().debts.filter((d) => d.type === 1));
     const first = await h.call("list_debts", { direction: "receivable", limit: 4 });
     expect(first.data.total).toBe(receivable.length);
@@ -330,7 +333,7 @@ describe("list_debts", () => {
     for (let i = 0; cursor && i < 20; i++) {
       const next = await h.call("list_debts", { cursor, limit: 4 });
       expect(next.isError, next.text).toBe(false);
-      expect(next.data.totals).toBeUndefined();
+      expect(next.data.totals).toEqual(first.data.totals);
       seen.push(...next.data.debts);
       cursor = next.data.next_cursor;
     }

@@ -1,7 +1,8 @@
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
-import type { OrderRecord, ReturnOrderRecord } from "../../../src/sandbox/pos/types.js";
+import type { ReturnOrderRecord } from "../../../src/sandbox/pos/types.js";
 import { useHarness } from "../../helpers/harness.js";
+import { reachedAt as reached, returnValue as valueIn, worth } from "../figures/truth.js";
 
 // Issue 39: "What were the goods customers sent back in November worth?" took 6 calls and 71k
 // tokens: list_return_orders showed no value, and the orders the carrier brought back were not
@@ -18,16 +19,8 @@ const inNovember = (recordTime: string | null | undefined) => {
   return at >= FROM && at <= TO;
 };
 
-/** What one unit of a line cost the customer, and what `units(line)` of each line were worth of the order's amount. */
-const unit = (line: OrderRecord["items"][number]) => line.variation_info.retail_price - line.discount_each_product;
-function worth(order: OrderRecord, units: (line: OrderRecord["items"][number]) => number): number {
-  const whole = order.items.reduce((n, line) => n + line.quantity * unit(line), 0);
-  const part = order.items.reduce((n, line) => n + Math.min(units(line), line.quantity) * unit(line), 0);
-  return part > 0 ? Math.round((order.total_price_after_sub_discount * part) / whole) : 0;
-}
 const orderOf = (r: ReturnOrderRecord) => pos().orders.find((o) => o.id === r.order_id_to_returned)!;
-const returnValue = (r: ReturnOrderRecord) => worth(orderOf(r), (line) => r.returned_items.filter((it) => it.variation_id === line.variation_id).reduce((n, it) => n + it.returned_quantity, 0));
-const reached = (o: OrderRecord, status: number) => o.status_history.find((s) => s.status === status)?.updated_at;
+const returnValue = (r: ReturnOrderRecord) => valueIn(pos(), r);
 
 describe("list_return_orders: what came back, both ways, in one call", () => {
   it("gives November's return orders and carrier returns, each counted and valued as the raw records say", async () => {

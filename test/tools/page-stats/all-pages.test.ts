@@ -57,7 +57,7 @@ describe("get_page_stats over every page", () => {
     const r = await h.call("get_page_stats", { metric: "new_customers", by: "page", since: SINCE, until: UNTIL });
     expect(r.data.rows.map((row: { page_id: string }) => row.page_id)).toEqual(pages);
     expect(r.data.rows.map((row: { name: string }) => row.name)).toEqual(h.sandbox.messaging.pages.map((p) => p.name));
-    expect(r.data.note).toMatch(/new_customer_count = people new to the page \(first message or comment; list_page_customers \(toolset page_data\) lists them\), not new conversations \(list_conversations time_field "created" with group_by counts those\)/);
+    expect(r.data.note).toMatch(/new_customer_count = people new to the page \(first message or comment\), not new conversations \(list_conversations time_field "created" with group_by counts those\)/);
     for (const row of r.data.rows) expect(row.new_customer_count).toBe(total(newCustomers(h.sandbox.messaging, row.page_id, SPAN, localDay), "new_customer_count"));
     expect(r.data.pages).toBeUndefined();
   });
