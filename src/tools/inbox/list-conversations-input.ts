@@ -22,13 +22,13 @@ const tagsInput = jsonish(z.array(z.union([z.string().max(100), z.number()])).ma
 export const listConversationsInput = z.object({
   page_ids: pageIdsInput,
   customer: z.string().trim().min(1).max(100).optional().describe("Name, phone or POS customer id"),
-  awaiting_reply: z.boolean().optional().describe("Customer wrote last (total: all time; rows: last 7 days unless since or waiting_minutes)"),
+  awaiting_reply: z.boolean().optional().describe("Customer wrote last, longest wait first (rows: last 7 days unless since or waiting_minutes)"),
   waiting_minutes: z.number().int().min(0).optional().describe("Awaiting reply ≥ N minutes"),
   // A boolean, as unread: false is refused by the tool (list-conversations.ts).
-  with_open_orders: z.boolean().optional().describe("Chats whose customer has an undelivered order (rows show it)"),
-  ordered: z.boolean().optional().describe("Only chats whose customer bought (true) or never did (false)"),
-  ordered_since: dateInput.optional().describe('Orders from (a date, or "chat": its start)'),
-  conversion_days: z.number().int().min(1).max(365).optional().describe("Per group: chats that ordered within N days of starting, rate, value"),
+  with_open_orders: z.boolean().optional().describe("Customer has an undelivered order (rows show it)"),
+  ordered: z.boolean().optional().describe("Customer bought (true) or never did (false)"),
+  ordered_since: dateInput.optional().describe('From a date, or "chat" (its start)'),
+  conversion_days: z.number().int().min(1).max(365).optional().describe("Per group: chats ordering within N days of starting, rate, value"),
   type: jsonish(z.array(z.enum(["INBOX", "COMMENT", "COMMENT_LIVESTREAM", "RATING"])).max(4))
     .optional()
     .describe("Only these"),
@@ -42,10 +42,10 @@ export const listConversationsInput = z.object({
   time_field: z
     .enum(["updated", "created", "customer"])
     .optional()
-    .describe("Of since/until and order: updated = last activity (default), customer = their last message"),
+    .describe("since/until of: updated = last activity (default), customer = their last message"),
   group_by: jsonish(z.array(z.enum(GROUP_KEYS)).min(1).max(2)).optional().describe("Counts per group over every match, no rows"),
   ascending: ascendingInput,
-  with_total: z.boolean().optional().describe(`Count matches (one page, ≤${PAGED_SPAN_DAYS} days, default last 30)`),
+  with_total: z.boolean().optional().describe(`Count matches (one page, ≤${PAGED_SPAN_DAYS} days)`),
   limit: limitInput(LIMIT_MAX, 20),
   cursor: cursorInput,
   detail: detailRowsInput,

@@ -83,7 +83,7 @@ export const listConversations = defineTool({
   name: NAME,
   title: "List conversations",
   description:
-    "Conversations, latest activity first (awaiting_reply: longest wait first); customer searches each page's 600 latest, other filters and group_by every one. E.g. new threads per page: time_field \"created\", group_by \"page\"; wrote last week, never bought: time_field \"customer\", since/until \"last week\", ordered false.",
+    "Conversations, latest activity first; customer searches each page's 600 latest, other filters and counts all. E.g. new threads per page: time_field \"created\", group_by \"page\"; wrote last week, never bought: time_field \"customer\", since/until \"last week\", ordered false.",
   toolset: "inbox",
   annotations: READ,
   input: listConversationsInput,

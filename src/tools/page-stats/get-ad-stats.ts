@@ -115,14 +115,14 @@ export const getAdStats = defineTool({
   name: "get_ad_stats",
   title: "Ad statistics",
   description:
-    "Ad results per campaign, ad or day: spend, clicks, conversations started, purchases, ROAS, POS orders and revenue (pos_*); by spend unless sort_by.",
+    "Ad results per campaign, ad or day: spend, clicks, conversations started, purchases, ROAS, POS orders and revenue (pos_*).",
   toolset: "page_stats",
   annotations: READ,
   input: z.object({
     page_ids: pageIdsInput,
     view: z.enum(["campaigns", "ads", "days"]).default("campaigns").describe("days: all ads per day"),
     ...rangeInputs(MAX_DAYS),
-    sort_by: sortByInput.describe("A row figure, largest first"),
+    sort_by: sortByInput.describe("A row figure, largest first (default spend)"),
     ascending: ascendingInput,
     limit: z.number().int().min(1).max(500).default(50).describe("Max rows"),
   }),
