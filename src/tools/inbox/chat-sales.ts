@@ -59,6 +59,12 @@ export interface ChatSales {
 
 const DAY_S = 86_400;
 
+/** The shop index the join runs in: refused before any read without it. */
+export function requireIndex(ctx: Pick<ToolContext, "index">, field: string): NonNullable<ToolContext["index"]> {
+  if (!ctx.index) throw new ConfigError(`${field} joins chats to orders in the shop index, which PANCAKE_INDEX=off turns off`, "Set PANCAKE_INDEX to disk (the default) or memory.");
+  return ctx.index;
+}
+
 /** The update time from which the order index must hold every order for `window` (null: all time): orders created since a time were updated since. */
 const needOf = (window: Window, chatsFrom: number | undefined) => (window.sinceChat ? (chatsFrom ?? null) : (window.from ?? null));
 
@@ -68,8 +74,7 @@ const needOf = (window: Window, chatsFrom: number | undefined) => (window.sinceC
  * before it need not be read. `field` names the parameter an error is about.
  */
 export async function chatSales(ctx: ToolContext, window: Window, chatsFrom: number | undefined, field: string): Promise<ChatSales> {
-  if (!ctx.index) throw new ConfigError(`${field} joins chats to orders in the shop index, which PANCAKE_INDEX=off turns off`, "Set PANCAKE_INDEX to disk (the default) or memory.");
-  const index = ctx.index;
+  const index = requireIndex(ctx, field);
   const shops = await shopsOf(ctx, field);
   const need = needOf(window, chatsFrom);
   const tz = ctx.config.timezone;

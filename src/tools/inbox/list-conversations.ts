@@ -16,6 +16,7 @@ import { groupConversations, groupsOutput } from "./conversation-groups.js";
 import { searchConversations, searchedPageSchema } from "./conversation-search.js";
 import { type ListConversationsInput, listConversationsInput, PAGED_SPAN_DAYS } from "./list-conversations-input.js";
 import { requirePos } from "./chat-orders.js";
+import { requireIndex } from "./chat-sales.js";
 import { pagesLeftOut, pagesLeftOutSchema } from "../pages/coverage.js";
 import { withNamedGroups } from "./named-groups.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
@@ -138,8 +139,11 @@ export const listConversations = defineTool({
 
 /** ordered, ordered_since and conversion_days: how they combine, refused before any read. */
 function checkSales(input: ListConversationsInput, ctx: ToolContext): void {
-  if (input.ordered !== undefined) requirePos(ctx, "ordered");
-  if (input.conversion_days !== undefined) requirePos(ctx, "conversion_days");
+  for (const field of ["ordered", "conversion_days"] as const) {
+    if (input[field] === undefined) continue;
+    requirePos(ctx, field);
+    requireIndex(ctx, field);
+  }
   if (input.ordered_since !== undefined && input.ordered === undefined) {
     throw new InputError("ordered_since", "bounds the orders of ordered", "Add ordered (true: bought since then; false: did not), or drop ordered_since.");
   }

@@ -136,12 +136,18 @@ describe("list_conversations ordered: chats by what their customer bought", () =
     }
     expect(h.sandbox.server.requests.slice(before).filter((q) => /conversations|orders/.test(q.path))).toEqual([]);
     const inboxOnly = await startHarness({ shared: h.sandbox, config: { posApiKeys: {} } });
+    const noIndex = await startHarness({ shared: h.sandbox, config: { index: { mode: "off", refreshSeconds: 0, maxRows: 300_000, preload: false } } });
     try {
       const refused = await inboxOnly.call("list_conversations", { ordered: false });
       expect(refused.isError).toBe(true);
       expect(refused.text).toMatch(/ordered: needs the POS/);
+      const off = await noIndex.call("list_conversations", { conversion_days: 7, group_by: ["page"] });
+      expect(off.isError).toBe(true);
+      expect(off.text).toMatch(/conversion_days joins chats to orders in the shop index.*PANCAKE_INDEX/);
+      expect(h.sandbox.server.requests.slice(before).filter((q) => /conversations|orders/.test(q.path))).toEqual([]);
     } finally {
       await inboxOnly.close();
+      await noIndex.close();
     }
   });
 });
