@@ -10,7 +10,7 @@ export const assignConversation = defineTool({
   name: "assign_conversation",
   title: "Assign conversation",
   description:
-    "Set a conversation's staff, replacing current ones. Example: assignees [\"Minh\"].",
+    "Set a conversation's staff, replacing current ones.",
   toolset: "inbox",
   annotations: OVERWRITE,
   input: z.object({
