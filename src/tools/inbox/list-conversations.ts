@@ -227,7 +227,7 @@ function pageOfPost(input: ListConversationsInput, searching: boolean): string {
   if (searching) throw new InputError("post_id", "lists one post's comments; it does not combine with customer/awaiting_reply", "Drop one of them: each row's last_from says who wrote last.");
   const postId = input.post_id!;
   const page = input.page_ids.length === 1 ? input.page_ids[0] : input.page_ids.find((id) => postId.startsWith(`${id}_`));
-  if (!page) throw new InputError("post_id", `${postId} is not a post of the pages listed`, "Pass page_ids with the post's page, or a post id from list_posts (toolset page_data).");
+  if (!page) throw new InputError("post_id", `${postId} is not a post of the pages listed`, "Pass page_ids with the post's page, or the post_id of one of its comment rows.");
   return page;
 }
 
