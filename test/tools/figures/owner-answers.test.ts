@@ -106,9 +106,12 @@ describe("Q14 returns: one call from the default tools gives both notions, dated
     expect(r.data.total).toBe(back.returned.length + back.partly.length + returning.length);
     expect(r.data.range.by).toBe("reached returned, else the status they are in");
     expect(r.data.came_back).toEqual({
-      return_orders: expect.objectContaining({ count: back.returnOrders.length, value: back.returnOrdersValue, canceled: back.canceledReturnOrders || undefined, dated_by: "created" }),
+      total: back.total,
+      return_orders: expect.objectContaining({ count: back.returnOrders.length, units: back.returnOrdersUnits, value: back.returnOrdersValue, canceled: back.canceledReturnOrders || undefined, dated_by: "created" }),
+      overlap: back.overlap,
       carrier_returned: {
         orders: back.returned.length + back.partly.length,
+        units: back.carrierUnits,
         value: back.carrierValue,
         returned: back.returned.length,
         partly_returned: back.partly.length,
@@ -116,10 +119,13 @@ describe("Q14 returns: one call from the default tools gives both notions, dated
       },
     });
     expect(r.data.returned_amount).toBe(back.carrierValue);
-    expect(r.data.figures).toContain("came_back.return_orders: return/exchange orders");
+    expect(r.data.figures).toContain("came_back, both notions of returns: return_orders (return/exchange orders");
     // The same with limit 0 and a single status: every answer about returns names both.
     const one = await ask("search_orders", { ...NOVEMBER, statuses: ["returned"], limit: 0 });
     expect(one.data.came_back.return_orders.count).toBe(back.returnOrders.length);
+    // Ranged by creation, its orders are not what came back in the span: it says where that is.
+    expect(one.data.note).toContain("Orders created in since/until, in these statuses now; what came back in since/until: came_back.total.");
+    expect(r.data.note ?? "").not.toContain("came_back.total");
     // A question about other statuses is not about returns.
     const shipped = await ask("search_orders", { ...NOVEMBER, statuses: ["shipped"], limit: 0 });
     expect(shipped.data.came_back).toBeUndefined();
