@@ -109,7 +109,8 @@ describe.each(SPANS)("the figures of $since to $until", (span) => {
       shipping_fee: sum(t.sales, shippingFee),
     };
     expect(analytics.data.totals.success).toMatchObject(success);
-    expect(analytics.data.totals.canceled).toMatchObject({ order_count: t.canceled.length + t.deleted.length });
+    expect(analytics.data.totals.canceled).toMatchObject({ order_count: t.canceled.length, amount: sum(t.canceled, amount) });
+    expect(analytics.data.totals.deleted).toMatchObject({ order_count: t.deleted.length, amount: sum(t.deleted, amount) });
     expect(analytics.data.totals.returned).toMatchObject({ order_count: t.returned.length, price: sum(t.returned, price) });
     expect(analytics.data.totals.net).toMatchObject({ order_count: t.sales.length - t.returned.length, amount: success.amount - sum(t.returned, amount) });
     expect(analytics.data.dated_by).toEqual({ sales: "created", returns: "sale date" });
@@ -133,7 +134,9 @@ describe.each(SPANS)("the figures of $since to $until", (span) => {
     // Revenue: search_orders' amount is the statistics' price less discount.
     for (const value of [analytics.data.totals.success.amount, sumOf(byDay.data.groups, "amount"), sumOf(live, "amount")]) expect(value).toBe(sales.amount);
     // Canceled and deleted: apart in both.
-    expect(analytics.data.totals.canceled.order_count).toBe((counts.data.totals.canceled?.orders ?? 0) + (counts.data.totals.deleted?.orders ?? 0));
+    expect(analytics.data.totals.canceled.order_count).toBe(counts.data.totals.canceled?.orders ?? 0);
+    expect(analytics.data.totals.deleted.order_count).toBe(counts.data.totals.deleted?.orders ?? 0);
+    expect(analytics.data.totals.canceled.amount).toBe(counts.data.totals.canceled?.amount ?? 0);
     // Units sold, per variant and in all; the variants that sold and those that did not make the catalog.
     const sold = Object.fromEntries(products.rows.filter((v) => v.sold > 0).map((v) => [v.variation_id, v.sold]));
     expect(byKey(byVariation.data.rows, "Variation.id", "product_count")).toEqual(sold);
