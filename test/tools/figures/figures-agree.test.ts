@@ -182,11 +182,14 @@ describe("one day, and a customer's own figures", () => {
     const withVoid = [...new Set(pos.orders.filter((o) => !o.is_removed && isVoid(o) && o.shop_customer_id).map((o) => o.shop_customer_id!))].slice(0, 3);
     expect(withVoid.length).toBeGreaterThan(1);
     const r = await ask("search_customers", { customer_ids: withVoid });
-    expect(r.data.figures).toMatch(/order_count: every order, canceled ones included/);
+    expect(r.data.figures).toMatch(/order_count: every order, canceled and deleted ones included/);
+    expect(r.data.figures).toContain("purchased_amount: the POS's own field, the goods of those delivered orders (their total_price: after item discounts, before order discounts, shipping excluded)");
     for (const id of withVoid) {
       const theirs = pos.orders.filter((o) => !o.is_removed && buyerOf(o) === id);
       const row = r.data.customers.find((c: Row) => c.id === id);
-      expect(row, id).toMatchObject({ order_count: theirs.length, succeeded_orders: theirs.filter((o) => o.status === 3 || o.status === 16).length });
+      const delivered = theirs.filter((o) => o.status === 3 || o.status === 16);
+      expect(row, id).toMatchObject({ order_count: theirs.length, succeeded_orders: delivered.length });
+      expect(row.purchased_amount ?? 0, id).toBe(delivered.reduce((n, o) => n + o.total_price, 0));
       // search_orders all time: total is the POS's order_count, the sales leave the canceled and deleted out.
       const orders = await ask("search_orders", { customer_id: id, limit: 0 });
       expect(orders.data.total).toBe(row.order_count);
