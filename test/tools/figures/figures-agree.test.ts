@@ -174,6 +174,7 @@ describe("one day, and a customer's own figures", () => {
     expect({ orders: sales.order_count, amount: sales.amount }).toEqual(orders.data.excluding_canceled_deleted);
     expect(sales).toMatchObject({ order_count: analytics.data.totals.success.order_count, amount: analytics.data.totals.success.amount });
     expect(sales.figures).toContain("canceled and deleted left out");
+    expect(sales.figures).toContain("returned_orders: of the day's orders, those returned whole since (counted on the order's day, not the day they came back;");
   });
 
   it("search_customers' POS-held order figures count what their glossary says, as search_orders counts them", async () => {
