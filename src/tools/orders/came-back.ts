@@ -132,8 +132,8 @@ const originalOf = (r: PosReturnOrder) => String(r.order_id_to_returned ?? r.ord
 /**
  * What came back within a span (Unix seconds, either end open), both ways: the return orders of
  * `query` (by default those created in it; canceled ones apart) and the orders the carrier
- * brought back in it; with every one of both read (and no status of return orders asked), their
- * overlap and what they come to together. `every`: the return orders, when the caller read them all.
+ * brought back in it; with every one of both read (no status of return orders asked, nor their
+ * update date), their overlap and what they come to together. `every`: the return orders, when the caller read them all.
  */
 export async function cameBack(ctx: ToolContext, shopId: string, range: Span, asked?: { query: ReturnOrderListParams; datedBy: string; every?: PosReturnOrder[] | undefined }) {
   const query = asked?.query ?? { start_time: range.from, end_time: range.to };
@@ -143,7 +143,9 @@ export async function cameBack(ctx: ToolContext, shopId: string, range: Span, as
   ]);
   const complete = !!returns.counted && !!carrier.ids;
   const came_back = { carrier_returned: carrier.totals, return_orders: returns.totals };
-  if (!returns.counted || !carrier.ids || query.status !== undefined) return { came_back, complete };
+  // One status asked, or return orders ranged by their last update (no day anything came back):
+  // no total to give.
+  if (!returns.counted || !carrier.ids || query.status !== undefined || query.update_status === "updated_at") return { came_back, complete };
   // The same goods: a return order for an order the carrier brought back (in the span, or in
   // another: it is counted when it came back).
   const ids = carrier.ids;

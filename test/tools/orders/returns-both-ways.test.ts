@@ -94,6 +94,12 @@ describe("list_return_orders: what came back, both ways, in one call", () => {
     const raw = pos().returnOrders.filter((x) => x.status === 1 && inNovember(x.status_histories.find((s) => s.status === 1)?.updated_at));
     expect(completed.data.came_back.return_orders).toMatchObject({ count: raw.length, value: raw.reduce((n, x) => n + returnValue(x), 0), dated_by: "reached completed" });
     expect(completed.data.return_orders.map((x: { id: string }) => x.id).sort()).toEqual(raw.map((x) => String(x.id)).sort());
+    // One status of return orders, or their last update: not all that came back, so no total.
+    expect(completed.data.came_back.total).toBeUndefined();
+    const updated = await h.call("list_return_orders", { ...NOVEMBER, time_field: "updated_at", limit: 0 });
+    expect(updated.data.came_back.return_orders.dated_by).toBe("updated");
+    expect(updated.data.came_back.total).toBeUndefined();
+    expect(totals.data.came_back.total).toBeDefined();
   });
 
   it("adds a return order for an order the carrier did not bring back to the total, once", async () => {
