@@ -116,6 +116,10 @@ export function returnedAmountOf(order: PosOrder): number {
   return paidFor(order, (item) => num(item.returned_count) ?? 0);
 }
 
+/** Units that came back of an order: every unit of a returned one, the lines' returned count of a partly returned one. */
+export const unitsBackOf = (order: PosOrder): number =>
+  (order.items ?? []).reduce((n, item) => n + ((order.status === 5 ? num(item.quantity) : num(item.returned_count)) ?? 0), 0);
+
 /** Units a return order takes back. */
 export const returnedUnits = (r: PosReturnOrder): number => (r.returned_items ?? []).reduce((n, it) => n + (num(it.returned_quantity) ?? 0), 0);
 

@@ -49,7 +49,7 @@ function successTotals(rows: readonly PosSaleRow[]): Record<string, number> {
 
 /** What the sales figures count, said with them. */
 const SALES_FIGURES =
-  "orders created that day, canceled and deleted left out (canceled_orders: those canceled or deleted since), as search_orders counts; price: goods before discounts, amount: after them (search_orders' amount); cod: what carriers collect from buyers; returned_orders: of the day's orders, those returned since.";
+  "orders created that day, canceled and deleted left out (canceled_orders: those canceled or deleted since), as search_orders counts; price: goods before discounts, amount: after them (search_orders' amount); cod: what carriers collect from buyers; returned_orders: of the day's orders, those returned whole since (counted on the order's day, not the day they came back; partly returned ones and return orders: search_orders statuses [\"returned\",\"partly_returned\"]).";
 
 /**
  * The day's sales as every tool counts them: the orders created that day, canceled and deleted

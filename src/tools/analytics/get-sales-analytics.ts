@@ -113,13 +113,23 @@ const API_USER_WORDS: Record<string, string> = Object.fromEntries(Object.entries
 
 const API_SUCCESS_WORDS: Record<string, string> = Object.fromEntries(Object.entries(SUCCESS_STATUS).map(([word, param]) => [param, word]));
 
+const RETURN_DATES: Record<string, string> = {
+  success_record: "dated by the sale's date (dated_by.sales), not the day it came back",
+  inserted_at: "dated by the order's creation, not the day it came back",
+  updated_at: "dated by the last status change (about the day it came back)",
+};
+
 /**
- * What the statistics' returned counts, per returned_status: they know no partly returned order
- * (31 units of November's returns of 38 with them), and no return order; where those are, said.
+ * What the statistics' returned counts, per returned_status: orders in that status, whole (every
+ * unit, the order's amount). They know no partly returned order (31 units of November's returns
+ * of 38 with them), which stays a sale, and no return order; where those are, said. Returns are
+ * dated as returned_record says, by default by the sale's date, which an owner reads as the day
+ * they came back: said too.
  */
-function returnedWords(status: string, cameBack: boolean): string {
+function returnedWords(status: string, returnedRecord: string, cameBack: boolean): string {
   const others = cameBack ? "came_back" : 'search_orders statuses ["returned","partly_returned"]';
-  return `${status === "returning" ? "returning" : "returned whole"} (partly returned and return orders: ${others})`;
+  const dated = RETURN_DATES[returnedRecord] ?? RETURN_DATES.success_record;
+  return `returned: of those, the orders now ${status === "returning" ? "returning" : "returned whole"} (every unit, the order's amount), ${dated}; orders partly returned stay in success and net (totals.partly_returned; what came back of them, and return orders: ${others})`;
 }
 
 /** What came back, without an average price per returned order (a figure no one asks): rows stay small. */
@@ -128,6 +138,15 @@ const backFigures = (m: Metrics | undefined): Metrics | undefined => {
   const { avg_price: _average, ...rest } = m;
   return rest;
 };
+
+const [CANCELED, DELETED] = CANCELED_STATUSES as [string, string];
+const PARTLY_RETURNED = "15";
+
+/** What a status set apart came to: its orders (none: 0), units, goods and their amount. */
+function leftOut(totals: Metrics | undefined): Metrics {
+  const all = withAmount(totals) ?? { order_count: 0 };
+  return Object.fromEntries(["order_count", "product_count", "price", "amount"].flatMap((k) => (all[k] === undefined ? [] : [[k, all[k]]])));
+}
 
 /** What each success_status counts as a sale, in the figures line. */
 const SALE_WORDS: Record<SuccessStatus, string> = {
@@ -197,7 +216,9 @@ export const getSalesAnalytics = defineTool({
         success: metricMap.optional(),
         returned: metricMap.optional(),
         net: metricMap.optional(),
-        canceled: metricMap.optional().describe("Canceled or deleted orders the statistics counted: left out of success unless asked for"),
+        canceled: metricMap.optional().describe("Canceled orders of the range: left out of success unless asked for"),
+        deleted: metricMap.optional().describe("Deleted orders of the range, likewise"),
+        partly_returned: metricMap.optional().describe("Sales now partly returned: in success and net, not in returned"),
       })
       .optional(),
     row_count: z.number().describe("Rows before limit"),
@@ -284,19 +305,24 @@ export const getSalesAnalytics = defineTool({
     const rows = ranked.rows.map(({ upstream: _upstream, ...row }, i) => (names[i] ? { name: names[i], ...row } : row));
     const [successTotals, returnedTotals] = [totalsOf(success, countsOrders), totalsOf(returned, countsOrders)];
     const late = totalsOf(returnedOf(outside), true);
+    // The orders of one status left out (or counted in, asked for), set apart: how many, what they were worth.
+    const ofStatus = (rows: readonly PosSaleRow[], status: string) => rows.filter((r) => String(r[STATUS_SPLIT]) === status).map((r) => metricsOf(r.success, formulas) ?? {});
+    const apart = (status: string) => leftOut(totalsOf(ofStatus(inRange, status), countsOrders));
     const returnedName = ANALYTICS_RETURNED_STATUSES.find((s) => String(s.code) === String(returnedStatus ?? 5))?.name ?? "returned";
     return {
       since: toIsoInZone(range.since, tz),
       until: toIsoInZone(range.until, tz),
       dated_by: { sales: DATED_BY[successRecord]!, returns: DATED_BY[returnedRecord]! },
       currency,
-      figures: `success: ${SALE_WORDS[successStatus]}, canceled and deleted ${countsCanceled ? "counted in" : "left out"} (totals.canceled); returned: of those, now ${returnedWords(returnedName, !!back)}; net = success - returned; amount = price - discount.${back ? ` ${CAME_BACK_FIGURES}.` : ""}`,
+      figures: `success: ${SALE_WORDS[successStatus]}, canceled and deleted ${countsCanceled ? "counted in" : "left out"} (totals.canceled, totals.deleted); ${returnedWords(returnedName, returnedRecord, !!back)}; net = success - returned; amount = price - discount.${back ? ` ${CAME_BACK_FIGURES}.` : ""}`,
       metrics: meaning,
       totals: {
         success: withAmount(successTotals),
-        returned: backFigures(returnedTotals),
+        returned: withAmount(backFigures(returnedTotals)),
         net: withAmount(netOf(successTotals, returnedTotals)),
-        canceled: totalsOf(inRange.filter(isCanceledRow).map((r) => metricsOf(r.success, formulas) ?? {}), countsOrders) ?? { order_count: 0 },
+        canceled: apart(CANCELED),
+        deleted: apart(DELETED),
+        partly_returned: countsOrders ? { order_count: totalsOf(ofStatus(data, PARTLY_RETURNED), true)?.order_count ?? 0 } : undefined,
       },
       row_count: all.length,
       truncated: ranked.truncated,

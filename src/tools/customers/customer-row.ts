@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { PosCustomer, PosCustomerNote, PosPointLog } from "../../clients/schemas/pos.js";
 import { id, num } from "../../format/compact.js";
 import { sanitizeName, sanitizeText } from "../../text/sanitize.js";
+import { normalizePhone } from "../../format/phone.js";
 import { recordTime } from "../../format/time.js";
 
 // Customer records, point logs and notes as assistants read them. Names and contact data come
@@ -25,38 +26,47 @@ export const customerRowSchema = z.looseObject({
  * 0. Said so, because an owner reading "0 spent" beside one order asked which orders it sums.
  */
 export const ORDER_FIGURES =
-  "As the POS keeps them, all time: order_count: every order, canceled ones included; succeeded_orders: the delivered ones (received, money_collected); purchased_amount: the goods of those delivered orders. Their sales as the other tools count them (canceled and deleted left out): search_orders with customer_id.";
+  "As the POS keeps them, all time, not the sales of the other tools: order_count: every order, canceled and deleted ones included; succeeded_orders: the delivered ones (received, money_collected); purchased_amount: the POS's own field, the goods of those delivered orders (their total_price: after item discounts, before order discounts, shipping excluded), orders not delivered, returned, canceled or deleted adding nothing. Their sales (canceled and deleted left out, amount after every discount): search_orders with customer_id.";
 
 /** Customer-entered strings (phones, emails, tags), each sanitized, blanks dropped. */
 const names = (values: readonly unknown[] | null | undefined) =>
   (values ?? []).map((v) => sanitizeName(v)).filter((v): v is string => v !== undefined);
 
+/**
+ * A customer as an assistant needs one: the level by name, each address as written with its id (to
+ * edit it by), its receiver and phone only where they are not the customer's own; the place ids
+ * the address names already are left to detail "full".
+ */
 export function customerRow(c: PosCustomer, timeZone: string, levels?: ReadonlyMap<string, string>) {
   const raw = c as Record<string, unknown>;
   const levelId = id(c.level_id);
+  const customerName = sanitizeName(c.name);
+  const phones = names(c.phone_numbers);
+  const own = new Set(phones.map((p) => normalizePhone(p) ?? p));
   return {
     id: id(c.id),
-    customer_name: sanitizeName(c.name),
-    phones: names(c.phone_numbers),
+    customer_name: customerName,
+    phones,
     emails: names(c.emails),
     gender: sanitizeName(c.gender),
     date_of_birth: c.date_of_birth ?? undefined,
     reward_point: num(c.reward_point),
-    level: levelId ? { id: levelId, name: levels?.get(levelId) } : undefined,
+    level: levelId && (levels?.get(levelId) ?? levelId),
     order_count: num(c.order_count),
     succeeded_orders: num(c.succeed_order_count),
     purchased_amount: num(c.purchased_amount),
     tags: names(c.tags),
     blocked: raw.is_block === true || undefined,
-    addresses: (c.shop_customer_address ?? []).map((a) => ({
-      id: id(a.id),
-      full_address: sanitizeText(a.full_address ?? a.address, { max: 300 }),
-      receiver_name: sanitizeName(a.full_name),
-      phone: sanitizeName(a.phone_number),
-      province_id: id(a.province_id),
-      district_id: id(a.district_id),
-      commune_id: id(a.commune_id),
-    })),
+    addresses: (c.shop_customer_address ?? []).map((a) => {
+      const receiver = sanitizeName(a.full_name);
+      const phone = sanitizeName(a.phone_number);
+      return {
+        id: id(a.id),
+        full_address: sanitizeText(a.full_address ?? a.address, { max: 300 }),
+        receiver_name: receiver === customerName ? undefined : receiver,
+        phone: phone && own.has(normalizePhone(phone) ?? phone) ? undefined : phone,
+      };
+    }),
     created_at: recordTime(raw.inserted_at, timeZone),
     last_order_at: recordTime(raw.last_order_at, timeZone),
   };

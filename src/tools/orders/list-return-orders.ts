@@ -7,7 +7,7 @@ import { cursorInput, detailRowsInput, shopIdInput, sinceInput, totalsLimitInput
 import { resolveShopId } from "../pos/resolve-shop.js";
 import { openRange } from "../pos/open-range.js";
 import { pagedList } from "../pos/paging.js";
-import { CAME_BACK_FIGURES, cameBackSchema, carrierReturned, returnOrderTotals, VALUE_MAX } from "./came-back.js";
+import { CAME_BACK_FIGURES, cameBack, cameBackSchema, VALUE_MAX } from "./came-back.js";
 
 const statusValue = z.union([z.string().max(40), z.number().int()]);
 
@@ -19,7 +19,7 @@ export const listReturnOrders = defineTool({
   name: "list_return_orders",
   title: "List return orders",
   description:
-    "What customers sent back: return/exchange orders, newest first, each with its value, and came_back: the span's totals both ways (return orders; orders the carrier returned).",
+    "Return/exchange orders the shop received back, newest first, each valued; came_back: what came back in the span, return orders and orders the carrier returned, and their total.",
   toolset: "orders",
   annotations: READ,
   input: z.object({
@@ -74,16 +74,12 @@ export const listReturnOrders = defineTool({
     if (input.cursor) return { ...listed, total: page?.total };
     const whole = page && !page.next_cursor ? rows : undefined;
     const range = { from: query.start_time, to: query.end_time };
-    const [returns, carrier] = await Promise.all([
-      returnOrderTotals(ctx.pos, shopId, query, datedBy(timeField), whole),
-      carrierReturned(ctx, shopId, range),
-    ]);
-    const complete = returns.complete && carrier.complete;
+    const { came_back, complete } = await cameBack(ctx, shopId, range, { query, datedBy: datedBy(timeField), every: whole });
     return {
       range: since || until ? { since: since && toIsoInZone(since, tz), until: until && toIsoInZone(until, tz) } : undefined,
-      came_back: { return_orders: returns.totals, carrier_returned: carrier.totals },
+      came_back,
       ...listed,
-      total: page?.total ?? returns.totals.count + (returns.totals.canceled ?? 0),
+      total: page?.total ?? came_back.return_orders.count + (came_back.return_orders.canceled ?? 0),
       currency: listed.currency ?? orderCurrency([]),
       complete: complete ? undefined : false,
       figures: complete ? CAME_BACK_FIGURES : `${CAME_BACK_FIGURES}. A value is left out where over ${VALUE_MAX} records would have to be read: narrow since/until`,

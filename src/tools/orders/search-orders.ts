@@ -198,6 +198,16 @@ function asksReturns(input: SearchInput): boolean {
   return typeof field === "number" && CARRIER_BACK.has(field);
 }
 
+/**
+ * Only statuses of goods coming back asked, over a range of creation: the groups are orders
+ * created in it, while came_back is dated by the return. "What came back in November" is the latter.
+ */
+function datedByCreation(input: SearchInput): boolean {
+  const codes = input.exclude_statuses ? undefined : statusFilter(input);
+  return (input.time_field ?? "inserted_at") === "inserted_at" && (input.since !== undefined || input.until !== undefined) && !!codes?.every((code) => CARRIER_BACK.has(code));
+}
+const BY_CREATION = "Orders created in since/until, in these statuses now; what came back in since/until: came_back.total.";
+
 /** Said with every count: an order erased from the list is in none of them unless asked for. */
 const ERASED = "Orders erased from the list (is_removed): not counted unless include_removed.";
 
@@ -207,7 +217,9 @@ const ERASED = "Orders erased from the list (is_removed): not counted unless inc
  * orders still returning, by when they started back); that erased orders are not counted; and,
  * asked about returns, what came back both ways over the span.
  */
-async function explained<A extends { range?: { since?: string; until?: string; by: string } | undefined; figures?: string | undefined; complete?: boolean | undefined }>(
+async function explained<
+  A extends { range?: { since?: string; until?: string; by: string } | undefined; figures?: string | undefined; complete?: boolean | undefined; note?: string | undefined },
+>(
   answer: A,
   input: SearchInput,
   ctx: ToolContext,
@@ -224,6 +236,7 @@ async function explained<A extends { range?: { since?: string; until?: string; b
     range,
     came_back: back.came_back,
     complete: back.complete ? answer.complete : false,
+    note: datedByCreation(input) ? [answer.note, BY_CREATION].filter(Boolean).join(" ") : answer.note,
     figures: `${figures ?? ""} ${CAME_BACK_FIGURES}.`.trim(),
   };
 }

@@ -32,6 +32,19 @@ function unitsPerVariation(orders: OrderRecord[]): Record<string, number> {
   return out;
 }
 
+const amount = (orders: OrderRecord[]) => orders.reduce((n, o) => n + o.total_price_after_sub_discount, 0);
+const ofStatus = (orders: OrderRecord[], status: number) => orders.filter((o) => o.status === status);
+/** What the canceled (6) or deleted (7) orders among these came to, as totals.canceled / totals.deleted say it. */
+const apart = (orders: OrderRecord[], status: number) => {
+  const some = ofStatus(orders, status);
+  return { order_count: some.length, product_count: units(some), price: price(some), amount: amount(some) };
+};
+/** The same by variant: units and goods, no order count (one order holds several variants). */
+const apartByVariant = (orders: OrderRecord[], status: number) => {
+  const { product_count, price } = apart(orders, status);
+  return product_count ? { product_count, price } : { order_count: 0 };
+};
+
 const perVariation = (rows: Row[]) => Object.fromEntries(rows.map((r) => [r["Variation.id"], r.product_count]));
 
 describe("get_sales_analytics and orders canceled after confirmation", () => {
@@ -50,7 +63,9 @@ describe("get_sales_analytics and orders canceled after confirmation", () => {
     expect(r.data.totals.success.product_count).toBe(units(live));
     // What was left out, said: their units and their goods (by variant, orders do not add up:
     // one order holds several variants, so neither success nor canceled counts orders here).
-    expect(r.data.totals.canceled).toEqual({ product_count: units(gone), price: price(gone) });
+    expect(r.data.totals.canceled).toEqual(apartByVariant(all, 6));
+    expect(r.data.totals.deleted).toEqual(apartByVariant(all, 7));
+    expect(r.data.totals.canceled.product_count + r.data.totals.deleted.product_count).toBe(units(gone));
     expect(r.data.totals.success.order_count).toBeUndefined();
     expect(r.data.figures).toContain("canceled and deleted left out");
   });
@@ -61,20 +76,26 @@ describe("get_sales_analytics and orders canceled after confirmation", () => {
     const counted = await h.call("get_sales_analytics", { since: SINCE, until: UNTIL, split_by: ["Variation.id"], include_canceled: true, limit: 500 });
     expect(counted.isError, counted.text).toBe(false);
     expect(perVariation(counted.data.rows)).toEqual(unitsPerVariation(all));
-    expect(counted.data.totals.canceled).toEqual({ product_count: units(gone), price: price(gone) });
+    expect(counted.data.totals.canceled).toEqual(apartByVariant(all, 6));
+    expect(counted.data.totals.deleted).toEqual(apartByVariant(all, 7));
     expect(counted.data.figures).toContain("canceled and deleted counted in");
 
     // By order-level splits the orders add up too.
     const byDay = await h.call("get_sales_analytics", { since: SINCE, until: UNTIL });
     const withCanceled = await h.call("get_sales_analytics", { since: SINCE, until: UNTIL, include_canceled: true });
     expect(withCanceled.data.totals.success.order_count).toBe(all.length);
-    expect(byDay.data.totals.canceled).toMatchObject({ order_count: gone.length, product_count: units(gone), price: price(gone) });
+    // Each set apart with its count and amount, beside the sales: success + canceled + deleted = every order.
+    expect(ofStatus(all, 6).length).toBeGreaterThan(0);
+    expect(ofStatus(all, 7).length).toBeGreaterThan(0);
+    expect(byDay.data.totals.canceled).toEqual(apart(all, 6));
+    expect(byDay.data.totals.deleted).toEqual(apart(all, 7));
     expect(byDay.data.totals.success).toMatchObject({
       order_count: all.length - gone.length,
       product_count: units(all) - units(gone),
       price: price(all) - price(gone),
     });
     expect(withCanceled.data.totals.canceled).toEqual(byDay.data.totals.canceled);
+    expect(byDay.data.totals.success.amount).toBe(amount(all) - amount(gone));
   });
 
   it("keeps to the statuses a filter asks for, in one request", async () => {
@@ -83,13 +104,15 @@ describe("get_sales_analytics and orders canceled after confirmation", () => {
     const before = h.sandbox.server.requests.length;
     const only = await h.call("get_sales_analytics", { since: SINCE, until: UNTIL, filter: { "Order.status": ["canceled", "received"] } });
     expect(only.isError, only.text).toBe(false);
-    expect(only.data.totals.canceled).toMatchObject({ order_count: canceledOnly.length, product_count: units(canceledOnly) });
+    expect(only.data.totals.canceled).toEqual(apart(all, 6));
+    expect(only.data.totals.deleted).toEqual({ order_count: 0 });
     // Asked for by their status, the canceled orders are what is counted.
     expect(only.data.totals.success.order_count).toBe(canceledOnly.length + all.filter((o) => o.status === 3).length);
     // A filter that keeps no canceled status: none of what it counts is canceled, and it says so.
     const none = await h.call("get_sales_analytics", { since: SINCE, until: UNTIL, filter: { "Order.status_exclude": ["canceled", "deleted"] } });
     expect(none.isError, none.text).toBe(false);
     expect(none.data.totals.canceled).toEqual({ order_count: 0 });
+    expect(none.data.totals.deleted).toEqual({ order_count: 0 });
     expect(none.data.totals.success.order_count).toBe(all.filter((o) => !CANCELED.has(o.status)).length);
     // Each answer is one request of the statistics (split by status as well as asked).
     const asked = h.sandbox.server.requests.slice(before).filter((q) => q.path.endsWith("/analytics/sale"));
@@ -105,8 +128,8 @@ describe("get_sales_analytics and orders canceled after confirmation", () => {
       expect(row["Order.status"], JSON.stringify(row)).toEqual(expect.any(String));
       expect(row[field]).toBe(row.price - row.shipping_fee);
     }
-    const gone = sales().filter((o) => CANCELED.has(o.status));
-    expect(r.data.totals.canceled).toMatchObject({ order_count: gone.length, price: price(gone) });
+    expect(r.data.totals.canceled).toMatchObject({ order_count: ofStatus(sales(), 6).length, price: price(ofStatus(sales(), 6)) });
+    expect(r.data.totals.deleted).toMatchObject({ order_count: ofStatus(sales(), 7).length, price: price(ofStatus(sales(), 7)) });
   });
 
   it("the daily report leaves out the day's orders canceled since, and says how many", async () => {

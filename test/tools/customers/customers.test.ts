@@ -16,7 +16,12 @@ describe("search_customers", () => {
     expect(r.isError, r.text).toBe(false);
     const row = r.data.customers.find((x: { id: string }) => x.id === c.id);
     expect(row).toMatchObject({ customer_name: c.name, reward_point: c.reward_point, order_count: c.order_count, purchased_amount: c.purchased_amount });
-    expect(row.level.name).toBe(pos().levels.find((l) => l.id === c.level_id)?.name);
+    expect(row.level).toBe(pos().levels.find((l) => l.id === c.level_id)?.name);
+    // Each address as written, with its id to edit it by; the customer's own name and phone, and
+    // the place ids the address already names, are not repeated.
+    const held = c.shop_customer_address[0]!;
+    expect(held.full_name).toBe(c.name);
+    expect(row.addresses[0]).toEqual({ id: held.id, full_address: held.full_address });
   });
 
   it("says what its order figures count: every order, or received ones only", async () => {
@@ -48,7 +53,9 @@ describe("search_customers", () => {
     expect(spent).toBeGreaterThan(0);
     const own = await h.call("search_customers", { search: c.phone_numbers[0] });
     expect(own.data.customers.find((x: { id: string }) => x.id === c.id).purchased_amount ?? 0).toBe(spent);
-    expect(own.data.figures).toContain("succeeded_orders: the delivered ones (received, money_collected); purchased_amount: the goods of those delivered orders");
+    expect(own.data.figures).toContain(
+      "succeeded_orders: the delivered ones (received, money_collected); purchased_amount: the POS's own field, the goods of those delivered orders (their total_price: after item discounts, before order discounts, shipping excluded)",
+    );
     const saved = c.purchased_amount;
     // A record whose spend is no sum of its orders (the OpenAPI's example customer: 8 successful orders, 0 spent).
     c.purchased_amount = 12_345;

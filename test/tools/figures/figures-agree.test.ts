@@ -109,7 +109,8 @@ describe.each(SPANS)("the figures of $since to $until", (span) => {
       shipping_fee: sum(t.sales, shippingFee),
     };
     expect(analytics.data.totals.success).toMatchObject(success);
-    expect(analytics.data.totals.canceled).toMatchObject({ order_count: t.canceled.length + t.deleted.length });
+    expect(analytics.data.totals.canceled).toMatchObject({ order_count: t.canceled.length, amount: sum(t.canceled, amount) });
+    expect(analytics.data.totals.deleted).toMatchObject({ order_count: t.deleted.length, amount: sum(t.deleted, amount) });
     expect(analytics.data.totals.returned).toMatchObject({ order_count: t.returned.length, price: sum(t.returned, price) });
     expect(analytics.data.totals.net).toMatchObject({ order_count: t.sales.length - t.returned.length, amount: success.amount - sum(t.returned, amount) });
     expect(analytics.data.dated_by).toEqual({ sales: "created", returns: "sale date" });
@@ -133,7 +134,9 @@ describe.each(SPANS)("the figures of $since to $until", (span) => {
     // Revenue: search_orders' amount is the statistics' price less discount.
     for (const value of [analytics.data.totals.success.amount, sumOf(byDay.data.groups, "amount"), sumOf(live, "amount")]) expect(value).toBe(sales.amount);
     // Canceled and deleted: apart in both.
-    expect(analytics.data.totals.canceled.order_count).toBe((counts.data.totals.canceled?.orders ?? 0) + (counts.data.totals.deleted?.orders ?? 0));
+    expect(analytics.data.totals.canceled.order_count).toBe(counts.data.totals.canceled?.orders ?? 0);
+    expect(analytics.data.totals.deleted.order_count).toBe(counts.data.totals.deleted?.orders ?? 0);
+    expect(analytics.data.totals.canceled.amount).toBe(counts.data.totals.canceled?.amount ?? 0);
     // Units sold, per variant and in all; the variants that sold and those that did not make the catalog.
     const sold = Object.fromEntries(products.rows.filter((v) => v.sold > 0).map((v) => [v.variation_id, v.sold]));
     expect(byKey(byVariation.data.rows, "Variation.id", "product_count")).toEqual(sold);
@@ -171,6 +174,7 @@ describe("one day, and a customer's own figures", () => {
     expect({ orders: sales.order_count, amount: sales.amount }).toEqual(orders.data.excluding_canceled_deleted);
     expect(sales).toMatchObject({ order_count: analytics.data.totals.success.order_count, amount: analytics.data.totals.success.amount });
     expect(sales.figures).toContain("canceled and deleted left out");
+    expect(sales.figures).toContain("returned_orders: of the day's orders, those returned whole since (counted on the order's day, not the day they came back;");
   });
 
   it("search_customers' POS-held order figures count what their glossary says, as search_orders counts them", async () => {
@@ -179,11 +183,14 @@ describe("one day, and a customer's own figures", () => {
     const withVoid = [...new Set(pos.orders.filter((o) => !o.is_removed && isVoid(o) && o.shop_customer_id).map((o) => o.shop_customer_id!))].slice(0, 3);
     expect(withVoid.length).toBeGreaterThan(1);
     const r = await ask("search_customers", { customer_ids: withVoid });
-    expect(r.data.figures).toMatch(/order_count: every order, canceled ones included/);
+    expect(r.data.figures).toMatch(/order_count: every order, canceled and deleted ones included/);
+    expect(r.data.figures).toContain("purchased_amount: the POS's own field, the goods of those delivered orders (their total_price: after item discounts, before order discounts, shipping excluded)");
     for (const id of withVoid) {
       const theirs = pos.orders.filter((o) => !o.is_removed && buyerOf(o) === id);
       const row = r.data.customers.find((c: Row) => c.id === id);
-      expect(row, id).toMatchObject({ order_count: theirs.length, succeeded_orders: theirs.filter((o) => o.status === 3 || o.status === 16).length });
+      const delivered = theirs.filter((o) => o.status === 3 || o.status === 16);
+      expect(row, id).toMatchObject({ order_count: theirs.length, succeeded_orders: delivered.length });
+      expect(row.purchased_amount ?? 0, id).toBe(delivered.reduce((n, o) => n + o.total_price, 0));
       // search_orders all time: total is the POS's order_count, the sales leave the canceled and deleted out.
       const orders = await ask("search_orders", { customer_id: id, limit: 0 });
       expect(orders.data.total).toBe(row.order_count);

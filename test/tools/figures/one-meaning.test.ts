@@ -220,8 +220,8 @@ describe("what a model sends, and what it reads back", () => {
     expect(grouped.data.figures).toMatch(/^orders, amount \(goods after discounts, excl\. shipping\), cod, shipping_fee: sales, canceled and deleted orders counted apart/);
     expect(products.data.figures).toContain("sold: units on orders created within sold_span, canceled and deleted ones left out");
     expect(analytics.data.figures).toBe(
-      'success: every order, canceled and deleted left out (totals.canceled); returned: of those, now returned whole (partly returned and return orders: search_orders statuses ["returned","partly_returned"]); net = success - returned; amount = price - discount.',
+      'success: every order, canceled and deleted left out (totals.canceled, totals.deleted); returned: of those, the orders now returned whole (every unit, the order\'s amount), dated by the sale\'s date (dated_by.sales), not the day it came back; orders partly returned stay in success and net (totals.partly_returned; what came back of them, and return orders: search_orders statuses ["returned","partly_returned"]); net = success - returned; amount = price - discount.',
     );
-    expect(customers.data.figures).toMatch(/^As the POS keeps them, all time: order_count: every order, canceled ones included/);
+    expect(customers.data.figures).toMatch(/^As the POS keeps them, all time, not the sales of the other tools: order_count: every order, canceled and deleted ones included/);
   });
 });

@@ -106,9 +106,12 @@ describe("Q14 returns: one call from the default tools gives both notions, dated
     expect(r.data.total).toBe(back.returned.length + back.partly.length + returning.length);
     expect(r.data.range.by).toBe("reached returned, else the status they are in");
     expect(r.data.came_back).toEqual({
-      return_orders: expect.objectContaining({ count: back.returnOrders.length, value: back.returnOrdersValue, canceled: back.canceledReturnOrders || undefined, dated_by: "created" }),
+      total: back.total,
+      return_orders: expect.objectContaining({ count: back.returnOrders.length, units: back.returnOrdersUnits, value: back.returnOrdersValue, canceled: back.canceledReturnOrders || undefined, dated_by: "created" }),
+      overlap: back.overlap,
       carrier_returned: {
         orders: back.returned.length + back.partly.length,
+        units: back.carrierUnits,
         value: back.carrierValue,
         returned: back.returned.length,
         partly_returned: back.partly.length,
@@ -116,10 +119,13 @@ describe("Q14 returns: one call from the default tools gives both notions, dated
       },
     });
     expect(r.data.returned_amount).toBe(back.carrierValue);
-    expect(r.data.figures).toContain("came_back.return_orders: return/exchange orders");
+    expect(r.data.figures).toContain("came_back, both notions of returns: return_orders (return/exchange orders");
     // The same with limit 0 and a single status: every answer about returns names both.
     const one = await ask("search_orders", { ...NOVEMBER, statuses: ["returned"], limit: 0 });
     expect(one.data.came_back.return_orders.count).toBe(back.returnOrders.length);
+    // Ranged by creation, its orders are not what came back in the span: it says where that is.
+    expect(one.data.note).toContain("Orders created in since/until, in these statuses now; what came back in since/until: came_back.total.");
+    expect(r.data.note ?? "").not.toContain("came_back.total");
     // A question about other statuses is not about returns.
     const shipped = await ask("search_orders", { ...NOVEMBER, statuses: ["shipped"], limit: 0 });
     expect(shipped.data.came_back).toBeUndefined();
@@ -131,13 +137,21 @@ describe("Q14 returns: one call from the default tools gives both notions, dated
     expect(partlyUnits).toBeGreaterThan(0);
     const plain = await ask("get_sales_analytics", { ...NOVEMBER, split_by: ["Time.month"] });
     expect(plain.data.totals.returned.product_count).toBe(t.returned.reduce((n, o) => n + o.items.reduce((m, it) => m + it.quantity, 0), 0));
-    expect(plain.data.figures).toContain('returned: of those, now returned whole (partly returned and return orders: search_orders statuses ["returned","partly_returned"])');
+    // returned: the sales now returned whole, every unit and the order's amount; the partly returned
+    // ones stay sales, counted apart; each said, with how returns are dated.
+    expect(plain.data.totals.returned).toMatchObject({ order_count: t.returned.length, amount: sum(t.returned, amount) });
+    expect(plain.data.totals.partly_returned).toEqual({ order_count: t.sales.filter((o) => o.status === 15).length });
+    expect(plain.data.totals.partly_returned.order_count).toBeGreaterThan(0);
+    expect(plain.data.totals.net.amount).toBe(sum(t.sales, amount) - sum(t.returned, amount));
+    expect(plain.data.figures).toContain(
+      "returned: of those, the orders now returned whole (every unit, the order's amount), dated by the sale's date (dated_by.sales), not the day it came back; orders partly returned stay in success and net (totals.partly_returned; what came back of them, and return orders: search_orders statuses [\"returned\",\"partly_returned\"])",
+    );
     expect(plain.data.came_back).toBeUndefined();
     const back = cameBackIn(pos(), NOVEMBER);
     const asked = await ask("get_sales_analytics", { ...NOVEMBER, split_by: ["Time.month"], returned_record: "updated_at" });
     expect(asked.data.came_back.carrier_returned).toMatchObject({ orders: back.returned.length + back.partly.length, value: back.carrierValue });
     expect(asked.data.came_back.return_orders).toMatchObject({ count: back.returnOrders.length, value: back.returnOrdersValue });
-    expect(asked.data.figures).toContain("returned: of those, now returned whole (partly returned and return orders: came_back)");
+    expect(asked.data.figures).toContain("dated by the last status change (about the day it came back); orders partly returned stay in success and net (totals.partly_returned; what came back of them, and return orders: came_back)");
   });
 });
 

@@ -102,13 +102,27 @@ export function cameBackIn(pos: PosState, span: Span) {
   const kept = pos.orders.filter((o) => !o.is_removed);
   const returned = kept.filter((o) => o.status === 5 && inSpan(reachedAt(o, 5)));
   const partly = kept.filter((o) => o.status === 15 && inSpan(reachedAt(o, 15)));
+  const carrierValue = returned.reduce((n, o) => n + o.total_price_after_sub_discount, 0) + partly.reduce((n, o) => n + worth(o, (line) => line.returned_count), 0);
+  const carrierUnits = returned.reduce((n, o) => n + units(o), 0) + partly.reduce((n, o) => n + o.items.reduce((m, it) => m + it.returned_count, 0), 0);
+  // A return order for an order the carrier brought back (now in its status) is those same goods.
+  const carrierIds = new Set([...returned, ...partly].map((o) => o.id));
+  const same = (x: ReturnOrderRecord) => carrierIds.has(x.order_id_to_returned) || [5, 15].includes(pos.orders.find((o) => o.id === x.order_id_to_returned)?.status ?? -1);
+  const overlap = live.filter(same);
+  const more = live.filter((x) => !same(x));
+  const returnUnits = (xs: ReturnOrderRecord[]) => xs.reduce((n, x) => n + x.returned_items.reduce((m, it) => m + it.returned_quantity, 0), 0);
+  const worthOf = (xs: ReturnOrderRecord[]) => xs.reduce((n, x) => n + returnValue(pos, x), 0);
   return {
     returnOrders: live,
     canceledReturnOrders: made.length - live.length,
-    returnOrdersValue: live.reduce((n, x) => n + returnValue(pos, x), 0),
+    returnOrdersUnits: returnUnits(live),
+    returnOrdersValue: worthOf(live),
     returned,
     partly,
-    carrierValue: returned.reduce((n, o) => n + o.total_price_after_sub_discount, 0) + partly.reduce((n, o) => n + worth(o, (line) => line.returned_count), 0),
+    carrierUnits,
+    carrierValue,
+    overlap: { count: overlap.length, units: returnUnits(overlap), value: worthOf(overlap) },
+    /** Each order's goods once: the carrier's, and the return orders for other orders. */
+    total: { orders: returned.length + partly.length + new Set(more.map((x) => x.order_id_to_returned)).size, units: carrierUnits + returnUnits(more), value: carrierValue + worthOf(more) },
   };
 }
 

@@ -2,7 +2,7 @@ import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import type { ReturnOrderRecord } from "../../../src/sandbox/pos/types.js";
 import { useHarness } from "../../helpers/harness.js";
-import { reachedAt as reached, returnValue as valueIn, worth } from "../figures/truth.js";
+import { cameBackIn, reachedAt as reached, returnValue as valueIn, worth } from "../figures/truth.js";
 
 // Issue 39: "What were the goods customers sent back in November worth?" took 6 calls and 71k
 // tokens: list_return_orders showed no value, and the orders the carrier brought back were not
@@ -52,13 +52,23 @@ describe("list_return_orders: what came back, both ways, in one call", () => {
     expect(returned.length).toBeGreaterThan(0);
     expect(partly.length).toBeGreaterThan(0);
     const value = returned.reduce((n, o) => n + o.total_price_after_sub_discount, 0) + partly.reduce((n, o) => n + worth(o, (line) => line.returned_count), 0);
+    const units = returned.reduce((n, o) => n + o.items.reduce((m, it) => m + it.quantity, 0), 0) + partly.reduce((n, o) => n + o.items.reduce((m, it) => m + it.returned_count, 0), 0);
     expect(r.data.came_back.carrier_returned).toEqual({
       orders: returned.length + partly.length,
+      units,
       value,
       returned: returned.length,
       partly_returned: partly.length,
       dated_by: "reached returned / partly_returned",
     });
+
+    // Together, each order's goods once: a return order for an order the carrier brought back is
+    // the same goods (in the seed, every one), named as the overlap.
+    const back = cameBackIn(pos(), NOVEMBER);
+    expect(back.overlap.count).toBe(live.length);
+    expect(r.data.came_back.overlap).toEqual(back.overlap);
+    expect(r.data.came_back.total).toEqual(back.total);
+    expect(r.data.came_back.total).toEqual({ orders: returned.length + partly.length, units, value });
 
     // The rows are the month's return orders, each with its value and the order it returns by number.
     expect(r.data.total).toBe(made.length);
@@ -68,7 +78,7 @@ describe("list_return_orders: what came back, both ways, in one call", () => {
       expect(row.original_order, row.id).toBe(`#${orderOf(raw).display_id}`);
     }
     expect(r.data.range).toEqual({ since: "2026-11-01T00:00:00+07:00", until: "2026-11-30T23:59:59+07:00" });
-    expect(r.data.figures).toMatch(/return_orders: .*carrier_returned: .*value: /);
+    expect(r.data.figures).toMatch(/return_orders \(.*\) and carrier_returned \(.*total \(the figure to quote\).*less overlap.*dated by the day the return was recorded.*not the order's date/);
     expect(r.data.currency).toBe("VND");
     // The whole answer, rows and all, stays small enough to read at once.
     expect(countTokens(r.text)).toBeLessThan(2_000);
@@ -84,5 +94,34 @@ describe("list_return_orders: what came back, both ways, in one call", () => {
     const raw = pos().returnOrders.filter((x) => x.status === 1 && inNovember(x.status_histories.find((s) => s.status === 1)?.updated_at));
     expect(completed.data.came_back.return_orders).toMatchObject({ count: raw.length, value: raw.reduce((n, x) => n + returnValue(x), 0), dated_by: "reached completed" });
     expect(completed.data.return_orders.map((x: { id: string }) => x.id).sort()).toEqual(raw.map((x) => String(x.id)).sort());
+    // One status of return orders, or their last update: not all that came back, so no total.
+    expect(completed.data.came_back.total).toBeUndefined();
+    const updated = await h.call("list_return_orders", { ...NOVEMBER, time_field: "updated_at", limit: 0 });
+    expect(updated.data.came_back.return_orders.dated_by).toBe("updated");
+    expect(updated.data.came_back.total).toBeUndefined();
+    expect(totals.data.came_back.total).toBeDefined();
+  });
+
+  it("adds a return order for an order the carrier did not bring back to the total, once", async () => {
+    // A delivered order the customer sends part of back: goods the carrier's notion does not hold.
+    const original = pos().orders.find((o) => o.status === 3 && !o.is_removed && o.items.some((it) => it.quantity > it.returned_count))!;
+    const line = original.items.find((it) => it.quantity > it.returned_count)!;
+    const made = await h.call("create_return_order", { order_id: original.id, items: [{ variation_id: line.variation_id, quantity: 1 }], warehouse_id: original.warehouse_id });
+    expect(made.isError, made.text).toBe(false);
+
+    // All time: every return order and every order the carrier brought back.
+    const r = await h.call("list_return_orders", { limit: 0 });
+    expect(r.isError, r.text).toBe(false);
+    const ALL = { since: "2000-01-01", until: "2100-01-01" };
+    const back = cameBackIn(pos(), ALL);
+    const added = pos().returnOrders.find((x) => String(x.id) === made.data.id)!;
+    expect(back.overlap.count).toBe(back.returnOrders.length - 1);
+    expect(r.data.came_back.overlap).toEqual(back.overlap);
+    expect(r.data.came_back.total).toEqual({
+      orders: back.returned.length + back.partly.length + 1,
+      units: back.carrierUnits + 1,
+      value: back.carrierValue + returnValue(added),
+    });
+    expect(r.data.came_back.total).toEqual(back.total);
   });
 });
