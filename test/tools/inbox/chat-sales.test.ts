@@ -1,7 +1,8 @@
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
+import { normalizePhone } from "../../../src/format/phone.js";
 import type { ConversationRecord } from "../../../src/sandbox/messaging/index.js";
-import { at, type By, customerWroteAt, lastWeek, RANK, salesOf, shopDay } from "../../helpers/chat-sales.js";
+import { at, type By, chatIds, customerWroteAt, lastWeek, linkOf, RANK, salesOf, shopDay } from "../../helpers/chat-sales.js";
 import { startHarness, useHarness } from "../../helpers/harness.js";
 
 // Issue 40, "who asked and never bought": list_conversations keeps or drops chats by what their
@@ -65,8 +66,37 @@ describe("list_conversations ordered: chats by what their customer bought", () =
       });
     }
     // Each way of joining shows up in the shop's chats.
-    const all = await h.call("list_conversations", { ordered: true, limit: 50, since: "last 90 days" });
+    const all = await h.call("list_conversations", { ordered: true, ordered_since: "chat", limit: 50, since: "last 90 days" });
     expect(new Set((all.data.conversations as Row[]).map((row) => row.ordered!.by))).toEqual(new Set(RANK));
+  });
+
+  it("finds the buyers a chat reaches only through its page customer: the platform-wide id, a psid elsewhere, a phone the inbox holds", async () => {
+    const since = shopDay(-89);
+    const chats = h.sandbox.messaging.conversations.filter((c) => !c.is_removed && at(c.updated_at) >= since);
+    const ownOnly = (c: ConversationRecord) => ({ ...chatIds(h.sandbox, c), socials: new Set([c.customers[0]?.fb_id, c.from_psid, c.from.id].filter((x): x is string => !!x)), phones: new Set(c.recent_phone_numbers.map((p) => normalizePhone(p.phone_number) ?? p.phone_number)) });
+    // The chat's own ids and phones reach no order of theirs; their page customer's global id does.
+    const viaGlobal = chats.filter((c) => {
+      const global = h.sandbox.messaging.customers.find((p) => p.page_id === c.page_id && p.psid === c.from.id)?.global_id;
+      const sales = salesOf(h.sandbox, c);
+      return sales.length > 0 && sales.every((s) => linkOf(ownOnly(c), s.order) === undefined) && sales.some((s) => s.order.customer?.fb_id === global);
+    });
+    expect(viaGlobal.length).toBeGreaterThan(3);
+    const never = chats.filter((c) => salesOf(h.sandbox, c).length === 0);
+
+    const r = await h.call("list_conversations", { ordered: false, since: "last 90 days", group_by: ["page"] });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.complete).toBe(true);
+    expect(r.data.total).toBe(never.length);
+    const perPage = new Map<string, number>();
+    for (const c of never) perPage.set(c.page_id, (perPage.get(c.page_id) ?? 0) + 1);
+    expect(new Map((r.data.groups as { page_id: string; count: number }[]).filter((g) => g.count > 0).map((g) => [g.page_id, g.count]))).toEqual(perPage);
+
+    // Each of them is a buyer, by the social id the POS record carries.
+    for (const c of viaGlobal.slice(0, 4)) {
+      const row = await h.call("list_conversations", { customer: c.from.name, page_ids: [c.page_id], ordered: true, since: "last 90 days", limit: 50 });
+      const found = (row.data.conversations as Row[]).find((x) => x.id === c.id);
+      expect(found?.ordered, c.id).toMatchObject({ orders: salesOf(h.sandbox, c).length, by: "social id" });
+    }
   });
 
   it("bounds the orders counted: since the chat began, or since a date", async () => {
