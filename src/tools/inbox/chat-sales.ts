@@ -47,6 +47,8 @@ export interface Bought {
 export interface ChatSales {
   /** The chat's sales within the window; undefined when none is joined. */
   of(c: Conversation): Bought | undefined;
+  /** Who the chat is with, one id a person on every page (page-people.ts): people are counted by it. */
+  person(c: Conversation): string;
   /** Every shop's orders were read whole. */
   complete: boolean;
   /** Sentences on the reads of orders under way. */
@@ -124,6 +126,7 @@ export async function chatSales(ctx: ToolContext, window: Window, chatsFrom: num
       : window.days === undefined
         ? "since the chat began"
         : `within ${window.days} days of the chat's start`,
+    person: known.person,
     of(c) {
       const select = selectFor(window, c);
       if (!select) return undefined;

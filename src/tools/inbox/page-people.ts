@@ -39,6 +39,8 @@ const held = new WeakMap<MessagingClient, Map<string, PageState>>();
 export interface PagePeople {
   /** What the chat's page customer adds to the chat's own ids: the platform-wide id and its psids on other pages, the phones the inbox knows (national form). */
   of(c: Conversation): { socials: string[]; phones: string[] };
+  /** Who the chat is with, the same on every page: the platform-wide id where known, else the psid (else the thread). */
+  person(c: Conversation): string;
   /** The same as join keys (join-keys.ts). */
   keysOf(c: Conversation): string[];
   /** The page customers of every page were read (false: a page's walk was cut short or failed). */
@@ -84,9 +86,13 @@ export async function pagePeople(client: MessagingClient, pageIds: readonly stri
   for (const state of states.values()) {
     for (const [psid, person] of state.byPsid) if (person.global) psidsOf.set(person.global, [...(psidsOf.get(person.global) ?? []), psid]);
   }
+  const psidOf = (c: Conversation) => id(c.customers?.[0]?.fb_id) ?? id(c.from_psid) ?? id(c.from?.id);
+  const profileOf = (c: Conversation) => {
+    const psid = psidOf(c);
+    return psid === undefined ? undefined : states.get(String(c.page_id))?.byPsid.get(psid);
+  };
   const of = (c: Conversation) => {
-    const psid = id(c.customers?.[0]?.fb_id) ?? id(c.from_psid) ?? id(c.from?.id);
-    const person = psid === undefined ? undefined : states.get(String(c.page_id))?.byPsid.get(psid);
+    const person = profileOf(c);
     const socials = person?.global ? [person.global, ...(psidsOf.get(person.global) ?? [])] : [];
     return { socials, phones: person?.phones ?? [] };
   };
@@ -94,6 +100,7 @@ export async function pagePeople(client: MessagingClient, pageIds: readonly stri
     complete: notes.length === 0,
     notes,
     of,
+    person: (c) => profileOf(c)?.global ?? psidOf(c) ?? `chat ${c.id}`,
     keysOf(c) {
       const { socials, phones } = of(c);
       return [...socials.map((s) => joinKey("f", s)), ...phones.map((p) => joinKey("p", p))].filter((k): k is string => k !== undefined);

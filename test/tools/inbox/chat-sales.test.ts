@@ -17,6 +17,8 @@ const page = (name: string) => h.sandbox.messaging.pages.find((p) => p.name.star
 const chatsOf = (pageId: string) => h.sandbox.messaging.conversations.filter((c) => c.page_id === pageId && !c.is_removed);
 const person = (c: ConversationRecord) => c.customers[0]?.fb_id ?? c.from.id;
 const ids = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
+/** Who a chat is with on every page: the global id its page customer holds, else its psid. */
+const globalPerson = (c: ConversationRecord) => h.sandbox.messaging.customers.find((p) => p.page_id === c.page_id && p.psid === c.from.id)?.global_id ?? person(c);
 
 interface Row {
   id: string;
@@ -142,15 +144,25 @@ describe("list_conversations ordered: chats by what their customer bought", () =
   it("counts by assignee the same as the rows, from the index", async () => {
     const since = shopDay(-13);
     const chats = h.sandbox.messaging.conversations.filter((c) => !c.is_removed && at(c.updated_at) >= since && salesOf(h.sandbox, c).length === 0);
-    const expected = new Map<string, number>();
+    const expected = new Map<string, { count: number; people: Set<string> }>();
     for (const c of chats) {
       const names = c.current_assign_users.length ? c.current_assign_users.map((u) => u.name) : ["(unassigned)"];
-      for (const name of names) expected.set(name, (expected.get(name) ?? 0) + 1);
+      for (const name of names) {
+        const g = expected.get(name) ?? { count: 0, people: new Set<string>() };
+        g.count++;
+        g.people.add(globalPerson(c));
+        expected.set(name, g);
+      }
     }
     const r = await h.call("list_conversations", { ordered: false, since: "last 14 days", group_by: ["assignee"], limit: 50 });
     expect(r.data.complete).toBe(true);
     expect(r.data.total).toBe(chats.length);
-    expect(new Map((r.data.groups as { assignee: string; count: number }[]).map((g) => [g.assignee, g.count]))).toEqual(expected);
+    // Chats and the people they are with, each once: one person may have written several times.
+    const people = new Set(chats.map(globalPerson)).size;
+    expect(r.data.people).toBe(people);
+    expect(people).toBeLessThan(chats.length);
+    const groups = r.data.groups as { assignee: string; count: number; people: number }[];
+    expect(new Map(groups.map((g) => [g.assignee, { count: g.count, people: g.people }]))).toEqual(new Map([...expected].map(([k, g]) => [k, { count: g.count, people: g.people.size }])));
   });
 
   it("refuses what does not combine, naming what to do, before reading anything", async () => {
