@@ -165,6 +165,10 @@ const conversion = (f: Record<string, number>): Partial<Record<"people" | "order
     : { ...counted, ordered: f.ordered, people_ordered: f.people_ordered, rate_pct: f.count ? Math.round((f.ordered / f.count) * 1000) / 10 : 0, orders: f.orders ?? 0, amount: f.amount ?? 0 };
 };
 
+/** Which orders an ad group's are: another basis than get_ad_stats' pos_orders, said where either is given. */
+const AD_BASIS_NOTE =
+  "ad: the ads that brought the chat (its ad_ids), its orders those joined to the chat's customer; get_ad_stats' pos_orders count instead the orders the POS attributes to an ad (the order's ad_id)";
+
 /** What people count, once an answer. */
 const PEOPLE_NOTE = "count: chats; people: the persons they are with, each once (one person's chats on several pages too)";
 
@@ -248,6 +252,7 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
     scanned.results.some((r) => r.error) ? FAILED_NOTE : "",
     range || keys.includes("day") ? timeNote(input) : "",
     several ? "a conversation with several tags or assignees (or ads) counts under each; total counts it once" : "",
+    keys.includes("ad") && scanned.sales ? AD_BASIS_NOTE : "",
     ...awaitingNotes(scanned, input, true),
     scanned.orders ? OPEN_ORDERS_NOTE : "",
     scanned.sales ? (converting ? conversionNote(scanned.sales.window) : orderedNote(input.ordered, scanned.sales.window)) : "",

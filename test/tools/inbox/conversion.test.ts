@@ -111,6 +111,8 @@ describe("list_conversations conversion_days: chats that led to an order", () =>
     for (const g of posts.data.groups as Group[]) expect(g.page, String(g.post)).toBe(g.post === "(no post)" ? undefined : pageName(h.sandbox.messaging.posts.find((p) => p.id === g.post)!.page_id));
 
     const ads = await grouped("ad", (g) => String(g.ad));
+    // Which link made an ad's orders, and the other basis named (get_ad_stats' pos_orders).
+    expect(ads.data.note).toMatch(/ad: the ads that brought the chat \(its ad_ids\).*get_ad_stats' pos_orders count instead the orders the POS attributes to an ad \(the order's ad_id\)/);
     expect(ads.groups).toEqual(expected((c) => (c.ad_ids.length ? c.ad_ids : ["(no ad)"])));
     for (const g of (ads.data.groups as Group[]).filter((x) => x.ad !== "(no ad)")) {
       const ad = h.sandbox.messaging.ads.find((a) => a.ad_id === g.ad)!;
