@@ -1,3 +1,4 @@
+import { original } from "../../clients/call-signal.js";
 import type { MessagingClient } from "../../clients/messaging.js";
 import type { Conversation, PageCustomer } from "../../clients/schemas/messaging.js";
 import { id } from "../../format/compact.js";
@@ -13,7 +14,8 @@ import { joinKey } from "../../shop-index/join-keys.js";
  *
  * Read once a process and kept: each later call reads only the page customers updated since the
  * last walk ended (a global id never changes; phones are added), so a warm call costs one request
- * a page. A walk cut short by the call's deadline goes on from the same place at the next call.
+ * a page, none within the index's refresh interval of the last. A walk cut short by the call's
+ * deadline goes on from the same place at the next call.
  */
 
 interface Person {
@@ -25,6 +27,8 @@ interface PageState {
   byPsid: Map<string, Person>;
   /** Every page customer updated up to this time (Unix s) is held; 0: none yet. */
   upTo: number;
+  /** When the last walk ended (ms): a call within `freshMs` of it reads nothing. */
+  walkedAt?: number;
   /** A walk under way: its end, and the next list page to read. */
   walk?: { until: number; page: number };
   /** The last walk begun: calls at once walk a page one after another. */
@@ -34,6 +38,7 @@ interface PageState {
 /** The list's largest page (the OpenAPI's page_size maximum). */
 const PAGE_SIZE = 100;
 
+/** By the client a call's view is made from (call-signal.ts): every call of the process shares it. */
 const held = new WeakMap<MessagingClient, Map<string, PageState>>();
 
 export interface PagePeople {
@@ -51,10 +56,10 @@ export interface PagePeople {
 
 /** The state held of a page's customers, made on first use. */
 function stateOf(client: MessagingClient, pageId: string): PageState {
-  let pages = held.get(client);
+  let pages = held.get(original(client));
   if (!pages) {
     pages = new Map();
-    held.set(client, pages);
+    held.set(original(client), pages);
   }
   let state = pages.get(pageId);
   if (!state) {
@@ -64,14 +69,14 @@ function stateOf(client: MessagingClient, pageId: string): PageState {
   return state;
 }
 
-/** Brings every page's customers up to date, by `deadline` (ms), and answers what they add to a chat. */
-export async function pagePeople(client: MessagingClient, pageIds: readonly string[], deadline: number): Promise<PagePeople> {
+/** Brings every page's customers up to date (as of `freshMs` ago), by `deadline` (ms), and answers what they add to a chat. */
+export async function pagePeople(client: MessagingClient, pageIds: readonly string[], deadline: number, freshMs: number): Promise<PagePeople> {
   const notes: string[] = [];
   await Promise.all(
     pageIds.map(async (pageId) => {
       const state = stateOf(client, pageId);
       // Calls at once walk a page one after another, each from where the last got.
-      const turn = (state.turn ?? Promise.resolve(true)).catch(() => false).then(() => walk(client, pageId, state, deadline));
+      const turn = (state.turn ?? Promise.resolve(true)).catch(() => false).then(() => (state.walkedAt !== undefined && Date.now() - state.walkedAt < freshMs) || walk(client, pageId, state, deadline));
       state.turn = turn;
       try {
         if (!(await turn)) notes.push(`page ${pageId}'s customers were read in part by the deadline: a chat linked to an order only by its customer's platform id may be missed; ask again`);
@@ -80,7 +85,7 @@ export async function pagePeople(client: MessagingClient, pageIds: readonly stri
       }
     }),
   );
-  const states = held.get(client) ?? new Map<string, PageState>();
+  const states = held.get(original(client)) ?? new Map<string, PageState>();
   // A platform id's psids on every page: an order may carry the one of another page than the chat's.
   const psidsOf = new Map<string, string[]>();
   for (const state of states.values()) {
@@ -121,6 +126,7 @@ async function walk(client: MessagingClient, pageId: string, state: PageState, d
   }
   state.upTo = until;
   state.walk = undefined;
+  state.walkedAt = Date.now();
   return true;
 }
 

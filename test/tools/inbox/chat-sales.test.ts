@@ -101,6 +101,21 @@ describe("list_conversations ordered: chats by what their customer bought", () =
     }
   });
 
+  it("reads the page customers once, then only those updated since", async () => {
+    const reads = () => h.sandbox.server.requests.filter((q) => q.path.endsWith("/page_customers"));
+    const before = reads().length;
+    await h.call("list_conversations", { ordered: false, since: "last 7 days", group_by: ["page"] });
+    const first = reads().slice(before);
+    const pages = new Set(first.map((q) => q.path));
+    // Every page the account sees: an order may carry the person's psid on another page than the chat's.
+    for (const p of h.sandbox.messaging.pages.filter((x) => h.sandbox.messaging.customers.some((c) => c.page_id === x.id))) expect([...pages].some((path) => path.includes(`/pages/${p.id}/`)), p.id).toBe(true);
+    await h.call("list_conversations", { ordered: true, since: "last 7 days", group_by: ["page"] });
+    const again = reads().slice(before + first.length);
+    // One request a page, from where the last walk ended.
+    expect(again.length).toBe(pages.size);
+    for (const q of again) expect(Number(q.query.since?.[0])).toBeGreaterThan(0);
+  });
+
   it("bounds the orders counted: since the chat began, or since a date", async () => {
     const wrote = wroteLastWeek();
     const sinceChat = wrote.filter((c) => salesOf(h.sandbox, c, at(c.inserted_at)).length > 0);
