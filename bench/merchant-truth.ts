@@ -51,7 +51,8 @@ export function merchantTruth(sandbox: Sandbox, question: Merchant): Truth {
     }
     case "open-order-chats": {
       const open = live.filter((o) => UNDELIVERED.has(o.status));
-      const chats = waiting(sandbox, question.pageId, question.waitedMs).filter((c) => linked(c, open));
+      const profiles = pageCustomers(sandbox);
+      const chats = waiting(sandbox, question.pageId, question.waitedMs).filter((c) => linked(c, open, profiles));
       return { groups: {}, total: chats.length };
     }
   }
@@ -76,9 +77,24 @@ function waiting(sandbox: Sandbox, pageId: string, waitedMs: number): Conversati
   });
 }
 
-/** Whether an open order is the chat's: it names the chat, its customer's social id is the chat's, or its bill phone one the chat captured. */
-function linked(c: ConversationRecord, open: OrderRecord[]): boolean {
-  const psids = new Set([c.customers[0]?.fb_id, c.from.id, c.from_psid].filter((x): x is string => !!x));
-  const phones = new Set(c.recent_phone_numbers.map((p) => normalizePhone(p.phone_number)).filter((p): p is string => !!p));
+/** The pages' customers by `<page>/<psid>`, and every psid of a global id (the person on every page). */
+function pageCustomers(sandbox: Sandbox) {
+  const byPsid = new Map(sandbox.messaging.customers.map((p) => [`${p.page_id}/${p.psid}`, p]));
+  const psidsOf = new Map<string, string[]>();
+  for (const p of sandbox.messaging.customers) if (p.global_id) psidsOf.set(p.global_id, [...(psidsOf.get(p.global_id) ?? []), p.psid]);
+  return { byPsid, psidsOf };
+}
+
+/**
+ * Whether an open order is the chat's: it names the chat, its customer's social id is the chat's
+ * customer's (the psid, the global id their page customer holds, or that id's psid on another
+ * page), or its bill phone one the chat captured or their page customer holds.
+ */
+function linked(c: ConversationRecord, open: OrderRecord[], profiles: ReturnType<typeof pageCustomers>): boolean {
+  const profile = profiles.byPsid.get(`${c.page_id}/${c.from.id}`);
+  const global = profile?.global_id ?? undefined;
+  const psids = new Set([c.customers[0]?.fb_id, c.from.id, c.from_psid, global, ...(global ? (profiles.psidsOf.get(global) ?? []) : [])].filter((x): x is string => !!x));
+  const caught = [...c.recent_phone_numbers.map((p) => p.phone_number), ...(profile?.phone_numbers ?? [])];
+  const phones = new Set(caught.map((p) => normalizePhone(p)).filter((p): p is string => !!p));
   return open.some((o) => o.conversation_id === c.id || (!!o.customer?.fb_id && psids.has(o.customer.fb_id)) || phones.has(normalizePhone(o.bill_phone_number) ?? ""));
 }

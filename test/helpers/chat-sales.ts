@@ -5,8 +5,10 @@ import type { OrderRecord } from "../../src/sandbox/pos/types.js";
 
 // The truth of "what did this chat's customer buy", from the sandbox's raw records alone: a chat
 // and an order are linked when the order names the chat, when the order's customer carries the
-// chat's customer's id on the platform, or when the order's bill phone is one the chat captured;
-// only sales count (not canceled, deleted or removed). Written apart from the server's join.
+// chat's customer's id on the platform (the psid the chat shows, the person's global id its page
+// customer holds, or a psid of that global id on another page), or when the order's bill phone is
+// one the chat captured or its page customer holds; only sales count (not canceled, deleted or
+// removed). Written apart from the server's join.
 
 export type By = "order link" | "social id" | "phone";
 
@@ -33,24 +35,37 @@ export function lastWeek(): [number, number] {
 /** Sales: orders listed, neither canceled (6) nor deleted (7). */
 export const isSale = (o: OrderRecord) => !o.is_removed && o.status !== 6 && o.status !== 7;
 
+/** What a chat is linked to orders by: its own id, its customer's platform ids and the phones the inbox caught of them. */
+export function chatIds(sandbox: Sandbox, c: ConversationRecord): { id: string; socials: Set<string>; phones: Set<string> } {
+  const own = [c.customers[0]?.fb_id, c.from_psid, c.from?.id].filter((x): x is string => !!x);
+  const profile = sandbox.messaging.customers.find((p) => p.page_id === c.page_id && p.psid === own[0]);
+  const global = profile?.global_id ?? undefined;
+  const elsewhere = global ? sandbox.messaging.customers.filter((p) => p.global_id === global).map((p) => p.psid) : [];
+  const caught = [...c.recent_phone_numbers.map((p) => p.phone_number), ...(profile?.phone_numbers ?? [])];
+  return {
+    id: c.id,
+    socials: new Set([...own, ...(global ? [global] : []), ...elsewhere]),
+    phones: new Set(caught.map((p) => normalizePhone(p)).filter((p): p is string => !!p)),
+  };
+}
+
 /** How a chat reaches an order, strongest first; undefined when it does not. */
-export function linkOf(c: ConversationRecord, o: OrderRecord): By | undefined {
-  const socials = new Set([c.customers[0]?.fb_id, c.from_psid, c.from?.id].filter((x): x is string => !!x));
-  const phones = new Set(c.recent_phone_numbers.map((p) => normalizePhone(p.phone_number)).filter((p): p is string => !!p));
-  if (o.conversation_id !== null && o.conversation_id === c.id) return "order link";
-  if (o.customer?.fb_id && socials.has(o.customer.fb_id)) return "social id";
+export function linkOf(chat: ReturnType<typeof chatIds>, o: OrderRecord): By | undefined {
+  if (o.conversation_id !== null && o.conversation_id === chat.id) return "order link";
+  if (o.customer?.fb_id && chat.socials.has(o.customer.fb_id)) return "social id";
   const bill = normalizePhone(o.bill_phone_number);
-  if (bill && phones.has(bill)) return "phone";
+  if (bill && chat.phones.has(bill)) return "phone";
   return undefined;
 }
 
 /** The sales linked to a chat created within [from, to] (UTC ms; either end open), each with its strongest link. */
 export function salesOf(sandbox: Sandbox, c: ConversationRecord, from = Number.NEGATIVE_INFINITY, to = Number.POSITIVE_INFINITY): { order: OrderRecord; by: By }[] {
+  const chat = chatIds(sandbox, c);
   return sandbox.pos.orders.flatMap((order) => {
     if (!isSale(order)) return [];
     const created = at(order.inserted_at);
     if (created < from || created > to) return [];
-    const by = linkOf(c, order);
+    const by = linkOf(chat, order);
     return by ? [{ order, by }] : [];
   });
 }

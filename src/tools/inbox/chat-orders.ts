@@ -7,11 +7,12 @@ import { normalizePhone } from "../../format/phone.js";
 import { askAgainIn, readingNote } from "../../format/reading.js";
 import type { ReadState } from "../../shop-index/row-index.js";
 import { sanitizeName } from "../../text/sanitize.js";
-import type { ToolContext } from "../define.js";
+import { readBy, type ToolContext } from "../define.js";
 import { everyOrder } from "../orders/every-order.js";
 import { statusFilter } from "../orders/order-query.js";
 import { cachedShops } from "../pos/resolve-shop.js";
 import { phonesOf } from "./conversation-lookup.js";
+import { pagePeople } from "./page-people.js";
 
 /**
  * list_conversations with_open_orders: the chats whose customer has an order not yet delivered
@@ -81,7 +82,10 @@ function push<K>(map: Map<K, PosOrder[]>, key: K | undefined, order: PosOrder): 
 export async function openOrders(ctx: ToolContext): Promise<OpenOrders> {
   const shops = await shopsOf(ctx);
   const query = { filter_status: statusFilter({ statuses: ["undelivered"] }) };
+  const people = ctx.messaging.activePageIds().then((pageIds) => pagePeople(ctx.messaging, pageIds, readBy(ctx), (ctx.config.index?.refreshSeconds ?? 0) * 1000));
+  people.catch(() => undefined);
   const reads = await Promise.all([...shops.keys()].map(async (shopId) => ({ shopId, read: await everyOrder(ctx, shopId, query) })));
+  const known = await people;
   const byChat = new Map<string, PosOrder[]>();
   const bySocial = new Map<string, PosOrder[]>();
   const byPhone = new Map<string, PosOrder[]>();
@@ -106,15 +110,17 @@ export async function openOrders(ctx: ToolContext): Promise<OpenOrders> {
       notes.push(`${shop}'s undelivered orders were read in part (${read.rows.length}${read.total === undefined ? "" : ` of ${read.total}`}): chats whose orders are among the rest are left out`);
     }
   }
+  notes.push(...known.notes);
   const waits = readings.filter((r) => !r.failed).map(askAgainIn);
   return {
-    complete: reads.every((r) => r.read.complete),
+    complete: reads.every((r) => r.read.complete) && known.complete,
     notes,
     askAgainIn: waits.length ? Math.max(...waits) : undefined,
     of(c) {
       const first = c.customers?.[0];
-      const socials = [...new Set([first?.fb_id, c.from_psid, c.from?.id].map(id).filter((x): x is string => !!x))];
-      const phones = [...new Set(phonesOf(c.recent_phone_numbers).map((p) => normalizePhone(p)).filter((p): p is string => !!p))];
+      const theirs = known.of(c);
+      const socials = [...new Set([first?.fb_id, c.from_psid, c.from?.id].map(id).concat(theirs.socials).filter((x): x is string => !!x))];
+      const phones = [...new Set(phonesOf(c.recent_phone_numbers).map((p) => normalizePhone(p)).concat(theirs.phones).filter((p): p is string => !!p))];
       const found: { by: LinkedBy; order: PosOrder }[] = [
         ...(byChat.get(String(c.id)) ?? []).map((order) => ({ by: "order link" as const, order })),
         ...socials.flatMap((s) => bySocial.get(s) ?? []).map((order) => ({ by: "social id" as const, order })),
@@ -150,4 +156,4 @@ export function openOrderFields(found: ChatOrders | undefined) {
 
 /** What with_open_orders kept, said once an answer. */
 export const OPEN_ORDERS_NOTE =
-  "with_open_orders: chats whose POS customer has an order not yet delivered (statuses before received), found by the order's link to the chat, the chat's social id on the order, or a phone the chat captured on the order's bill (pos_customer.by), never by name";
+  "with_open_orders: chats whose POS customer has an order not yet delivered (statuses before received), found by the order's link to the chat, the customer's social id on the order, or a phone the inbox caught of them on the order's bill (pos_customer.by), never by name";

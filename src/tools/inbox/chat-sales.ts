@@ -10,12 +10,14 @@ import { IndexFull, type RowIndex } from "../../shop-index/row-index.js";
 import type { JoinHow, Select } from "../../shop-index/store.js";
 import { readBy, type ToolContext } from "../define.js";
 import { shopsOf } from "./chat-orders.js";
+import { pagePeople } from "./page-people.js";
 
 /**
  * list_conversations ordered / conversion_days: what each chat's customer bought. Every shop's
  * orders are viewed in the shop index (brought up to date, by the call's deadline), then each chat
  * is looked up there by its join keys (conversation-rows.ts: the order's link to the chat, the
- * customer's id on the platform, a phone the chat captured; never the name), one query a chat on
+ * customer's id on the platform, a phone the chat captured; and page-people.ts: the customer's
+ * platform-wide id and psids on other pages, the phones the inbox knows of them; never the name), one query a chat on
  * the keys' own index: nothing of the shop is held in memory, whatever its size.
  * Only sales count: a canceled or deleted order is no order (design.md, "One meaning per word").
  */
@@ -45,6 +47,8 @@ export interface Bought {
 export interface ChatSales {
   /** The chat's sales within the window; undefined when none is joined. */
   of(c: Conversation): Bought | undefined;
+  /** Who the chat is with, one id a person on every page (page-people.ts): people are counted by it. */
+  person(c: Conversation): string;
   /** Every shop's orders were read whole. */
   complete: boolean;
   /** Sentences on the reads of orders under way. */
@@ -78,6 +82,8 @@ export async function chatSales(ctx: ToolContext, window: Window, chatsFrom: num
   const shops = await shopsOf(ctx, field);
   const need = needOf(window, chatsFrom);
   const tz = ctx.config.timezone;
+  const people = ctx.messaging.activePageIds().then((pageIds) => pagePeople(ctx.messaging, pageIds, readBy(ctx), (ctx.config.index?.refreshSeconds ?? 0) * 1000));
+  people.catch(() => undefined);
   const viewed = await Promise.all(
     [...shops.keys()].map(async (shopId) => {
       const orders = index.orders(shopId);
@@ -90,6 +96,7 @@ export async function chatSales(ctx: ToolContext, window: Window, chatsFrom: num
       }
     }),
   );
+  const known = await people;
   const notes = viewed.flatMap(({ shopId, view }) => {
     if (!view.partial) return [];
     const out = readingOut(view.partial, tz);
@@ -103,8 +110,9 @@ export async function chatSales(ctx: ToolContext, window: Window, chatsFrom: num
   const named = (orders: RowIndex<PosOrder, object>, id: string) => {
     currency ??= orders.get(id)?.order_currency ?? undefined;
   };
+  notes.push(...known.notes);
   return {
-    complete: viewed.every(({ view }) => !view.partial),
+    complete: viewed.every(({ view }) => !view.partial) && known.complete,
     notes,
     askAgainIn: waits.length ? Math.max(...waits) : undefined,
     asOf: Math.min(...viewed.map(({ view }) => view.asOf)),
@@ -118,10 +126,11 @@ export async function chatSales(ctx: ToolContext, window: Window, chatsFrom: num
       : window.days === undefined
         ? "since the chat began"
         : `within ${window.days} days of the chat's start`,
+    person: known.person,
     of(c) {
       const select = selectFor(window, c);
       if (!select) return undefined;
-      const keys = conversationKeys(c);
+      const keys = [...conversationKeys(c), ...known.keysOf(c)];
       let bought: Bought | undefined;
       for (const { shopId, orders } of viewed) {
         for (const o of orders.linked(keys, select)) {
@@ -145,7 +154,7 @@ const RANKED: JoinHow[] = ["order link", "social id", "phone"];
 
 /** What ordered kept, said once an answer. */
 export const orderedNote = (ordered: boolean | undefined, window: string) =>
-  `ordered ${ordered}: chats whose customer ${ordered ? "placed" : "never placed"} an order ${window} (a sale: canceled and deleted orders are none), joined by the order's link to the chat, the chat's social id on the order or a phone it captured (ordered.by), never by name`;
+  `ordered ${ordered}: chats whose customer ${ordered ? "placed" : "never placed"} an order ${window} (a sale: canceled and deleted orders are none), joined by the order's link to the chat, the customer's social id (the page's or platform-wide) on the order, or a phone the inbox caught of them (ordered.by), never by name`;
 
 /** The orders a chat's window takes, by creation; undefined when the chat's start is unknown (none then). */
 function selectFor(window: Window, c: Conversation): Select | undefined {

@@ -64,9 +64,13 @@ interface Group {
   /** conversion_days: the group's chats that led to an order, and those orders (each once) with their amounts. */
   ordered?: number;
   sales?: Map<string, number>;
+  /** ordered, conversion_days: who the group's chats are with, and (conversion_days) who of them ordered, each once. */
+  people?: Set<string>;
+  buyers?: Set<string>;
 }
 
-const pageFields = (ctx: ToolContext, pageId: string) => ({ page: ctx.messaging.pageName(pageId) ?? pageId, page_id: pageId });
+const pageName = (ctx: ToolContext, pageId: string) => ctx.messaging.pageName(pageId) ?? pageId;
+const pageFields = (ctx: ToolContext, pageId: string) => ({ page: pageName(ctx, pageId), page_id: pageId });
 
 function valuesOf(key: GroupKey, m: Match, ctx: ToolContext, day: (m: Match) => string): KeyValue[] {
   const { c } = m;
@@ -90,13 +94,14 @@ function valuesOf(key: GroupKey, m: Match, ctx: ToolContext, day: (m: Match) => 
     case "day":
       return [{ id: day(m), fields: { day: day(m) } }];
     case "post": {
+      // A post, and an ad, is of one page: its row names it (the "no post" row is of every page).
       const post = id(c.post_id);
-      return [{ id: post ?? "", fields: { post: post ?? NO_POST } }];
+      return [{ id: post ?? "", fields: post ? { post, page: pageName(ctx, m.pageId) } : { post: NO_POST } }];
     }
     case "ad": {
       // The ads that brought the chat (several: it counts under each).
       const ads = [...new Set(((c as { ad_ids?: unknown }).ad_ids as unknown[] | undefined ?? []).map(id).filter((a): a is string => a !== undefined))];
-      return ads.length ? ads.map((ad) => ({ id: ad, fields: { ad } })) : [{ id: "", fields: { ad: NO_AD } }];
+      return ads.length ? ads.map((ad) => ({ id: ad, fields: { ad, page: pageName(ctx, m.pageId) } })) : [{ id: "", fields: { ad: NO_AD } }];
     }
   }
 }
@@ -114,7 +119,7 @@ function combinations(keys: readonly GroupKey[], m: Match, ctx: ToolContext, day
  * by count, the largest first, the rest summed in `other` (group-rows.ts, as search_orders ranks).
  */
 function ranked(groups: Group[], keys: readonly GroupKey[], input: Pick<ListConversationsInput, "limit" | "ascending">) {
-  const labelled = groups.map((g) => ({ labels: Object.values(g.fields), figures: { count: g.count, ...salesFigures(g) }, fields: g.fields }));
+  const labelled = groups.map((g) => ({ labels: Object.values(g.fields), figures: { count: g.count, ...peopleFigures(g), ...salesFigures(g) }, fields: g.fields }));
   const { top, rest } = rankGroups(labelled, { figure: "count", limit: input.limit, inTimeOrder: keys[0] === "day", ascending: input.ascending });
   const rows = {
     groups: top.map((g) => ({ ...g.fields, ...conversion(g.figures) })),
@@ -126,6 +131,12 @@ function ranked(groups: Group[], keys: readonly GroupKey[], input: Pick<ListConv
 /** A group's sales figures (conversion_days): the chats that led to an order, and those orders once each. */
 const salesFigures = (g: Pick<Group, "ordered" | "sales">): Record<string, number> =>
   g.sales ? { ordered: g.ordered ?? 0, orders: g.sales.size, amount: [...g.sales.values()].reduce((a, b) => a + b, 0) } : {};
+
+/** A group's people (ordered, conversion_days): the persons its chats are with, and with conversion_days those who ordered, each once. */
+const peopleFigures = (g: Pick<Group, "people" | "buyers">): Record<string, number> => ({
+  ...(g.people ? { people: g.people.size } : {}),
+  ...(g.buyers ? { people_ordered: g.buyers.size } : {}),
+});
 
 /** Post groups named by the post's words, ad groups by the ad's and its campaign's names (its page's ad report). */
 async function nameGroups(rows: Record<string, unknown>[] | undefined, keys: readonly GroupKey[], input: ListConversationsInput, ctx: ToolContext): Promise<void> {
@@ -144,17 +155,26 @@ async function nameGroups(rows: Record<string, unknown>[] | undefined, keys: rea
   });
 }
 
-const FIGURE_KEYS = new Set(["count", "ordered", "rate_pct", "orders", "amount"]);
+const FIGURE_KEYS = new Set(["count", "people", "ordered", "people_ordered", "rate_pct", "orders", "amount"]);
 
-/** A row's count, and with conversion_days its sales and the share of its chats that ordered. */
-const conversion = (f: Record<string, number>) =>
-  f.ordered === undefined
-    ? { count: f.count ?? 0 }
-    : { count: f.count ?? 0, ordered: f.ordered, rate_pct: f.count ? Math.round((f.ordered / f.count) * 1000) / 10 : 0, orders: f.orders ?? 0, amount: f.amount ?? 0 };
+/** A row's count (and people), and with conversion_days its sales and the share of its chats that ordered. */
+const conversion = (f: Record<string, number>): Partial<Record<"people" | "ordered" | "people_ordered" | "rate_pct" | "orders" | "amount", number>> & { count: number } => {
+  const counted = { count: f.count ?? 0, people: f.people };
+  return f.ordered === undefined
+    ? counted
+    : { ...counted, ordered: f.ordered, people_ordered: f.people_ordered, rate_pct: f.count ? Math.round((f.ordered / f.count) * 1000) / 10 : 0, orders: f.orders ?? 0, amount: f.amount ?? 0 };
+};
+
+/** Which orders an ad group's are: another basis than get_ad_stats' pos_orders, said where either is given. */
+const AD_BASIS_NOTE =
+  "ad: the ads that brought the chat (its ad_ids), its orders those joined to the chat's customer; get_ad_stats' pos_orders count instead the orders the POS attributes to an ad (the order's ad_id)";
+
+/** What people count, once an answer. */
+const PEOPLE_NOTE = "count: chats; people: the persons they are with, each once (one person's chats on several pages too)";
 
 /** What conversion_days counted, once an answer. */
 const conversionNote = (window: string) =>
-  `ordered: chats whose customer placed an order ${window} (a sale: canceled and deleted orders are none), joined by the order's link to the chat, the chat's social id on the order or a phone it captured, never by name; rate_pct = ordered / count; orders, amount (goods after discounts, excl. shipping): those orders, each once a group (one linked to chats of two groups counts in both)`;
+  `ordered: chats whose customer placed an order ${window} (a sale: canceled and deleted orders are none), joined by the order's link to the chat, the customer's social id on the order or a phone the inbox caught of them, never by name; rate_pct = ordered / count (chats); people_ordered: the persons who ordered; orders, amount (goods after discounts, excl. shipping): those orders, each once a group (one linked to chats of two groups counts in both)`;
 
 const rangeOut = (range: DateRange | undefined, tz: string) => (range ? { since: toIsoInZone(range.since, tz), until: toIsoInZone(range.until, tz) } : undefined);
 const timeNote = (input: ListConversationsInput) => `range and day are of ${input.time_field === "created" ? "creation" : "the last activity"}`;
@@ -175,6 +195,14 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
   const converting = input.conversion_days !== undefined;
   const byId = new Map<string, Group>();
   const all: Pick<Group, "ordered" | "sales"> = { ordered: 0, sales: new Map() };
+  // People are counted where sales are joined (ordered, conversion_days): the join knows who a chat is with across pages.
+  const counting = input.ordered !== undefined || converting;
+  const everyone: Pick<Group, "people" | "buyers"> = { people: new Set(), ...(converting ? { buyers: new Set() } : {}) };
+  const tallyPeople = (g: Pick<Group, "people" | "buyers">, m: Match) => {
+    if (m.person === undefined) return;
+    g.people?.add(m.person);
+    if (m.bought) g.buyers?.add(m.person);
+  };
   // Chats begun too recently for their whole window: they may order yet.
   let open = 0;
   const openFrom = Date.now() / 1000 - (input.conversion_days ?? 0) * 86_400;
@@ -186,10 +214,17 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
       all.ordered!++;
       for (const [order, amount] of bought.each) all.sales!.set(order, amount);
     }
+    tallyPeople(everyone, m);
     // A conversation counts once in a group even if its page lists a tag twice.
     for (const value of new Map(combinations(keys, m, ctx, day).map((v) => [v.id, v])).values()) {
-      const group = byId.get(value.id) ?? { fields: value.fields, count: 0, ...(converting ? { ordered: 0, sales: new Map<string, number>() } : {}) };
+      const group = byId.get(value.id) ?? {
+        fields: value.fields,
+        count: 0,
+        ...(converting ? { ordered: 0, sales: new Map<string, number>(), buyers: new Set<string>() } : {}),
+        ...(counting ? { people: new Set<string>() } : {}),
+      };
       group.count++;
+      tallyPeople(group, m);
       if (bought) {
         group.ordered!++;
         for (const [order, amount] of bought.each) group.sales!.set(order, amount);
@@ -217,17 +252,20 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
     scanned.results.some((r) => r.error) ? FAILED_NOTE : "",
     range || keys.includes("day") ? timeNote(input) : "",
     several ? "a conversation with several tags or assignees (or ads) counts under each; total counts it once" : "",
+    keys.includes("ad") && scanned.sales ? AD_BASIS_NOTE : "",
     ...awaitingNotes(scanned, input, true),
     scanned.orders ? OPEN_ORDERS_NOTE : "",
     scanned.sales ? (converting ? conversionNote(scanned.sales.window) : orderedNote(input.ordered, scanned.sales.window)) : "",
+    counting ? PEOPLE_NOTE : "",
     open ? `${open} of the chats began less than ${input.conversion_days} days ago: their window is still open` : "",
     note,
   ].filter(Boolean);
-  const totals = conversion({ count: scanned.matched, ...salesFigures(converting ? all : {}) });
+  const totals = conversion({ count: scanned.matched, ...(counting ? peopleFigures(everyone) : {}), ...salesFigures(converting ? all : {}) });
   return {
     ...(keys.length ? rows : {}),
     total: totals.count,
-    ...(converting ? { ordered: totals.ordered, rate_pct: totals.rate_pct, orders: totals.orders, amount: totals.amount, currency: scanned.sales?.currency } : {}),
+    people: totals.people,
+    ...(converting ? { ordered: totals.ordered, people_ordered: totals.people_ordered, rate_pct: totals.rate_pct, orders: totals.orders, amount: totals.amount, currency: scanned.sales?.currency } : {}),
     complete,
     ask_again_in_s: readings.askAgainIn,
     as_of: scanned.asOf === undefined ? undefined : toIsoInZone(new Date(scanned.asOf), tz),

@@ -132,6 +132,8 @@ export interface Match {
   longer: boolean;
   /** ordered, conversion_days: the chat's sales within the window asked. */
   bought?: Bought | undefined;
+  /** ordered, conversion_days: who the chat is with (ChatSales.person), to count people once. */
+  person?: string | undefined;
 }
 
 export interface Scanned {
@@ -265,7 +267,7 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
     const found = (c: Conversation, indexed: boolean) => {
       matched++;
       if (awaiting && c.type === "INBOX" && (waitingSince(c) ?? 0) > now - MESSAGING_WINDOW_MS) within24h++;
-      visit({ c, pageId, tags: names, indexed, longer: longer(c), bought: sales && bought(c) });
+      visit({ c, pageId, tags: names, indexed, longer: longer(c), bought: sales && bought(c), person: sales?.person(c) });
     };
     const kept = (c: Conversation) => keep(c, pageId);
     // Counts, the awaiting queue and chats joined to orders need every match: they build the index; a name search uses it once it is there.
@@ -390,7 +392,7 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
   // Who the matches are with, each once (ordered: "how many people").
   const people = new Set<string>();
   const scanned = await scanConversations(input, ctx, false, (m) => {
-    if (input.ordered !== undefined) people.add(personOf(m.c));
+    if (input.ordered !== undefined) people.add(m.person ?? personOf(m.c));
     if (m.longer) return;
     listed++;
     first.add(m);

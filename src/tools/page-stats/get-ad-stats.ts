@@ -213,4 +213,4 @@ const POS_FIGURES = ["pos_orders", "pos_revenue", "pos_roas"];
 
 /** What the POS figures count, once an answer. */
 const POS_NOTE =
-  "pos_orders, pos_revenue: the shop's POS sales (canceled and deleted orders are none) created in these days that the POS records as from the row's ad (a campaign: from its ads), revenue the goods after discounts excl. shipping; pos_roas = pos_revenue / spend";
+  "pos_orders, pos_revenue: the shop's POS sales (canceled and deleted orders are none) created in these days that the POS attributes to the row's ad (the order's own ad_id; a campaign: its ads'), revenue the goods after discounts excl. shipping; pos_roas = pos_revenue / spend. The other basis, orders of the customers of chats an ad brought (the chat's ad_ids): list_conversations group_by ad with conversion_days";

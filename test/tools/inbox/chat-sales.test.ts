@@ -1,7 +1,8 @@
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
+import { normalizePhone } from "../../../src/format/phone.js";
 import type { ConversationRecord } from "../../../src/sandbox/messaging/index.js";
-import { at, type By, customerWroteAt, lastWeek, RANK, salesOf, shopDay } from "../../helpers/chat-sales.js";
+import { at, type By, chatIds, customerWroteAt, lastWeek, linkOf, RANK, salesOf, shopDay } from "../../helpers/chat-sales.js";
 import { startHarness, useHarness } from "../../helpers/harness.js";
 
 // Issue 40, "who asked and never bought": list_conversations keeps or drops chats by what their
@@ -16,6 +17,8 @@ const page = (name: string) => h.sandbox.messaging.pages.find((p) => p.name.star
 const chatsOf = (pageId: string) => h.sandbox.messaging.conversations.filter((c) => c.page_id === pageId && !c.is_removed);
 const person = (c: ConversationRecord) => c.customers[0]?.fb_id ?? c.from.id;
 const ids = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
+/** Who a chat is with on every page: the global id its page customer holds, else its psid. */
+const globalPerson = (c: ConversationRecord) => h.sandbox.messaging.customers.find((p) => p.page_id === c.page_id && p.psid === c.from.id)?.global_id ?? person(c);
 
 interface Row {
   id: string;
@@ -65,8 +68,52 @@ describe("list_conversations ordered: chats by what their customer bought", () =
       });
     }
     // Each way of joining shows up in the shop's chats.
-    const all = await h.call("list_conversations", { ordered: true, limit: 50, since: "last 90 days" });
+    const all = await h.call("list_conversations", { ordered: true, ordered_since: "chat", limit: 50, since: "last 90 days" });
     expect(new Set((all.data.conversations as Row[]).map((row) => row.ordered!.by))).toEqual(new Set(RANK));
+  });
+
+  it("finds the buyers a chat reaches only through its page customer: the platform-wide id, a psid elsewhere, a phone the inbox holds", async () => {
+    const since = shopDay(-89);
+    const chats = h.sandbox.messaging.conversations.filter((c) => !c.is_removed && at(c.updated_at) >= since);
+    const ownOnly = (c: ConversationRecord) => ({ ...chatIds(h.sandbox, c), socials: new Set([c.customers[0]?.fb_id, c.from_psid, c.from.id].filter((x): x is string => !!x)), phones: new Set(c.recent_phone_numbers.map((p) => normalizePhone(p.phone_number) ?? p.phone_number)) });
+    // The chat's own ids and phones reach no order of theirs; their page customer's global id does.
+    const viaGlobal = chats.filter((c) => {
+      const global = h.sandbox.messaging.customers.find((p) => p.page_id === c.page_id && p.psid === c.from.id)?.global_id;
+      const sales = salesOf(h.sandbox, c);
+      return sales.length > 0 && sales.every((s) => linkOf(ownOnly(c), s.order) === undefined) && sales.some((s) => s.order.customer?.fb_id === global);
+    });
+    expect(viaGlobal.length).toBeGreaterThan(3);
+    const never = chats.filter((c) => salesOf(h.sandbox, c).length === 0);
+
+    const r = await h.call("list_conversations", { ordered: false, since: "last 90 days", group_by: ["page"] });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.complete).toBe(true);
+    expect(r.data.total).toBe(never.length);
+    const perPage = new Map<string, number>();
+    for (const c of never) perPage.set(c.page_id, (perPage.get(c.page_id) ?? 0) + 1);
+    expect(new Map((r.data.groups as { page_id: string; count: number }[]).filter((g) => g.count > 0).map((g) => [g.page_id, g.count]))).toEqual(perPage);
+
+    // Each of them is a buyer, by the social id the POS record carries.
+    for (const c of viaGlobal.slice(0, 4)) {
+      const row = await h.call("list_conversations", { customer: c.from.name, page_ids: [c.page_id], ordered: true, since: "last 90 days", limit: 50 });
+      const found = (row.data.conversations as Row[]).find((x) => x.id === c.id);
+      expect(found?.ordered, c.id).toMatchObject({ orders: salesOf(h.sandbox, c).length, by: "social id" });
+    }
+  });
+
+  it("reads the page customers once, then only those updated since", async () => {
+    const reads = () => h.sandbox.server.requests.filter((q) => q.path.endsWith("/page_customers"));
+    const before = reads().length;
+    await h.call("list_conversations", { ordered: false, since: "last 7 days", group_by: ["page"] });
+    const first = reads().slice(before);
+    const pages = new Set(first.map((q) => q.path));
+    // Every page the account sees: an order may carry the person's psid on another page than the chat's.
+    for (const p of h.sandbox.messaging.pages.filter((x) => h.sandbox.messaging.customers.some((c) => c.page_id === x.id))) expect([...pages].some((path) => path.includes(`/pages/${p.id}/`)), p.id).toBe(true);
+    await h.call("list_conversations", { ordered: true, since: "last 7 days", group_by: ["page"] });
+    const again = reads().slice(before + first.length);
+    // One request a page, from where the last walk ended.
+    expect(again.length).toBe(pages.size);
+    for (const q of again) expect(Number(q.query.since?.[0])).toBeGreaterThan(0);
   });
 
   it("bounds the orders counted: since the chat began, or since a date", async () => {
@@ -112,15 +159,25 @@ describe("list_conversations ordered: chats by what their customer bought", () =
   it("counts by assignee the same as the rows, from the index", async () => {
     const since = shopDay(-13);
     const chats = h.sandbox.messaging.conversations.filter((c) => !c.is_removed && at(c.updated_at) >= since && salesOf(h.sandbox, c).length === 0);
-    const expected = new Map<string, number>();
+    const expected = new Map<string, { count: number; people: Set<string> }>();
     for (const c of chats) {
       const names = c.current_assign_users.length ? c.current_assign_users.map((u) => u.name) : ["(unassigned)"];
-      for (const name of names) expected.set(name, (expected.get(name) ?? 0) + 1);
+      for (const name of names) {
+        const g = expected.get(name) ?? { count: 0, people: new Set<string>() };
+        g.count++;
+        g.people.add(globalPerson(c));
+        expected.set(name, g);
+      }
     }
     const r = await h.call("list_conversations", { ordered: false, since: "last 14 days", group_by: ["assignee"], limit: 50 });
     expect(r.data.complete).toBe(true);
     expect(r.data.total).toBe(chats.length);
-    expect(new Map((r.data.groups as { assignee: string; count: number }[]).map((g) => [g.assignee, g.count]))).toEqual(expected);
+    // Chats and the people they are with, each once: one person may have written several times.
+    const people = new Set(chats.map(globalPerson)).size;
+    expect(r.data.people).toBe(people);
+    expect(people).toBeLessThan(chats.length);
+    const groups = r.data.groups as { assignee: string; count: number; people: number }[];
+    expect(new Map(groups.map((g) => [g.assignee, { count: g.count, people: g.people }]))).toEqual(new Map([...expected].map(([k, g]) => [k, { count: g.count, people: g.people.size }])));
   });
 
   it("refuses what does not combine, naming what to do, before reading anything", async () => {

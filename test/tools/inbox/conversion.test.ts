@@ -19,7 +19,9 @@ const second = (t: string) => Math.floor(at(t) / 1000);
 
 interface Figures {
   count: number;
+  people: number;
   ordered: number;
+  people_ordered: number;
   orders: number;
   amount: number;
   rate_pct: number;
@@ -34,14 +36,17 @@ function chats(): ConversationRecord[] {
 
 /** Each group's figures, its chats labelled by `labels` (several: the chat counts under each). */
 function expected(labels: (c: ConversationRecord) => string[]): Map<string, Figures> {
-  const groups = new Map<string, { count: number; ordered: number; orders: Map<number, number> }>();
+  const groups = new Map<string, { count: number; ordered: number; orders: Map<number, number>; people: Set<string>; buyers: Set<string> }>();
   for (const c of chats()) {
+    const person = personOf(c);
     const start = second(c.inserted_at);
     const sales = salesOf(h.sandbox, c).filter((s) => second(s.order.inserted_at) >= start && second(s.order.inserted_at) <= start + DAYS * 86_400);
     for (const label of new Set(labels(c))) {
-      const g = groups.get(label) ?? { count: 0, ordered: 0, orders: new Map() };
+      const g = groups.get(label) ?? { count: 0, ordered: 0, orders: new Map(), people: new Set(), buyers: new Set() };
       g.count++;
+      g.people.add(person);
       if (sales.length) g.ordered++;
+      if (sales.length) g.buyers.add(person);
       for (const s of sales) g.orders.set(s.order.id, s.order.total_price_after_sub_discount);
       groups.set(label, g);
     }
@@ -51,7 +56,9 @@ function expected(labels: (c: ConversationRecord) => string[]): Map<string, Figu
       label,
       {
         count: g.count,
+        people: g.people.size,
         ordered: g.ordered,
+        people_ordered: g.buyers.size,
         orders: g.orders.size,
         amount: [...g.orders.values()].reduce((a, b) => a + b, 0),
         rate_pct: Math.round((g.ordered / g.count) * 1000) / 10,
@@ -61,7 +68,10 @@ function expected(labels: (c: ConversationRecord) => string[]): Map<string, Figu
 }
 
 type Group = Figures & Record<string, unknown>;
-const figures = ({ count, ordered, orders, amount, rate_pct }: Group): Figures => ({ count, ordered, orders, amount, rate_pct });
+const figures = ({ count, people, ordered, people_ordered, orders, amount, rate_pct }: Group): Figures => ({ count, people, ordered, people_ordered, orders, amount, rate_pct });
+
+/** Who a chat is with, the same on every page: the global id its page customer holds, else its psid. */
+const personOf = (c: ConversationRecord) => h.sandbox.messaging.customers.find((p) => p.page_id === c.page_id && p.psid === c.from.id)?.global_id ?? c.from.id;
 
 async function grouped(key: string, label: (g: Group) => string): Promise<{ groups: Map<string, Figures>; data: Record<string, unknown>; text: string }> {
   const r = await h.call("list_conversations", { ...SPAN, conversion_days: DAYS, group_by: [key], limit: 50 });
@@ -77,9 +87,11 @@ describe("list_conversations conversion_days: chats that led to an order", () =>
     const want = expected((c) => [c.page_id]);
     expect(groups).toEqual(want);
     const all = expected(() => ["all"]).get("all")!;
-    expect({ count: data.total, ordered: data.ordered, orders: data.orders, amount: data.amount, rate_pct: data.rate_pct }).toEqual(all);
-    // Sales happen: the figure is not a row of zeros.
+    expect({ count: data.total, people: data.people, ordered: data.ordered, people_ordered: data.people_ordered, orders: data.orders, amount: data.amount, rate_pct: data.rate_pct }).toEqual(all);
+    // Sales happen: the figure is not a row of zeros; and some people have several chats: people are fewer than chats.
     expect(all.ordered).toBeGreaterThan(3);
+    expect(all.people).toBeLessThan(all.count);
+    expect(data.note).toMatch(/people: the persons they are with, each once/);
     expect(data.currency).toBe("VND");
     expect(data.note).toMatch(/within 7 days of the chat's start/);
     expect(countTokens(text)).toBeLessThan(2_000);
@@ -94,13 +106,18 @@ describe("list_conversations conversion_days: chats that led to an order", () =>
     const named = (posts.data.groups as Group[]).find((g) => g.post !== "(no post)")!;
     const post = h.sandbox.messaging.posts.find((p) => p.id === named.post)!;
     expect(String(post.message ?? "")).toContain(String(named.post_text));
+    // Each post's row names its page; the "no post" row, of every page, none.
+    const pageName = (pageId: string) => h.sandbox.messaging.pages.find((p) => p.id === pageId)!.name;
+    for (const g of posts.data.groups as Group[]) expect(g.page, String(g.post)).toBe(g.post === "(no post)" ? undefined : pageName(h.sandbox.messaging.posts.find((p) => p.id === g.post)!.page_id));
 
     const ads = await grouped("ad", (g) => String(g.ad));
+    // Which link made an ad's orders, and the other basis named (get_ad_stats' pos_orders).
+    expect(ads.data.note).toMatch(/ad: the ads that brought the chat \(its ad_ids\).*get_ad_stats' pos_orders count instead the orders the POS attributes to an ad \(the order's ad_id\)/);
     expect(ads.groups).toEqual(expected((c) => (c.ad_ids.length ? c.ad_ids : ["(no ad)"])));
     for (const g of (ads.data.groups as Group[]).filter((x) => x.ad !== "(no ad)")) {
       const ad = h.sandbox.messaging.ads.find((a) => a.ad_id === g.ad)!;
       const campaign = h.sandbox.messaging.campaigns.find((c) => c.campaign_id === ad.campaign_id)!;
-      expect({ ad_name: g.ad_name, campaign: g.campaign }).toEqual({ ad_name: ad.name, campaign: campaign.name });
+      expect({ ad_name: g.ad_name, campaign: g.campaign, page: g.page }).toEqual({ ad_name: ad.name, campaign: campaign.name, page: pageName(ad.page_id) });
     }
   });
 
@@ -114,6 +131,6 @@ describe("list_conversations conversion_days: chats that led to an order", () =>
     const r = await h.call("list_conversations", { ...SPAN, conversion_days: DAYS });
     expect(r.data.groups).toBeUndefined();
     const all = expected(() => ["all"]).get("all")!;
-    expect({ count: r.data.total, ordered: r.data.ordered, orders: r.data.orders, amount: r.data.amount, rate_pct: r.data.rate_pct }).toEqual(all);
+    expect({ count: r.data.total, people: r.data.people, ordered: r.data.ordered, people_ordered: r.data.people_ordered, orders: r.data.orders, amount: r.data.amount, rate_pct: r.data.rate_pct }).toEqual(all);
   });
 });

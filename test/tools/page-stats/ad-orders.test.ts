@@ -72,6 +72,8 @@ describe("get_ad_stats: the POS's orders and revenue beside the spend", () => {
     expect(r.data.failed_pages).toEqual([expect.objectContaining({ page_id: denied.id, error: expect.stringMatching(/403/) })]);
     expect(rows.some((row) => row.page_id === denied.id)).toBe(false);
     expect(r.data.note).toMatch(/pos_orders, pos_revenue: the shop's POS sales .*canceled and deleted orders are none/);
+    // Which link attributed an order to an ad, and the other basis named.
+    expect(r.data.note).toMatch(/attributes to the row's ad \(the order's own ad_id.*The other basis, orders of the customers of chats an ad brought \(the chat's ad_ids\): list_conversations group_by ad with conversion_days/);
     expect(countTokens(r.text)).toBeLessThan(2_000);
   });
 
