@@ -1,5 +1,6 @@
 import type { ConversationListParams, MessagingClient } from "../clients/messaging.js";
 import type { Conversation } from "../clients/schemas/messaging.js";
+import { outside, rangeIgnored, repeated, utc } from "../clients/list-checks.js";
 import { normalizePhone } from "../format/phone.js";
 import { joinKey as key } from "./join-keys.js";
 import { unix } from "./order-rows.js";
@@ -89,6 +90,8 @@ export function conversationVersion(c: Conversation): number {
 
 /** Rows of one v2 call (the list has no page size). */
 const V2_PAGE = 60;
+/** What the read's messages call the list. */
+const LIST = "conversation list";
 /** An end far enough ahead that a clock ahead of ours still falls inside it. */
 const AHEAD_S = 86_400;
 
@@ -99,7 +102,9 @@ const AHEAD_S = 86_400;
  * what is left (the next refresh reads it), and none shifts into a place already passed. Only when
  * a whole call's conversations share one second is the list's own cursor followed within it.
  * Each call's rows go to `sink` as they come, with the span read whole so far: every second above
- * the last conversation's.
+ * the last conversation's. A conversation updated outside since/until (the list ignored them), or
+ * a call after the list's cursor bringing nothing new (it serves what it served before), stops the
+ * read: walked on, either would go on for ever.
  */
 export async function readConversations(
   list: (q: ConversationListParams) => Promise<{ conversations: Conversation[] }>,
@@ -114,7 +119,13 @@ export async function readConversations(
   let after: string | undefined;
   for (;;) {
     const { conversations } = await list({ since: since ?? 0, until: upper, ...(after ? { last_conversation_id: after } : {}) });
-    for (const c of conversations) rows.set(String(c.id), c);
+    const before = rows.size;
+    for (const c of conversations) {
+      const side = outside(unix(c.updated_at), { from: since ?? 0, to: upper });
+      if (side) throw rangeIgnored(LIST, side === "from" ? "since" : "until", `conversations updated ${side === "from" ? `from ${utc(since ?? 0)}` : `up to ${utc(upper)}`}`, `one updated ${c.updated_at}`);
+      rows.set(String(c.id), c);
+    }
+    if (after && conversations.length && rows.size === before) throw repeated(LIST, `the call after conversation ${after}`, "conversations it had served");
     sink?.rows(conversations);
     await progress(rows.size, undefined, `conversations read: ${rows.size}`);
     const last = conversations[conversations.length - 1];

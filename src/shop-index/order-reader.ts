@@ -1,5 +1,6 @@
 import type { OrderListParams, Paged } from "../clients/pos.js";
 import type { PosOrder } from "../clients/schemas/pos.js";
+import { endedBefore, ListMisbehaved, outside, pageKey, pageMemory, rangeIgnored, repeated, utc } from "../clients/list-checks.js";
 import { unix } from "./order-rows.js";
 import type { Progress, ReadSink } from "./row-index.js";
 import { OPEN } from "./store.js";
@@ -15,6 +16,12 @@ import { OPEN } from "./store.js";
  * the read and are in the last minutes, which are read last, oldest update first, from the last
  * update time read on (a keyset walk): an order updated meanwhile moves to the end of that walk
  * and is read there, so nothing is skipped however busy the shop.
+ *
+ * No read runs away on a list that misbehaves (issue 43): a short page ends a window or a walk
+ * whatever the total says, and a total that stays wrong asked again stops the read; an order
+ * outside the range asked (the list ignored it), a page served again, or parts of a window each
+ * counting as many orders as the whole (the total is not the range's) stop it too, and the error
+ * says what the list did. Once one request fails no other is sent.
  */
 
 type List = (params: OrderListParams) => Promise<Paged<PosOrder>>;
@@ -36,6 +43,8 @@ const ATTEMPTS = 2;
 const WALK_ROWS = 1_000;
 
 const ASC: OrderListParams["option_sort"] = "last_updated_order_asc";
+/** What the read's messages call the list. */
+const LIST = "order list";
 
 /** At most `n()` of the given tasks at once; while it is 0 none starts (it is asked again now and then). */
 function throttle(n: () => number) {
@@ -58,6 +67,8 @@ class Reading {
   readonly rows = new Map<string, PosOrder>();
   private readonly run = throttle(() => this.sink?.parallel?.(PARALLEL) ?? PARALLEL);
   private expected = 0;
+  /** Why the read stopped: once one request fails, no other is sent (the read fails whatever they bring). */
+  private halted: unknown;
 
   constructor(
     private readonly list: List,
@@ -66,7 +77,25 @@ class Reading {
   ) {}
 
   page(params: OrderListParams, page: number): Promise<Paged<PosOrder>> {
-    return this.run(() => this.list({ ...params, option_sort: ASC, page_number: page, page_size: PAGE }));
+    return this.run(() => this.fetch(params, page));
+  }
+
+  /** One page, its orders checked against the range asked: one outside it means the list ignored the range. */
+  private async fetch(params: OrderListParams, page: number): Promise<Paged<PosOrder>> {
+    if (this.halted) throw this.halted;
+    try {
+      const got = await this.list({ ...params, option_sort: ASC, page_number: page, page_size: PAGE });
+      const range = { from: params.startDateTime, to: params.endDateTime };
+      for (const order of got.data) {
+        const side = outside(unix(order.updated_at), range);
+        if (side === "from") throw rangeIgnored(LIST, "startDateTime", `orders updated from ${utc(range.from!)}`, `one updated ${order.updated_at}`);
+        if (side === "to") throw rangeIgnored(LIST, "endDateTime", `orders updated up to ${utc(range.to!)}`, `one updated ${order.updated_at}`);
+      }
+      return got;
+    } catch (error) {
+      this.halted ??= error;
+      throw error;
+    }
   }
 
   /** Orders read, and the span of update times they complete (every order of it read). */
@@ -99,31 +128,69 @@ class Reading {
       return this.report();
     }
     const pages = Math.ceil(total / PAGE);
-    if ((pages > LAST_PAGE || total > WINDOW_ROWS) && b > a) return this.split(a, b, Math.ceil(total / WINDOW_ROWS));
+    if ((pages > LAST_PAGE || total > WINDOW_ROWS) && b > a) return this.split(a, b, Math.ceil(total / WINDOW_ROWS), total);
     if (pages > LAST_PAGE) throw new Error(`more than ${LAST_PAGE * PAGE} orders were updated within one second`);
-    const rest = await Promise.all(Array.from({ length: pages - 1 }, (_, i) => this.page({ startDateTime: a, endDateTime: b }, i + 2)));
-    const read = new Map([head, ...rest].flatMap((p) => p.data).map((o) => [String(o.id), o]));
+    // A short page ends the window whatever its total says. Orders leaving it between the list's
+    // count and its page can make them differ for a moment; asked again, a total that still does is wrong.
+    if (head.data.length < PAGE) {
+      if (attempt < ATTEMPTS) return this.window(a, b, await this.page({ startDateTime: a, endDateTime: b }, 1), attempt + 1);
+      throw new ListMisbehaved(`${endedBefore(total, 1, LIST)} with ${head.data.length} orders updated from ${utc(a)} to ${utc(b)}`);
+    }
+    const read = new Map((await this.rest(a, b, head, pages)).flatMap((p) => p.data).map((o) => [String(o.id), o]));
     if (read.size === total) {
       this.keep([...read.values()], [a, b]);
       return this.report();
     }
-    // Orders left the window while it was read: read it again, then in halves.
-    if (attempt < ATTEMPTS) return this.window(a, b, await this.page({ startDateTime: a, endDateTime: b }, 1), attempt + 1);
-    if (b > a) return this.split(a, b, 2);
+    // Fewer orders than counted: orders left the window while it was read (its total shrinks: read
+    // it again, then in halves), or the total is not what the pages hold (the halves tell).
+    const again = await this.page({ startDateTime: a, endDateTime: b }, 1);
+    const now = again.total_entries ?? total;
+    if (now < total && attempt < ATTEMPTS) return this.window(a, b, again, attempt + 1);
+    if (b > a) return this.split(a, b, 2, now);
     throw new Error("orders kept moving while one second of updates was read");
   }
 
-  private async split(a: number, b: number, parts: number): Promise<void> {
+  /**
+   * Pages 2 to `pages` of a window, several at once; none is asked past the first short one (the
+   * window's orders end there, whatever its total said), and a page the window served before stops the read.
+   */
+  private async rest(a: number, b: number, head: Paged<PosOrder>, pages: number): Promise<Paged<PosOrder>[]> {
+    let end = pages;
+    const seen = pageMemory();
+    seen(1, head.data);
+    const rest = await Promise.all(
+      Array.from({ length: pages - 1 }, (_, i) =>
+        this.run(async () => {
+          const n = i + 2;
+          if (n > end) return undefined;
+          const got = await this.fetch({ startDateTime: a, endDateTime: b }, n);
+          if (got.data.length < PAGE) end = Math.min(end, n);
+          const earlier = seen(n, got.data);
+          if (earlier !== undefined) throw (this.halted ??= repeated(LIST, `page ${n} of updates from ${utc(a)} to ${utc(b)}`, `page ${earlier}'s orders`));
+          return got;
+        }),
+      ),
+    );
+    return [head, ...rest.filter((p) => p !== undefined)];
+  }
+
+  /**
+   * The window in `parts`, each read on its own. Their totals add up to at most the window's
+   * (orders only leave a span of the past): one part counting as many as the whole while another
+   * counts some means the total is not the range's, and splitting further would never end.
+   */
+  private async split(a: number, b: number, parts: number, total: number): Promise<void> {
     const n = Math.max(2, Math.min(parts, b - a + 1));
     const step = (b - a + 1) / n;
     const bounds = Array.from({ length: n }, (_, i) => [a + Math.floor(i * step), i === n - 1 ? b : a + Math.floor((i + 1) * step) - 1] as const);
-    await Promise.all(
-      bounds.map(async ([from, to]) => {
-        const head = await this.page({ startDateTime: from, endDateTime: to }, 1);
-        if (head.data.length) await this.window(from, to, head);
-        else this.keep([], [from, to]);
-      }),
-    );
+    const heads = await Promise.all(bounds.map(([from, to]) => this.page({ startDateTime: from, endDateTime: to }, 1)));
+    const counts = heads.map((h) => h.total_entries ?? 0);
+    if (Math.max(...counts) >= total && counts.reduce((sum, c) => sum + c, 0) > total) {
+      throw new ListMisbehaved(
+        `the ${LIST}'s total is not the range's: it counted ${total.toLocaleString("en-US")} orders updated from ${utc(a)} to ${utc(b)}, and ${Math.max(...counts).toLocaleString("en-US")} in a part of that`,
+      );
+    }
+    await Promise.all(bounds.map(([from, to], i) => (heads[i]!.data.length ? this.window(from, to, heads[i]!) : this.keep([], [from, to]))));
   }
 
   /**
@@ -133,12 +200,17 @@ class Reading {
   async tail(since: number | undefined, first?: Paged<PosOrder>): Promise<void> {
     let cursor = since;
     let page = 1;
+    let previous = "";
     for (let got = first; ; got = undefined) {
       got ??= await this.page({ startDateTime: cursor }, page);
       if (got.data.length < PAGE) {
         this.keep(got.data, [since ?? 0, OPEN]);
         return this.report();
       }
+      // Pages of one second (below): the next one serving the same orders would serve them for ever.
+      const key = pageKey(got.data);
+      if (page > 1 && key === previous) throw repeated(LIST, `page ${page} of updates from ${cursor === undefined ? "the oldest" : utc(cursor)}`, `page ${page - 1}'s orders`);
+      previous = key;
       const last = unix(got.data[got.data.length - 1]!.updated_at);
       if (last === undefined) throw new Error("an order in the list has no update time");
       // Ascending by update: every order updated before the last one read is read.
@@ -198,7 +270,9 @@ export async function readOrders(
   };
   const all = await readAll((q) => list({ ...q, include_removed: 1 }), since, until, progress, passing);
   if (streaming) return all;
-  const listed = new Set((await readAll(list, since, until, progress)).map((o) => String(o.id)));
+  // At the same pace as the first read: the index's own reads yield to the shop's questions.
+  const paced = { rows() {}, covered() {}, parallel: passing.parallel };
+  const listed = new Set((await readAll(list, since, until, progress, paced)).map((o) => String(o.id)));
   const marked = all.map((o) => (removalKnown([o]) ? o : { ...o, is_removed: !listed.has(String(o.id)) }));
   sink?.rows(marked);
   sink?.covered([since ?? 0, until ?? OPEN]);

@@ -1,4 +1,5 @@
 import { InputError } from "../../clients/errors.js";
+import { POST_2025_PROVINCE } from "../../clients/openapi/allow-list.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosCommune, PosDistrict, PosProvince } from "../../clients/schemas/pos.js";
 import { fold } from "../../text/fold.js";
@@ -13,6 +14,8 @@ const geoCache = cachePer<PosClient>("geo", { ttlMs: 24 * 60 * 60_000, maxEntrie
 
 /** The form of the service's place ids ("101", "10101", "84_VN101"), with room to spare. */
 const PLACE_ID = /^[A-Za-z0-9_-]{1,32}$/;
+/** Only a post-2025 id may leave district_id out (the contract's amendment): a list calling another id new is not believed. */
+const NEW_PROVINCE = new RegExp(POST_2025_PROVINCE);
 const HINT = "Take the ids from lookup_address (or pos://geo/provinces).";
 
 /** `id` when it has a place id's form; else an error naming the form, before any list is read. */
@@ -58,7 +61,7 @@ export class GeoIndex {
    */
   async wards(newProvinceId: string): Promise<PosCommune[]> {
     placeId("province_id", newProvinceId);
-    if (!(await this.provinces("new")).some((p) => String(p.id) === newProvinceId)) {
+    if (!NEW_PROVINCE.test(newProvinceId) || !(await this.provinces("new")).some((p) => String(p.id) === newProvinceId)) {
       throw new InputError("province_id", `${newProvinceId} is not a post-2025 province, whose wards need no district`, "Give the province's new_id, or list its communes by district_id.");
     }
     return this.cached(`w:${newProvinceId}`, (pos) => pos.listCommunes({ province_id: newProvinceId }));
