@@ -80,11 +80,16 @@ class Reading {
     return this.run(() => this.fetch(params, page));
   }
 
-  /** One page, its orders checked against the range asked: one outside it means the list ignored the range. */
-  private async fetch(params: OrderListParams, page: number): Promise<Paged<PosOrder>> {
+  /**
+   * One page, its orders checked against the range asked (one outside it means the list ignored
+   * the range) and, with `seen`, against the pages of its walk read before.
+   */
+  private async fetch(params: OrderListParams, page: number, seen?: ReturnType<typeof pageMemory>): Promise<Paged<PosOrder>> {
     if (this.halted) throw this.halted;
     try {
       const got = await this.list({ ...params, option_sort: ASC, page_number: page, page_size: PAGE });
+      const earlier = seen?.(page, got.data);
+      if (earlier !== undefined) throw repeated(LIST, `page ${page} of updates from ${utc(params.startDateTime ?? 0)}`, `page ${earlier}'s orders`);
       const range = { from: params.startDateTime, to: params.endDateTime };
       for (const order of got.data) {
         const side = outside(unix(order.updated_at), range);
@@ -163,10 +168,8 @@ class Reading {
         this.run(async () => {
           const n = i + 2;
           if (n > end) return undefined;
-          const got = await this.fetch({ startDateTime: a, endDateTime: b }, n);
+          const got = await this.fetch({ startDateTime: a, endDateTime: b }, n, seen);
           if (got.data.length < PAGE) end = Math.min(end, n);
-          const earlier = seen(n, got.data);
-          if (earlier !== undefined) throw (this.halted ??= repeated(LIST, `page ${n} of updates from ${utc(a)} to ${utc(b)}`, `page ${earlier}'s orders`));
           return got;
         }),
       ),
