@@ -39,6 +39,8 @@ const HELD_MS = 200;
 const TAIL_S = 300;
 /** A window read this many times without its count agreeing is split (or, one second long, given up). */
 const ATTEMPTS = 2;
+/** Parts a window whose pages end before its total is split into at most (their heads are read at once). */
+const MOST_PARTS = 16;
 /** Up to this many orders to read, one walk is as quick as windows (a refresh is mostly one request). */
 const WALK_ROWS = 1_000;
 
@@ -151,8 +153,10 @@ class Reading {
     const again = await this.page({ startDateTime: a, endDateTime: b }, 1);
     const now = again.total_entries ?? total;
     if (now < total && attempt < ATTEMPTS) return this.window(a, b, again, attempt + 1);
-    if (b > a) return this.split(a, b, 2, now);
-    throw new Error("orders kept moving while one second of updates was read");
+    if (b === a) throw new Error("orders kept moving while one second of updates was read");
+    if (now < total) return this.split(a, b, 2, now);
+    // The total stands and the pages end before it: parts of about what the pages served.
+    return this.split(a, b, Math.min(MOST_PARTS, Math.ceil(now / read.size)), now);
   }
 
   /**
