@@ -32,7 +32,8 @@ export const rangeIgnored = (list: string, param: string, asked: string, served:
   new ListMisbehaved(`the ${list} ignored ${param}: asked for ${asked}, it served ${served}`);
 
 /** The words for pages that ended before the list's total: "the list's total said 1,418; its pages ended at 3". */
-export const endedBefore = (total: number, page: number, list = "list"): string => `the ${list}'s total said ${total.toLocaleString("en-US")}; its pages ended at ${page}`;
+export const endedBefore = (total: number, page: number, list = "list"): string =>
+  `the ${list}'s total said ${total.toLocaleString("en-US")}; ${page > 0 ? `its pages ended at ${page}` : "it served no rows"}`;
 
 /** A page's rows by their ids in order (the whole row where it has none): two pages alike have the same key. */
 export function pageKey(rows: readonly unknown[]): string {

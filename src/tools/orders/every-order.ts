@@ -1,9 +1,10 @@
 import type { OrderListParams } from "../../clients/pos.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
-import { boundedByUpdate, listedBy, selectOf, unindexable } from "../../shop-index/order-rows.js";
+import { outside, rangeIgnored, utc } from "../../clients/list-checks.js";
+import { boundedByUpdate, listedBy, selectOf, unindexable, unix } from "../../shop-index/order-rows.js";
 import { IndexFull, type ReadState } from "../../shop-index/row-index.js";
 import { readBy, type ToolContext } from "../define.js";
-import { type Sweep, sweep } from "../pos/sweep.js";
+import { type RowCheck, type Sweep, sweep } from "../pos/sweep.js";
 import { LAST_DISTINCT_PAGE } from "./order-ref.js";
 
 /** Most orders one sweep reads, and its time: past either it answers with what it read. Tests lower them. */
@@ -66,6 +67,26 @@ export function sweepOrders(ctx: ToolContext, shopId: string, query: OrderListPa
     { rows: SWEEP_BOUNDS.orders, ms: Math.max(0, Math.min(SWEEP_BOUNDS.ms, readBy(ctx) - Date.now())), lastPage: LAST_DISTINCT_PAGE, parallel: PARALLEL_PAGES },
     (pos, page_number, page_size) => pos.listOrders(shopId, { ...query, page_number, page_size }),
     ctx.progress,
+    rangeCheck(query),
   );
+}
+
+/**
+ * An order the list served outside the time range asked, when the range is on a time the order
+ * itself carries (created, updated): the list ignored that end of it. A range on a status reached
+ * or a carrier's time is left to the list, whose reading of a history may differ from ours.
+ */
+function rangeCheck(query: OrderListParams): RowCheck<PosOrder> | undefined {
+  const field = String(query.updateStatus ?? "inserted_at");
+  const range = { from: query.startDateTime, to: query.endDateTime };
+  if ((field !== "inserted_at" && field !== "updated_at") || (range.from === undefined && range.to === undefined)) return undefined;
+  const what = field === "inserted_at" ? "created" : "updated";
+  return (order) => {
+    const at = order[field];
+    const side = outside(unix(at), range);
+    if (!side) return undefined;
+    const [param, asked] = side === "from" ? ["startDateTime", `from ${utc(range.from!)}`] : ["endDateTime", `up to ${utc(range.to!)}`];
+    return rangeIgnored("order list", param, `orders ${what} ${asked}`, `one ${what} ${at}`).message;
+  };
 }
 
