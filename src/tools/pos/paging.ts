@@ -65,6 +65,11 @@ export async function walkPages<T>(state: PageState, options: WalkOptions<T>): P
   let total: number | undefined;
   // The live service caps page sizes: with a total, the size it serves decides whether more follow.
   let served = 0;
+  /**
+   * Where the list's rows end, as far as read: the last page with rows, its rows, and the fullest
+   * page before it in this walk; before any, the page before the walk's first, taken as full.
+   */
+  let end = { pg: pg - 1, rows: ps, fullest: ps };
   const seen = pageMemory();
   for (;;) {
     if (maxPage !== undefined && pg > maxPage) return { rows, next: { pg, off: 0, ps }, total };
@@ -79,12 +84,13 @@ export async function walkPages<T>(state: PageState, options: WalkOptions<T>): P
     }
     if (i < page.data.length) return { rows, next: { pg, off: i, ps }, total };
     const short = page.data.length === 0 || page.data.length < served;
+    if (page.data.length) end = { pg, rows: page.data.length, fullest: served };
     served = Math.max(served, page.data.length);
     const more = !short && (total === undefined ? page.data.length >= ps : pg * served < total);
     if (!more) {
-      // The rows the list held up to here, had every page before this one been as full as the fullest.
-      const held = (pg - 1) * (served || ps) + page.data.length;
-      return total !== undefined && held < total ? { rows, note: endedBefore(total, page.data.length ? pg : pg - 1) } : { rows, total };
+      // The rows the list held, had every page before its last been as full as the fullest read before it (else as asked).
+      const held = (end.pg - 1) * (end.fullest || ps) + end.rows;
+      return total !== undefined && held < total ? { rows, note: endedBefore(total, end.pg) } : { rows, total };
     }
     pg += 1;
     off = 0;
