@@ -31,6 +31,8 @@ const KEPT = [
   "has_phone",
   "recent_phone_numbers",
   "post_id",
+  // The ads that brought the chat: conversion per ad (list_conversations group_by ad).
+  "ad_ids",
   "last_sent_by",
   "last_customer_interactive_at",
   "message_count",
@@ -86,6 +88,20 @@ export function conversationVersion(c: Conversation): number {
   const updated = unix(c.updated_at) ?? 0;
   const pushed = preciseTime((c as Loose).event_at);
   return pushed !== undefined && Math.floor(pushed) === updated ? pushed : updated + SECOND_END;
+}
+
+/**
+ * What a chat is joined to orders by (TableShape.keys): its own id (an order's link to it), its
+ * customer's ids on the platform, the phones it captured (national form); never the name.
+ */
+export function conversationKeys(c: Conversation): string[] {
+  const raw = c as Loose;
+  const socials = [c.customers?.[0]?.fb_id, raw.from_psid, (raw.from as Loose | undefined)?.id];
+  const phones = (Array.isArray(raw.recent_phone_numbers) ? raw.recent_phone_numbers : []).map((p) => {
+    const text = typeof p === "string" ? p : (p as Loose | null)?.phone_number;
+    return typeof text === "string" ? normalizePhone(text) : undefined;
+  });
+  return [key("c", c.id), ...socials.map((s) => key("f", s)), ...phones.map((p) => key("p", p))].filter((k): k is string => k !== undefined);
 }
 
 /** Rows of one v2 call (the list has no page size). */
@@ -158,15 +174,7 @@ export function conversationKind(pageId: string): IndexKind<Conversation, Messag
     version: conversationVersion,
     heavy: [],
     columns: {},
-    keys: (c) => {
-      const raw = c as Loose;
-      const socials = [c.customers?.[0]?.fb_id, raw.from_psid, (raw.from as Loose | undefined)?.id];
-      const phones = (Array.isArray(raw.recent_phone_numbers) ? raw.recent_phone_numbers : []).map((p) => {
-        const text = typeof p === "string" ? p : (p as Loose | null)?.phone_number;
-        return typeof text === "string" ? normalizePhone(text) : undefined;
-      });
-      return [key("c", c.id), ...socials.map((s) => key("f", s)), ...phones.map((p) => key("p", p))].filter((k): k is string => k !== undefined);
-    },
+    keys: conversationKeys,
     async read(client, since, until, progress, sink) {
       await readConversations((q) => client.listConversations(pageId, q), since, until, progress, {
         rows: (batch) => sink.rows(batch.map(indexedConversation)),

@@ -1,6 +1,6 @@
 import type { PosClient } from "../clients/pos.js";
 import type { PosOrder } from "../clients/schemas/pos.js";
-import { num } from "../format/compact.js";
+import { id, num } from "../format/compact.js";
 import { customerIdOf } from "../format/orders.js";
 import { normalizePhone } from "../format/phone.js";
 import { joinKey as key } from "./join-keys.js";
@@ -26,6 +26,9 @@ export function orderKind(shopId: string): IndexKind<PosOrder, PosClient> {
       status: (o) => (typeof o.status === "number" ? o.status : undefined),
       amount: (o) => num(o.total_price_after_sub_discount) ?? num(o.total_price),
       customer: customerIdOf,
+      // What an ad sold, as the POS attributes the order (get_ad_stats' orders and revenue), of which page.
+      ad: (o) => id((o as { ad_id?: unknown }).ad_id),
+      page: (o) => id(o.page_id),
     },
     keys: (o) => {
       const phone = typeof o.bill_phone_number === "string" ? normalizePhone(o.bill_phone_number) : undefined;

@@ -5,7 +5,7 @@ import { isTransient } from "../clients/http.js";
 import { whileReading } from "../heap-mode.js";
 import type { Logger } from "../log.js";
 import { addSpan, gaps, heldBack } from "./spans.js";
-import { type IndexMeta, type IndexStore, type Into, type Joined, mergeMeta, NOTHING, OPEN, type Reading, type RowTable, SCHEMA, type Select, type Span, type TableShape } from "./store.js";
+import { type IndexMeta, type IndexStore, type Into, type Joined, type Linked, mergeMeta, NOTHING, OPEN, type Reading, type RowTable, SCHEMA, type Select, type Span, type Tallied, type TableShape } from "./store.js";
 
 /**
  * An index of one upstream list (a shop's orders, a page's conversations): the rows already read,
@@ -286,6 +286,15 @@ export class RowIndex<R, C extends object> {
    */
   join<O, D extends object>(other: RowIndex<O, D>, mine?: Select, theirs?: Select): Iterable<Joined> {
     return { [Symbol.iterator]: () => this.table.join(other.table as RowTable<unknown>, mine, theirs) };
+  }
+
+  /** Queries of the rows as the table holds them now (view first): RowTable.linked and RowTable.tally. */
+  linked(keys: readonly string[], select?: Select): Linked[] {
+    return this.table.linked(keys, select);
+  }
+
+  tally(by: readonly string[], sum: string, select?: Select, not?: [string, readonly number[]]): Tallied[] {
+    return this.table.tally(by, sum, select, not);
   }
 
   /** Applies rows pushed by the upstream (webhooks): each only if at least as new as the row held; how many changed. */

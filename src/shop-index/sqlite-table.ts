@@ -1,11 +1,11 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import { type IndexMeta, JOIN_HOW, type Joined, type RowTable, type Select, type TableShape } from "./store.js";
+import { type IndexMeta, JOIN_HOW, type Joined, type Linked, type RowTable, type Select, type Tallied, type TableShape } from "./store.js";
 
 /**
  * Bumped when the tables' layout changes: a database of another layout is emptied and made anew
  * (the index reads the upstream again, as for any copy it cannot use).
  */
-const LAYOUT = 2;
+const LAYOUT = 3;
 
 /** Readies `db` for indexes (once per database); throws when it cannot be read through. */
 export function prepareTables(db: DatabaseSync): void {
@@ -26,6 +26,9 @@ type Stored = { body: string; extra: string | null };
 const lasting = (meta: IndexMeta) => JSON.stringify([meta.schema, meta.from, meta.watermark, meta.dirtyAt ?? null, meta.reading ?? null]);
 
 const HOW_RANK = Object.keys(JOIN_HOW);
+/** The strongest way a row is reached: its key's first letter, ranked as JOIN_HOW lists them (1 strongest). */
+const RANK = `instr('${HOW_RANK.join("")}', substr(ok.key, 1, 1))`;
+const howOf = (rank: unknown) => JOIN_HOW[HOW_RANK[Number(rank) - 1] as keyof typeof JOIN_HOW];
 
 /**
  * One index's rows in the table of their kind, named `ix` (a hash: never a credential). Beside each
@@ -127,10 +130,9 @@ export class SqliteTable<R> implements RowTable<R> {
     const [mineWhere, mineArgs] = this.range(mine, "c.");
     const [theirsWhere, theirsArgs] = other.range(theirs, "o.");
     const columns = other.columns.map(([name]) => `, o.${name} AS ${name}`).join("");
-    // The strongest way each chat reaches each order: its key's first letter, ranked as JOIN_HOW lists them.
-    const rank = `min(instr('${HOW_RANK.join("")}', substr(ok.key, 1, 1)))`;
+    // The strongest way each chat reaches each order.
     const statement = this.prepared(
-      `SELECT ck.id AS chat, o.id AS ord, ${rank} AS how, o.inserted AS inserted${columns}
+      `SELECT ck.id AS chat, o.id AS ord, min(${RANK}) AS how, o.inserted AS inserted${columns}
        FROM ${a}_keys ck
        JOIN ${a} c ON c.ix = ck.ix AND c.id = ck.id
        JOIN ${b}_keys ok ON ok.key = ck.key AND ok.ix = ?
@@ -143,11 +145,48 @@ export class SqliteTable<R> implements RowTable<R> {
       yield {
         chat: String(chat),
         order: String(ord),
-        how: JOIN_HOW[HOW_RANK[Number(how) - 1] as keyof typeof JOIN_HOW],
+        how: howOf(how),
         inserted: inserted === null ? null : Number(inserted),
         columns: rest,
       };
     }
+  }
+
+  linked(keys: readonly string[], select: Select = {}): Linked[] {
+    const wanted = [...new Set(keys)];
+    if (wanted.length === 0) return [];
+    const t = this.shape.table;
+    const [where, args] = this.range(select, "o.");
+    const columns = this.columns.map(([name]) => `, o.${name} AS ${name}`).join("");
+    // By the keys' index (key, ix): a chat's few keys reach its orders without a scan of the table.
+    const statement = this.prepared(
+      `SELECT o.id AS ord, min(${RANK}) AS how, o.inserted AS inserted${columns}
+       FROM ${t}_keys ok JOIN ${t} o ON o.ix = ok.ix AND o.id = ok.id
+       WHERE ok.key IN (${wanted.map(() => "?").join(", ")}) AND ok.ix = ? AND o.listed = 1${where}
+       GROUP BY o.id`,
+    );
+    return (statement.all(...wanted, this.ix, ...args) as Record<string, string | number | null>[]).map(({ ord, how, inserted, ...rest }) => ({
+      order: String(ord),
+      how: howOf(how),
+      inserted: inserted === null ? null : Number(inserted),
+      columns: rest,
+    }));
+  }
+
+  tally(by: readonly string[], sum: string, select: Select = {}, not?: [string, readonly number[]]): Tallied[] {
+    // Column names go into the statement: only the kind's own.
+    for (const name of [...by, sum, ...(not ? [not[0]] : [])]) if (!(name in this.shape.columns)) throw new Error(`no column ${name} in ${this.shape.table}`);
+    const [where, args] = this.range(select, "");
+    const excluded = not?.[1].length ? ` AND (${not[0]} IS NULL OR ${not[0]} NOT IN (${not[1].map(() => "?").join(", ")}))` : "";
+    const values = by.map((name, i) => `${name} AS v${i}`).join(", ");
+    const statement = this.prepared(
+      `SELECT ${values}, count(*) AS count, total(${sum}) AS sum FROM ${this.shape.table} WHERE ix = ?${where} AND listed = 1${excluded} GROUP BY ${by.join(", ")}`,
+    );
+    return (statement.all(this.ix, ...args, ...(not?.[1] ?? [])) as Record<string, string | number | null>[]).map((row) => ({
+      values: by.map((_, i) => row[`v${i}`] ?? null),
+      count: Number(row.count),
+      sum: Number(row.sum),
+    }));
   }
 
   meta(): IndexMeta | undefined {

@@ -7,7 +7,7 @@
  */
 
 /** Raise it whenever a row's stored shape or the meaning of the meta changes: older stores are read as empty. */
-export const SCHEMA = 4;
+export const SCHEMA = 5;
 
 export interface IndexMeta {
   schema: number;
@@ -107,6 +107,16 @@ export interface Joined {
   columns: Record<string, string | number | null>;
 }
 
+/** A row of another kind's (an order) joined to join keys (a chat's): how, its creation and its columns (as Joined). */
+export type Linked = Omit<Joined, "chat">;
+
+/** Rows counted per values of some columns: how many, and what another column of theirs sums to. */
+export interface Tallied {
+  values: (string | number | null)[];
+  count: number;
+  sum: number;
+}
+
 /**
  * Which rows a scan reads: those whose `by` time (Unix seconds; updated unless said) lies within
  * [from, to], either end open when unset; `full` adds the parts only some questions read (an
@@ -153,6 +163,16 @@ export interface RowTable<R> {
    * each picked by a select (its time range), read as iterated: the join happens where the rows live.
    */
   join(other: RowTable<unknown>, mine?: Select, theirs?: Select): IterableIterator<Joined>;
+  /**
+   * The rows listed that share any of `keys` (another kind's join keys: one chat's) and that `select`
+   * picks, each by the strongest key shared: a lookup by the keys' own index, whatever the table holds.
+   */
+  linked(keys: readonly string[], select?: Select): Linked[];
+  /**
+   * Per values of the columns `by`, the rows listed that `select` picks, less those whose column
+   * `not[0]` holds one of `not[1]` (an order's void statuses), counted and their column `sum` summed.
+   */
+  tally(by: readonly string[], sum: string, select?: Select, not?: [string, readonly number[]]): Tallied[];
 }
 
 /**

@@ -4,6 +4,7 @@ import { makeConfig } from "../../src/config.js";
 import { normalizePhone } from "../../src/format/phone.js";
 import { Logger } from "../../src/log.js";
 import { Sandbox } from "../../src/sandbox/index.js";
+import { conversationKeys } from "../../src/shop-index/conversation-rows.js";
 import { closeShopIndexes, shopIndexFor } from "../../src/shop-index/service.js";
 
 // Chats joined to orders where the rows live (SQLite): every pair of a page's chat and a shop's order
@@ -76,5 +77,35 @@ describe("a page's chats joined to a shop's orders", () => {
     const sample = recent[0]!;
     const order = sandbox.pos.orders.find((o) => String(o.id) === sample.order)!;
     expect(sample.columns).toMatchObject({ status: order.status, amount: order.total_price_after_sub_discount });
+  });
+
+  it("looks one chat's orders up by its keys, and counts a column's values, as the join and the raw records do", async () => {
+    const shopId = String(sandbox.pos.shop.id);
+    const orders = index.orders(shopId);
+    const page = sandbox.messaging.pages[0]!;
+    const chats = index.conversations(page.id);
+    await orders.view(clients.pos, null, async () => {});
+    await chats.view(clients.messaging, null, async () => {});
+    const joined = new Map<string, Map<string, string>>();
+    for (const j of chats.join(orders)) joined.set(j.chat, (joined.get(j.chat) ?? new Map()).set(j.order, j.how));
+    expect(joined.size).toBeGreaterThan(10);
+    for (const [chat, pairs] of joined) {
+      const row = chats.get(chat)!;
+      const found = orders.linked(conversationKeys(row));
+      expect(new Map(found.map((o) => [o.order, o.how])), chat).toEqual(pairs);
+    }
+    // Sales per ad created in the last 30 days, as the raw records count them.
+    const from = Math.floor(Date.now() / 1000) - 30 * 86_400;
+    const want = new Map<string, { count: number; sum: number }>();
+    for (const o of sandbox.pos.orders) {
+      if (o.is_removed || o.status === 6 || o.status === 7 || !o.ad_id || Date.parse(`${o.inserted_at}Z`) / 1000 < from) continue;
+      const t = want.get(o.ad_id) ?? { count: 0, sum: 0 };
+      t.count++;
+      t.sum += o.total_price_after_sub_discount;
+      want.set(o.ad_id, t);
+    }
+    const tallied = orders.tally(["ad"], "amount", { by: "inserted", from }, ["status", [6, 7]]).filter((t) => t.values[0] !== null);
+    expect(new Map(tallied.map((t) => [String(t.values[0]), { count: t.count, sum: t.sum }]))).toEqual(want);
+    expect(() => orders.tally(["ad; DROP TABLE orders"], "amount")).toThrow(/no column/);
   });
 });

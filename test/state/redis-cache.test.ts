@@ -57,12 +57,12 @@ describe("caches shared through Redis (real Redis)", () => {
     const state = await open();
     const token = "pat-sealed-secret-0123456789";
     const cache = state.scope("sealed", sealKey(["user-token-1"])).cache("pages", { ttlMs: 60_000, secret: true });
-    await cache.get("directory", async () => ({ tokens: { p1: token } }));
+    await cache.get("directory", async () => ({ tokens: { "page-one-plain-key": token } }));
     await new Promise((r) => setTimeout(r, 20));
     const keys = await state.link.client.keys("pmcp:{sealed}:*");
     const stored = (await Promise.all(keys.filter((k) => !k.endsWith("#index")).map((k) => state.link.client.get(k)))).join("");
     expect(stored).not.toContain(token);
-    expect(stored).not.toContain("p1");
+    expect(stored).not.toContain("page-one-plain-key");
     // Same namespace, another seal key (credentials that hash alike cannot exist; a forged entry would): read afresh.
     const intruder = await open();
     const loaded = await intruder.scope("sealed", sealKey(["someone-else"])).cache("pages", { ttlMs: 60_000, secret: true }).get("directory", async () => ({ tokens: {} }));

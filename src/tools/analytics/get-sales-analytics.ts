@@ -243,7 +243,7 @@ export const getSalesAnalytics = defineTool({
       }),
       // The metric names only explain the figures: without them the figures still stand.
       salesMetrics(ctx, shopId).catch(() => []),
-      aboutReturns ? cameBack(ctx.pos, shopId, { from: toUnix(range.since), to: toUnix(range.until) }) : Promise.resolve(undefined),
+      aboutReturns ? cameBack(ctx, shopId, { from: toUnix(range.since), to: toUnix(range.until) }) : Promise.resolve(undefined),
     ]);
     const [inRange, outside] = returnsApart ? byRange(read, toDateInZone(range.since, tz), toDateInZone(range.until, tz)) : [read, []];
     const countsCanceled = input.include_canceled === true || asksCanceled(filter);

@@ -10,13 +10,13 @@ export const assignConversation = defineTool({
   name: "assign_conversation",
   title: "Assign conversation",
   description:
-    "Set a conversation's staff, replacing current ones. Example: assignees [\"Minh\"].",
+    "Set a conversation's staff, replacing current ones.",
   toolset: "inbox",
   annotations: OVERWRITE,
   input: z.object({
     page_id: pageIdInput,
     conversation_id: conversationIdInput,
-    assignees: jsonish(z.array(z.string().min(1).max(200)).max(20)).describe("Staff ids, names or emails (list_page_users, toolset pages); [] unassigns"),
+    assignees: jsonish(z.array(z.string().min(1).max(200)).max(20)).describe("Staff ids, names or emails (as get_staff_stats names them); [] unassigns"),
   }),
   output: z.object({
     conversation_id: z.string(),

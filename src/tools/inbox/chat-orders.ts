@@ -53,15 +53,15 @@ export interface OpenOrders {
 const SHOWN = 3;
 
 /** Refused before any read: the join needs the POS. */
-export function requirePos(ctx: Pick<ToolContext, "config">): void {
+export function requirePos(ctx: Pick<ToolContext, "config">, field = "with_open_orders"): void {
   if (Object.keys(ctx.config.posApiKeys).length === 0) {
-    throw new InputError("with_open_orders", "needs the POS: no POS api key is configured", "Drop with_open_orders, or set PANCAKE_POS_API_KEY.");
+    throw new InputError(field, "needs the POS: no POS api key is configured", `Drop ${field}, or set PANCAKE_POS_API_KEY.`);
   }
 }
 
 /** The shops whose orders are read, by id with their names where known: those configured by id, and those a wildcard key sees. */
-async function shopsOf(ctx: ToolContext): Promise<Map<string, string | undefined>> {
-  requirePos(ctx);
+export async function shopsOf(ctx: ToolContext, field?: string): Promise<Map<string, string | undefined>> {
+  requirePos(ctx, field);
   const configured = Object.keys(ctx.config.posApiKeys);
   const named = configured.filter((k) => k !== "*");
   const seen = named.length === configured.length ? [] : await cachedShops(ctx.pos);

@@ -23,6 +23,11 @@ import {
 import { type GROUP_KEYS, LIMIT_MAX, type ListConversationsInput, PAGED_SPAN_DAYS } from "./list-conversations-input.js";
 import { rankGroups, restNote } from "../group-rows.js";
 import { OPEN_ORDERS_NOTE } from "./chat-orders.js";
+import { orderedNote } from "./chat-sales.js";
+import { unix } from "../../shop-index/order-rows.js";
+import { postTexts } from "../orders/post-names.js";
+import { adNames } from "../page-stats/ad-names.js";
+import { readBy } from "../define.js";
 
 /**
  * list_conversations with group_by: "new comment threads per page last week", "conversations by
@@ -35,12 +40,14 @@ type GroupKey = (typeof GROUP_KEYS)[number];
 
 const NO_TAG = "(no tag)";
 const UNASSIGNED = "(unassigned)";
+const NO_POST = "(no post)";
+const NO_AD = "(no ad)";
 
 export const groupsOutput = {
   groups: z.array(z.looseObject({ count: z.number() })).optional(),
-  other: z.object({ groups: z.number(), count: z.number() }).optional(),
+  other: z.looseObject({ groups: z.number(), count: z.number() }).optional(),
   /** By day: the days before the newest `limit`, summed. */
-  earlier: z.object({ groups: z.number(), count: z.number() }).optional(),
+  earlier: z.looseObject({ groups: z.number(), count: z.number() }).optional(),
   complete: z.boolean().optional(),
   ask_again_in_s: z.number().optional().describe("Not complete: a read goes on in the background; ask again after this many seconds"),
 };
@@ -54,19 +61,23 @@ interface KeyValue {
 interface Group {
   fields: Record<string, string>;
   count: number;
+  /** conversion_days: the group's chats that led to an order, and those orders (each once) with their amounts. */
+  ordered?: number;
+  sales?: Map<string, number>;
 }
 
 const pageFields = (ctx: ToolContext, pageId: string) => ({ page: ctx.messaging.pageName(pageId) ?? pageId, page_id: pageId });
 
-function valuesOf(key: GroupKey, { c, r }: Match, ctx: ToolContext, day: (m: Match) => string): KeyValue[] {
+function valuesOf(key: GroupKey, m: Match, ctx: ToolContext, day: (m: Match) => string): KeyValue[] {
+  const { c } = m;
   switch (key) {
     case "page":
-      return [{ id: r.pageId, fields: pageFields(ctx, r.pageId) }];
+      return [{ id: m.pageId, fields: pageFields(ctx, m.pageId) }];
     case "type":
       return [{ id: c.type ?? "", fields: { type: c.type ?? "" } }];
     case "tag": {
       // The same tag has another id on each page: a tag is its name, as get_page_stats sums tags.
-      const names = tagLabels(c.tags, r.value?.tags ?? new Map());
+      const names = tagLabels(c.tags, m.tags);
       return names.length ? names.map((name) => ({ id: fold(name), fields: { tag: name } })) : [{ id: "", fields: { tag: NO_TAG } }];
     }
     case "assignee": {
@@ -77,7 +88,16 @@ function valuesOf(key: GroupKey, { c, r }: Match, ctx: ToolContext, day: (m: Mat
       return users.length ? users : [{ id: "", fields: { assignee: UNASSIGNED } }];
     }
     case "day":
-      return [{ id: day({ c, r }), fields: { day: day({ c, r }) } }];
+      return [{ id: day(m), fields: { day: day(m) } }];
+    case "post": {
+      const post = id(c.post_id);
+      return [{ id: post ?? "", fields: { post: post ?? NO_POST } }];
+    }
+    case "ad": {
+      // The ads that brought the chat (several: it counts under each).
+      const ads = [...new Set(((c as { ad_ids?: unknown }).ad_ids as unknown[] | undefined ?? []).map(id).filter((a): a is string => a !== undefined))];
+      return ads.length ? ads.map((ad) => ({ id: ad, fields: { ad } })) : [{ id: "", fields: { ad: NO_AD } }];
+    }
   }
 }
 
@@ -94,14 +114,47 @@ function combinations(keys: readonly GroupKey[], m: Match, ctx: ToolContext, day
  * by count, the largest first, the rest summed in `other` (group-rows.ts, as search_orders ranks).
  */
 function ranked(groups: Group[], keys: readonly GroupKey[], input: Pick<ListConversationsInput, "limit" | "ascending">) {
-  const labelled = groups.map((g) => ({ labels: Object.values(g.fields), figures: { count: g.count }, fields: g.fields }));
+  const labelled = groups.map((g) => ({ labels: Object.values(g.fields), figures: { count: g.count, ...salesFigures(g) }, fields: g.fields }));
   const { top, rest } = rankGroups(labelled, { figure: "count", limit: input.limit, inTimeOrder: keys[0] === "day", ascending: input.ascending });
   const rows = {
-    groups: top.map((g) => ({ ...g.fields, count: g.figures.count })),
-    ...(rest ? { [rest.label]: { groups: rest.groups, count: rest.figures.count ?? 0 } } : {}),
+    groups: top.map((g) => ({ ...g.fields, ...conversion(g.figures) })),
+    ...(rest ? { [rest.label]: { groups: rest.groups, ...conversion(rest.figures) } } : {}),
   };
   return { rows, note: restNote(rest, LIMIT_MAX) };
 }
+
+/** A group's sales figures (conversion_days): the chats that led to an order, and those orders once each. */
+const salesFigures = (g: Pick<Group, "ordered" | "sales">): Record<string, number> =>
+  g.sales ? { ordered: g.ordered ?? 0, orders: g.sales.size, amount: [...g.sales.values()].reduce((a, b) => a + b, 0) } : {};
+
+/** Post groups named by the post's words, ad groups by the ad's and its campaign's names (its page's ad report). */
+async function nameGroups(rows: Record<string, unknown>[] | undefined, keys: readonly GroupKey[], input: ListConversationsInput, ctx: ToolContext): Promise<void> {
+  if (!rows?.length) return;
+  const ids = (key: string, none: string) => rows.map((r) => r[key]).filter((v): v is string => typeof v === "string" && v !== none);
+  const [posts, ads] = await Promise.all([
+    keys.includes("post") ? postTexts(ctx.messaging, ids("post", NO_POST), readBy(ctx)) : undefined,
+    keys.includes("ad") ? adNames(ctx, input.page_ids, readBy(ctx)) : undefined,
+  ]);
+  rows.forEach((row, i) => {
+    const ad = typeof row.ad === "string" ? ads?.ads.get(row.ad) : undefined;
+    const names = { post_text: typeof row.post === "string" ? posts?.get(row.post) : undefined, ad_name: ad?.name, campaign: ad?.campaign };
+    // The names beside the ids they name, before the figures.
+    const labels = Object.fromEntries(Object.entries(row).filter(([k]) => !FIGURE_KEYS.has(k)));
+    rows[i] = { ...labels, ...names, ...row };
+  });
+}
+
+const FIGURE_KEYS = new Set(["count", "ordered", "rate_pct", "orders", "amount"]);
+
+/** A row's count, and with conversion_days its sales and the share of its chats that ordered. */
+const conversion = (f: Record<string, number>) =>
+  f.ordered === undefined
+    ? { count: f.count ?? 0 }
+    : { count: f.count ?? 0, ordered: f.ordered, rate_pct: f.count ? Math.round((f.ordered / f.count) * 1000) / 10 : 0, orders: f.orders ?? 0, amount: f.amount ?? 0 };
+
+/** What conversion_days counted, once an answer. */
+const conversionNote = (window: string) =>
+  `ordered: chats whose customer placed an order ${window} (a sale: canceled and deleted orders are none), joined by the order's link to the chat, the chat's social id on the order or a phone it captured, never by name; rate_pct = ordered / count; orders, amount (goods after discounts, excl. shipping): those orders, each once a group (one linked to chats of two groups counts in both)`;
 
 const rangeOut = (range: DateRange | undefined, tz: string) => (range ? { since: toIsoInZone(range.since, tz), until: toIsoInZone(range.until, tz) } : undefined);
 const timeNote = (input: ListConversationsInput) => `range and day are of ${input.time_field === "created" ? "creation" : "the last activity"}`;
@@ -114,20 +167,36 @@ export async function groupConversations(input: ListConversationsInput, ctx: Too
 
 /** Every match read and counted here. */
 async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
-  const keys = input.group_by!;
+  // conversion_days alone counts every match as one group: the totals.
+  const keys = input.group_by ?? [];
   const tz = ctx.config.timezone;
-  const scanned = await scanConversations(input, ctx, true);
   const time = timeOf(input);
   const day = ({ c }: Match) => toDateInZone(new Date(time(c) ?? 0), tz);
+  const converting = input.conversion_days !== undefined;
   const byId = new Map<string, Group>();
-  for (const m of scanned.matches) {
+  const all: Pick<Group, "ordered" | "sales"> = { ordered: 0, sales: new Map() };
+  // Chats begun too recently for their whole window: they may order yet.
+  let open = 0;
+  const openFrom = Date.now() / 1000 - (input.conversion_days ?? 0) * 86_400;
+  // Each match counted as the scan finds it: none is kept.
+  const scanned = await scanConversations(input, ctx, true, (m) => {
+    const bought = converting ? m.bought : undefined;
+    if (converting && (unix(m.c.inserted_at) ?? 0) > openFrom) open++;
+    if (bought) {
+      all.ordered!++;
+      for (const [order, amount] of bought.each) all.sales!.set(order, amount);
+    }
     // A conversation counts once in a group even if its page lists a tag twice.
     for (const value of new Map(combinations(keys, m, ctx, day).map((v) => [v.id, v])).values()) {
-      const group = byId.get(value.id) ?? { fields: value.fields, count: 0 };
+      const group = byId.get(value.id) ?? { fields: value.fields, count: 0, ...(converting ? { ordered: 0, sales: new Map<string, number>() } : {}) };
       group.count++;
+      if (bought) {
+        group.ordered!++;
+        for (const [order, amount] of bought.each) group.sales!.set(order, amount);
+      }
       byId.set(value.id, group);
     }
-  }
+  });
   // All time, the groups count every match: the rows' span (the last days) is not theirs to show.
   const range = scanned.allTime ? undefined : scanned.range;
   const { complete } = scanned;
@@ -137,7 +206,8 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
     for (const pageId of input.page_ids) if (!byId.has(`\u0000${pageId}`)) byId.set(`\u0000${pageId}`, { fields: pageFields(ctx, pageId), count: 0 });
   }
   const { rows, note } = ranked([...byId.values()], keys, input);
-  const several = keys.some((k) => k === "tag" || k === "assignee");
+  await nameGroups(rows.groups, keys, input, ctx);
+  const several = keys.some((k) => k === "tag" || k === "assignee" || k === "ad");
   const readings = readingsOf(scanned, ctx);
   const notes = [
     ...readings.notes,
@@ -146,14 +216,18 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
       : "",
     scanned.results.some((r) => r.error) ? FAILED_NOTE : "",
     range || keys.includes("day") ? timeNote(input) : "",
-    several ? "a conversation with several tags or assignees counts under each; total counts it once" : "",
+    several ? "a conversation with several tags or assignees (or ads) counts under each; total counts it once" : "",
     ...awaitingNotes(scanned, input, true),
     scanned.orders ? OPEN_ORDERS_NOTE : "",
+    scanned.sales ? (converting ? conversionNote(scanned.sales.window) : orderedNote(input.ordered, scanned.sales.window)) : "",
+    open ? `${open} of the chats began less than ${input.conversion_days} days ago: their window is still open` : "",
     note,
   ].filter(Boolean);
+  const totals = conversion({ count: scanned.matched, ...salesFigures(converting ? all : {}) });
   return {
-    ...rows,
-    total: scanned.matches.length,
+    ...(keys.length ? rows : {}),
+    total: totals.count,
+    ...(converting ? { ordered: totals.ordered, rate_pct: totals.rate_pct, orders: totals.orders, amount: totals.amount, currency: scanned.sales?.currency } : {}),
     complete,
     ask_again_in_s: readings.askAgainIn,
     as_of: scanned.asOf === undefined ? undefined : toIsoInZone(new Date(scanned.asOf), tz),
@@ -170,9 +244,17 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
  * list cannot say (a longer range, a filter it lacks, or an answer without a total).
  */
 async function countedPerPage(input: ListConversationsInput, ctx: ToolContext) {
-  const filtered = input.type || input.post_id || input.customer || input.awaiting_reply || input.waiting_minutes !== undefined || input.with_open_orders;
+  const filtered =
+    input.type ||
+    input.post_id ||
+    input.customer ||
+    input.awaiting_reply ||
+    input.waiting_minutes !== undefined ||
+    input.with_open_orders ||
+    input.ordered !== undefined ||
+    input.conversion_days !== undefined;
   const ranged = input.since !== undefined || input.until !== undefined;
-  if (input.group_by!.join() !== "page" || filtered || !ranged) return undefined;
+  if (input.group_by?.join() !== "page" || filtered || !ranged) return undefined;
   const tz = ctx.config.timezone;
   const range = parseRange(input.since, input.until, tz);
   if (range.until.getTime() - range.since.getTime() > PAGED_SPAN_DAYS * 86_400_000) return undefined;

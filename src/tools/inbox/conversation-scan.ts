@@ -17,7 +17,7 @@ export const SCAN_MS = 15_000;
 const V2_PAGE = 60;
 
 export interface PageScan {
-  /** Conversations kept, in the list's order (newest activity, or newest created with order_by inserted_at). */
+  /** Conversations a list scan kept, in the list's order (an index scan hands each to its visit instead, keeping none). */
   rows: Conversation[];
   /** Conversations looked at. */
   examined: number;

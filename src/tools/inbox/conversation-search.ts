@@ -2,14 +2,16 @@ import { z } from "zod";
 import { InputError, PancakeError } from "../../clients/errors.js";
 import type { Conversation } from "../../clients/schemas/messaging.js";
 import { type ConversationRow, conversationRow, fullRecord, sideOf } from "../../format/conversations.js";
-import { type DateRange, parseRange, recordDate, recordTime, toIsoInZone, toUnix } from "../../format/time.js";
+import { type DateRange, parseDateInput, parseRange, recordDate, recordTime, toDateInZone, toIsoInZone, toUnix } from "../../format/time.js";
 import { askAgainIn, readingNote, readingOut } from "../../format/reading.js";
 import { readBy, type ToolContext } from "../define.js";
 import { readingSchema } from "../reading-schema.js";
 import { eachPage } from "../page-stats/fan-out.js";
 import { OPEN_ORDERS_NOTE, type OpenOrders, openOrderFields, openOrders } from "./chat-orders.js";
+import { type Bought, type ChatSales, chatSales, orderedNote } from "./chat-sales.js";
 import { type PageScan, SCAN_CALLS, SCAN_MS, scanPage } from "./conversation-scan.js";
 import { customerMatcher } from "./customer-match.js";
+import { rememberConversations } from "./conversation-lookup.js";
 import { indexedScan } from "./indexed-scan.js";
 import type { ListConversationsInput } from "./list-conversations-input.js";
 import { tagIdsByPage, tagNames } from "./page-lookups.js";
@@ -68,7 +70,8 @@ export interface PageOutcome<R> {
   error?: PancakeError;
 }
 
-export type PageResult = PageOutcome<{ scan: PageScan; tags: ReadonlyMap<string, string> }>;
+/** A page's scan, with how many it matched and, awaiting a reply, how many of those the page can still message. */
+export type PageResult = PageOutcome<{ scan: PageScan; tags: ReadonlyMap<string, string>; matched: number; within24h: number }>;
 
 /** `read` on every page at once. A page the upstream refuses is reported with it; every page refusing is the call failing. */
 export async function readPages<R>(ctx: ToolContext, pageIds: readonly string[], read: (pageId: string) => Promise<R>): Promise<PageOutcome<R>[]> {
@@ -117,15 +120,24 @@ export async function tagFilter(input: ListConversationsInput, ctx: ToolContext)
 /** A page's scan when it has none of the named tags: nothing matched, and nothing left unread. */
 const NOTHING_TAGGED: PageScan = { rows: [], examined: 0, oldest: undefined, complete: true };
 
+/** A conversation that matched, as a scan hands it on (never collected: a page may hold tens of thousands). */
 export interface Match {
   c: Conversation;
-  r: PageResult;
+  pageId: string;
+  /** The page's tag names. */
+  tags: ReadonlyMap<string, string>;
+  /** Read from the shop index (its read state is not shown). */
+  indexed: boolean;
+  /** Awaiting a reply, counted over all time but last active before the rows' span, with no wait asked: counted, not listed. */
+  longer: boolean;
+  /** ordered, conversion_days: the chat's sales within the window asked. */
+  bought?: Bought | undefined;
 }
 
 export interface Scanned {
   results: PageResult[];
-  /** Every match, newest first (awaiting a reply: longest wait first). */
-  matches: Match[];
+  /** Every match, counted. */
+  matched: number;
   awaiting: boolean;
   /** A filter the upstream lacks (customer, awaiting_reply): every page was read as far as the bounds allow. */
   filtering: boolean;
@@ -143,22 +155,45 @@ export interface Scanned {
   customerNote?: string;
   /** with_open_orders: the shop's undelivered orders, joined to chats (chat-orders.ts); matches are those it finds. */
   orders?: OpenOrders;
+  /** ordered, conversion_days: the shops' orders joined to chats (chat-sales.ts). */
+  sales?: ChatSales;
 }
 
-function oldestAsOf(results: PageResult[]): number | undefined {
+/** Where a scan hands each match as it finds it: a count, or the few rows a list shows. */
+export type Visit = (m: Match) => void;
+
+function oldestAsOf(results: PageResult[], sales: ChatSales | undefined): number | undefined {
   const times = results.flatMap((r) => (r.value?.scan.asOf === undefined ? [] : [r.value.scan.asOf]));
+  if (sales) times.push(sales.asOf);
   return times.length ? Math.min(...times) : undefined;
+}
+
+/**
+ * The join ordered and conversion_days ask for, begun at once: which orders count (ever, from
+ * ordered_since, from the chat's start, within conversion_days of it), and, for chats ranged by
+ * creation, the first time the orders must be read from.
+ */
+function salesFor(input: ListConversationsInput, ctx: ToolContext, range: DateRange | undefined): Promise<ChatSales> | undefined {
+  if (input.ordered === undefined && input.conversion_days === undefined) return undefined;
+  const since = input.ordered_since;
+  const fromChat = input.conversion_days !== undefined || (typeof since === "string" && since.trim().toLowerCase() === "chat");
+  const from = fromChat || since === undefined ? undefined : toUnix(parseDateInput("ordered_since", since, ctx.config.timezone));
+  const chatsFrom = input.time_field === "created" && range && (input.since !== undefined || input.until !== undefined) ? toUnix(range.since) : undefined;
+  return chatSales(ctx, { from, sinceChat: fromChat, days: input.conversion_days }, chatsFrom, input.conversion_days === undefined ? "ordered" : "conversion_days");
 }
 
 const within = (at: number | undefined, range: DateRange) => at !== undefined && at >= range.since.getTime() && at <= range.until.getTime() + 999;
 
-/** Reads every page named (every page by default) and keeps the matches; `counting` reads on to the end. */
-export async function scanConversations(input: ListConversationsInput, ctx: ToolContext, counting: boolean): Promise<Scanned> {
+/**
+ * Reads every page named (every page by default) and hands every match to `visit` as it is found,
+ * in no order: a count tallies it, a list keeps the few it shows. `counting` reads on to the end.
+ */
+export async function scanConversations(input: ListConversationsInput, ctx: ToolContext, counting: boolean, visit: Visit): Promise<Scanned> {
   checkAcrossPages(input, counting);
   const awaiting = input.awaiting_reply === true || input.waiting_minutes !== undefined;
   const byCustomerTime = input.time_field === "customer";
   const withOrders = input.with_open_orders === true;
-  const filtering = awaiting || input.customer !== undefined || input.unread === true || byCustomerTime || withOrders;
+  const filtering = awaiting || input.customer !== undefined || input.unread === true || byCustomerTime || withOrders || input.ordered !== undefined;
   const tz = ctx.config.timezone;
   const now = Date.now();
   const ranged = input.since !== undefined || input.until !== undefined;
@@ -181,7 +216,31 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
   // The customer's last message is never after the last activity: the list is read by the
   // latter's range, and the former filtered here.
   const written = byCustomerTime && range ? (c: Conversation) => within(timeOf(input)(c), range) : () => true;
-  const keep = (c: Conversation, pageId: string) => written(c) && (!input.unread || unread(c)) && wanted(c, pageId);
+  // What each chat's customer bought: the shops' orders are brought up to date while the pages are, each chat looked up once.
+  const selling = salesFor(input, ctx, range);
+  selling?.catch(() => undefined);
+  let sales: ChatSales | undefined;
+  // The chat last looked up: a match is looked up by the filter, then again by a count of its sales.
+  let last: { c: Conversation; b: Bought | undefined } | undefined;
+  const bought = (c: Conversation) => {
+    if (last?.c !== c && sales) last = { c, b: sales.of(c) };
+    return last?.c === c ? last.b : undefined;
+  };
+  // The shop's undelivered orders are read while the pages are (both from their indexes, each by the deadline).
+  const joining = withOrders ? openOrders(ctx) : undefined;
+  let orders: OpenOrders | undefined;
+  const keep = (c: Conversation, pageId: string) =>
+    written(c) &&
+    (!input.unread || unread(c)) &&
+    wanted(c, pageId) &&
+    (!orders || orders.of(c) !== undefined) &&
+    (input.ordered === undefined || !!bought(c) === input.ordered);
+  const ready = Promise.all([selling, joining]).then(([s, o]) => {
+    sales = s;
+    orders = o;
+  });
+  // A page's scan waits for the orders; their failure fails the call once the pages are read (below), not a page.
+  const settled = ready.catch(() => undefined);
   const deadline = Math.min(now + (counting ? GROUP_MS : SCAN_MS), readBy(ctx));
   const limits = {
     enough: filtering || counting ? undefined : input.limit,
@@ -192,47 +251,51 @@ export async function scanConversations(input: ListConversationsInput, ctx: Tool
   };
 
   const tagged = await tagFilter(input, ctx);
-  // The shop's undelivered orders are read while the pages are (both from their indexes, each by the deadline).
-  const joining = withOrders ? openOrders(ctx) : undefined;
-  joining?.catch(() => undefined);
-  const read: PageResult[] = await readPages(ctx, input.page_ids, async (pageId) => {
+  const time = timeOf(input);
+  // Awaiting over all time with no wait asked: the rows are of the last days, the older ones counted apart.
+  const longer = (c: Conversation) => allTime && input.waiting_minutes === undefined && (time(c) ?? 0) < (range?.since.getTime() ?? 0);
+  const results: PageResult[] = await readPages(ctx, input.page_ids, async (pageId) => {
     const tags = tagged(pageId);
+    const names = await tagNames(ctx.messaging, pageId);
     // RATING among the types sent: the seed document's Conversation says the filter takes every
     // type (INBOX, COMMENT, RATING) and COMMENT_LIVESTREAM as well.
     const query = { ...span, ...order, tags: tags ?? undefined, type: input.type, post_ids: posts, ...(input.unread ? { unread_first: true } : {}) };
+    let matched = 0;
+    let within24h = 0;
+    const found = (c: Conversation, indexed: boolean) => {
+      matched++;
+      if (awaiting && c.type === "INBOX" && (waitingSince(c) ?? 0) > now - MESSAGING_WINDOW_MS) within24h++;
+      visit({ c, pageId, tags: names, indexed, longer: longer(c), bought: sales && bought(c) });
+    };
     const kept = (c: Conversation) => keep(c, pageId);
-    // Counts, the awaiting queue and chats with open orders need every match: they build the index; a name search uses it once it is there.
-    const indexed = indexable && tags !== null ? await indexedScan(ctx, pageId, query, kept, counting || awaiting || withOrders) : undefined;
-    const scan = tags === null ? NOTHING_TAGGED : (indexed ?? (await scanPage(ctx.messaging, pageId, query, kept, limits)));
-    return { scan, tags: await tagNames(ctx.messaging, pageId) };
+    // Counts, the awaiting queue and chats joined to orders need every match: they build the index; a name search uses it once it is there.
+    const build = counting || awaiting || withOrders || input.ordered !== undefined;
+    const indexed =
+      indexable && tags !== null
+        ? await indexedScan(ctx, pageId, query, kept, build, { ready: settled, visit: (c) => found(c, true) })
+        : undefined;
+    if (indexed) return { scan: indexed, tags: names, matched, within24h };
+    if (tags === null) return { scan: NOTHING_TAGGED, tags: names, matched, within24h };
+    await settled;
+    const scan = await scanPage(ctx.messaging, pageId, query, kept, limits);
+    for (const c of scan.rows) found(c, false);
+    return { scan, tags: names, matched, within24h };
   });
-  const orders = await joining;
-  // Kept: the chats whose customer the join finds with an open order.
-  const results = orders
-    ? read.map((r) => (r.value ? { ...r, value: { ...r.value, scan: { ...r.value.scan, rows: r.value.scan.rows.filter((c) => orders.of(c)) } } } : r))
-    : read;
-
-  // Those awaiting a reply are a queue: the longest wait first, so a cut leaves out the newest.
-  // The key is read once a conversation (tens of thousands of them, from the index).
-  const time = timeOf(input);
-  const keyed = results.flatMap((r) =>
-    (r.value?.scan.rows ?? []).map((c) => ({ m: { c, r }, key: awaiting ? (waitingSince(c) ?? 0) : -(time(c) ?? 0), id: String(c.id) })),
-  );
-  keyed.sort((a, b) => a.key - b.key || b.id.localeCompare(a.id));
-  const matches: Match[] = keyed.map((k) => k.m);
+  await ready;
   return {
     results,
-    matches,
+    matched: results.reduce((n, r) => n + (r.value?.matched ?? 0), 0),
     awaiting,
     filtering,
     ranged,
     range,
     allTime,
-    asOf: oldestAsOf(results),
-    complete: results.every((r) => r.value?.scan.complete) && (orders?.complete ?? true),
+    asOf: oldestAsOf(results, sales),
+    complete: results.every((r) => r.value?.scan.complete) && (orders?.complete ?? true) && (sales?.complete ?? true),
     now,
     customerNote: named?.note,
     orders,
+    sales,
   };
 }
 
@@ -247,8 +310,8 @@ export function pagesOf(scanned: Scanned, ctx: ToolContext) {
     return {
       page_id: r.pageId,
       page_name: ctx.messaging.pageName(r.pageId),
-      matched: scan?.rows.length ?? 0,
-      within_24h: within24h(scanned, r),
+      matched: r.value?.matched ?? 0,
+      within_24h: scanned.awaiting ? (r.value?.within24h ?? 0) : undefined,
       searched_back_to: scan && !scan.complete ? recordTime(scan.oldest, ctx.config.timezone) : undefined,
       complete: scan?.complete ?? false,
       error: r.error?.message,
@@ -264,17 +327,16 @@ export function readingsOf(scanned: Scanned, ctx: ToolContext): { notes: string[
     readingNote(`the conversations of page ${ctx.messaging.pageName(pageId) ?? pageId}`, state, ctx.config.timezone),
   );
   const waits = reading.filter((r) => !r.state.failed).map((r) => askAgainIn(r.state));
-  if (scanned.orders?.askAgainIn !== undefined) waits.push(scanned.orders.askAgainIn);
-  return { notes: [...notes, ...(scanned.orders?.notes ?? [])], askAgainIn: waits.length ? Math.max(...waits) : undefined };
+  for (const other of [scanned.orders, scanned.sales]) if (other?.askAgainIn !== undefined) waits.push(other.askAgainIn);
+  return { notes: [...notes, ...(scanned.orders?.notes ?? []), ...(scanned.sales?.notes ?? [])], askAgainIn: waits.length ? Math.max(...waits) : undefined };
 }
 
 /** Pages cut short by the scan's own bounds (not by a read of the index still under way). */
 export const cutShort = (scanned: Scanned) => scanned.results.some((r) => r.value && !r.value.scan.complete && !r.value.scan.reading);
 
 /** Inbox conversations awaiting a reply that the page can still message (the customer wrote in the last 24 hours). */
-export function within24h(scanned: Scanned, page?: PageResult): number | undefined {
-  if (!scanned.awaiting) return undefined;
-  return scanned.matches.filter(({ c, r }) => (page === undefined || r === page) && c.type === "INBOX" && (waitingSince(c) ?? 0) > scanned.now - MESSAGING_WINDOW_MS).length;
+export function within24h(scanned: Scanned): number | undefined {
+  return scanned.awaiting ? scanned.results.reduce((n, r) => n + (r.value?.within24h ?? 0), 0) : undefined;
 }
 
 /**
@@ -282,10 +344,6 @@ export function within24h(scanned: Scanned, page?: PageResult): number | undefin
  * are as the conversation was last read (or changed through this server); its read state is left out.
  */
 const INDEXED_ROWS_NOTE = "tags and assignees of rows counted from the shop index are as each conversation was last read or changed here; unread is left out (pass unread: true)";
-
-/** Awaiting a reply, counted over all time but last active before the rows' span (the last days), with no wait asked. */
-export const waitingLonger = (scanned: Scanned, m: Match, input: ListConversationsInput) =>
-  scanned.allTime && input.waiting_minutes === undefined && (timeOf(input)(m.c) ?? 0) < (scanned.range?.since.getTime() ?? 0);
 
 /** What an awaiting answer counted; groups, unlike rows, count every match of all time. */
 export const awaitingNotes = (scanned: Scanned, input: ListConversationsInput, grouped = false) => [
@@ -297,18 +355,56 @@ export const awaitingNotes = (scanned: Scanned, input: ListConversationsInput, g
   scanned.awaiting ? "within_24h: inbox conversations the page can still message (the customer wrote in the last 24 hours)" : "",
 ];
 
+/**
+ * The first `limit` matches in the answer's order, kept as they come: those awaiting a reply are a
+ * queue (the longest wait first, so a cut leaves out the newest), the rest newest first.
+ */
+class FirstRows {
+  private readonly rows: { m: Match; key: number; id: string }[] = [];
+  constructor(
+    private readonly limit: number,
+    private readonly keyOf: (c: Conversation) => number,
+  ) {}
+
+  add(m: Match): void {
+    const entry = { m, key: this.keyOf(m.c), id: String(m.c.id) };
+    const before = (a: typeof entry, b: typeof entry) => a.key - b.key || b.id.localeCompare(a.id);
+    let at = this.rows.length;
+    while (at > 0 && before(entry, this.rows[at - 1]!) < 0) at--;
+    if (at >= this.limit) return;
+    this.rows.splice(at, 0, entry);
+    if (this.rows.length > this.limit) this.rows.pop();
+  }
+
+  get matches(): Match[] {
+    return this.rows.map((r) => r.m);
+  }
+}
+
 export async function searchConversations(input: ListConversationsInput, ctx: ToolContext) {
   const tz = ctx.config.timezone;
-  const scanned = await scanConversations(input, ctx, false);
-  const { matches, awaiting, filtering, complete, range, now } = scanned;
+  const awaitingAsked = input.awaiting_reply === true || input.waiting_minutes !== undefined;
+  const time = timeOf(input);
+  const first = new FirstRows(input.limit, awaitingAsked ? (c) => waitingSince(c) ?? 0 : (c) => -(time(c) ?? 0));
+  let listed = 0;
+  // Who the matches are with, each once (ordered: "how many people").
+  const people = new Set<string>();
+  const scanned = await scanConversations(input, ctx, false, (m) => {
+    if (input.ordered !== undefined) people.add(personOf(m.c));
+    if (m.longer) return;
+    listed++;
+    first.add(m);
+  });
+  const { matched, awaiting, filtering, complete, range, now } = scanned;
   const several = input.page_ids.length > 1;
-  const listed = matches.filter((m) => !waitingLonger(scanned, m, input));
-  const shown = listed.slice(0, input.limit);
+  const shown = first.matches;
+  // Remembered for the message reads and replies that follow (the rows scanned from the list already are).
+  for (const m of shown) if (m.indexed) rememberConversations(ctx.messaging, m.pageId, [m.c]);
   const cut = cutShort(scanned);
   const readings = readingsOf(scanned, ctx);
   // A total only of lists read to their end: a page cut short, or one that failed, may hold more.
   // Without a filter a page is read only until it fills `limit`: then its count says nothing.
-  const total = complete ? matches.length : undefined;
+  const total = complete ? matched : undefined;
   const notes = [
     cut
       ? `pages with complete:false were read back to searched_back_to only (${SCAN_CALLS * 60} most recent conversations, or the time limit)${filtering ? "; pass since/until to search an older span" : "; list one page for a cursor"}`
@@ -316,30 +412,34 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
     ...readings.notes,
     ...awaitingNotes(scanned, input),
     scanned.orders ? OPEN_ORDERS_NOTE : "",
+    scanned.sales ? orderedNote(input.ordered, scanned.sales.window) : "",
+    scanned.sales ? "people: the customers of those conversations, each once" : "",
     scanned.customerNote ?? "",
     scanned.asOf === undefined ? "" : INDEXED_ROWS_NOTE,
   ].filter(Boolean);
   return {
-    conversations: shown.map(({ c, r }) => {
-      const joined = scanned.orders ? openOrderFields(scanned.orders.of(c)) : {};
+    conversations: shown.map(({ c, pageId, tags, indexed, bought }) => {
+      const joined = { ...(scanned.orders ? openOrderFields(scanned.orders.of(c)) : {}), ...boughtFields(bought, tz) };
       if (input.detail === "full") return { ...fullRecord(c), ...joined };
       const since = awaiting ? waitingSince(c) : undefined;
       const row: ConversationRow & { page_id?: string } = conversationRow(c, {
-        pageId: r.pageId,
+        pageId,
         timeZone: tz,
-        tags: r.value?.tags ?? new Map(),
+        tags,
         waitingMinutes: since === undefined ? undefined : Math.floor((now - since) / 60_000),
-        indexed: r.value?.scan.asOf !== undefined,
+        indexed,
       });
-      if (several) row.page_id = r.pageId;
+      if (several) row.page_id = pageId;
       return { ...row, ...joined };
     }),
     total,
-    matched: filtering && !complete ? matches.length : undefined,
+    matched: filtering && !complete ? matched : undefined,
+    people: input.ordered !== undefined ? people.size : undefined,
+    currency: input.ordered ? scanned.sales?.currency : undefined,
     range: range && awaiting && (scanned.ranged || input.waiting_minutes === undefined) ? { since: toIsoInZone(range.since, tz), until: toIsoInZone(range.until, tz) } : undefined,
     within_24h: within24h(scanned),
-    waiting_longer: scanned.allTime && input.waiting_minutes === undefined ? matches.length - listed.length : undefined,
-    truncated: shown.length < matches.length || (!complete && total === undefined) || undefined,
+    waiting_longer: scanned.allTime && input.waiting_minutes === undefined ? matched - listed : undefined,
+    truncated: shown.length < matched || (!complete && total === undefined) || undefined,
     // A total of matches is only as whole as the lists read for it.
     complete,
     ask_again_in_s: readings.askAgainIn,
@@ -347,6 +447,15 @@ export async function searchConversations(input: ListConversationsInput, ctx: To
     pages: pagesOf(scanned, ctx),
     note: notes.length ? notes.join("; ") : undefined,
   };
+}
+
+/** Who a conversation is with: the customer's id on the page, else the thread's. */
+const personOf = (c: Conversation) => String(c.customers?.[0]?.fb_id ?? c.from?.id ?? c.from_psid ?? c.id);
+
+/** What a row shows of the chat's sales (ordered: true): how many, their amount, the newest's day, and how the strongest was joined. */
+function boughtFields(b: Bought | undefined, tz: string) {
+  if (!b) return {};
+  return { ordered: { orders: b.orders, amount: b.amount, last_order: b.last === null ? undefined : toDateInZone(new Date(b.last * 1000), tz), by: b.by } };
 }
 
 /** The local filter: the named customer, and/or the last message being the customer's (for long enough). */

@@ -3,7 +3,6 @@ import type { Conversation } from "../../clients/schemas/messaging.js";
 import { recordDate } from "../../format/time.js";
 import { IndexFull, type IndexView } from "../../shop-index/row-index.js";
 import { readBy, type ToolContext } from "../define.js";
-import { rememberConversations } from "./conversation-lookup.js";
 import type { PageScan } from "./conversation-scan.js";
 
 /**
@@ -14,6 +13,9 @@ import type { PageScan } from "./conversation-scan.js";
  * Tags, assignment and read state change without moving a conversation's update time, so the
  * index never answers for them: undefined then, and the caller reads the list. A first read of a
  * big page outlasts the call: it answers by the call's deadline with what was read, not complete.
+ * `visit` takes each match as it is found (in no order), none kept: a page may hold tens of
+ * thousands; `ready` is what `keep` needs first (the shop's orders brought up to date), awaited once
+ * the page is.
  */
 export async function indexedScan(
   ctx: ToolContext,
@@ -21,6 +23,7 @@ export async function indexedScan(
   query: ConversationListParams,
   keep: (c: Conversation) => boolean,
   build: boolean,
+  then: { visit: (c: Conversation) => void; ready?: Promise<unknown> | undefined },
 ): Promise<PageScan | undefined> {
   if (!ctx.index || query.tags !== undefined || query.unread_first) return undefined;
   const field = query.order_by === "inserted_at" ? "inserted_at" : "updated_at";
@@ -34,6 +37,7 @@ export async function indexedScan(
     if (error instanceof IndexFull) return undefined;
     throw error;
   }
+  await then.ready;
   const types = query.type?.length ? new Set<string>(query.type) : undefined;
   const posts = query.post_ids?.length ? new Set(query.post_ids) : undefined;
   const [from, to] = [query.since === undefined ? undefined : query.since * 1000, query.until === undefined ? undefined : query.until * 1000 + 999];
@@ -44,19 +48,14 @@ export async function indexedScan(
     return from === undefined || (at !== undefined && at >= from && at <= (to ?? Number.POSITIVE_INFINITY));
   };
   let examined = 0;
-  const kept: Conversation[] = [];
   const range = { by: field === "inserted_at" ? "inserted" : "updated", from: query.since, to: query.until } as const;
   for (const c of view.select(range)) {
     if (!listed(c)) continue;
     examined++;
-    if (keep(c)) kept.push(c);
+    if (keep(c)) then.visit(c);
   }
-  // Newest first by the list's order, as a scan returns them.
-  const time = (c: Conversation) => String(c[field] ?? "");
-  kept.sort((a, b) => time(b).localeCompare(time(a)) || String(b.id).localeCompare(String(a.id)));
-  rememberConversations(ctx.messaging, pageId, kept.slice(0, 200));
   // A read not done yet: what it read so far, every conversation active since back_to.
   const back = view.partial?.backTo;
   const oldest = back === undefined ? undefined : new Date(back * 1000).toISOString().slice(0, 19);
-  return { rows: kept, examined, oldest, complete: !view.partial, asOf: view.asOf, reading: view.partial };
+  return { rows: [], examined, oldest, complete: !view.partial, asOf: view.asOf, reading: view.partial };
 }

@@ -16,6 +16,7 @@ import { groupConversations, groupsOutput } from "./conversation-groups.js";
 import { searchConversations, searchedPageSchema } from "./conversation-search.js";
 import { type ListConversationsInput, listConversationsInput, PAGED_SPAN_DAYS } from "./list-conversations-input.js";
 import { requirePos } from "./chat-orders.js";
+import { requireIndex } from "./chat-sales.js";
 import { pagesLeftOut, pagesLeftOutSchema } from "../pages/coverage.js";
 import { withNamedGroups } from "./named-groups.js";
 import { resolveTagIds, tagNames } from "./page-lookups.js";
@@ -83,7 +84,7 @@ export const listConversations = defineTool({
   name: NAME,
   title: "List conversations",
   description:
-    "Conversations, latest activity first (awaiting_reply: longest wait first). group_by, awaiting_reply and unread count every conversation; customer searches each page's 600 latest. Example: awaiting_reply true, since \"today\". New threads per page last week: time_field \"created\", since/until \"last week\", group_by \"page\".",
+    "Conversations, latest activity first; customer searches each page's 600 latest, other filters and counts all. E.g. new threads per page: time_field \"created\", group_by \"page\"; wrote last week, never bought: time_field \"customer\", since/until \"last week\", ordered false.",
   toolset: "inbox",
   annotations: READ,
   input: listConversationsInput,
@@ -94,6 +95,12 @@ export const listConversations = defineTool({
     matched: z.number().optional().describe("Not complete: the matches in what was read (there may be more)"),
     range: z.object({ since: z.string(), until: z.string() }).optional(),
     within_24h: z.number().optional(),
+    people: z.number().optional().describe("ordered: the customers of the matches, each once"),
+    ordered: z.number().optional().describe("conversion_days: chats that led to an order"),
+    rate_pct: z.number().optional(),
+    orders: z.number().optional(),
+    amount: z.number().optional(),
+    currency: z.string().optional(),
     waiting_longer: z.number().optional().describe("Awaiting a reply longer than the rows list (counted in total)"),
     as_of: z.string().optional().describe("Counted from the shop index, brought up to date at this time"),
     truncated: z.boolean().optional(),
@@ -112,8 +119,9 @@ export const listConversations = defineTool({
       throw new InputError("with_open_orders", "takes true only: chats without an open order are the rest of the list", "Pass with_open_orders: true, or leave it out for all.");
     }
     if (input.with_open_orders) requirePos(ctx);
+    checkSales(input, ctx);
     if (input.ascending !== undefined && !input.group_by) throw new InputError("ascending", "orders groups (group_by); rows come latest activity first", "Pass group_by, or drop ascending.");
-    if (input.group_by) {
+    if (input.group_by || input.conversion_days !== undefined) {
       const grouped = groupable(input);
       return { ...(await withNamedGroups(await groupConversations(grouped, ctx), grouped, ctx)), pages_left_out: await pagesLeftOut(ctx, grouped.page_ids) };
     }
@@ -129,6 +137,21 @@ export const listConversations = defineTool({
   },
 });
 
+/** ordered, ordered_since and conversion_days: how they combine, refused before any read. */
+function checkSales(input: ListConversationsInput, ctx: ToolContext): void {
+  for (const field of ["ordered", "conversion_days"] as const) {
+    if (input[field] === undefined) continue;
+    requirePos(ctx, field);
+    requireIndex(ctx, field);
+  }
+  if (input.ordered_since !== undefined && input.ordered === undefined) {
+    throw new InputError("ordered_since", "bounds the orders of ordered", "Add ordered (true: bought since then; false: did not), or drop ordered_since.");
+  }
+  if (input.conversion_days !== undefined && input.ordered !== undefined) {
+    throw new InputError("ordered", "does not combine with conversion_days, which counts the chats that ordered and those that did not", "Drop ordered: each group says count, ordered and rate_pct.");
+  }
+}
+
 /** A search: a filter the upstream list lacks, applied to every page's list. */
 /** A filter the list cannot apply (or only partly: unread ones come first, the customer's time is not filtered on), applied here. */
 const isSearch = (input: ListConversationsInput) =>
@@ -137,7 +160,8 @@ const isSearch = (input: ListConversationsInput) =>
   input.waiting_minutes !== undefined ||
   input.unread === true ||
   input.time_field === "customer" ||
-  input.with_open_orders === true;
+  input.with_open_orders === true ||
+  input.ordered !== undefined;
 
 /**
  * Whether a call lists one page as the upstream orders it, with a cursor (a cursor's own page, a
@@ -203,7 +227,7 @@ function pageOfPost(input: ListConversationsInput, searching: boolean): string {
   if (searching) throw new InputError("post_id", "lists one post's comments; it does not combine with customer/awaiting_reply", "Drop one of them: each row's last_from says who wrote last.");
   const postId = input.post_id!;
   const page = input.page_ids.length === 1 ? input.page_ids[0] : input.page_ids.find((id) => postId.startsWith(`${id}_`));
-  if (!page) throw new InputError("post_id", `${postId} is not a post of the pages listed`, "Pass page_ids with the post's page, or a post id from list_posts (toolset page_data).");
+  if (!page) throw new InputError("post_id", `${postId} is not a post of the pages listed`, "Pass page_ids with the post's page, or the post_id of one of its comment rows.");
   return page;
 }
 

@@ -11,7 +11,7 @@ export const replyToComment = defineTool({
   name: "reply_to_comment",
   title: "Reply to comment",
   description:
-    'Reply publicly under a comment. Example: message "Shop inbox bạn rồi ạ".',
+    "Reply publicly under a comment.",
   toolset: "inbox",
   annotations: CREATE,
   input: z.object({

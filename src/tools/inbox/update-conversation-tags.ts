@@ -16,7 +16,7 @@ export const updateConversationTags = defineTool({
   name: "update_conversation_tags",
   title: "Tag conversation",
   description:
-    'Add/remove conversation tags; returns the tags. Example: add ["Đã chốt đơn"].',
+    "Add/remove conversation tags; returns the tags.",
   toolset: "inbox",
   annotations: OVERWRITE,
   input: z.object({

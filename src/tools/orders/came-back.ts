@@ -2,7 +2,9 @@ import { z } from "zod";
 import type { PosClient, ReturnOrderListParams } from "../../clients/pos.js";
 import type { PosReturnOrder } from "../../clients/schemas/pos.js";
 import { returnedAmountOf, returnedUnits, returnStatusName, returnValueOf } from "../../format/orders.js";
+import type { ToolContext } from "../define.js";
 import { everyRow, MAX_PAGE_SIZE, type UpstreamPage } from "../pos/paging.js";
+import { type EveryOrder, everyOrder } from "./every-order.js";
 
 // "What did customers send back in November, and what was it worth?" has two answers, and the
 // owner means either: the return orders the shop made for goods sent back, and the orders the
@@ -80,32 +82,31 @@ export async function returnOrderTotals(pos: PosClient, shopId: string, query: R
  * asked of the order list apart, dated by when the order reached it, so an order is counted once,
  * in the status it is in. Deleted orders are none of them.
  */
-export async function carrierReturned(pos: PosClient, shopId: string, range: { from?: number | undefined; to?: number | undefined }) {
+export async function carrierReturned(ctx: ToolContext, shopId: string, range: { from?: number | undefined; to?: number | undefined }) {
   const ranged = range.from !== undefined || range.to !== undefined;
+  // Read as search_orders reads orders: from the shop index when it holds the span (no request
+  // past its refresh), else the list, bounded.
   const each = await Promise.all(
     Object.values(CARRIER_BACK).map((status) =>
-      readAll((page_number, page_size) =>
-        pos.listOrders(shopId, {
-          filter_status: [status],
-          ...(ranged ? { updateStatus: String(status), startDateTime: range.from, endDateTime: range.to } : {}),
-          fields: ["id", "status", "items", "total_price_after_sub_discount", "total_price"],
-          page_number,
-          page_size,
-        }),
-      ),
+      everyOrder(ctx, shopId, {
+        filter_status: [status],
+        ...(ranged ? { updateStatus: String(status), startDateTime: range.from, endDateTime: range.to } : {}),
+        fields: ["id", "status", "items", "total_price_after_sub_discount", "total_price"],
+      }),
     ),
   );
   const [returned, partly] = each;
-  const valued = each.every((e) => e.rows !== undefined);
+  const count = (read: EveryOrder) => (read.complete ? read.rows.length : (read.total ?? read.rows.length));
+  const complete = each.every((read) => read.complete);
   return {
     totals: {
-      orders: returned!.total + partly!.total,
-      value: valued ? each.flatMap((e) => e.rows!).reduce((n, o) => n + returnedAmountOf(o), 0) : undefined,
-      returned: returned!.total,
-      partly_returned: partly!.total,
+      orders: count(returned!) + count(partly!),
+      value: complete ? each.flatMap((read) => read.rows).reduce((n, o) => n + returnedAmountOf(o), 0) : undefined,
+      returned: count(returned!),
+      partly_returned: count(partly!),
       dated_by: "reached returned / partly_returned",
     },
-    complete: valued,
+    complete,
   };
 }
 
@@ -113,10 +114,10 @@ export async function carrierReturned(pos: PosClient, shopId: string, range: { f
  * What came back within a span (Unix seconds, either end open), both ways: the return orders
  * created in it (canceled ones apart) and the orders the carrier brought back in it.
  */
-export async function cameBack(pos: PosClient, shopId: string, range: { from?: number | undefined; to?: number | undefined }) {
+export async function cameBack(ctx: ToolContext, shopId: string, range: { from?: number | undefined; to?: number | undefined }) {
   const [returns, carrier] = await Promise.all([
-    returnOrderTotals(pos, shopId, { start_time: range.from, end_time: range.to }, "created"),
-    carrierReturned(pos, shopId, range),
+    returnOrderTotals(ctx.pos, shopId, { start_time: range.from, end_time: range.to }, "created"),
+    carrierReturned(ctx, shopId, range),
   ]);
   return { came_back: { return_orders: returns.totals, carrier_returned: carrier.totals }, complete: returns.complete && carrier.complete };
 }

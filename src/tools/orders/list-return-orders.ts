@@ -76,7 +76,7 @@ export const listReturnOrders = defineTool({
     const range = { from: query.start_time, to: query.end_time };
     const [returns, carrier] = await Promise.all([
       returnOrderTotals(ctx.pos, shopId, query, datedBy(timeField), whole),
-      carrierReturned(ctx.pos, shopId, range),
+      carrierReturned(ctx, shopId, range),
     ]);
     const complete = returns.complete && carrier.complete;
     return {

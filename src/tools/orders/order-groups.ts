@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
-import type { OrderListParams, PosClient } from "../../clients/pos.js";
+import type { OrderListParams } from "../../clients/pos.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
 import { id, num } from "../../format/compact.js";
 import { orderCurrency, orderStatusName, returnedAmountOf } from "../../format/orders.js";
@@ -18,13 +18,14 @@ import { type EveryOrder, everyOrder, indexHolds, SWEEP_BOUNDS, warmIndex } from
 import { type Figures, type Pushed, pushedGroups } from "./order-pushdown.js";
 import { type BuyerClass, Buyers, buyerEntries, buyersNote, checkBuyers, customerKey, orderDay } from "./customer-groups.js";
 import { postTexts } from "./post-names.js";
+import { type AdNames, adNames } from "../page-stats/ad-names.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 
 // search_orders with group_by: one row per group, counted and summed over every order that
 // matches the filters (by the POS's statistics where they count the same orders, else from the
 // shop index or read in parallel pages, bounded), instead of rows for the model to add up.
 
-const GROUP_KEYS = ["status", "source", "page", "post", "ad", "province", "carrier", "creator", "seller", "warehouse", "customer", "day", "week", "month"] as const;
+const GROUP_KEYS = ["status", "source", "page", "post", "ad", "campaign", "province", "carrier", "creator", "seller", "warehouse", "customer", "day", "week", "month"] as const;
 type GroupKey = (typeof GROUP_KEYS)[number];
 const FIGURES = ["orders", "amount", "cod", "shipping_fee"] as const;
 /** Times of a customer group's orders, sorted by but never summed. */
@@ -38,7 +39,7 @@ export const groupInput = {
   group_sort: z
     .preprocess((v) => (v === "total" ? "amount" : v), z.enum([...FIGURES, ...SPANS]))
     .optional()
-    .describe("Sort groups by (default orders, largest first; ascending: smallest; day/week/month: by time)"),
+    .describe("Sort groups by (default orders, largest first; ascending: smallest; periods by time)"),
   min_orders: z.number().int().min(1).optional().describe("Groups with at least N orders (repeat customers: 2)"),
   province_list: z.enum(["new", "old"]).optional().describe("Provinces since July 2025 (default) or the old 63"),
   buyers: z.enum(["new", "returning", "lapsed"]).optional().describe("group_by customer: first order ever in since/until, or earlier; lapsed: none since"),
@@ -91,6 +92,7 @@ const KEY_FIELDS: Record<Exclude<GroupKey, Period>, string[]> = {
   page: ["page_id", "account", "account_name"],
   post: ["post_id"],
   ad: ["ad_id"],
+  campaign: ["ad_id"],
   province: ["shipping_address"],
   carrier: ["partner"],
   creator: ["creator"],
@@ -105,24 +107,31 @@ interface Names {
   staff: Map<string, string>;
   warehouses: Map<string, string>;
   provinces?: Provinces;
+  /** The pages' ads and campaigns by name (their ad reports), for ad and campaign groups. */
+  ads?: AdNames;
 }
 
 const named = (refs: Ref[]) => new Map(refs.map((r) => [r.id, r.name]));
+/** The campaign of an ad no readable report names. */
+const UNKNOWN_CAMPAIGN = "(unknown)";
 /** Keys whose label, where the shop's lists give none, is the name the order itself records. */
 const NAMED_ON_ORDER = new Set<GroupKey>(["source", "province", "creator", "seller"]);
 
-async function groupNames(pos: PosClient, shopId: string, keys: readonly GroupKey[], provinceList: ProvinceList): Promise<Names> {
+async function groupNames(ctx: ToolContext, shopId: string, keys: readonly GroupKey[], provinceList: ProvinceList): Promise<Names> {
+  const { pos } = ctx;
   const need = (key: GroupKey) => keys.includes(key);
   // A list that cannot be read leaves the labels the orders carry themselves.
   const list = (wanted: boolean, load: () => Promise<Ref[]>) => (wanted ? load().catch(() => []) : Promise.resolve([]));
-  const [s, c, u, w, provinces] = await Promise.all([
+  const [s, c, u, w, provinces, ads] = await Promise.all([
     list(need("source") || need("page"), () => orderSources(pos, shopId)),
     list(need("carrier"), () => carriers(pos, shopId)),
     list(need("creator") || need("seller"), () => staff(pos, shopId)),
     list(need("warehouse"), () => warehouses(pos, shopId)),
     need("province") ? provincesNow(pos, provinceList) : undefined,
+    // Every page's reports: an order's ad is of its page, which the account may name otherwise.
+    need("ad") || need("campaign") ? adNames(ctx, undefined, readBy(ctx)) : undefined,
   ]);
-  return { sources: named(s), carriers: named(c), staff: named(u), warehouses: named(w), provinces };
+  return { sources: named(s), carriers: named(c), staff: named(u), warehouses: named(w), provinces, ads };
 }
 
 /** A group label for one key: a name as the shop sees it, never a bare id. */
@@ -144,6 +153,12 @@ function labeller(key: GroupKey, names: Names, time: string | number, timeZone: 
       return (o) => id(o.post_id) ?? NONE;
     case "ad":
       return (o) => id(raw(o).ad_id) ?? NONE;
+    // By the campaign's id, named after grouping; an ad no report read names is of no campaign known.
+    case "campaign":
+      return (o) => {
+        const ad = id(raw(o).ad_id);
+        return ad === undefined ? NONE : (names.ads?.ads.get(ad)?.campaign_id ?? UNKNOWN_CAMPAIGN);
+      };
     case "province":
       return (o) => names.provinces!.of(rec(o.shipping_address));
     case "carrier":
@@ -297,6 +312,28 @@ function groupArgs(input: GroupInput): Record<string, unknown> {
   return JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
 }
 
+/** An ad group named by the ad and its campaign, a campaign group by its name (the id beside it), as the pages' ad reports say them. */
+function nameAds(rows: Record<string, unknown>[], ads: AdNames | undefined): void {
+  rows.forEach((row, i) => {
+    const ad = typeof row.ad === "string" ? ads?.ads.get(row.ad) : undefined;
+    const campaignId = typeof row.campaign === "string" ? row.campaign : undefined;
+    const campaign = campaignId === undefined ? undefined : ads?.campaigns.get(campaignId);
+    const named: Record<string, unknown> = { ...(ad ? { ad: row.ad, ad_name: ad.name, campaign: ad.campaign } : {}), ...(campaign ? { campaign, campaign_id: campaignId } : {}) };
+    rows[i] = Object.assign(named, { ...row, ...(campaign ? { campaign } : {}) });
+  });
+}
+
+const namedAds = <T extends Record<string, unknown>>(rows: T[], ads: AdNames | undefined): T[] => {
+  nameAds(rows, ads);
+  return rows;
+};
+
+/** What ad and campaign groups could not name: the pages whose ad reports could not be read. */
+const adsNote = (ads: AdNames | undefined, rows: Record<string, unknown>[]) =>
+  ads?.failed.length && rows.some((r) => (typeof r.ad === "string" && r.ad !== NONE && !ads.ads.has(r.ad)) || r.campaign === UNKNOWN_CAMPAIGN)
+    ? `Ads of ${ads.failed.map((f) => f.page_name ?? f.page_id).join(", ")} are not named (their campaign unknown): the ad report could not be read (${ads.failed[0]!.error}).`
+    : undefined;
+
 /** Post groups named by the post's words, where the page's posts say them. */
 async function namePosts(ctx: ToolContext, rows: Record<string, unknown>[]): Promise<void> {
   const ids = rows.map((r) => r.post).filter((p): p is string => typeof p === "string" && p !== NONE);
@@ -337,7 +374,7 @@ export async function orderGroups(asked: GroupInput, ctx: ToolContext, shopId: s
   const query: OrderListParams = { ...upstream, option_sort: "inserted_at_desc", fields: [...fields] };
   const [tried, names] = await Promise.all([
     countedOrders(ctx, shopId, query, keys, lf, ctx.config.posStatistics, returns, options.warm),
-    groupNames(ctx.pos, shopId, keys, input.province_list ?? "new"),
+    groupNames(ctx, shopId, keys, input.province_list ?? "new"),
   ]);
   const label = keys.map((key) => labeller(key, names, time, tz));
   // The statistics give ids alone: one the shop's lists do not name (a staff member no longer
@@ -380,13 +417,14 @@ export async function orderGroups(asked: GroupInput, ctx: ToolContext, shopId: s
   const selling = apart ? all.filter((g) => (g.figures.orders ?? 0) > 0) : all;
   const voidOnly = all.filter((g) => !selling.includes(g));
   // Orders from no post (or ad) are no post's: counted apart, never taking a place among the posts.
-  const keyed = keys.every((k) => k === "post" || k === "ad") ? selling.filter((g) => !g.labels.every((l) => l === NONE)) : selling;
+  const keyed = keys.every((k) => k === "post" || k === "ad" || k === "campaign") ? selling.filter((g) => !g.labels.every((l) => l === NONE)) : selling;
   const unkeyed = selling.find((g) => g.labels.every((l) => l === NONE) && keyed !== selling);
   const groups = input.min_orders === undefined ? keyed : keyed.filter((g) => (g.figures.orders ?? 0) >= input.min_orders!);
   const matched = sum(entries, "orders");
   const live = entries.filter((c) => !VOID_NAMES.has(c.order.status as number));
   const { rows, rest } = listed(keys, groups, input, buyers, tz, offset);
   if (keys.includes("post")) await namePosts(ctx, rows);
+  if (keys.includes("ad") || keys.includes("campaign")) nameAds(rows, names.ads);
   const nextAt = offset + (input.limit ?? GROUP_LIMIT);
   const next = rest && !inTimeOrder(keys, input) && input.limit !== 0 ? encodeCursor("search_orders", input, { g: groupArgs(input), at: nextAt }) : undefined;
   const notes = [
@@ -399,6 +437,7 @@ export async function orderGroups(asked: GroupInput, ctx: ToolContext, shopId: s
     voidOnly.length &&
       `${voidOnly.length} ${keys.includes("customer") ? "customers" : "groups"} whose orders here were all canceled or deleted (${voidOnly.reduce((n, g) => n + (g.figures.canceled ?? 0) + (g.figures.deleted ?? 0), 0)} orders) are in no group nor in group_count.`,
     names.provinces?.note(),
+    adsNote(names.ads, rows),
     input.min_orders === undefined ? undefined : `${keyed.length - groups.length} groups with fewer than ${input.min_orders} orders are left out.`,
     input.buyers && buyersNote(input.buyers),
     input.limit === 0
@@ -410,7 +449,7 @@ export async function orderGroups(asked: GroupInput, ctx: ToolContext, shopId: s
   ].filter(Boolean);
   return {
     groups: input.limit === 0 ? undefined : rows,
-    subtotals: keys.length === 2 && input.limit !== 0 ? subtotals(keys[0]!, groups, input, buyers, tz) : undefined,
+    subtotals: keys.length === 2 && input.limit !== 0 ? namedAds(subtotals(keys[0]!, groups, input, buyers, tz), names.ads) : undefined,
     group_count: groups.length,
     // Every order that matches, as the plain list counts them (canceled and deleted among them).
     total: matched,

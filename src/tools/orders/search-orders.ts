@@ -218,7 +218,7 @@ async function explained<A extends { range?: { since?: string; until?: string; b
   const figures = answer.figures && !input.include_removed ? `${answer.figures} ${ERASED}` : answer.figures;
   if (input.cursor || !asksReturns(input)) return { ...answer, range, figures };
   const { since, until } = openRange(input.since, input.until, tz);
-  const back = await cameBack(ctx.pos, shopId, { from: since && toUnix(since), to: until && toUnix(until) });
+  const back = await cameBack(ctx, shopId, { from: since && toUnix(since), to: until && toUnix(until) });
   return {
     ...answer,
     range,

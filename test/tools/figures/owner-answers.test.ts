@@ -197,9 +197,9 @@ describe("texts of the default tools send the assistant to no tool a default ses
   const elsewhere = allTools.filter((t) => !DEFAULT_TOOLS.includes(t.name)).map((t) => t.name);
   const named = (text: string) => elsewhere.filter((name) => new RegExp(`\\b${name}\\b`).test(text));
 
-  it("in their listings (the inbox's aside: another change rewords them)", () => {
+  it("in their listings", () => {
     const found = allTools
-      .filter((t) => DEFAULT_TOOLS.includes(t.name) && t.toolset !== "inbox")
+      .filter((t) => DEFAULT_TOOLS.includes(t.name))
       .flatMap((t) => named(JSON.stringify(listedTool(t))).map((name) => `${t.name} -> ${name}`));
     expect(found).toEqual([]);
   });

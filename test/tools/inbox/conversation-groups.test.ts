@@ -197,7 +197,7 @@ describe("list_conversations group_by: counts over every page, read to the end",
       [{ unread_first: true }, /unread_first: does not apply with group_by/],
       [{ tags: ["ALL"] }, /Name the tags; group_by \["tag"\] counts each tag/],
       [{ group_by: ["page", "type", "day"] }, /group_by/],
-      [{ group_by: ["channel"] }, /"page"\|"type"\|"tag"\|"assignee"\|"day" at group_by\[0\]/],
+      [{ group_by: ["channel"] }, /"page"\|"type"\|"tag"\|"assignee"\|"day"\|"post"\|"ad" at group_by\[0\]/],
     ];
     for (const [extra, message] of cases) {
       const r = await h.call("list_conversations", { group_by: ["page"], ...extra });

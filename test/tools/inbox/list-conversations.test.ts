@@ -30,7 +30,7 @@ describe("list_conversations", () => {
     const wrong = await h.call("list_conversations", { post_id: postId, page_ids: [other.id, h.sandbox.messaging.pages.find((p) => p.id !== other.id && !postId.startsWith(`${p.id}_`))?.id ?? other.id] });
     expect(wrong.isError).toBe(true);
     expect(wrong.text).toContain("is not a post of the pages listed");
-    expect(wrong.text).toContain("a post id from list_posts (toolset page_data)");
+    expect(wrong.text).toContain("Pass page_ids with the post's page, or the post_id of one of its comment rows");
   });
 
   it("returns the most recently updated conversations as compact rows with tag and staff names", async () => {
