@@ -3,7 +3,8 @@
  * that serves rows outside the range asked ignored the range, and one that serves a page it served
  * before repeats itself; neither ends by paging on. The read stops there and says what the list
  * did, and an answer is built from what was read before it. A list whose pages end before its total
- * says is not an error: the walk ends at the first empty or short page, and the answer says so.
+ * says ends the walk at the first empty or short page, and the answer says the total disagreed;
+ * the shop index's order read, which checks what it read against the totals, stops there instead.
  */
 
 /** The list did what its parameters rule out: the read stops, and its message says what the list did. */
@@ -19,17 +20,31 @@ export interface Range {
   to?: number | undefined;
 }
 
-/** The end of `range` (Unix seconds, both inclusive: the lists compare whole seconds) a time falls outside of; undefined inside or without a time. */
-export function outside(at: number | undefined, range: Range): "from" | "to" | undefined {
-  if (at === undefined) return undefined;
-  if (range.from !== undefined && at < range.from) return "from";
-  if (range.to !== undefined && at > range.to) return "to";
-  return undefined;
+/** What a range check names: the list, its rows, the time it ranges on, and the range's two parameters. */
+export interface RangeOf<T> {
+  list: string;
+  rows: string;
+  time: string;
+  params: [from: string, to: string];
+  timeOf: (row: T) => number | undefined;
 }
 
-/** The words for a range ignored: "the order list ignored startDateTime: asked for orders updated from ..., it served one updated ...". */
-export const rangeIgnored = (list: string, param: string, asked: string, served: string): ListMisbehaved =>
-  new ListMisbehaved(`the ${list} ignored ${param}: asked for ${asked}, it served ${served}`);
+/**
+ * A check of rows against a range of Unix seconds (both ends inclusive: the lists compare whole
+ * seconds): for a row outside it, the error naming the parameter the list ignored ("the order list
+ * ignored startDateTime: asked for orders updated from ..., it served one updated ..."); rows
+ * without a time pass.
+ */
+export function rangeCheck<T>(of: RangeOf<T>, range: Range): (row: T) => ListMisbehaved | undefined {
+  return (row) => {
+    const at = of.timeOf(row);
+    if (at === undefined) return undefined;
+    const side = range.from !== undefined && at < range.from ? 0 : range.to !== undefined && at > range.to ? 1 : undefined;
+    if (side === undefined) return undefined;
+    const asked = side === 0 ? `from ${utc(range.from!)}` : `up to ${utc(range.to!)}`;
+    return new ListMisbehaved(`the ${of.list} ignored ${of.params[side]}: asked for ${of.rows} ${of.time} ${asked}, it served one ${of.time} ${utc(at)}`);
+  };
+}
 
 /** The words for pages that ended before the list's total: "the list's total said 1,418; its pages ended at 3". */
 export const endedBefore = (total: number, page: number, list = "list"): string =>

@@ -1,6 +1,6 @@
 import type { ConversationListParams, MessagingClient } from "../clients/messaging.js";
 import type { Conversation } from "../clients/schemas/messaging.js";
-import { outside, rangeIgnored, repeated, utc } from "../clients/list-checks.js";
+import { type RangeOf, rangeCheck, repeated } from "../clients/list-checks.js";
 import { normalizePhone } from "../format/phone.js";
 import { joinKey as key } from "./join-keys.js";
 import { unix } from "./order-rows.js";
@@ -106,8 +106,9 @@ export function conversationKeys(c: Conversation): string[] {
 
 /** Rows of one v2 call (the list has no page size). */
 const V2_PAGE = 60;
-/** What the read's messages call the list. */
+/** What the read's messages call the list, and the range it reads by. */
 const LIST = "conversation list";
+const UPDATED: RangeOf<Conversation> = { list: LIST, rows: "conversations", time: "updated", params: ["since", "until"], timeOf: (c) => unix(c.updated_at) };
 /** An end far enough ahead that a clock ahead of ours still falls inside it. */
 const AHEAD_S = 86_400;
 
@@ -136,9 +137,10 @@ export async function readConversations(
   for (;;) {
     const { conversations } = await list({ since: since ?? 0, until: upper, ...(after ? { last_conversation_id: after } : {}) });
     const before = rows.size;
+    const outside = rangeCheck(UPDATED, { from: since ?? 0, to: upper });
     for (const c of conversations) {
-      const side = outside(unix(c.updated_at), { from: since ?? 0, to: upper });
-      if (side) throw rangeIgnored(LIST, side === "from" ? "since" : "until", `conversations updated ${side === "from" ? `from ${utc(since ?? 0)}` : `up to ${utc(upper)}`}`, `one updated ${c.updated_at}`);
+      const ignored = outside(c);
+      if (ignored) throw ignored;
       rows.set(String(c.id), c);
     }
     if (after && conversations.length && rows.size === before) throw repeated(LIST, `the call after conversation ${after}`, "conversations it had served");

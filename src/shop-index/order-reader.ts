@@ -1,6 +1,6 @@
 import type { OrderListParams, Paged } from "../clients/pos.js";
 import type { PosOrder } from "../clients/schemas/pos.js";
-import { endedBefore, ListMisbehaved, outside, pageKey, pageMemory, rangeIgnored, repeated, utc } from "../clients/list-checks.js";
+import { endedBefore, ListMisbehaved, pageKey, pageMemory, type RangeOf, rangeCheck, repeated, utc } from "../clients/list-checks.js";
 import { unix } from "./order-rows.js";
 import type { Progress, ReadSink } from "./row-index.js";
 import { OPEN } from "./store.js";
@@ -45,8 +45,9 @@ const MOST_PARTS = 16;
 const WALK_ROWS = 1_000;
 
 const ASC: OrderListParams["option_sort"] = "last_updated_order_asc";
-/** What the read's messages call the list. */
+/** What the read's messages call the list, and the range it reads by. */
 const LIST = "order list";
+const UPDATED: RangeOf<PosOrder> = { list: LIST, rows: "orders", time: "updated", params: ["startDateTime", "endDateTime"], timeOf: (o) => unix(o.updated_at) };
 
 /** At most `n()` of the given tasks at once; while it is 0 none starts (it is asked again now and then). */
 function throttle(n: () => number) {
@@ -92,11 +93,10 @@ class Reading {
       const got = await this.list({ ...params, option_sort: ASC, page_number: page, page_size: PAGE });
       const earlier = seen?.(page, got.data);
       if (earlier !== undefined) throw repeated(LIST, `page ${page} of updates from ${utc(params.startDateTime ?? 0)}`, `page ${earlier}'s orders`);
-      const range = { from: params.startDateTime, to: params.endDateTime };
+      const outside = rangeCheck(UPDATED, { from: params.startDateTime, to: params.endDateTime });
       for (const order of got.data) {
-        const side = outside(unix(order.updated_at), range);
-        if (side === "from") throw rangeIgnored(LIST, "startDateTime", `orders updated from ${utc(range.from!)}`, `one updated ${order.updated_at}`);
-        if (side === "to") throw rangeIgnored(LIST, "endDateTime", `orders updated up to ${utc(range.to!)}`, `one updated ${order.updated_at}`);
+        const ignored = outside(order);
+        if (ignored) throw ignored;
       }
       return got;
     } catch (error) {
@@ -141,7 +141,8 @@ class Reading {
     // count and its page can make them differ for a moment; asked again, a total that still does is wrong.
     if (head.data.length < PAGE) {
       if (attempt < ATTEMPTS) return this.window(a, b, await this.page({ startDateTime: a, endDateTime: b }, 1), attempt + 1);
-      throw new ListMisbehaved(`${endedBefore(total, 1, LIST)} with ${head.data.length} orders updated from ${utc(a)} to ${utc(b)}`);
+      const held = `${head.data.length} order${head.data.length === 1 ? "" : "s"}`;
+      throw new ListMisbehaved(`${endedBefore(total, 1, LIST)}, with ${held} updated from ${utc(a)} to ${utc(b)}`);
     }
     const read = new Map((await this.rest(a, b, head, pages)).flatMap((p) => p.data).map((o) => [String(o.id), o]));
     if (read.size === total) {

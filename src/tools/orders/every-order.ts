@@ -1,6 +1,6 @@
 import type { OrderListParams } from "../../clients/pos.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
-import { outside, rangeIgnored, utc } from "../../clients/list-checks.js";
+import { rangeCheck } from "../../clients/list-checks.js";
 import { boundedByUpdate, listedBy, selectOf, unindexable, unix } from "../../shop-index/order-rows.js";
 import { IndexFull, type ReadState } from "../../shop-index/row-index.js";
 import { readBy, type ToolContext } from "../define.js";
@@ -67,7 +67,7 @@ export function sweepOrders(ctx: ToolContext, shopId: string, query: OrderListPa
     { rows: SWEEP_BOUNDS.orders, ms: Math.max(0, Math.min(SWEEP_BOUNDS.ms, readBy(ctx) - Date.now())), lastPage: LAST_DISTINCT_PAGE, parallel: PARALLEL_PAGES },
     (pos, page_number, page_size) => pos.listOrders(shopId, { ...query, page_number, page_size }),
     ctx.progress,
-    rangeCheck(query),
+    rangeOf(query),
   );
 }
 
@@ -76,17 +76,11 @@ export function sweepOrders(ctx: ToolContext, shopId: string, query: OrderListPa
  * itself carries (created, updated): the list ignored that end of it. A range on a status reached
  * or a carrier's time is left to the list, whose reading of a history may differ from ours.
  */
-function rangeCheck(query: OrderListParams): RowCheck<PosOrder> | undefined {
+function rangeOf(query: OrderListParams): RowCheck<PosOrder> | undefined {
   const field = String(query.updateStatus ?? "inserted_at");
   const range = { from: query.startDateTime, to: query.endDateTime };
   if ((field !== "inserted_at" && field !== "updated_at") || (range.from === undefined && range.to === undefined)) return undefined;
-  const what = field === "inserted_at" ? "created" : "updated";
-  return (order) => {
-    const at = order[field];
-    const side = outside(unix(at), range);
-    if (!side) return undefined;
-    const [param, asked] = side === "from" ? ["startDateTime", `from ${utc(range.from!)}`] : ["endDateTime", `up to ${utc(range.to!)}`];
-    return rangeIgnored("order list", param, `orders ${what} ${asked}`, `one ${what} ${at}`).message;
-  };
+  const time = field === "inserted_at" ? "created" : "updated";
+  const outside = rangeCheck<PosOrder>({ list: "order list", rows: "orders", time, params: ["startDateTime", "endDateTime"], timeOf: (o) => unix(o[field]) }, range);
+  return (order) => outside(order)?.message;
 }
-

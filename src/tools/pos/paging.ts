@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endedBefore, pageMemory } from "../../clients/list-checks.js";
+import { endedBefore, pageMemory, repeated } from "../../clients/list-checks.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import type { ToolContext } from "../define.js";
 
@@ -76,7 +76,7 @@ export async function walkPages<T>(state: PageState, options: WalkOptions<T>): P
     const page = await fetch(pg, ps);
     total = page.total_entries;
     const earlier = seen(pg, page.data);
-    if (earlier !== undefined) return { rows, note: `the list answered page ${pg} with page ${earlier}'s rows again` };
+    if (earlier !== undefined) return { rows, note: repeated("list", `page ${pg}`, `page ${earlier}'s rows`).message };
     let i = off;
     for (; i < page.data.length && rows.length < limit; i++) {
       const row = page.data[i]!;

@@ -1,5 +1,5 @@
 import { bounded, callSignal } from "../../clients/call-signal.js";
-import { endedBefore, pageMemory } from "../../clients/list-checks.js";
+import { endedBefore, pageMemory, repeated } from "../../clients/list-checks.js";
 import type { ToolContext } from "../define.js";
 import { MAX_PAGE_SIZE, type UpstreamPage } from "./paging.js";
 
@@ -129,7 +129,7 @@ async function readPass<C extends object, T extends { id: string | number }>(
       const wrong = check && data.map(check).find((note) => note !== undefined);
       const earlier = seen(page, data);
       if (wrong) wrongAt(page, wrong);
-      else if (earlier !== undefined) wrongAt(page, `the list answered page ${page} with page ${earlier}'s rows again`);
+      else if (earlier !== undefined) wrongAt(page, repeated("list", `page ${page}`, `page ${earlier}'s rows`).message);
       else if (data.length === 0) last = Math.min(last, page - 1);
       else if (shortest !== undefined && page > shortest) shortAt(shortest, pages[shortest - 1]!.length);
       else if (data.length < size) [shortest, last] = [page, Math.min(last, page)];
