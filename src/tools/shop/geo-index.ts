@@ -14,7 +14,7 @@ const geoCache = cachePer<PosClient>("geo", { ttlMs: 24 * 60 * 60_000, maxEntrie
 
 /** The form of the service's place ids ("101", "10101", "84_VN101"), with room to spare. */
 const PLACE_ID = /^[A-Za-z0-9_-]{1,32}$/;
-/** Only a post-2025 id may leave district_id out (the contract's amendment): a list calling another id new is not believed. */
+/** A post-2025 province's id (the only kind whose wards are asked without a district, as the contract's amendment allows): a "new" list's other ids are not believed. */
 const NEW_PROVINCE = new RegExp(POST_2025_PROVINCE);
 const HINT = "Take the ids from lookup_address (or pos://geo/provinces).";
 
@@ -38,7 +38,8 @@ export class GeoIndex {
 
   /** The 63 provinces before the reform of 1 July 2025 (each with its new_id), or the 34 after it. */
   provinces(list: "old" | "new" = "old"): Promise<PosProvince[]> {
-    return this.cached(`p:${list}`, (pos) => pos.listProvinces(list === "new" ? { is_new: true } : {}));
+    if (list === "new") return this.cached("p:new", async (pos) => (await pos.listProvinces({ is_new: true })).filter((p) => NEW_PROVINCE.test(String(p.id))));
+    return this.cached("p:old", (pos) => pos.listProvinces({}));
   }
 
   /** The districts of a pre-2025 province: an id the province list does not hold is refused, nothing read. */
@@ -61,7 +62,7 @@ export class GeoIndex {
    */
   async wards(newProvinceId: string): Promise<PosCommune[]> {
     placeId("province_id", newProvinceId);
-    if (!NEW_PROVINCE.test(newProvinceId) || !(await this.provinces("new")).some((p) => String(p.id) === newProvinceId)) {
+    if (!(await this.provinces("new")).some((p) => String(p.id) === newProvinceId)) {
       throw new InputError("province_id", `${newProvinceId} is not a post-2025 province, whose wards need no district`, "Give the province's new_id, or list its communes by district_id.");
     }
     return this.cached(`w:${newProvinceId}`, (pos) => pos.listCommunes({ province_id: newProvinceId }));
