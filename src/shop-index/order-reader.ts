@@ -66,9 +66,13 @@ function throttle(n: () => number) {
   };
 }
 
+/**
+ * One read: its rows go to the sink as each window or page of the walk is read whole, and are not
+ * kept (a first read of a big shop is hundreds of thousands of orders); only how many, for progress.
+ */
 class Reading {
-  readonly rows = new Map<string, PosOrder>();
-  private readonly run = throttle(() => this.sink?.parallel?.(PARALLEL) ?? PARALLEL);
+  private read = 0;
+  private readonly run = throttle(() => this.sink.parallel?.(PARALLEL) ?? PARALLEL);
   private expected = 0;
   /** Why the read stopped: once one request fails, no other is sent (the read fails whatever they bring). */
   private halted: unknown;
@@ -76,7 +80,7 @@ class Reading {
   constructor(
     private readonly list: List,
     private readonly progress: Progress,
-    private readonly sink?: ReadSink<PosOrder>,
+    private readonly sink: ReadSink<PosOrder>,
   ) {}
 
   page(params: OrderListParams, page: number): Promise<Paged<PosOrder>> {
@@ -106,14 +110,14 @@ class Reading {
   }
 
   /** Orders read, and the span of update times they complete (every order of it read). */
-  private keep(orders: readonly PosOrder[], span?: [number, number]): void {
-    for (const order of orders) this.rows.set(String(order.id), order);
-    this.sink?.rows(orders);
-    if (span) this.sink?.covered(span);
+  private keep(orders: readonly PosOrder[], span?: [number, number], fresh = orders.length): void {
+    this.read += fresh;
+    this.sink.rows(orders);
+    if (span) this.sink.covered(span);
   }
 
   private async report(): Promise<void> {
-    await this.progress(this.rows.size, Math.max(this.expected, this.rows.size), `orders read: ${this.rows.size}`);
+    await this.progress(this.read, Math.max(this.expected, this.read), `orders read: ${this.read}`);
   }
 
   /** Every order updated from `since` (null: the oldest) to `until`, both inclusive seconds. */
@@ -209,10 +213,13 @@ class Reading {
     let cursor = since;
     let page = 1;
     let previous = "";
+    // The orders of the cursor's second read so far: a page asked from there serves them again.
+    let atCursor = new Set<string>();
     for (let got = first; ; got = undefined) {
       got ??= await this.page({ startDateTime: cursor }, page);
+      const fresh = got.data.filter((o) => !atCursor.has(String(o.id))).length;
       if (got.data.length < PAGE) {
-        this.keep(got.data, [since ?? 0, OPEN]);
+        this.keep(got.data, [since ?? 0, OPEN], fresh);
         return this.report();
       }
       // Pages of one second (below): the next one serving the same orders would serve them for ever.
@@ -222,67 +229,102 @@ class Reading {
       const last = unix(got.data[got.data.length - 1]!.updated_at);
       if (last === undefined) throw new Error("an order in the list has no update time");
       // Ascending by update: every order updated before the last one read is read.
-      this.keep(got.data, [since ?? 0, last - 1]);
+      this.keep(got.data, [since ?? 0, last - 1], fresh);
       await this.report();
-      // A whole page of one second: the next page of that second.
-      if (cursor === undefined || last > cursor) [cursor, page] = [last, 1];
-      else if (++page > LAST_PAGE) throw new Error(`more than ${LAST_PAGE * PAGE} orders were updated within one second`);
+      const atLast = got.data.filter((o) => unix(o.updated_at) === last).map((o) => String(o.id));
+      if (cursor === undefined || last > cursor) [cursor, page, atCursor] = [last, 1, new Set(atLast)];
+      else {
+        // A whole page of one second: the next page of that second.
+        for (const id of atLast) atCursor.add(id);
+        if (++page > LAST_PAGE) throw new Error(`more than ${LAST_PAGE * PAGE} orders were updated within one second`);
+      }
     }
   }
 }
 
 /**
  * Reads every order the list serves updated from `since` (null: all time) to `until` (undefined:
- * now on). Up to now, a walk when the first page's total says it is short (a refresh), else
- * windows up to a few minutes ago and a walk through the rest.
+ * now on) into `sink`. Up to now, a walk when the first page's total says it is short (a refresh),
+ * else windows up to a few minutes ago and a walk through the rest.
  */
-async function readAll(list: List, since: number | null, until: number | undefined, progress: Progress, sink?: ReadSink<PosOrder>): Promise<PosOrder[]> {
+async function readAll(list: List, since: number | null, until: number | undefined, progress: Progress, sink: ReadSink<PosOrder>): Promise<void> {
   const reading = new Reading(list, progress, sink);
-  if (until !== undefined) {
-    await reading.span(since, until);
-    return [...reading.rows.values()];
-  }
+  if (until !== undefined) return reading.span(since, until);
   const first = await reading.page({ startDateTime: since ?? undefined }, 1);
   const cut = Math.floor(Date.now() / 1000) - TAIL_S;
   if ((first.total_entries ?? 0) <= WALK_ROWS || (since !== null && since > cut)) await reading.tail(since ?? undefined, first);
   else await Promise.all([reading.span(since, cut), reading.tail(cut + 1)]);
-  return [...reading.rows.values()];
 }
 
-const removalKnown = (orders: readonly PosOrder[]) => orders.every((o) => typeof (o as { is_removed?: unknown }).is_removed === "boolean");
+const removalKnown = (order: PosOrder) => typeof (order as { is_removed?: unknown }).is_removed === "boolean";
+
+/** A page whose orders do not say whether they are removed: the read starts again as below. */
+class Flagless extends Error {}
 
 /**
- * Orders updated in a span with whether each is removed. The list shows removed orders only with
- * include_removed, and the sandbox's records say `is_removed`; the vendor's OpenAPI does not list
- * that field on orders, so where records lack it the span is read again without include_removed
- * and the orders missing from that read are the removed ones. Orders that say it go to `sink` as
- * they are read; once one does not, the rest go at the end, with the span, after the second read.
+ * Orders updated in a span, each with whether it is removed, into `sink` as they are read. The
+ * list shows removed orders only with include_removed, and the sandbox's records say `is_removed`.
+ * The vendor's OpenAPI does not list that field on orders: where a page's records lack it (the
+ * first, but for a list that mixes them), the read starts again as two. First the orders the list
+ * shows without include_removed, of which only the ids and update times are kept; then every
+ * order, marked removed when that read did not show it. That holds for an order the first read
+ * showed as it is now, and for one it did not show updated before the newest it served: that one
+ * was there, unchanged, all through the first read (which misses none such). Any other changed
+ * since (placed, or just removed): those few are held and asked about by a third read from the
+ * oldest of their update times, and a span is covered only once they are written.
  */
-export async function readOrders(
-  list: List,
-  since: number | null,
-  until: number | undefined,
-  progress: Progress,
-  sink?: ReadSink<PosOrder>,
-): Promise<PosOrder[]> {
-  let streaming = true;
-  const passing: ReadSink<PosOrder> = {
-    rows(batch) {
-      streaming &&= removalKnown(batch);
-      if (streaming) sink?.rows(batch);
-    },
-    covered(span) {
-      if (streaming) sink?.covered(span);
-    },
-    parallel: (wanted) => sink?.parallel?.(wanted) ?? wanted,
+export async function readOrders(list: List, since: number | null, until: number | undefined, progress: Progress, sink: ReadSink<PosOrder>): Promise<void> {
+  const flagged = async (q: OrderListParams) => {
+    const page = await list({ ...q, include_removed: 1 });
+    if (!page.data.every(removalKnown)) throw new Flagless();
+    return page;
   };
-  const all = await readAll((q) => list({ ...q, include_removed: 1 }), since, until, progress, passing);
-  if (streaming) return all;
-  // At the same pace as the first read: the index's own reads yield to the shop's questions.
-  const paced = { rows() {}, covered() {}, parallel: passing.parallel };
-  const listed = new Set((await readAll(list, since, until, progress, paced)).map((o) => String(o.id)));
-  const marked = all.map((o) => (removalKnown([o]) ? o : { ...o, is_removed: !listed.has(String(o.id)) }));
-  sink?.rows(marked);
-  sink?.covered([since ?? 0, until ?? OPEN]);
-  return marked;
+  try {
+    return await readAll(flagged, since, until, progress, sink);
+  } catch (error) {
+    if (!(error instanceof Flagless)) throw error;
+  }
+  // At the same pace as the read itself: the index's own reads yield to the shop's questions.
+  const parallel = (wanted: number) => sink.parallel?.(wanted) ?? wanted;
+  /** The orders the list shows from `from` on: each one's update time by its id, and the newest. */
+  const shown = async (from: number | null) => {
+    const updated = new Map<PosOrder["id"], number | undefined>();
+    let newest = -Infinity;
+    const rows = (batch: readonly PosOrder[]) => {
+      for (const o of batch) {
+        const at = unix(o.updated_at);
+        updated.set(o.id, at);
+        newest = Math.max(newest, at ?? -Infinity);
+      }
+    };
+    await readAll(list, from, until, progress, { rows, covered() {}, parallel });
+    return { updated, newest };
+  };
+  const first = await shown(since);
+  const held = new Map<PosOrder["id"], PosOrder>();
+  let heldFrom = Infinity;
+  const rows = (batch: readonly PosOrder[]) => {
+    const marked: PosOrder[] = [];
+    for (const o of batch) {
+      const at = unix(o.updated_at);
+      if (removalKnown(o)) marked.push(o);
+      else if (first.updated.has(o.id) ? first.updated.get(o.id) === at : at !== undefined && at < first.newest) marked.push({ ...o, is_removed: !first.updated.has(o.id) });
+      else {
+        held.set(o.id, o);
+        heldFrom = Math.min(heldFrom, at ?? -Infinity);
+      }
+    }
+    if (marked.length) sink.rows(marked);
+  };
+  // A span is covered up to the first order held (each is found among its own span's rows).
+  const covered = ([from, to]: [number, number]) => {
+    const upTo = Math.min(to, first.newest - 1, heldFrom - 1);
+    if (from <= upTo) sink.covered([from, upTo]);
+  };
+  await readAll((q) => list({ ...q, include_removed: 1 }), since, until, progress, { rows, covered, parallel });
+  if (held.size) {
+    const again = await shown(Number.isFinite(heldFrom) ? heldFrom : since);
+    sink.rows([...held.values()].map((o) => ({ ...o, is_removed: !again.updated.has(o.id) })));
+  }
+  sink.covered([since ?? 0, until ?? OPEN]);
 }
