@@ -6,6 +6,7 @@
 // the peak of each question and the requests it made. `node --import tsx bench/reader-memory.ts [scale] [cli] [orders|conversations]`
 // after `npm run build` (cli: another build of the server, dist/cli.js by default; one question alone
 // when named, since a process's RSS seldom shrinks after its peak).
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,11 +25,20 @@ const LONGEST_MS = 30 * 60_000;
 const scale = Number(process.argv[2] ?? 100);
 const sandbox = await forkSandbox({ SANDBOX_SCALE: String(scale), SANDBOX_EXTRA_PAGES: "0" }, 600_000, 8_192);
 const dir = await mkdtemp(join(tmpdir(), "pancake-reader-memory-"));
-const server = await startServer({ cli: process.argv[3] || new URL("../dist/cli.js", import.meta.url).pathname }, serverEnv(sandbox, { PANCAKE_INDEX: "disk", PANCAKE_INDEX_DIR: dir, PANCAKE_POS_STATISTICS: "0" }));
+// READER_NODE_ARGS: the server's node flags (a smaller heap, say, to show what it keeps alive).
+const nodeArgs = process.env.READER_NODE_ARGS?.split(" ").filter(Boolean);
+const server = await startServer({ cli: process.argv[3] || new URL("../dist/cli.js", import.meta.url).pathname, nodeArgs }, serverEnv(sandbox, { PANCAKE_INDEX: "disk", PANCAKE_INDEX_DIR: dir, PANCAKE_POS_STATISTICS: "0" }));
 let peak = 0;
+/** The peak's part in anonymous memory (the heap and SQLite's cache) and in mapped files. */
+let parts = "";
 const sampler = setInterval(() => {
   try {
-    peak = Math.max(peak, rssMb(server.pid));
+    const rss = rssMb(server.pid);
+    if (rss <= peak) return;
+    peak = rss;
+    const status = readFileSync(`/proc/${server.pid}/status`, "utf8");
+    const mb = (field: string) => Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
+    parts = ` (anonymous ${mb("RssAnon")} MB, files ${mb("RssFile")} MB)`;
   } catch {}
 }, SAMPLE_MS);
 
@@ -36,7 +46,7 @@ const requests = async () => (await sandbox.ask<Extract<Answer, { op: "requests"
 
 /** Asks until the answer no longer says to ask again; the peak RSS meanwhile and the requests it took. */
 async function untilExact(name: string, args: Record<string, unknown>) {
-  peak = rssMb(server.pid);
+  [peak, parts] = [0, ""];
   const [t0, r0] = [performance.now(), await requests()];
   let calls = 0;
   for (;;) {
@@ -49,7 +59,7 @@ async function untilExact(name: string, args: Record<string, unknown>) {
     if (performance.now() - t0 > LONGEST_MS) throw new Error(`${name}: not exact after ${LONGEST_MS / 60_000} minutes`);
     await sleep(Math.min(10, Math.max(1, Number(again[1]))) * 1000);
   }
-  const line = `${name} at ${scale}x: peak server RSS ${Math.round(peak)} MB, ${calls} calls, ${(await requests()) - r0} requests, ${Math.round((performance.now() - t0) / 1000)} s`;
+  const line = `${name} at ${scale}x: peak server RSS ${Math.round(peak)} MB${parts}, ${calls} calls, ${(await requests()) - r0} requests, ${Math.round((performance.now() - t0) / 1000)} s`;
   process.stdout.write(`${line}\n`);
 }
 
