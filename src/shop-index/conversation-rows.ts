@@ -1,5 +1,6 @@
 import type { ConversationListParams, MessagingClient } from "../clients/messaging.js";
 import type { Conversation } from "../clients/schemas/messaging.js";
+import { type RangeOf, rangeCheck, repeated } from "../clients/list-checks.js";
 import { normalizePhone } from "../format/phone.js";
 import { joinKey as key } from "./join-keys.js";
 import { unix } from "./order-rows.js";
@@ -105,6 +106,9 @@ export function conversationKeys(c: Conversation): string[] {
 
 /** Rows of one v2 call (the list has no page size). */
 const V2_PAGE = 60;
+/** What the read's messages call the list, and the range it reads by. */
+const LIST = "conversation list";
+const UPDATED: RangeOf<Conversation> = { list: LIST, rows: "conversations", time: "updated", params: ["since", "until"], timeOf: (c) => unix(c.updated_at) };
 /** An end far enough ahead that a clock ahead of ours still falls inside it. */
 const AHEAD_S = 86_400;
 
@@ -115,34 +119,49 @@ const AHEAD_S = 86_400;
  * what is left (the next refresh reads it), and none shifts into a place already passed. Only when
  * a whole call's conversations share one second is the list's own cursor followed within it.
  * Each call's rows go to `sink` as they come, with the span read whole so far: every second above
- * the last conversation's.
+ * the last conversation's; none is kept here (a first read of a big inbox is hundreds of thousands).
+ * A conversation updated outside since/until (the list ignored them), or a call after the list's
+ * cursor bringing nothing new (it serves what it served before), stops the read: walked on, either
+ * would go on for ever.
  */
 export async function readConversations(
   list: (q: ConversationListParams) => Promise<{ conversations: Conversation[] }>,
   since: number | null,
   until: number | undefined,
   progress: Progress,
-  sink?: ReadSink<Conversation>,
-): Promise<Conversation[]> {
-  const rows = new Map<string, Conversation>();
+  sink: ReadSink<Conversation>,
+): Promise<void> {
   const top = until ?? OPEN;
   let upper = until ?? Math.floor(Date.now() / 1000) + AHEAD_S;
   let after: string | undefined;
+  let read = 0;
+  // The conversations of the second at `upper` read so far: the next call, up to and including
+  // that second, serves them again; nothing above it comes back (the range check sees to that).
+  let atUpper = new Set<string>();
   for (;;) {
     const { conversations } = await list({ since: since ?? 0, until: upper, ...(after ? { last_conversation_id: after } : {}) });
-    for (const c of conversations) rows.set(String(c.id), c);
-    sink?.rows(conversations);
-    await progress(rows.size, undefined, `conversations read: ${rows.size}`);
-    const last = conversations[conversations.length - 1];
-    if (conversations.length < V2_PAGE || !last) {
-      sink?.covered([since ?? 0, top]);
-      return [...rows.values()];
+    const outside = rangeCheck(UPDATED, { from: since ?? 0, to: upper });
+    let fresh = 0;
+    for (const c of conversations) {
+      const ignored = outside(c);
+      if (ignored) throw ignored;
+      if (!atUpper.has(String(c.id))) fresh++;
     }
+    if (after && conversations.length && !fresh) throw repeated(LIST, `the call after conversation ${after}`, "conversations it had served");
+    sink.rows(conversations);
+    read += fresh;
+    await progress(read, undefined, `conversations read: ${read}`);
+    const last = conversations[conversations.length - 1];
+    if (conversations.length < V2_PAGE || !last) return sink.covered([since ?? 0, top]);
     const at = unix(last.updated_at);
     if (at === undefined) throw new Error("a conversation in the list has no update time");
-    sink?.covered([at + 1, top]);
-    if (at < upper) [upper, after] = [at, undefined];
-    else after = String(last.id);
+    sink.covered([at + 1, top]);
+    const atLast = conversations.filter((c) => unix(c.updated_at) === at).map((c) => String(c.id));
+    if (at < upper) [upper, after, atUpper] = [at, undefined, new Set(atLast)];
+    else {
+      after = String(last.id);
+      for (const id of atLast) atUpper.add(id);
+    }
   }
 }
 

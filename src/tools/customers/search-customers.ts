@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageMemory } from "../../clients/list-checks.js";
 import { InputError } from "../../clients/errors.js";
 import type { CustomerListParams } from "../../clients/pos.js";
 import type { PosCustomer } from "../../clients/schemas/pos.js";
@@ -102,7 +103,8 @@ export const searchCustomers = defineTool({
       ctx.progress,
     );
     if (page.rows.length === 0 && !input.cursor && query.search && !ids) return { customers: [], total: page.total, range: echo, ...(await noMatch(ctx, shopId, query, query.search)) };
-    return { customers: rows(page.rows), total: page.total, next_cursor: page.next_cursor, range: echo, not_found: notFound, figures: page.rows.length ? figures : undefined };
+    const note = page.note && `Listed what the customer list served (${page.note}).`;
+    return { customers: rows(page.rows), total: page.total, next_cursor: page.next_cursor, range: echo, not_found: notFound, note, figures: page.rows.length ? figures : undefined };
   },
 });
 
@@ -196,8 +198,11 @@ async function chatAnswer(input: SearchInput, ctx: ToolContext) {
 async function rankCustomers(ctx: ToolContext, shopId: string, query: CustomerListParams, field: (typeof RANKS)[number], ascending: boolean) {
   const read: PosCustomer[] = [];
   let total: number | undefined;
+  const seen = pageMemory();
   for (let page = 1; page <= RANK_PAGES; page++) {
     const got = await ctx.pos.listCustomers(shopId, { ...query, page_number: page, page_size: RANK_PAGE_SIZE });
+    // A page served again is the list's end (issue 43), not more customers.
+    if (seen(page, got.data) !== undefined) break;
     read.push(...got.data);
     total = got.total_entries;
     if (got.data.length < RANK_PAGE_SIZE || (total !== undefined && read.length >= total)) break;

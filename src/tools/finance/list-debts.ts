@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageMemory } from "../../clients/list-checks.js";
 import { InputError } from "../../clients/errors.js";
 import { DEBT_STATUSES, findStatus, statusName } from "../../clients/pos-codes.js";
 import type { PosClient } from "../../clients/pos.js";
@@ -110,10 +111,13 @@ function sorted(debts: PosDebt[], sort: Sort | undefined, ascending: boolean | u
 async function readDebts(pos: PosClient, shopId: string, q: Query, progress: ToolContext["progress"]) {
   const read: PosDebt[] = [];
   let complete = false;
+  const seen = pageMemory();
   for (let page = 1; page <= TOTAL_PAGES && !complete; page++) {
     // The list has no direction filter: `type` is matched here.
     const { type: _type, ...params } = q;
     const got = await pos.listDebts(shopId, { ...params, page, page_size: PAGE });
+    // A page served again is the list's end (issue 43), not more debts.
+    if (seen(page, got.data) !== undefined) break;
     read.push(...got.data);
     complete = got.data.length < PAGE || (got.total_entries !== undefined && read.length >= got.total_entries);
     if (!complete) await progress(read.length, got.total_entries, `page ${page}`);

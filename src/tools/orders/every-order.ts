@@ -1,9 +1,10 @@
 import type { OrderListParams } from "../../clients/pos.js";
 import type { PosOrder } from "../../clients/schemas/pos.js";
-import { boundedByUpdate, listedBy, selectOf, unindexable } from "../../shop-index/order-rows.js";
+import { rangeCheck } from "../../clients/list-checks.js";
+import { boundedByUpdate, listedBy, selectOf, unindexable, unix } from "../../shop-index/order-rows.js";
 import { IndexFull, type ReadState } from "../../shop-index/row-index.js";
 import { readBy, type ToolContext } from "../define.js";
-import { type Sweep, sweep } from "../pos/sweep.js";
+import { type RowCheck, type Sweep, sweep } from "../pos/sweep.js";
 import { LAST_DISTINCT_PAGE } from "./order-ref.js";
 
 /** Most orders one sweep reads, and its time: past either it answers with what it read. Tests lower them. */
@@ -66,6 +67,20 @@ export function sweepOrders(ctx: ToolContext, shopId: string, query: OrderListPa
     { rows: SWEEP_BOUNDS.orders, ms: Math.max(0, Math.min(SWEEP_BOUNDS.ms, readBy(ctx) - Date.now())), lastPage: LAST_DISTINCT_PAGE, parallel: PARALLEL_PAGES },
     (pos, page_number, page_size) => pos.listOrders(shopId, { ...query, page_number, page_size }),
     ctx.progress,
+    rangeOf(query),
   );
 }
 
+/**
+ * An order the list served outside the time range asked, when the range is on a time the order
+ * itself carries (created, updated): the list ignored that end of it. A range on a status reached
+ * or a carrier's time is left to the list, whose reading of a history may differ from ours.
+ */
+function rangeOf(query: OrderListParams): RowCheck<PosOrder> | undefined {
+  const field = String(query.updateStatus ?? "inserted_at");
+  const range = { from: query.startDateTime, to: query.endDateTime };
+  if ((field !== "inserted_at" && field !== "updated_at") || (range.from === undefined && range.to === undefined)) return undefined;
+  const time = field === "inserted_at" ? "created" : "updated";
+  const outside = rangeCheck<PosOrder>({ list: "order list", rows: "orders", time, params: ["startDateTime", "endDateTime"], timeOf: (o) => unix(o[field]) }, range);
+  return (order) => outside(order)?.message;
+}

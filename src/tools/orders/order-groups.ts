@@ -480,6 +480,7 @@ export async function orderGroups(asked: GroupInput, ctx: ToolContext, shopId: s
 function partialNote(read: EveryOrder, timeZone: string): string | undefined {
   if (read.complete) return undefined;
   if (read.reading) return `${readingNote("the shop's orders", read.reading, timeZone)}.`;
+  if (read.note) return `Read ${read.rows.length} orders and stopped (${read.note}): these figures count only those.`;
   if (!read.stopped) return `The orders changed while they were read (${read.rows.length} read, the list counts ${read.total}): call again for exact figures.`;
   const oldest = read.rows.reduce<string | undefined>((min, o) => (o.inserted_at && (!min || o.inserted_at < min) ? o.inserted_at : min), undefined);
   // The list repeats page 100 past it (reference README), so the bound is never above 100 pages.

@@ -355,6 +355,7 @@ async function ordersAnswer(input: Omit<SearchInput, "buyers"> & { buyers?: Excl
       progress: ctx.progress,
     });
     rows.push(...walk.rows);
+    if (walk.note) note = `Listed what the order list served (${walk.note}).`;
     if (!state.lf) total ??= walk.total;
     next = walk.next && { ...state, ...walk.next, ...edge, tot: total };
     if (next && budget <= 0 && rows.length < limit) {

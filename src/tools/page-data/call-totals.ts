@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageMemory } from "../../clients/list-checks.js";
 import type { CallLogParams } from "../../clients/messaging.js";
 import type { CallLog } from "../../clients/schemas/messaging.js";
 import { PAGE_SIZE } from "./paging.js";
@@ -65,12 +66,15 @@ export function addTotals(into: CallTotals, more: CallTotals): CallTotals {
 /** Counts every call of `query` (id and range) by outcome, newest first, until the list ends or the bounds. */
 export async function countCalls(read: ReadPage, query: Omit<CallLogParams, "page_number" | "page_size">, outcome: (c: CallLog) => CallOutcome): Promise<Counted> {
   const totals = noCalls();
+  const seen = pageMemory();
   const deadline = Date.now() + COUNT_MS;
   let oldest: string | undefined;
   for (let first = 1; first <= COUNT_PAGES && Date.now() < deadline; first += AT_ONCE) {
     const numbers = Array.from({ length: Math.min(AT_ONCE, COUNT_PAGES - first + 1) }, (_, i) => first + i);
     const pages = await Promise.all(numbers.map((n) => read({ ...query, page_number: n, page_size: PAGE_SIZE })));
-    for (const calls of pages) {
+    for (const [i, calls] of pages.entries()) {
+      // A page served again is the list's end (issue 43), not more calls.
+      if (seen(numbers[i]!, calls) !== undefined) return { totals, complete: true, oldest };
       for (const c of calls) {
         totals.calls++;
         totals[outcome(c)]++;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageMemory } from "../../clients/list-checks.js";
 import type { TimeSpan } from "../../clients/messaging.js";
 import { parseRange, toUnix } from "../../format/time.js";
 import { type CursorCall, decodeCursor, encodeCursor } from "../cursor.js";
@@ -61,8 +62,12 @@ export async function readPaged<Q extends object, T, R>(
   const out: T[] = [];
   let total: number | undefined;
   let at: State | undefined = state;
+  const seen = pageMemory();
   for (let call = 0; at && out.length < input.limit && call < (options.maxCalls ?? MAX_CALLS); call++) {
     const page = await fetch({ ...(at.q as Q), page_number: at.n, page_size: at.size });
+    // A page served again ends the list (issue 43), and its total is not believed.
+    if (seen(at.n, page.rows) !== undefined) [at, total] = [undefined, undefined];
+    if (!at) break;
     total ??= page.total;
     const fresh = page.rows.slice(at.skip);
     // Rows of this page passed (kept or not) before the limit filled: a cursor resumes after them.
@@ -73,7 +78,12 @@ export async function readPaged<Q extends object, T, R>(
       if (!options.keep || options.keep(record)) out.push(record);
     }
     if (used < fresh.length) at = { ...at, skip: at.skip + used };
-    else at = page.rows.length >= at.size && (total === undefined || at.n * at.size < total) ? { ...at, n: at.n + 1, skip: 0 } : undefined;
+    else if (page.rows.length >= at.size && (total === undefined || at.n * at.size < total)) at = { ...at, n: at.n + 1, skip: 0 };
+    else {
+      // The list ends at a short page whatever its total says: a total its pages did not reach is left out.
+      if (total !== undefined && (at.n - 1) * at.size + page.rows.length < total) total = undefined;
+      at = undefined;
+    }
   }
   return { rows: out.map(row), total, next_cursor: at ? encodeCursor(tool, options.bound ?? input, at) : undefined };
 }

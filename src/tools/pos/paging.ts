@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { endedBefore, pageMemory, repeated } from "../../clients/list-checks.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import type { ToolContext } from "../define.js";
 
@@ -23,18 +24,23 @@ export const SUM_MAX = 300;
 
 /**
  * Every row of a list whose `total` the caller knows to be at most SUM_MAX, read in parallel
- * pages of MAX_PAGE_SIZE, each once (a row that moved between pages is kept once).
+ * pages of MAX_PAGE_SIZE, each once (a row that moved between pages is kept once). The list ends
+ * at its first short page whatever the total says: pages after it add nothing.
  */
 export async function everyRow<T extends { id: string | number }>(total: number, fetch: (page: number, size: number) => Promise<UpstreamPage<T>>): Promise<T[]> {
   const pages = await Promise.all(Array.from({ length: Math.ceil(total / MAX_PAGE_SIZE) }, (_, i) => fetch(i + 1, MAX_PAGE_SIZE)));
-  return [...new Map(pages.flatMap((p) => p.data).map((row) => [String(row.id), row])).values()];
+  const end = pages.findIndex((p) => p.data.length < MAX_PAGE_SIZE);
+  return [...new Map(pages.slice(0, end < 0 ? pages.length : end + 1).flatMap((p) => p.data).map((row) => [String(row.id), row])).values()];
 }
 
 export interface Walk<T> {
   rows: T[];
   /** Where the next rows start; undefined at the end of the list. */
   next?: PageState;
+  /** The list's own count; left out when its pages ended before it, or it served a page again. */
   total?: number;
+  /** What the list did that ended the walk before its total ("the list's total said 1,418; its pages ended at 3"). */
+  note?: string;
 }
 
 export interface WalkOptions<T> {
@@ -46,7 +52,11 @@ export interface WalkOptions<T> {
   progress?: ToolContext["progress"];
 }
 
-/** Follows upstream pages from `state` until `limit` rows are collected or the list ends. */
+/**
+ * Follows upstream pages from `state` until `limit` rows are collected or the list ends: at an
+ * empty page, or one shorter than a page it served before, whatever its total says (issue 43), or
+ * at a page it served before. Where that leaves the total unmet, the walk says so (`note`).
+ */
 export async function walkPages<T>(state: PageState, options: WalkOptions<T>): Promise<Walk<T>> {
   const { limit, fetch, maxPage, skip, progress } = options;
   const rows: T[] = [];
@@ -55,19 +65,33 @@ export async function walkPages<T>(state: PageState, options: WalkOptions<T>): P
   let total: number | undefined;
   // The live service caps page sizes: with a total, the size it serves decides whether more follow.
   let served = 0;
+  /**
+   * Where the list's rows end, as far as read: the last page with rows, its rows, and the fullest
+   * page before it in this walk; before any, the page before the walk's first, taken as full.
+   */
+  let end = { pg: pg - 1, rows: ps, fullest: ps };
+  const seen = pageMemory();
   for (;;) {
     if (maxPage !== undefined && pg > maxPage) return { rows, next: { pg, off: 0, ps }, total };
     const page = await fetch(pg, ps);
     total = page.total_entries;
+    const earlier = seen(pg, page.data);
+    if (earlier !== undefined) return { rows, note: repeated("list", `page ${pg}`, `page ${earlier}'s rows`).message };
     let i = off;
     for (; i < page.data.length && rows.length < limit; i++) {
       const row = page.data[i]!;
       if (!skip?.(row)) rows.push(row);
     }
     if (i < page.data.length) return { rows, next: { pg, off: i, ps }, total };
+    const short = page.data.length === 0 || page.data.length < served;
+    if (page.data.length) end = { pg, rows: page.data.length, fullest: served };
     served = Math.max(served, page.data.length);
-    const more = total === undefined ? page.data.length >= ps : page.data.length > 0 && pg * served < total;
-    if (!more) return { rows, total };
+    const more = !short && (total === undefined ? page.data.length >= ps : pg * served < total);
+    if (!more) {
+      // The rows the list held, had every page before its last been as full as the fullest read before it (else as asked).
+      const held = (end.pg - 1) * (end.fullest || ps) + end.rows;
+      return total !== undefined && held < total ? { rows, note: endedBefore(total, end.pg) } : { rows, total };
+    }
     pg += 1;
     off = 0;
     if (rows.length >= limit) return { rows, next: { pg, off, ps }, total };
@@ -121,7 +145,7 @@ export async function pagedList<Q extends Record<string, unknown>, T>(
   fetch: (query: Q, page: number, size: number) => Promise<UpstreamPage<T>>,
   progress?: ToolContext["progress"],
   filter?: LocalFilter<Q, T>,
-): Promise<{ rows: T[]; next_cursor?: string; total?: number; stopped?: true; query: Q }> {
+): Promise<{ rows: T[]; next_cursor?: string; total?: number; stopped?: true; note?: string; query: Q }> {
   const decoded = input.cursor ? decodeCursor(tool, input, pageState.extend({ q: z.record(z.string(), z.unknown()) })) : undefined;
   const q = (decoded?.q ?? query()) as Q;
   const local = filter?.active(q) ? filter : undefined;
@@ -142,6 +166,7 @@ export async function pagedList<Q extends Record<string, unknown>, T>(
     next_cursor: walk.next ? encodeCursor(tool, input, { q, ...walk.next }) : undefined,
     total: local ? undefined : walk.total,
     stopped: local && walk.next && walk.rows.length < input.limit && read >= local.maxPages ? true : undefined,
+    note: walk.note,
     query: q,
   };
 }

@@ -1,4 +1,5 @@
 import { InputError } from "../../clients/errors.js";
+import { POST_2025_PROVINCE } from "../../clients/openapi/allow-list.js";
 import type { PosClient } from "../../clients/pos.js";
 import type { PosCommune, PosDistrict, PosProvince } from "../../clients/schemas/pos.js";
 import { fold } from "../../text/fold.js";
@@ -13,6 +14,8 @@ const geoCache = cachePer<PosClient>("geo", { ttlMs: 24 * 60 * 60_000, maxEntrie
 
 /** The form of the service's place ids ("101", "10101", "84_VN101"), with room to spare. */
 const PLACE_ID = /^[A-Za-z0-9_-]{1,32}$/;
+/** A post-2025 province's id (the only kind whose wards are asked without a district, as the contract's amendment allows): a "new" list's other ids are not believed. */
+const NEW_PROVINCE = new RegExp(POST_2025_PROVINCE);
 const HINT = "Take the ids from lookup_address (or pos://geo/provinces).";
 
 /** `id` when it has a place id's form; else an error naming the form, before any list is read. */
@@ -35,7 +38,8 @@ export class GeoIndex {
 
   /** The 63 provinces before the reform of 1 July 2025 (each with its new_id), or the 34 after it. */
   provinces(list: "old" | "new" = "old"): Promise<PosProvince[]> {
-    return this.cached(`p:${list}`, (pos) => pos.listProvinces(list === "new" ? { is_new: true } : {}));
+    if (list === "new") return this.cached("p:new", async (pos) => (await pos.listProvinces({ is_new: true })).filter((p) => NEW_PROVINCE.test(String(p.id))));
+    return this.cached("p:old", (pos) => pos.listProvinces({}));
   }
 
   /** The districts of a pre-2025 province: an id the province list does not hold is refused, nothing read. */

@@ -72,14 +72,14 @@ describe("sweep", () => {
     expect(read.stopped).toBeUndefined();
   });
 
-  it("reads again at the size a later page served when the list serves fewer rows there than on page 1", async () => {
+  it("reads again at the size a later page served when a page after it, already asked, holds rows", async () => {
     // A list capped by bytes rather than rows, had one ever been seen (defensive: issue 21's 94 of
-    // 100 were this server's own result budget): 94 on page 1, then 90 a page.
+    // 100 were this server's own result budget): 100 on page 1, then 90 a page.
     const all = rows(950);
     const reads: { page: number; size: number }[] = [];
     const fetch = async (_c: object, page: number, size: number) => {
       reads.push({ page, size });
-      const served = Math.min(size, page === 1 && size === 100 ? 94 : 90);
+      const served = Math.min(size, page === 1 ? 100 : 90);
       return { data: all.slice((page - 1) * size, (page - 1) * size + served), total_entries: all.length };
     };
     const read = await sweep({}, bounds, fetch);
@@ -93,28 +93,85 @@ describe("sweep", () => {
     const all = rows(950);
     // Every page serves a few rows fewer than asked, whatever was asked: no size reads it without gaps.
     const fetch = async (_c: object, page: number, size: number) => ({ data: all.slice((page - 1) * size, (page - 1) * size + size - (page === 1 ? 0 : 3)), total_entries: all.length });
-    const read = await sweep({}, { ...bounds, parallel: 1 }, fetch);
+    const read = await sweep({}, bounds, fetch);
     expect(read).toMatchObject({ complete: false, stopped: "short" });
     // Page 1 and the short page after it, each row once and none past the gap.
     const ids = read.rows.map((r) => r.id);
     expect(ids).toEqual(Array.from({ length: ids.length }, (_, i) => i + 1));
   });
 
-  it("without a total, reads the page after a short one: more rows there means the short page was not the end", async () => {
+  it("ends at the first short page, whatever a total says, unless a page after it already asked holds rows", async () => {
     const all = rows(420);
-    const fetch = async (_c: object, page: number, size: number) => {
+    const short3 = (total: boolean) => async (_c: object, page: number, size: number) => {
       const served = page === 3 ? size - 5 : size;
-      return { data: all.slice((page - 1) * size, (page - 1) * size + served) };
+      return { data: all.slice((page - 1) * size, (page - 1) * size + served), total_entries: total ? all.length : undefined };
     };
-    const read = await sweep({}, { ...bounds, parallel: 1 }, fetch);
+    // One page at a time: page 3 is the end, and with a total the answer says the total disagreed.
+    const reads: number[] = [];
+    const counted = short3(true);
+    const ended = await sweep({}, { ...bounds, parallel: 1 }, async (c: object, page: number, size: number) => {
+      reads.push(page);
+      return counted(c, page, size);
+    });
+    expect(ended).toMatchObject({ complete: false, note: "the list's total said 420; its pages ended at 3" });
+    expect(ended.rows).toHaveLength(295);
+    expect(Math.max(...reads)).toBe(3);
+    // Without a total nothing says otherwise.
+    expect(await sweep({}, { ...bounds, parallel: 1 }, short3(false))).toMatchObject({ complete: true });
+    // Pages read at once: page 4 holds rows, so page 3 was not the end.
+    const read = await sweep({}, bounds, short3(false));
     expect(read.complete).toBe(false);
     expect(read.stopped).toBe("short");
-    expect(read.rows.length).toBeLessThan(420);
-    // And a list whose first page is short: the page after it says whether there is more.
+    // And a list whose first page is short: the page after it, read alone, says whether there is more.
     const capped = list(rows(230), { cap: 50, total: false });
     const whole = await sweep({}, bounds, capped.fetch);
     expect(whole.rows).toHaveLength(230);
     expect(whole.complete).toBe(true);
   });
-});
 
+  it("ends at the first empty page whatever the total says, and says the total disagreed", async () => {
+    // The total counts 1,418; the list serves page 1 and nothing after it.
+    const reads: number[] = [];
+    const fetch = async (_c: object, page: number, size: number) => {
+      reads.push(page);
+      return { data: page === 1 ? rows(Math.min(size, 100)) : [], total_entries: 1_418 };
+    };
+    const read = await sweep({}, bounds, fetch);
+    expect(read).toMatchObject({ total: 1_418, complete: false, note: "the list's total said 1,418; its pages ended at 1" });
+    expect(read.stopped).toBeUndefined();
+    expect(read.rows).toHaveLength(100);
+    // The pages in flight when page 2 came back empty, none after.
+    expect(reads.length).toBeLessThanOrEqual(1 + bounds.parallel);
+    // A first page of 1 row of the 100 asked (the vendor's example): the page after it alone.
+    reads.length = 0;
+    const example = await sweep({}, bounds, async (_c: object, page: number) => {
+      reads.push(page);
+      return { data: page === 1 ? rows(1) : [], total_entries: 1_418 };
+    });
+    expect(example).toMatchObject({ complete: false, note: "the list's total said 1,418; its pages ended at 1" });
+    expect(reads).toEqual([1, 2]);
+  });
+
+  it("stops at a page that repeats an earlier one, keeping the rows before it", async () => {
+    // Past its end (page 4) the list answers its first page again, and its total says more.
+    const all = rows(400);
+    const fetch = async (_c: object, page: number, size: number) => ({ data: page <= 4 ? all.slice((page - 1) * size, page * size) : all.slice(0, size), total_entries: 2_000 });
+    const read = await sweep({}, { ...bounds, parallel: 1 }, fetch);
+    expect(read).toMatchObject({ complete: false, note: "the list answered page 5 with page 1's rows again" });
+    expect(read.rows.map((r) => r.id)).toEqual(all.map((r) => r.id));
+  });
+
+  it("stops at a row the check finds outside what was asked, keeping the pages before it", async () => {
+    const all = rows(500);
+    const reads: number[] = [];
+    const fetch = async (_c: object, page: number, size: number) => {
+      reads.push(page);
+      return { data: all.slice((page - 1) * size, page * size), total_entries: all.length };
+    };
+    const check = (row: Row) => (row.id > 250 ? "the list ignored startDateTime" : undefined);
+    const read = await sweep({}, { ...bounds, parallel: 1 }, fetch, undefined, check);
+    expect(read).toMatchObject({ complete: false, note: "the list ignored startDateTime" });
+    expect(read.rows.map((r) => r.id)).toEqual(rows(200).map((r) => r.id));
+    expect(Math.max(...reads)).toBe(3);
+  });
+});
