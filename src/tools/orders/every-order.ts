@@ -49,8 +49,9 @@ export async function everyOrder(ctx: ToolContext, shopId: string, query: OrderL
     try {
       const view = await ctx.index.orders(shopId).view(ctx.pos, need, ctx.progress, readBy(ctx));
       const keep = listedBy(query);
+      const project = projection(query.fields);
       const rows: PosOrder[] = [];
-      for (const order of view.select(selectOf(query))) if (keep(order)) rows.push(order);
+      for (const order of view.select(selectOf(query))) if (keep(order)) rows.push(project(order));
       return { rows, total: view.partial ? undefined : rows.length, complete: !view.partial, asOf: view.asOf, reading: view.partial };
     } catch (error) {
       if (!(error instanceof IndexFull)) throw error;
@@ -58,6 +59,21 @@ export async function everyOrder(ctx: ToolContext, shopId: string, query: OrderL
     }
   }
   return sweepOrders(ctx, shopId, query);
+}
+
+/**
+ * An order cut to the `fields` asked, as the list serves them: a question over a big shop's month
+ * holds tens of thousands of orders at once, and a whole kept order weighs ten times the few
+ * fields a grouping reads (at 200x, 482 MB of heap for 112,000 orders).
+ */
+function projection(fields: readonly string[] | undefined): (order: PosOrder) => PosOrder {
+  if (!fields?.length) return (order) => order;
+  const kept = [...new Set(fields)];
+  return (order) => {
+    const cut: Record<string, unknown> = {};
+    for (const field of kept) if (field in order) cut[field] = (order as Record<string, unknown>)[field];
+    return cut as PosOrder;
+  };
 }
 
 /** The orders the list serves for `query`, read page by page within SWEEP_BOUNDS. */
