@@ -1,4 +1,5 @@
-import { setFlagsFromString } from "node:v8";
+import { getHeapStatistics, setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 
 /**
  * How V8 sizes the heap. On stdio the server lives beside one assistant for hours: a small, steady
@@ -14,6 +15,33 @@ import { setFlagsFromString } from "node:v8";
 let small = false;
 let reads = 0;
 let flag: string | undefined;
+/** Heap in use (MB) past which a read's garbage is collected, checked every READ_CHECK_MS. */
+const READ_HEAP_MB = 160;
+const READ_CHECK_MS = 250;
+let collect: (() => void) | undefined;
+let checking: NodeJS.Timeout | undefined;
+
+/** A full collection, asked of V8 itself (the process does not run with --expose-gc). */
+function collector(): () => void {
+  if (!collect) {
+    setFlagsFromString("--expose-gc");
+    collect = runInNewContext("gc") as () => void;
+  }
+  return collect;
+}
+
+function watchHeap(): void {
+  if (!small || reads === 0) {
+    clearInterval(checking);
+    checking = undefined;
+    return;
+  }
+  if (checking) return;
+  const gc = collector();
+  checking = setInterval(() => {
+    if (getHeapStatistics().used_heap_size > READ_HEAP_MB * 2 ** 20) gc();
+  }, READ_CHECK_MS).unref();
+}
 
 function apply(): void {
   const wanted = small && reads === 0 ? "--optimize-for-size" : "--no-optimize-for-size";
@@ -32,10 +60,12 @@ export function favourSize(): void {
 export async function whileReading<T>(read: () => Promise<T>): Promise<T> {
   reads++;
   apply();
+  watchHeap();
   try {
     return await read();
   } finally {
     reads--;
     apply();
+    watchHeap();
   }
 }

@@ -42,14 +42,16 @@ export function warmIndex(ctx: ToolContext, shopId: string, query: OrderListPara
  * two to bring it up to date, whatever the shop's size), else read page by page, bounded. The
  * index holds every order updated since a time, so it answers a question whose time field moves
  * with an update (created, updated, a status reached) from any start, and any other from all time.
+ * `slim` drops what a caller has no more use for from each order the index gives, as it is read.
  */
-export async function everyOrder(ctx: ToolContext, shopId: string, query: OrderListParams): Promise<EveryOrder> {
+export async function everyOrder(ctx: ToolContext, shopId: string, query: OrderListParams, slim?: (order: PosOrder) => PosOrder): Promise<EveryOrder> {
   if (ctx.index && !unindexable(query)) {
     const need = indexNeed(query);
     try {
       const view = await ctx.index.orders(shopId).view(ctx.pos, need, ctx.progress, readBy(ctx));
       const keep = listedBy(query);
-      const project = projection(query.fields);
+      const cut = projection(query.fields);
+      const project = slim ? (order: PosOrder) => slim(cut(order)) : cut;
       const rows: PosOrder[] = [];
       for (const order of view.select(selectOf(query))) if (keep(order)) rows.push(project(order));
       return { rows, total: view.partial ? undefined : rows.length, complete: !view.partial, asOf: view.asOf, reading: view.partial };

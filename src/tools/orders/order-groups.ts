@@ -263,6 +263,15 @@ interface Counted {
 const one = (order: PosOrder): Counted => ({ order, figures: { orders: 1, ...figuresOf(order) } });
 
 /**
+ * An order's lines are read for the goods that came back of it alone (figuresOf): an order none of
+ * whose lines came back is held without them (at a big shop, all time, they are most of the weight).
+ */
+function linesOfReturns(order: PosOrder): PosOrder {
+  if (order.items && !order.items.some((item) => num(item.returned_count))) delete order.items;
+  return order;
+}
+
+/**
  * The orders of a grouping: counted by the POS's statistics when they answer it exactly and the
  * shop index does not hold the orders yet (one request or a few, whatever the shop's size), else
  * every order read from the index or the list.
@@ -291,7 +300,7 @@ async function countedOrders(
       return { entries: [...pushed.counted, ...pushed.read.map(one)], pushed };
     }
   }
-  const read = await everyOrder(ctx, shopId, query);
+  const read = await everyOrder(ctx, shopId, query, returns ? linesOfReturns : undefined);
   return { entries: read.rows.filter(localMatch(local)).map(one), read };
 }
 
