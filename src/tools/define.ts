@@ -64,7 +64,7 @@ const ANSWER_MS = 2_500;
  * than ANSWER_MS, and the tool's next calls stop reading that much earlier, with a margin for the
  * rows read meanwhile, and half the budget at most.
  */
-export const answering = new Map<string, number>();
+const answering = new Map<string, number>();
 const ANSWER_MARGIN = 1.5;
 
 /** When a read inside the call stops to leave its answer time to be made (ms). */
