@@ -4,6 +4,7 @@ import { onAbort } from "../clients/on-abort.js";
 import { isTransient } from "../clients/http.js";
 import { whileReading } from "../heap-mode.js";
 import type { Logger } from "../log.js";
+import { metered, ReadPace } from "./read-pace.js";
 import { addSpan, gaps, heldBack } from "./spans.js";
 import { type IndexMeta, type IndexStore, type Into, type Joined, type Linked, mergeMeta, NOTHING, OPEN, type Reading, type RowTable, SCHEMA, type Select, type Span, type Tallied, type TableShape } from "./store.js";
 
@@ -68,6 +69,11 @@ export interface IndexPolicy {
   refreshMs: number;
   /** Most rows the index holds; a question that needs more is answered without it. */
   maxRows: number;
+  /**
+   * What the platform allows a read, for when to ask again (read-pace.ts): rows a list request
+   * brings at most, and the requests a second it allows (undefined: none documented).
+   */
+  pace: { perRequest: number; ratePerSecond?: number };
 }
 
 /** Refreshes start this long before the newest update read: updates committed out of order, clocks that differ. */
@@ -84,14 +90,11 @@ const LEASE_MS = 15_000;
 const FOLLOW_MS = 1_000;
 /** Tries of a read's remaining parts after passing faults, each going on from where the last got. */
 const READ_TRIES = 3;
-/** Requests in flight at once of a read no call waits for (a warm read). */
+/** Requests in flight at once of a read no call or told client waits for (a warm read). */
 const UNWAITED_PARALLEL = 2;
-/**
- * The pace a read's estimate goes by: rows read over about the last 15 s, sampled every 2 s. A
- * read sharing the machine with another goes twice as fast once that one ends, and the pace since
- * its start would send the client back seconds after the answer was there. Tests shorten them.
- */
-export const PACE = { windowMs: 15_000, sampleMs: 2_000 };
+/** A told client is waited for this much longer than its advice, or this long while the pace is not known yet. */
+const PROMISE_SLACK = 1.5;
+const UNKNOWN_ETA_S = 60;
 /** Counts of a span's parts at most, for that estimate (a page's conversations are counted a month a request). */
 const MAX_COUNTS = 36;
 
@@ -171,8 +174,10 @@ export class RowIndex<R, C extends object> {
   private unsaved: R[] = [];
   private replacing = false;
   private savedAt = 0;
-  /** The pace of the read under way in this process: rows held at moments of it, the first at least PACE.windowMs ago if it is that old. */
-  private pace: { at: number; rows: number }[] = [];
+  /** The pace of the read under way in this process. */
+  private readonly pace: ReadPace;
+  /** Until when (ms) a client told to ask again waits for the read under way. */
+  private promised = 0;
   /** Set while a count of what the read has left is due. */
   private estimating: NodeJS.Timeout | undefined;
   /** Calls answering from elsewhere what this index's read is for: the read waits for them. */
@@ -190,6 +195,7 @@ export class RowIndex<R, C extends object> {
     private readonly logger?: Logger,
   ) {
     this.into = { clear: () => table.clear(), put: (rows) => void table.put(rows) };
+    this.pace = new ReadPace(policy.pace.perRequest, policy.pace.ratePerSecond);
   }
 
   get size(): number {
@@ -219,13 +225,15 @@ export class RowIndex<R, C extends object> {
         // A call that may have to answer before the read is done will say how far it got: the read counts what it has left.
         if (deadline !== Number.POSITIVE_INFINITY && deadline > Date.now()) this.estimateBy(client, Date.now() + (deadline - Date.now()) / 3);
         const outcome = await byDeadline(Promise.race([extending.promise, this.moved.promise]), deadline, callSignal(client));
-        if (outcome === "late") return this.partial();
+        // A warm read (deadline 0) tells no client when to come back.
+        const told = deadline > arrived;
+        if (outcome === "late") return this.partial(told);
         if (outcome !== "done" && callSignal(client)?.aborted) throw outcome.error;
         // A read that stopped on an error is not begun again by the call that waited on it: it answers with what was read.
         const failed = outcome === "done" ? extending.failed : outcome;
         if (failed) {
           if (failed.error instanceof IndexFull || !this.meta?.reading) throw failed.error;
-          return this.partial();
+          return this.partial(told);
         }
       }
     } finally {
@@ -320,15 +328,6 @@ export class RowIndex<R, C extends object> {
     return true;
   }
 
-  /** Notes the rows held now, for the read's pace. */
-  private sample(): void {
-    const now = Date.now();
-    const last = this.pace.at(-1);
-    if (last && now - last.at < PACE.sampleMs) return;
-    this.pace.push({ at: now, rows: this.table.size });
-    while (this.pace.length > 2 && now - this.pace[1]!.at >= PACE.windowMs) this.pace.shift();
-  }
-
   /** A pushed change this index could not apply: the next question (on any replica) refreshes whatever the interval. */
   async markDirty(): Promise<void> {
     if (!this.meta) return;
@@ -410,21 +409,24 @@ export class RowIndex<R, C extends object> {
     };
   }
 
-  /** The rows read so far, and how far the read got. */
-  private partial(): IndexView<R> {
+  /** The rows read so far, and how far the read got; `told`: a client is told when to ask again. */
+  private partial(told: boolean): IndexView<R> {
     const reading = this.meta?.reading;
     // Nothing read yet (another replica's read has written nothing so far).
     if (!this.meta) return { rows: [], select: () => [], asOf: Date.now(), partial: { read: 0 } };
     if (!reading) return this.whole();
     const read = this.table.size;
-    const [from] = this.pace;
-    const pace = from && (read - from.rows) / ((Date.now() - from.at) / 1000);
+    const pace = this.pace.rowsPerSecond(read);
     const left = reading.expected === undefined ? undefined : Math.max(0, reading.expected - read);
+    const eta = left !== undefined && pace ? Math.ceil(left / pace) : undefined;
+    // The client told when to come back is waiting for the read as much as one in a call: the read
+    // keeps its pace until then, the one the advice went by, where one nobody waits for slows.
+    if (told) this.promised = Math.max(this.promised, Date.now() + PROMISE_SLACK * (eta ?? UNKNOWN_ETA_S) * 1000);
     return this.whole(reading.started, {
       read,
       expected: reading.expected === undefined ? undefined : Math.max(reading.expected, read),
       backTo: heldBack(reading.done, reading.span[1]),
-      etaSeconds: left !== undefined && pace ? Math.ceil(left / pace) : undefined,
+      etaSeconds: eta,
       failed: reading.failed,
     });
   }
@@ -510,7 +512,7 @@ export class RowIndex<R, C extends object> {
   private async extend(client: C, need: number | null): Promise<void> {
     const { shared } = this;
     if (!shared) return whileReading(() => this.extendHeld(client, need));
-    this.pace = [];
+    this.pace.restart(this.table.size);
     for (;;) {
       const lease = await shared.lease(LEASE_MS);
       if (lease) {
@@ -522,7 +524,7 @@ export class RowIndex<R, C extends object> {
           await lease.release();
         }
       }
-      this.sample();
+      this.pace.note(this.table.size);
       await new Promise((resolve) => setTimeout(resolve, FOLLOW_MS));
       await this.pullShared();
       this.wake();
@@ -555,13 +557,12 @@ export class RowIndex<R, C extends object> {
         ? { ...before, failed: undefined }
         : { span: [Math.min(from, before?.span[0] ?? from), top], started: before?.started ?? Date.now(), done: before?.done ?? [] };
     this.meta = { ...meta, reading };
-    this.pace = [];
-    this.sample();
+    this.pace.restart(this.table.size);
     const sink: ReadSink<R> = {
       rows: (batch) => {
         const changed = this.table.put(batch);
         if (this.shared) this.unsaved.push(...changed);
-        this.sample();
+        this.pace.note(this.table.size);
         if (this.table.size > this.policy.maxRows) throw this.full();
         if (this.meta) this.meta = { ...this.meta, watermark: this.newest(batch, this.meta.watermark) };
       },
@@ -572,7 +573,7 @@ export class RowIndex<R, C extends object> {
         if (Date.now() - this.savedAt >= (this.shared ? SHARED_CHECKPOINT_MS : CHECKPOINT_MS)) this.checkpoint();
         this.wake();
       },
-      parallel: (wanted) => (this.listeners.size > 0 ? wanted : this.yielding > 0 ? 0 : UNWAITED_PARALLEL),
+      parallel: (wanted) => (this.listeners.size > 0 ? wanted : this.yielding > 0 ? 0 : Date.now() < this.promised ? wanted : UNWAITED_PARALLEL),
     };
     try {
       // A long read outlives passing faults (a burst of 429s, a moment of 502s): it goes on from
@@ -580,7 +581,7 @@ export class RowIndex<R, C extends object> {
       for (let tries = 1; ; tries++) {
         try {
           for (const [a, b] of gaps(reading.span, reading.done)) {
-            await this.kind.read(client, a === 0 ? null : a, b === OPEN ? undefined : b, this.progress, sink);
+            await this.kind.read(metered(client, this.pace), a === 0 ? null : a, b === OPEN ? undefined : b, this.progress, sink);
           }
           break;
         } catch (error) {

@@ -29,11 +29,20 @@ import { prepareTables, SqliteTable } from "./sqlite-table.js";
  * copy of the index it shares through Redis).
  */
 
+/**
+ * What the platform allows a read, for when to ask again: the rows of one list request (the order
+ * reader's pages of 100, the v2 conversation list's 60) and the page-token API's live limit, which
+ * the messaging client keeps unless configured otherwise (clients/index.ts).
+ */
+const ORDER_PAGE = 100;
+const CONVERSATION_PAGE = 60;
+const PAGE_RATE = 5;
+
 export type OrderIndex = RowIndex<PosOrder, PosClient>;
 export type ConversationIndex = RowIndex<Conversation, MessagingClient>;
 
 export interface ShopIndexOptions {
-  config: Pick<Config, "baseUrl" | "posBaseUrl" | "accessToken" | "pageAccessTokens" | "posApiKeys" | "index">;
+  config: Pick<Config, "baseUrl" | "posBaseUrl" | "accessToken" | "pageAccessTokens" | "posApiKeys" | "index" | "pageRatePerSecond" | "posRatePerSecond">;
   state: StateScope;
   logger: Logger;
 }
@@ -110,13 +119,15 @@ export class ShopIndex {
   orders(shopId: string): OrderIndex {
     const { config } = this.options;
     const key = config.posApiKeys[shopId] ?? config.posApiKeys["*"] ?? "";
-    return this.index(["orders", config.posBaseUrl, shopId, key], orderKind(shopId), () => this.kept?.add("orders", shopId)) as OrderIndex;
+    const pace = { perRequest: ORDER_PAGE, ratePerSecond: config.posRatePerSecond };
+    return this.index(["orders", config.posBaseUrl, shopId, key], orderKind(shopId), pace, () => this.kept?.add("orders", shopId)) as OrderIndex;
   }
 
   conversations(pageId: string): ConversationIndex {
     const { config } = this.options;
     const token = config.pageAccessTokens[pageId] ?? config.accessToken ?? "";
-    return this.index(["conversations", config.baseUrl, pageId, token], conversationKind(pageId), () => this.kept?.add("conversations", pageId)) as ConversationIndex;
+    const pace = { perRequest: CONVERSATION_PAGE, ratePerSecond: config.pageRatePerSecond ?? PAGE_RATE };
+    return this.index(["conversations", config.baseUrl, pageId, token], conversationKind(pageId), pace, () => this.kept?.add("conversations", pageId)) as ConversationIndex;
   }
 
   /** The pages and shops whose index was kept by an earlier run: a start brings them up to date. */
@@ -147,14 +158,14 @@ export class ShopIndex {
     return this.db;
   }
 
-  private index<R, C extends object>(identity: string[], kind: IndexKind<R, C>, made: () => void): RowIndex<R, C> {
+  private index<R, C extends object>(identity: string[], kind: IndexKind<R, C>, pace: IndexPolicy["pace"], made: () => void): RowIndex<R, C> {
     const name = hashOf(identity);
     let index = this.indexes.get(name) as RowIndex<R, C> | undefined;
     if (!index) {
       made();
       const { config, state, logger } = this.options;
       const settings = config.index;
-      const policy: IndexPolicy = { refreshMs: settings.refreshSeconds * 1000, maxRows: settings.maxRows };
+      const policy: IndexPolicy = { refreshMs: settings.refreshSeconds * 1000, maxRows: settings.maxRows, pace };
       // Kept beyond the process with "disk": shared through Redis when the replicas share state.
       const shared = settings.mode === "disk" ? state.indexStore?.<R>(`${identity[0]}-${name}`, (row) => ({ id: kind.id(row), version: kind.version(row) })) : undefined;
       index = new RowIndex(kind, new SqliteTable(this.database(), kind, name), policy, shared, logger);

@@ -52,13 +52,23 @@ export interface ToolContext {
    * nobody waits (a resource listing).
    */
   deadline: number;
+  /** Time kept at the end of the budget to make the answer from what was read (ms); ANSWER_MS unless the tool's answers took longer. */
+  answerMs?: number;
 }
 
-/** Time kept at the end of a call's budget to make its answer from what was read. */
+/** Time kept at the end of a call's budget to make its answer from what was read, at least. */
 const ANSWER_MS = 2_500;
+/**
+ * How long past the time its reads stopped each tool's latest call that overran it took to answer
+ * (ms): a big shop's answer (a pass over hundreds of thousands of rows held) takes longer to make
+ * than ANSWER_MS, and the tool's next calls stop reading that much earlier, with a margin for the
+ * rows read meanwhile, and half the budget at most.
+ */
+const answering = new Map<string, number>();
+const ANSWER_MARGIN = 1.5;
 
 /** When a read inside the call stops to leave its answer time to be made (ms). */
-export const readBy = (ctx: Pick<ToolContext, "deadline">): number => ctx.deadline - ANSWER_MS;
+export const readBy = (ctx: Pick<ToolContext, "deadline" | "answerMs">): number => ctx.deadline - (ctx.answerMs ?? ANSWER_MS);
 
 /** Counts tool calls by outcome and time (src/metrics.ts sets it when /metrics is on). */
 export const toolEvents: { observe?: (tool: string, outcome: string, ms: number) => void } = {};
@@ -136,11 +146,22 @@ export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext): P
 }
 
 /**
- * A read that has not answered by the call's deadline answers then, and what it was still reading
- * for the call stops (what it reads into the shop index goes on: indexes read on their own). The
- * tools answer within it themselves, with what they read so far; this is the last word, for a
- * read stuck on something no tool foresaw. A write is never cut off: it may be waiting for the
- * user's approval, and once sent it runs to its answer (clients/http.ts).
+ * A call may hold its client this long at most (its budget, when longer). Past its deadline, a
+ * call that keeps the process busy (making its answer from what it read: a pass over a big shop's
+ * rows on a busy machine) is waited for until then: the budget's timer, set again every LOOK_MS,
+ * fires late while it works. One that leaves the process idle is waiting on something stuck and
+ * answers the budget's error.
+ */
+const HOLD_MS = 45_000;
+const LOOK_MS = 100;
+
+/**
+ * A read that has not answered by the call's deadline answers then, unless it is making its
+ * answer (above), and what it was still reading for the call stops (what it reads into the shop
+ * index goes on: indexes read on their own). The tools answer within it themselves, with what
+ * they read so far; this is the last word, for a read stuck on something no tool foresaw: never
+ * while it answers what it read, however long that takes. A write is never cut off: it may be
+ * waiting for the user's approval, and once sent it runs to its answer (clients/http.ts).
  */
 async function withinBudget(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolResult> {
   if (isWriteTool(tool) || ctx.deadline === Number.POSITIVE_INFINITY) return runToolOnce(tool, args, ctx);
@@ -149,19 +170,29 @@ async function withinBudget(tool: AnyTool, args: unknown, ctx: ToolContext): Pro
   const stop = new AbortController();
   if (ctx.signal.aborted) stop.abort();
   const unlink = onAbort(ctx.signal, () => stop.abort());
-  const call: ToolContext = { ...ctx, signal: stop.signal, messaging: rebound(ctx.messaging, stop.signal), pos: rebound(ctx.pos, stop.signal) };
+  const answerMs = Math.min(ctx.config.callBudgetSeconds * 500, Math.max(ANSWER_MS, ANSWER_MARGIN * (answering.get(tool.name) ?? 0)));
+  const call: ToolContext = { ...ctx, answerMs, signal: stop.signal, messaging: rebound(ctx.messaging, stop.signal), pos: rebound(ctx.pos, stop.signal) };
+  const holdUntil = Math.max(ctx.deadline, ctx.deadline - ctx.config.callBudgetSeconds * 1000 + HOLD_MS);
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<ToolResult>((resolve) => {
-    timer = setTimeout(() => {
+    const look = (due: number) => {
+      const now = Date.now();
+      if (now - due > LOOK_MS && now < holdUntil) {
+        timer = setTimeout(() => look(now + LOOK_MS), LOOK_MS);
+        return;
+      }
       stop.abort();
       resolve(errorResult(tool.name, new TimeBudgetError(tool.name, ctx.config.callBudgetSeconds)));
-    }, Math.max(0, ctx.deadline - Date.now()));
+    };
+    timer = setTimeout(() => look(ctx.deadline), Math.max(0, ctx.deadline - Date.now()));
   });
   try {
     return await Promise.race([runToolOnce(tool, args, call), late]);
   } finally {
     clearTimeout(timer);
     unlink();
+    const over = Date.now() - readBy(call);
+    if (over > 0) answering.set(tool.name, over);
   }
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { PACE } from "../../src/shop-index/row-index.js";
+import { PACE } from "../../src/shop-index/read-pace.js";
 import { waitingByPage } from "../helpers/awaiting.js";
 import { type Harness, startHarness } from "../helpers/harness.js";
 
