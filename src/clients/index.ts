@@ -21,6 +21,9 @@ export interface Clients {
  * no documented per-key limit, so its core queues per shop only when PANCAKE_POS_RATE_PER_SECOND
  * sets one. The limiters and caches are the tenant's `state`.
  */
+/** The page-token API's live limit: requests a second for each page (reference README). */
+export const PAGE_RATE_PER_SECOND = 5;
+
 export function createClients(
   config: Config,
   logger: Logger,
@@ -39,7 +42,7 @@ export function createClients(
     ...common,
     api: "messaging",
     baseUrl: config.baseUrl,
-    limiter: state.limiter("messaging", config.pageRatePerSecond ?? 5),
+    limiter: state.limiter("messaging", config.pageRatePerSecond ?? PAGE_RATE_PER_SECOND),
   });
   const posRate = config.posRatePerSecond;
   const posCore = new HttpCore({ ...common, api: "pos", baseUrl: config.posBaseUrl, limiter: posRate ? state.limiter("pos", posRate) : undefined });

@@ -105,7 +105,7 @@ export function conversationKeys(c: Conversation): string[] {
 }
 
 /** Rows of one v2 call (the list has no page size). */
-const V2_PAGE = 60;
+export const V2_PAGE = 60;
 /** What the read's messages call the list, and the range it reads by. */
 const LIST = "conversation list";
 const UPDATED: RangeOf<Conversation> = { list: LIST, rows: "conversations", time: "updated", params: ["since", "until"], timeOf: (c) => unix(c.updated_at) };

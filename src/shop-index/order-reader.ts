@@ -26,7 +26,8 @@ import { OPEN } from "./store.js";
 
 type List = (params: OrderListParams) => Promise<Paged<PosOrder>>;
 
-const PAGE = 100;
+/** Orders one list request brings. */
+export const PAGE = 100;
 /** The list repeats page 100's rows for every later page (reference README). */
 const LAST_PAGE = 100;
 /** Orders a window holds at most before it is split: a re-read after a shift stays cheap. */

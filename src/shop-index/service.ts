@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { PAGE_RATE_PER_SECOND } from "../clients/index.js";
 import type { MessagingClient } from "../clients/messaging.js";
 import type { PosClient } from "../clients/pos.js";
 import type { Conversation } from "../clients/schemas/messaging.js";
@@ -10,10 +11,11 @@ import type { DatabaseSync } from "node:sqlite";
 import { rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { removeLegacyCopies } from "./admin.js";
-import { conversationKind } from "./conversation-rows.js";
+import { conversationKind, V2_PAGE as CONVERSATION_PAGE } from "./conversation-rows.js";
 import { openDatabase } from "./database.js";
 import { fileKept, type KeptList, type KeptRegistry } from "./kept.js";
 import { orderKind } from "./order-kind.js";
+import { PAGE as ORDER_PAGE } from "./order-reader.js";
 import { type IndexKind, type IndexPolicy, RowIndex } from "./row-index.js";
 import { prepareTables, SqliteTable } from "./sqlite-table.js";
 
@@ -29,14 +31,6 @@ import { prepareTables, SqliteTable } from "./sqlite-table.js";
  * copy of the index it shares through Redis).
  */
 
-/**
- * What the platform allows a read, for when to ask again: the rows of one list request (the order
- * reader's pages of 100, the v2 conversation list's 60) and the page-token API's live limit, which
- * the messaging client keeps unless configured otherwise (clients/index.ts).
- */
-const ORDER_PAGE = 100;
-const CONVERSATION_PAGE = 60;
-const PAGE_RATE = 5;
 
 export type OrderIndex = RowIndex<PosOrder, PosClient>;
 export type ConversationIndex = RowIndex<Conversation, MessagingClient>;
@@ -126,7 +120,7 @@ export class ShopIndex {
   conversations(pageId: string): ConversationIndex {
     const { config } = this.options;
     const token = config.pageAccessTokens[pageId] ?? config.accessToken ?? "";
-    const pace = { perRequest: CONVERSATION_PAGE, ratePerSecond: config.pageRatePerSecond ?? PAGE_RATE };
+    const pace = { perRequest: CONVERSATION_PAGE, ratePerSecond: config.pageRatePerSecond ?? PAGE_RATE_PER_SECOND };
     return this.index(["conversations", config.baseUrl, pageId, token], conversationKind(pageId), pace, () => this.kept?.add("conversations", pageId)) as ConversationIndex;
   }
 
