@@ -40,8 +40,10 @@ export function chatIds(sandbox: Sandbox, c: ConversationRecord): { id: string; 
   const own = [c.customers[0]?.fb_id, c.from_psid, c.from?.id].filter((x): x is string => !!x);
   const profile = sandbox.messaging.customers.find((p) => p.page_id === c.page_id && p.psid === own[0]);
   const global = profile?.global_id ?? undefined;
-  const elsewhere = global ? sandbox.messaging.customers.filter((p) => p.global_id === global).map((p) => p.psid) : [];
-  const caught = [...c.recent_phone_numbers.map((p) => p.phone_number), ...(profile?.phone_numbers ?? [])];
+  // One person, one global id: their psids and the phones they left on every page.
+  const same = global ? sandbox.messaging.customers.filter((p) => p.global_id === global) : profile ? [profile] : [];
+  const elsewhere = global ? same.map((p) => p.psid) : [];
+  const caught = [...c.recent_phone_numbers.map((p) => p.phone_number), ...same.flatMap((p) => p.phone_numbers ?? [])];
   return {
     id: c.id,
     socials: new Set([...own, ...(global ? [global] : []), ...elsewhere]),

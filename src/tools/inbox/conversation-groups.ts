@@ -177,7 +177,8 @@ const conversionNote = (window: string) =>
   `ordered: chats whose customer placed an order ${window} (a sale: canceled and deleted orders are none), joined by the order's link to the chat, the customer's social id on the order or a phone the inbox caught of them, never by name; rate_pct = ordered / count (chats); people_ordered: the persons who ordered; orders, amount (goods after discounts, excl. shipping): those orders, each once a group (one linked to chats of two groups counts in both)`;
 
 const rangeOut = (range: DateRange | undefined, tz: string) => (range ? { since: toIsoInZone(range.since, tz), until: toIsoInZone(range.until, tz) } : undefined);
-const timeNote = (input: ListConversationsInput) => `range and day are of ${input.time_field === "created" ? "creation" : "the last activity"}`;
+const timeNote = (input: ListConversationsInput) =>
+  `range and day are of ${input.time_field === "created" ? "creation" : input.time_field === "customer" ? "the customer's last message" : "the last activity"}`;
 const FAILED_NOTE = "pages with an error are not counted";
 
 export async function groupConversations(input: ListConversationsInput, ctx: ToolContext) {
@@ -282,7 +283,9 @@ async function countedHere(input: ListConversationsInput, ctx: ToolContext) {
  * list cannot say (a longer range, a filter it lacks, or an answer without a total).
  */
 async function countedPerPage(input: ListConversationsInput, ctx: ToolContext) {
+  // The page-number list ranges on creation or the last activity only: the customer's last message is read.
   const filtered =
+    input.time_field === "customer" ||
     input.type ||
     input.post_id ||
     input.customer ||

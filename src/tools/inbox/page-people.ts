@@ -42,7 +42,7 @@ const PAGE_SIZE = 100;
 const held = new WeakMap<MessagingClient, Map<string, PageState>>();
 
 export interface PagePeople {
-  /** What the chat's page customer adds to the chat's own ids: the platform-wide id and its psids on other pages, the phones the inbox knows (national form). */
+  /** What the chat's page customer adds to the chat's own ids: the platform-wide id and its psids on other pages, the phones the inbox knows of that person on any page (national form). */
   of(c: Conversation): { socials: string[]; phones: string[] };
   /** Who the chat is with, the same on every page: the platform-wide id where known, else the psid (else the thread). */
   person(c: Conversation): string;
@@ -86,10 +86,18 @@ export async function pagePeople(client: MessagingClient, pageIds: readonly stri
     }),
   );
   const states = held.get(original(client)) ?? new Map<string, PageState>();
-  // A platform id's psids on every page: an order may carry the one of another page than the chat's.
+  // A platform id's psids and phones on every page: an order may carry the psid of another page
+  // than the chat's, or a phone the person left on another page (one person, one global id).
   const psidsOf = new Map<string, string[]>();
+  const phonesOf = new Map<string, Set<string>>();
   for (const state of states.values()) {
-    for (const [psid, person] of state.byPsid) if (person.global) psidsOf.set(person.global, [...(psidsOf.get(person.global) ?? []), psid]);
+    for (const [psid, person] of state.byPsid) {
+      if (!person.global) continue;
+      psidsOf.set(person.global, [...(psidsOf.get(person.global) ?? []), psid]);
+      const phones = phonesOf.get(person.global) ?? new Set<string>();
+      for (const phone of person.phones) phones.add(phone);
+      phonesOf.set(person.global, phones);
+    }
   }
   const psidOf = (c: Conversation) => id(c.customers?.[0]?.fb_id) ?? id(c.from_psid) ?? id(c.from?.id);
   const profileOf = (c: Conversation) => {
@@ -99,7 +107,7 @@ export async function pagePeople(client: MessagingClient, pageIds: readonly stri
   const of = (c: Conversation) => {
     const person = profileOf(c);
     const socials = person?.global ? [person.global, ...(psidsOf.get(person.global) ?? [])] : [];
-    return { socials, phones: person?.phones ?? [] };
+    return { socials, phones: person?.global ? [...(phonesOf.get(person.global) ?? [])] : (person?.phones ?? []) };
   };
   return {
     complete: notes.length === 0,

@@ -83,6 +83,17 @@ describe("list_conversations ordered: chats by what their customer bought", () =
       return sales.length > 0 && sales.every((s) => linkOf(ownOnly(c), s.order) === undefined) && sales.some((s) => s.order.customer?.fb_id === global);
     });
     expect(viaGlobal.length).toBeGreaterThan(3);
+    // Or only through a phone the same person (one global id) left on another page.
+    const ownPage = (c: ConversationRecord) => {
+      const profile = h.sandbox.messaging.customers.find((p) => p.page_id === c.page_id && p.psid === c.from.id);
+      const phones = [...c.recent_phone_numbers.map((p) => p.phone_number), ...(profile?.phone_numbers ?? [])];
+      return { ...chatIds(h.sandbox, c), phones: new Set(phones.map((p) => normalizePhone(p) ?? p)) };
+    };
+    const viaOtherPage = chats.filter((c) => {
+      const sales = salesOf(h.sandbox, c);
+      return sales.length > 0 && sales.every((s) => linkOf(ownPage(c), s.order) === undefined);
+    });
+    expect(viaOtherPage.length).toBeGreaterThan(0);
     const never = chats.filter((c) => salesOf(h.sandbox, c).length === 0);
 
     const r = await h.call("list_conversations", { ordered: false, since: "last 90 days", group_by: ["page"] });
@@ -206,5 +217,26 @@ describe("list_conversations ordered: chats by what their customer bought", () =
       await inboxOnly.close();
       await noIndex.close();
     }
+  });
+});
+
+describe("list_conversations by the customer's last message, grouped", () => {
+  it("counts per page the chats whose customer last wrote in the range, not those last active in it, and says so", async () => {
+    const [since, until] = lastWeek();
+    const wrote = h.sandbox.messaging.conversations.filter((c) => {
+      const at = customerWroteAt(h.sandbox, c);
+      return !c.is_removed && at !== undefined && at >= since && at < until;
+    });
+    const perPage = new Map<string, number>();
+    for (const c of wrote) perPage.set(c.page_id, (perPage.get(c.page_id) ?? 0) + 1);
+    // The two times differ for some chat of the week: the test can tell them apart.
+    const active = h.sandbox.messaging.conversations.filter((c) => !c.is_removed && at(c.updated_at) >= since && at(c.updated_at) < until);
+    expect(active.map((c) => c.id).sort()).not.toEqual(wrote.map((c) => c.id).sort());
+
+    const r = await h.call("list_conversations", { time_field: "customer", since: "last week", until: "last week", group_by: ["page"] });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.total).toBe(wrote.length);
+    expect(new Map((r.data.groups as { page_id: string; count: number }[]).filter((g) => g.count > 0).map((g) => [g.page_id, g.count]))).toEqual(perPage);
+    expect(r.data.note).toContain("range and day are of the customer's last message");
   });
 });
