@@ -39,26 +39,31 @@ class Sink<R> {
   }
 }
 
-describe("the order index's read against an order list that misbehaves", () => {
-  // Twice the demo shop: over 1,000 orders, so the read goes by windows of the list's totals.
-  const sandbox = new Sandbox({ scale: 2, ratePerSecond: 1e9 });
-  let clients: Clients;
+/** A describe block's own sandbox and clients of it, the sandbox made to behave again after each test. */
+function misbehaving(sandbox: Sandbox) {
+  let clients: Clients | undefined;
   beforeAll(async () => {
     await sandbox.start();
     clients = clientsFor(sandbox);
   });
   afterAll(async () => {
-    await clients.close();
+    await clients?.close();
     await sandbox.close();
   });
   afterEach(() => sandbox.behave());
+  return { sandbox, clients: () => clients! };
+}
+
+describe("the order index's read against an order list that misbehaves", () => {
+  // Twice the demo shop: over 1,000 orders, so the read goes by windows of the list's totals.
+  const { sandbox, clients } = misbehaving(new Sandbox({ scale: 2, ratePerSecond: 1e9 }));
 
   async function read(since: number | null = null) {
     const sink = new Sink<PosOrder>();
     const pos = {
       listOrders: (shop: string, q: OrderListParams) => {
         sink.count();
-        return clients.pos.listOrders(shop, q);
+        return clients().pos.listOrders(shop, q);
       },
     } as unknown as PosClient;
     const result = await orderKind(String(sandbox.credentials.shopId))
@@ -116,25 +121,15 @@ describe("the order index's read against an order list that misbehaves", () => {
 });
 
 describe("the conversation index's read against a conversation list that misbehaves", () => {
-  const sandbox = new Sandbox({ ratePerSecond: 1e9 });
+  const { sandbox, clients } = misbehaving(new Sandbox({ ratePerSecond: 1e9 }));
   const page = sandbox.messaging.pages[0]!.id;
-  let clients: Clients;
-  beforeAll(async () => {
-    await sandbox.start();
-    clients = clientsFor(sandbox);
-  });
-  afterAll(async () => {
-    await clients.close();
-    await sandbox.close();
-  });
-  afterEach(() => sandbox.behave());
 
   async function read() {
     const sink = new Sink<Conversation>();
     const messaging = {
       listConversations: (id: string, q: ConversationListParams) => {
         sink.count();
-        return clients.messaging.listConversations(id, q);
+        return clients().messaging.listConversations(id, q);
       },
     } as unknown as MessagingClient;
     const error = await conversationKind(page)
