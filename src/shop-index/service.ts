@@ -17,6 +17,7 @@ import { fileKept, type KeptList, type KeptRegistry } from "./kept.js";
 import { orderKind } from "./order-kind.js";
 import { PAGE as ORDER_PAGE } from "./order-reader.js";
 import { type IndexKind, type IndexPolicy, RowIndex } from "./row-index.js";
+import { PeopleTable, preparePeopleTables } from "./people-table.js";
 import { prepareTables, SqliteTable } from "./sqlite-table.js";
 
 /**
@@ -84,7 +85,7 @@ function usable(file: string | undefined, logger: Logger): DatabaseSync {
   let db: DatabaseSync | undefined;
   try {
     db = openDatabase(file);
-    prepareTables(db);
+    prepare(db);
     return db;
   } catch (error) {
     if (file === undefined) throw error;
@@ -92,9 +93,14 @@ function usable(file: string | undefined, logger: Logger): DatabaseSync {
     logger.warn(`shop index: ${file} could not be read (${error instanceof Error ? error.message : String(error)}); starting it anew`);
     for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
     db = openDatabase(file);
-    prepareTables(db);
+    prepare(db);
     return db;
   }
+}
+
+function prepare(db: DatabaseSync): void {
+  prepareTables(db);
+  preparePeopleTables(db);
 }
 
 export class ShopIndex {
@@ -122,6 +128,13 @@ export class ShopIndex {
     const token = config.pageAccessTokens[pageId] ?? config.accessToken ?? "";
     const pace = { perRequest: CONVERSATION_PAGE, ratePerSecond: config.pageRatePerSecond ?? PAGE_RATE_PER_SECOND };
     return this.index(["conversations", config.baseUrl, pageId, token], conversationKind(pageId), pace, () => this.kept?.add("conversations", pageId)) as ConversationIndex;
+  }
+
+  /** A page's customers as the joins of chats to orders need them (people-table.ts). */
+  people(pageId: string): PeopleTable {
+    const { config } = this.options;
+    const token = config.pageAccessTokens[pageId] ?? config.accessToken ?? "";
+    return new PeopleTable(this.database(), hashOf(["people", config.baseUrl, pageId, token]));
   }
 
   /** The pages and shops whose index was kept by an earlier run: a start brings them up to date. */

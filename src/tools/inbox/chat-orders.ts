@@ -82,7 +82,7 @@ function push<K>(map: Map<K, PosOrder[]>, key: K | undefined, order: PosOrder): 
 export async function openOrders(ctx: ToolContext): Promise<OpenOrders> {
   const shops = await shopsOf(ctx);
   const query = { filter_status: statusFilter({ statuses: ["undelivered"] }) };
-  const people = ctx.messaging.activePageIds().then((pageIds) => pagePeople(ctx.messaging, pageIds, readBy(ctx), (ctx.config.index?.refreshSeconds ?? 0) * 1000));
+  const people = ctx.messaging.activePageIds().then((pageIds) => pagePeople(ctx.messaging, ctx.index, pageIds, readBy(ctx), (ctx.config.index?.refreshSeconds ?? 0) * 1000));
   people.catch(() => undefined);
   const reads = await Promise.all([...shops.keys()].map(async (shopId) => ({ shopId, read: await everyOrder(ctx, shopId, query) })));
   const known = await people;

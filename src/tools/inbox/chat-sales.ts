@@ -82,7 +82,7 @@ export async function chatSales(ctx: ToolContext, window: Window, chatsFrom: num
   const shops = await shopsOf(ctx, field);
   const need = needOf(window, chatsFrom);
   const tz = ctx.config.timezone;
-  const people = ctx.messaging.activePageIds().then((pageIds) => pagePeople(ctx.messaging, pageIds, readBy(ctx), (ctx.config.index?.refreshSeconds ?? 0) * 1000));
+  const people = ctx.messaging.activePageIds().then((pageIds) => pagePeople(ctx.messaging, ctx.index, pageIds, readBy(ctx), (ctx.config.index?.refreshSeconds ?? 0) * 1000));
   people.catch(() => undefined);
   const viewed = await Promise.all(
     [...shops.keys()].map(async (shopId) => {

@@ -1,9 +1,12 @@
+import { randomUUID } from "node:crypto";
 import { original } from "../../clients/call-signal.js";
 import type { MessagingClient } from "../../clients/messaging.js";
 import type { Conversation, PageCustomer } from "../../clients/schemas/messaging.js";
 import { id } from "../../format/compact.js";
 import { normalizePhone } from "../../format/phone.js";
 import { joinKey } from "../../shop-index/join-keys.js";
+import { ownPeopleDatabase, type PagePerson, PeopleTable } from "../../shop-index/people-table.js";
+import type { ShopIndex } from "../../shop-index/service.js";
 
 /**
  * The pages' customers as joins to orders need them: a chat shows its customer's page-scoped id
@@ -12,34 +15,27 @@ import { joinKey } from "../../shop-index/join-keys.js";
  * psid they have on another page, and the inbox may know a phone of theirs this chat never showed
  * (the page customer's `phone_numbers`). The page_customers list gives all three by psid.
  *
- * Read once a process and kept: each later call reads only the page customers updated since the
- * last walk ended (a global id never changes; phones are added), so a warm call costs one request
- * a page, none within the index's refresh interval of the last. A walk cut short by the call's
- * deadline goes on from the same place at the next call.
+ * Kept in the shop index's database (people-table.ts; a database of the process's own with the
+ * index off): each call reads only the page customers updated since the last walk ended (a global
+ * id never changes; phones are added), so a warm call costs one request a page, none within the
+ * index's refresh interval of the last, and a restarted server goes on from where the last got. A
+ * walk cut short by the call's deadline goes on from the same place at the next call.
  */
 
-interface Person {
-  global?: string;
-  phones: string[];
-}
-
-interface PageState {
-  byPsid: Map<string, Person>;
-  /** Every page customer updated up to this time (Unix s) is held; 0: none yet. */
-  upTo: number;
+/** A page's walks in this process: calls at once walk a page one after another. */
+interface Walks {
   /** When the last walk ended (ms): a call within `freshMs` of it reads nothing. */
   walkedAt?: number;
-  /** A walk under way: its end, and the next list page to read. */
-  walk?: { until: number; page: number };
-  /** The last walk begun: calls at once walk a page one after another. */
+  /** The last walk begun. */
   turn?: Promise<boolean>;
 }
 
 /** The list's largest page (the OpenAPI's page_size maximum). */
 const PAGE_SIZE = 100;
 
-/** By the client a call's view is made from (call-signal.ts): every call of the process shares it. */
-const held = new WeakMap<MessagingClient, Map<string, PageState>>();
+/** By table (a page and the credential that reads it) and, with the index off, by client. */
+const walks = new Map<string, Walks>();
+const ownTables = new WeakMap<MessagingClient, Map<string, PeopleTable>>();
 
 export interface PagePeople {
   /** What the chat's page customer adds to the chat's own ids: the platform-wide id and its psids on other pages, the phones the inbox knows of that person on any page (national form). */
@@ -54,29 +50,37 @@ export interface PagePeople {
   notes: string[];
 }
 
-/** The state held of a page's customers, made on first use. */
-function stateOf(client: MessagingClient, pageId: string): PageState {
-  let pages = held.get(original(client));
-  if (!pages) {
-    pages = new Map();
-    held.set(original(client), pages);
+/** A page's table: in the shop index, or with the index off in a database of the process's own, one set a client. */
+function tableOf(client: MessagingClient, index: ShopIndex | undefined, pageId: string): PeopleTable {
+  if (index) return index.people(pageId);
+  let tables = ownTables.get(original(client));
+  if (!tables) {
+    tables = new Map();
+    ownTables.set(original(client), tables);
   }
-  let state = pages.get(pageId);
-  if (!state) {
-    state = { byPsid: new Map(), upTo: 0 };
-    pages.set(pageId, state);
+  let table = tables.get(pageId);
+  if (!table) {
+    table = new PeopleTable(ownPeopleDatabase(), `${pageId}:${randomUUID()}`);
+    tables.set(pageId, table);
   }
-  return state;
+  return table;
 }
 
 /** Brings every page's customers up to date (as of `freshMs` ago), by `deadline` (ms), and answers what they add to a chat. */
-export async function pagePeople(client: MessagingClient, pageIds: readonly string[], deadline: number, freshMs: number): Promise<PagePeople> {
+export async function pagePeople(client: MessagingClient, index: ShopIndex | undefined, pageIds: readonly string[], deadline: number, freshMs: number): Promise<PagePeople> {
   const notes: string[] = [];
+  const tables = new Map(pageIds.map((pageId) => [pageId, tableOf(client, index, pageId)]));
   await Promise.all(
-    pageIds.map(async (pageId) => {
-      const state = stateOf(client, pageId);
+    [...tables].map(async ([pageId, table]) => {
+      const state = walks.get(table.ix) ?? {};
+      walks.set(table.ix, state);
       // Calls at once walk a page one after another, each from where the last got.
-      const turn = (state.turn ?? Promise.resolve(true)).catch(() => false).then(() => (state.walkedAt !== undefined && Date.now() - state.walkedAt < freshMs) || walk(client, pageId, state, deadline));
+      const turn = (state.turn ?? Promise.resolve(true)).catch(() => false).then(async () => {
+        if (state.walkedAt !== undefined && Date.now() - state.walkedAt < freshMs) return true;
+        const done = await walk(client, pageId, table, deadline);
+        if (done) state.walkedAt = Date.now();
+        return done;
+      });
       state.turn = turn;
       try {
         if (!(await turn)) notes.push(`page ${pageId}'s customers were read in part by the deadline: a chat linked to an order only by its customer's platform id may be missed; ask again`);
@@ -85,29 +89,24 @@ export async function pagePeople(client: MessagingClient, pageIds: readonly stri
       }
     }),
   );
-  const states = held.get(original(client)) ?? new Map<string, PageState>();
+  const every = [...tables.values()];
   // A platform id's psids and phones on every page: an order may carry the psid of another page
   // than the chat's, or a phone the person left on another page (one person, one global id).
-  const psidsOf = new Map<string, string[]>();
-  const phonesOf = new Map<string, Set<string>>();
-  for (const state of states.values()) {
-    for (const [psid, person] of state.byPsid) {
-      if (!person.global) continue;
-      psidsOf.set(person.global, [...(psidsOf.get(person.global) ?? []), psid]);
-      const phones = phonesOf.get(person.global) ?? new Set<string>();
-      for (const phone of person.phones) phones.add(phone);
-      phonesOf.set(person.global, phones);
-    }
-  }
+  const sameGlobal = new Map<string, PagePerson[]>();
   const psidOf = (c: Conversation) => id(c.customers?.[0]?.fb_id) ?? id(c.from_psid) ?? id(c.from?.id);
   const profileOf = (c: Conversation) => {
     const psid = psidOf(c);
-    return psid === undefined ? undefined : states.get(String(c.page_id))?.byPsid.get(psid);
+    return psid === undefined ? undefined : tables.get(String(c.page_id))?.person(psid);
   };
   const of = (c: Conversation) => {
     const person = profileOf(c);
-    const socials = person?.global ? [person.global, ...(psidsOf.get(person.global) ?? [])] : [];
-    return { socials, phones: person?.global ? [...(phonesOf.get(person.global) ?? [])] : (person?.phones ?? []) };
+    if (!person?.global) return { socials: [], phones: person?.phones ?? [] };
+    let same = sameGlobal.get(person.global);
+    if (!same) {
+      same = tables.get(String(c.page_id))!.sameGlobal(person.global, every);
+      sameGlobal.set(person.global, same);
+    }
+    return { socials: [person.global, ...same.map((p) => p.psid)], phones: [...new Set(same.flatMap((p) => p.phones))] };
   };
   return {
     complete: notes.length === 0,
@@ -121,27 +120,27 @@ export async function pagePeople(client: MessagingClient, pageIds: readonly stri
   };
 }
 
-/** Reads the page customers updated since the state's last walk, by `deadline`; false when cut short. */
-async function walk(client: MessagingClient, pageId: string, state: PageState, deadline: number): Promise<boolean> {
-  state.walk ??= { until: Math.floor(Date.now() / 1000), page: 1 };
-  const { until } = state.walk;
+/** Reads the page customers updated since the table's last walk, by `deadline`, keeping each list page as it comes; false when cut short. */
+async function walk(client: MessagingClient, pageId: string, table: PeopleTable, deadline: number): Promise<boolean> {
+  const progress = table.progress();
+  const at = progress.walk ?? { until: Math.floor(Date.now() / 1000), page: 1 };
   for (;;) {
     if (Date.now() >= deadline) return false;
-    const { customers } = await client.listPageCustomers(pageId, { since: state.upTo, until, page_number: state.walk.page, page_size: PAGE_SIZE, order_by: "updated_at" });
-    for (const c of customers) hold(state, c);
-    if (customers.length < PAGE_SIZE) break;
-    state.walk.page++;
+    const { customers } = await client.listPageCustomers(pageId, { since: progress.upTo, until: at.until, page_number: at.page, page_size: PAGE_SIZE, order_by: "updated_at" });
+    const people = customers.flatMap((c) => personOf(c) ?? []);
+    if (customers.length < PAGE_SIZE) {
+      table.save(people, { upTo: at.until });
+      return true;
+    }
+    table.save(people, { upTo: progress.upTo, walk: { until: at.until, page: at.page + 1 } });
+    at.page++;
   }
-  state.upTo = until;
-  state.walk = undefined;
-  state.walkedAt = Date.now();
-  return true;
 }
 
-function hold(state: PageState, c: PageCustomer): void {
+function personOf(c: PageCustomer): PagePerson | undefined {
   const psid = id(c.psid);
-  if (psid === undefined) return;
+  if (psid === undefined) return undefined;
   const global = id((c as { global_id?: unknown }).global_id);
   const phones = (c.phone_numbers ?? []).map((p) => normalizePhone(p)).filter((p): p is string => p !== undefined);
-  state.byPsid.set(psid, { global, phones: [...new Set(phones)] });
+  return { psid, global, phones: [...new Set(phones)] };
 }

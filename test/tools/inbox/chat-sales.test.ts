@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import { normalizePhone } from "../../../src/format/phone.js";
@@ -125,6 +128,32 @@ describe("list_conversations ordered: chats by what their customer bought", () =
     // One request a page, from where the last walk ended.
     expect(again.length).toBe(pages.size);
     for (const q of again) expect(Number(q.query.since?.[0])).toBeGreaterThan(0);
+  });
+
+  it("keeps the page customers in the index on disk: a restarted server reads only those updated since", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pancake-people-"));
+    const config = { index: { mode: "disk" as const, dir, refreshSeconds: 0, maxRows: 300_000, preload: false } };
+    const reads = () => h.sandbox.server.requests.filter((q) => q.path.endsWith("/page_customers"));
+    const args = { ordered: false, since: "last 7 days", group_by: ["page"] };
+    const first = await startHarness({ shared: h.sandbox, config });
+    const before = reads().length;
+    const cold = await first.call("list_conversations", args);
+    const coldReads = reads().length - before;
+    await first.close();
+    // A server of its own, the same folder: one request a page, from where the first one's walk ended.
+    const second = await startHarness({ shared: h.sandbox, config });
+    try {
+      const at = reads().length;
+      const warm = await second.call("list_conversations", args);
+      const again = reads().slice(at);
+      expect(again.length).toBeLessThan(coldReads);
+      expect(new Set(again.map((q) => q.path)).size).toBe(again.length);
+      for (const q of again) expect(Number(q.query.since?.[0])).toBeGreaterThan(0);
+      expect(warm.data.total).toBe(cold.data.total);
+      expect(warm.data.people).toBe(cold.data.people);
+    } finally {
+      await second.close();
+    }
   });
 
   it("bounds the orders counted: since the chat began, or since a date", async () => {
