@@ -19,7 +19,7 @@ import type { ShopIndex } from "../../shop-index/service.js";
  * index off): each call reads only the page customers updated since the last walk ended (a global
  * id never changes; phones are added), so a warm call costs one request a page, none within the
  * index's refresh interval of the last, and a restarted server goes on from where the last got. A
- * walk cut short by the call's deadline goes on from the same place at the next call.
+ * walk outlasting the call's deadline goes on by itself, as the index's reads do.
  */
 
 /** A page's walks in this process: calls at once walk a page one after another. */
@@ -27,7 +27,7 @@ interface Walks {
   /** When the last walk ended (ms): a call within `freshMs` of it reads nothing. */
   walkedAt?: number;
   /** The last walk begun. */
-  turn?: Promise<boolean>;
+  turn?: Promise<void>;
 }
 
 /** The list's largest page (the OpenAPI's page_size maximum). */
@@ -74,18 +74,29 @@ export async function pagePeople(client: MessagingClient, index: ShopIndex | und
     [...tables].map(async ([pageId, table]) => {
       const state = walks.get(table.ix) ?? {};
       walks.set(table.ix, state);
-      // Calls at once walk a page one after another, each from where the last got.
-      const turn = (state.turn ?? Promise.resolve(true)).catch(() => false).then(async () => {
-        if (state.walkedAt !== undefined && Date.now() - state.walkedAt < freshMs) return true;
-        const done = await walk(client, pageId, table, deadline);
-        if (done) state.walkedAt = Date.now();
-        return done;
+      // Calls at once walk a page one after another, each from where the last got. A walk goes on
+      // past the call that began it (on the shared client: a cancel does not stop it), so the
+      // next call finds it further on or done; a call waits for it until its own deadline.
+      const turn = (state.turn ?? Promise.resolve()).catch(() => {}).then(async () => {
+        if (state.walkedAt !== undefined && Date.now() - state.walkedAt < freshMs) return;
+        await walk(original(client), pageId, table);
+        state.walkedAt = Date.now();
       });
       state.turn = turn;
+      // A walk's failure is told to the calls that wait for it, not left unhandled when none does.
+      turn.catch(() => {});
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+      });
       try {
-        if (!(await turn)) notes.push(`page ${pageId}'s customers were read in part by the deadline: a chat linked to an order only by its customer's platform id may be missed; ask again`);
+        if ((await Promise.race([turn.then(() => true), late])) === false) {
+          notes.push(`page ${pageId}'s customers were read in part by the deadline (the read goes on): a chat linked to an order only by its customer's platform id may be missed; ask again`);
+        }
       } catch (error) {
         notes.push(`page ${pageId}'s customers could not be read (${error instanceof Error ? error.message : String(error)}): its chats are joined by their own ids and phones alone`);
+      } finally {
+        clearTimeout(timer);
       }
     }),
   );
@@ -120,17 +131,16 @@ export async function pagePeople(client: MessagingClient, index: ShopIndex | und
   };
 }
 
-/** Reads the page customers updated since the table's last walk, by `deadline`, keeping each list page as it comes; false when cut short. */
-async function walk(client: MessagingClient, pageId: string, table: PeopleTable, deadline: number): Promise<boolean> {
+/** Reads the page customers updated since the table's last walk, keeping each list page as it comes. */
+async function walk(client: MessagingClient, pageId: string, table: PeopleTable): Promise<void> {
   const progress = table.progress();
   const at = progress.walk ?? { until: Math.floor(Date.now() / 1000), page: 1 };
   for (;;) {
-    if (Date.now() >= deadline) return false;
     const { customers } = await client.listPageCustomers(pageId, { since: progress.upTo, until: at.until, page_number: at.page, page_size: PAGE_SIZE, order_by: "updated_at" });
     const people = customers.flatMap((c) => personOf(c) ?? []);
     if (customers.length < PAGE_SIZE) {
       table.save(people, { upTo: at.until });
-      return true;
+      return;
     }
     table.save(people, { upTo: progress.upTo, walk: { until: at.until, page: at.page + 1 } });
     at.page++;

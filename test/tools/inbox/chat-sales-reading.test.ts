@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { customerWroteAt, lastWeek, salesOf } from "../../helpers/chat-sales.js";
-import { useHarness } from "../../helpers/harness.js";
+import { startHarness, useHarness } from "../../helpers/harness.js";
 
 // A big shop's first question: its orders are read into the shop index for longer than a call
 // waits. The answer comes within the call's budget, not complete, saying how far the read got and
@@ -38,4 +38,24 @@ describe("list_conversations ordered while the shop's orders are first read", ()
     });
     expect(last.data.total).toBe(never.length);
   }, 60_000);
+
+  it("reads the page customers on past the call that began it: the next call finds them read", async () => {
+    const own = await startHarness({ sandbox: { ratePerSecond: 100_000 }, config: { callBudgetSeconds: BUDGET_S } });
+    try {
+      // Each list page of page customers takes 3 s: the biggest page's walk outlasts the call.
+      const path = /\/page_customers$/;
+      own.sandbox.server.injectFault({ method: "GET", path, kind: "latency", delayMs: 3_000, times: 1_000 });
+      const reads = () => own.sandbox.server.requests.filter((q) => path.test(q.path)).length;
+      const first = await own.call("list_conversations", ASK);
+      expect(first.isError, first.text).toBe(false);
+      expect(first.data.complete).toBe(false);
+      expect(first.data.note).toContain("customers were read in part by the deadline (the read goes on)");
+      const atAnswer = reads();
+      // No call now: the walk goes on by itself.
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      expect(reads()).toBeGreaterThan(atAnswer);
+    } finally {
+      await own.close();
+    }
+  }, 30_000);
 });
