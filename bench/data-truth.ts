@@ -1,5 +1,6 @@
 import type { Sandbox } from "../src/sandbox/index.js";
 import type { OrderRecord } from "../src/sandbox/pos/types.js";
+import { conversion, neverOrdered, pageCustomers } from "./funnel-truth.js";
 import { merchantTruth } from "./merchant-truth.js";
 
 // The answers the data-scale questions must give, counted from the sandbox's raw records in its
@@ -22,13 +23,34 @@ export type TruthQuestion =
   | { kind: "unsold"; sinceMs: number }
   | { kind: "returns"; sinceMs: number }
   | { kind: "posts"; sinceMs: number }
-  | { kind: "open-order-chats"; pageId: string; waitedMs: number };
+  | { kind: "open-order-chats"; pageId: string; waitedMs: number }
+  /** The chat-to-order funnel (issue 40), joined as test/helpers/chat-sales.ts joins (funnel-truth.ts). */
+  | { kind: "never-ordered"; pageId: string; sinceMs: number; untilMs: number }
+  | { kind: "conversion"; sinceMs: number; untilMs: number; days: number }
+  /** Every active page's customers, per page id (what the funnel's join reads). */
+  | { kind: "page-customers" };
+
+/** A group's figures: what it counts (orders, or conversations), for orders their amount; for the funnel the people and the sales. */
+export interface Figures {
+  count: number;
+  amount?: number;
+  people?: number;
+  ordered?: number;
+  people_ordered?: number;
+  orders?: number;
+}
 
 export interface Truth {
   /** Label -> what the group counts (orders, or conversations) and, for orders, their amount. */
-  groups: Record<string, { count: number; amount?: number }>;
+  groups: Record<string, Figures>;
   /** Every match, those left out of the groups' figures among them. */
   total: number;
+  /** The funnel's figures over every match. */
+  people?: number;
+  ordered?: number;
+  people_ordered?: number;
+  orders?: number;
+  amount?: number;
 }
 
 const NONE = "(none)";
@@ -43,6 +65,12 @@ export function truth(sandbox: Sandbox, question: TruthQuestion): Truth {
     case "awaiting":
     case "conversations":
       return conversationTruth(sandbox, question.kind === "awaiting");
+    case "never-ordered":
+      return neverOrdered(sandbox, question.pageId, question.sinceMs, question.untilMs);
+    case "conversion":
+      return conversion(sandbox, question.sinceMs, question.untilMs, question.days);
+    case "page-customers":
+      return pageCustomers(sandbox);
     default:
       return merchantTruth(sandbox, question);
   }
