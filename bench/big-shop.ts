@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { compare, emitPages, floorOf, type Loose, type Pages, pagesOf, QUESTIONS, type Question } from "./data-scale.js";
+import { compare, emitPages, type Floor, floorFor, type Loose, QUESTIONS, type Question } from "./data-scale.js";
 import { type Row, round, rssMb } from "./measure.js";
 import { type ForkedSandbox, forkSandbox } from "./sandbox-fork.js";
 import type { Answer } from "./sandbox-process.js";
@@ -132,8 +132,7 @@ async function probe(emit: (row: Row) => void, options: BigShopOptions, sandbox:
     clearInterval(sampler);
     if (!gone()) await server.stop().catch(() => undefined);
   }
-  const pages = await pagesOf(sandbox);
-  for (const p of probed) report(emit, where, p, pages);
+  for (const p of probed) report(emit, where, p, await floorFor(sandbox, p.question));
   emit({
     figure: `${where}: the server's peak resident memory, sampled every second throughout`,
     value: round(peakMb, 0),
@@ -197,7 +196,7 @@ async function ask(sandbox: ForkedSandbox, client: Awaited<ReturnType<typeof sta
   return { ...p, requests: total, busiest: pace.busiest, busiestPage: pace.page, limited: pace.limited };
 }
 
-function report(emit: (row: Row) => void, where: string, p: Probed, pages: Pages): void {
+function report(emit: (row: Row) => void, where: string, p: Probed, floor: Floor | undefined): void {
   const name = `${where}: ${p.question.label}`;
   const longest = Math.max(0, ...p.callMs);
   emit({
@@ -223,7 +222,6 @@ function report(emit: (row: Row) => void, where: string, p: Probed, pages: Pages
     target: `none past 3x the real wait + 60 s (${tooLong} were), at most 2 too early (${early} were): ${judged.map((a) => `${round(a.seconds, 0)} s at ${round(a.at / 1000, 0)} s (real ${a.real === undefined ? "-" : round(a.real, 0)} s)`).join(", ") || "none"}`,
     pass: p.exactAt !== undefined && tooLong === 0 && early <= 2,
   });
-  const floor = p.question.floor && floorOf(p.question.floor, pages);
   const floorS = floor && floor.ms / 1000;
   const exactS = p.exactAt === undefined ? Number.NaN : p.exactAt / 1000;
   emit({

@@ -45,10 +45,11 @@ export interface Question {
   check?: (data: Loose, truth: Truth) => string | undefined;
   /**
    * What bounds its first answer at the platform's pace (5 calls a second a page, the pages read at
-   * once): each page's conversations at 60 a call (of `pages` only where given), and with `people`
-   * the page customers the join to orders reads, 100 a call (src/tools/inbox/page-people.ts).
+   * once): each page's conversations at 60 a call (of `pages` only where given; with `since`, those
+   * active from then on: the list comes newest activity first), and with `people` the page
+   * customers the join to orders reads, 100 a call (src/tools/inbox/page-people.ts).
    */
-  floor?: { pages?: string[]; people?: boolean };
+  floor?: { pages?: string[]; since?: () => number; people?: boolean };
 }
 
 const HOUR = 3_600_000;
@@ -186,7 +187,8 @@ export const QUESTIONS: Question[] = [
       return { kind: "never-ordered", pageId: MAY_KIDS, sinceMs, untilMs };
     },
     check: (data, truth) => funnel(data, truth, ["count", "people"]),
-    floor: { pages: [MAY_KIDS], people: true },
+    // A chat its customer wrote in last week was active since its start.
+    floor: { pages: [MAY_KIDS], since: () => lastWeek()[0], people: true },
   },
   {
     id: "conversion",
@@ -195,7 +197,8 @@ export const QUESTIONS: Question[] = [
     args: { time_field: "created", since: "last month", until: "last month", group_by: ["page"], conversion_days: 7 },
     truth: () => ({ kind: "conversion", sinceMs: shopMonth(-1), untilMs: shopMonth(), days: 7 }),
     check: (data, truth) => funnel(data, truth, ["count", "people", "ordered", "people_ordered", "orders", "amount"]),
-    floor: { people: true },
+    // A chat begun last month was active since its start.
+    floor: { since: () => shopMonth(-1), people: true },
   },
 ];
 
@@ -362,10 +365,10 @@ async function scaleTier(emit: (row: Row) => void, options: DataScaleOptions, sa
     await server.stop();
   }
 
-  runs.forEach((run, i) => {
+  for (const [i, run] of runs.entries()) {
     const { question, cold, warm } = run;
     const name = `data scale ${where}: ${question.label}`;
-    const floor = question.floor && floorOf(question.floor, pages);
+    const floor = await floorFor(sandbox, question);
     const physics = floor ? `; floor: ${floor.text}; ${round(cold.ms / floor.ms, 2)}x the floor` : "";
     const coldTarget = floor ? targets.inbox(floor) : targets.cold;
     emit(patient(`${name}, cold (empty index): first ask to the exact answer, a client that gives up at 60 s`, cold, coldTarget, physics));
@@ -373,14 +376,24 @@ async function scaleTier(emit: (row: Row) => void, options: DataScaleOptions, sa
     emit(timed(`${name}, warm (asked again at once)`, warm, targets.warm, `; never slower than the first call (${round(cold.callMs[0]! / 1000, 2)} s)`, warm.ms <= cold.callMs[0]! + 250));
     emit(timed(`${name}, warm (${laterMs / 1000} s later: refreshed)`, later[i]!, targets.warm));
     emit(timed(`${name}, after a restart (new process, same index folder)`, restarted[i]!, targets.restart));
+    // A refresh's floor is one call a list a page; the join to orders refreshes three lists: the
+    // conversations of the pages asked, every page's customers, and the shop's orders.
+    const joined = question.floor?.people ? (question.floor.pages?.length ?? pages.count) + pages.count + 1 : undefined;
+    const most = joined === undefined ? 5 : joined + 2;
+    const why =
+      joined !== undefined
+        ? ` (the floor is one refresh call a list a page: ${joined}, the conversations of the pages asked, every page's customers, the shop's orders)`
+        : question.tool === "list_conversations"
+          ? ` (the floor is one refresh call a page: ${pages.count} pages)`
+          : "";
     emit({
       figure: `${name}, upstream requests for a warm repeat (${laterMs / 1000} s later)`,
       value: later[i]!.requests,
       unit: "requests",
-      target: `<= 5${question.tool === "list_conversations" ? ` (the floor is one refresh call a page: ${pages.count} pages)` : ""}; asked again at once: ${warm.requests}; after the restart: ${restarted[i]!.requests} (${endpoints(restarted[i]!)}); refresh ${endpoints(later[i]!)}`,
-      pass: later[i]!.requests <= 5,
+      target: `<= ${most}${why}; asked again at once: ${warm.requests}; after the restart: ${restarted[i]!.requests} (${endpoints(restarted[i]!)}); refresh ${endpoints(later[i]!)}`,
+      pass: later[i]!.requests <= most,
     });
-  });
+  }
   const coldest = runs.reduce((a, b) => (b.cold.ms > a.cold.ms ? b : a));
   emit({
     figure: `data scale ${where}: progress notifications during the coldest question (${coldest.question.label})`,
@@ -539,21 +552,21 @@ async function folderBytes(dir: string): Promise<number> {
   return sizes.reduce((a, b) => a + b, 0);
 }
 
-export interface Pages {
+interface Pages {
   count: number;
   /** Per page id: its conversations and its page customers. */
   each: Map<string, { conversations: number; customers: number }>;
 }
 
-interface Floor {
+export interface Floor {
   ms: number;
   text: string;
 }
 
-/** The sandbox's pages, each one's conversations and page customers: what bounds reading them at the platform's pace. */
-export async function pagesOf(sandbox: ForkedSandbox): Promise<Pages> {
-  const count = async (kind: "conversations" | "page-customers") => (await sandbox.ask<Extract<Answer, { op: "truth" }>>({ op: "truth", question: { kind } })).truth.groups;
-  const [conversations, customers] = [await count("conversations"), await count("page-customers")];
+/** The sandbox's pages, each one's conversations (active from `sinceMs` on) and page customers: what bounds reading them at the platform's pace. */
+async function pagesOf(sandbox: ForkedSandbox, sinceMs?: number): Promise<Pages> {
+  const count = async (question: TruthQuestion) => (await sandbox.ask<Extract<Answer, { op: "truth" }>>({ op: "truth", question })).truth.groups;
+  const [conversations, customers] = [await count({ kind: "conversations", updatedSinceMs: sinceMs }), await count({ kind: "page-customers" })];
   const each = new Map(Object.entries(conversations).map(([pageId, g]) => [pageId, { conversations: g.count, customers: customers[pageId]?.count ?? 0 }]));
   return { count: each.size, each };
 }
@@ -563,8 +576,13 @@ const CONVERSATIONS_A_CALL = 60;
 const CUSTOMERS_A_CALL = 100;
 const CALLS_A_SECOND = 5;
 
+/** What bounds the question's first answer at the platform's pace (undefined: nothing the platform limits). */
+export async function floorFor(sandbox: ForkedSandbox, question: Question): Promise<Floor | undefined> {
+  return question.floor && floorOf(question.floor, await pagesOf(sandbox, question.floor.since?.()));
+}
+
 /** The slowest page's share of what the question must read, at the platform's pace: the pages are read at once. */
-export function floorOf(floor: NonNullable<Question["floor"]>, pages: Pages): Floor {
+function floorOf(floor: NonNullable<Question["floor"]>, pages: Pages): Floor {
   const perPage = [...pages.each].map(([pageId, page]) => {
     const conversations = !floor.pages || floor.pages.includes(pageId) ? page.conversations : 0;
     const customers = floor.people ? page.customers : 0;
@@ -572,7 +590,7 @@ export function floorOf(floor: NonNullable<Question["floor"]>, pages: Pages): Fl
     return { pageId, conversations, customers, calls };
   });
   const slowest = perPage.reduce((a, b) => (b.calls > a.calls ? b : a));
-  const what = [`${slowest.conversations} conversations / ${CONVERSATIONS_A_CALL} a call`, ...(floor.people ? [`${slowest.customers} page customers / ${CUSTOMERS_A_CALL} a call`] : [])].join(" + ");
+  const what = [`${slowest.conversations} conversations${floor.since ? " active since the span began" : ""} / ${CONVERSATIONS_A_CALL} a call`, ...(floor.people ? [`${slowest.customers} page customers / ${CUSTOMERS_A_CALL} a call`] : [])].join(" + ");
   const ms = (slowest.calls / CALLS_A_SECOND) * 1000;
   return { ms, text: `page ${slowest.pageId}, the slowest to read: ${what} = ${slowest.calls} calls, at ${CALLS_A_SECOND} a second ${round(ms / 1000, 1)} s` };
 }

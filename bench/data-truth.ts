@@ -16,8 +16,8 @@ export type TruthQuestion =
   | { kind: "awaiting" }
   /** Conversations begun from `sinceMs` to before `untilMs`, per page id. */
   | { kind: "created"; sinceMs: number; untilMs: number }
-  /** Every conversation, per page id (what bounds reading a page's list). */
-  | { kind: "conversations" }
+  /** Every conversation (updated from `updatedSinceMs` on, where given), per page id: what bounds reading a page's list, newest activity first. */
+  | { kind: "conversations"; updatedSinceMs?: number }
   /** The merchant's questions (issue 34), counted as test/tools/orders/merchant-questions.test.ts and test/tools/inbox/open-orders.test.ts count them. */
   | { kind: "first-buyers"; sinceMs: number }
   | { kind: "unsold"; sinceMs: number }
@@ -63,8 +63,9 @@ export function truth(sandbox: Sandbox, question: TruthQuestion): Truth {
     case "created":
       return conversationTruth(sandbox, false, [question.sinceMs, question.untilMs]);
     case "awaiting":
+      return conversationTruth(sandbox, true);
     case "conversations":
-      return conversationTruth(sandbox, question.kind === "awaiting");
+      return conversationTruth(sandbox, false, undefined, question.updatedSinceMs);
     case "never-ordered":
       return neverOrdered(sandbox, question.pageId, question.sinceMs, question.untilMs);
     case "conversion":
@@ -102,7 +103,7 @@ function orderTruth(sandbox: Sandbox, keys: OrderKey[], sinceMs: number): Truth 
   return { groups, total: matched.length };
 }
 
-function conversationTruth(sandbox: Sandbox, awaiting: boolean, created?: [number, number]): Truth {
+function conversationTruth(sandbox: Sandbox, awaiting: boolean, created?: [number, number], updatedSince?: number): Truth {
   const state = sandbox.messaging;
   const active = new Set(state.pages.map((p) => p.id));
   const groups: Truth["groups"] = {};
@@ -110,6 +111,7 @@ function conversationTruth(sandbox: Sandbox, awaiting: boolean, created?: [numbe
   for (const c of state.conversations) {
     if (!active.has(c.page_id)) continue;
     if (created && !(at(c.inserted_at) >= created[0] && at(c.inserted_at) < created[1])) continue;
+    if (updatedSince !== undefined && at(c.updated_at) < updatedSince) continue;
     const last = state.messages[c.id]?.at(-1);
     if (awaiting && (!last || last.from.admin_id !== undefined)) continue;
     groups[c.page_id] = { count: (groups[c.page_id]?.count ?? 0) + 1 };
