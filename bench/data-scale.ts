@@ -45,11 +45,11 @@ export interface Question {
   check?: (data: Loose, truth: Truth) => string | undefined;
   /**
    * What bounds its first answer at the platform's pace (5 calls a second a page, the pages read at
-   * once): each page's conversations at 60 a call (of `pages` only where given; with `since`, those
-   * active from then on: the list comes newest activity first), and with `people` the page
-   * customers the join to orders reads, 100 a call (src/tools/inbox/page-people.ts).
+   * once): each page's conversations at 60 a call (of `pages` only where given; with `read`, only
+   * those the list must give: those of a span), and with `people` the page customers the join to
+   * orders reads, 100 a call (src/tools/inbox/page-people.ts).
    */
-  floor?: { pages?: string[]; since?: () => number; people?: boolean };
+  floor?: { pages?: string[]; read?: { which: string; truth: () => TruthQuestion }; people?: boolean };
 }
 
 const HOUR = 3_600_000;
@@ -187,8 +187,8 @@ export const QUESTIONS: Question[] = [
       return { kind: "never-ordered", pageId: MAY_KIDS, sinceMs, untilMs };
     },
     check: (data, truth) => funnel(data, truth, ["count", "people"]),
-    // A chat its customer wrote in last week was active since its start.
-    floor: { pages: [MAY_KIDS], since: () => lastWeek()[0], people: true },
+    // No list is ordered by the customer's last message: the one by activity is read back to the week's start.
+    floor: { pages: [MAY_KIDS], read: { which: "active since last week began", truth: () => ({ kind: "conversations", updatedSinceMs: lastWeek()[0] }) }, people: true },
   },
   {
     id: "conversion",
@@ -197,8 +197,8 @@ export const QUESTIONS: Question[] = [
     args: { time_field: "created", since: "last month", until: "last month", group_by: ["page"], conversion_days: 7 },
     truth: () => ({ kind: "conversion", sinceMs: shopMonth(-1), untilMs: shopMonth(), days: 7 }),
     check: (data, truth) => funnel(data, truth, ["count", "people", "ordered", "people_ordered", "orders", "amount"]),
-    // A chat begun last month was active since its start.
-    floor: { since: () => shopMonth(-1), people: true },
+    // The list ordered by creation gives last month's alone.
+    floor: { read: { which: "begun last month", truth: () => ({ kind: "created", sinceMs: shopMonth(-1), untilMs: shopMonth() }) }, people: true },
   },
 ];
 
@@ -563,11 +563,11 @@ export interface Floor {
   text: string;
 }
 
-/** The sandbox's pages, each one's conversations (active from `sinceMs` on) and page customers: what bounds reading them at the platform's pace. */
-async function pagesOf(sandbox: ForkedSandbox, sinceMs?: number): Promise<Pages> {
+/** The sandbox's pages, each one's conversations (those `read` counts) and page customers: what bounds reading them at the platform's pace. */
+async function pagesOf(sandbox: ForkedSandbox, read: TruthQuestion = { kind: "conversations" }): Promise<Pages> {
   const count = async (question: TruthQuestion) => (await sandbox.ask<Extract<Answer, { op: "truth" }>>({ op: "truth", question })).truth.groups;
-  const [conversations, customers] = [await count({ kind: "conversations", updatedSinceMs: sinceMs }), await count({ kind: "page-customers" })];
-  const each = new Map(Object.entries(conversations).map(([pageId, g]) => [pageId, { conversations: g.count, customers: customers[pageId]?.count ?? 0 }]));
+  const [all, conversations, customers] = [await count({ kind: "conversations" }), await count(read), await count({ kind: "page-customers" })];
+  const each = new Map(Object.keys(all).map((pageId) => [pageId, { conversations: conversations[pageId]?.count ?? 0, customers: customers[pageId]?.count ?? 0 }]));
   return { count: each.size, each };
 }
 
@@ -578,7 +578,7 @@ const CALLS_A_SECOND = 5;
 
 /** What bounds the question's first answer at the platform's pace (undefined: nothing the platform limits). */
 export async function floorFor(sandbox: ForkedSandbox, question: Question): Promise<Floor | undefined> {
-  return question.floor && floorOf(question.floor, await pagesOf(sandbox, question.floor.since?.()));
+  return question.floor && floorOf(question.floor, await pagesOf(sandbox, question.floor.read?.truth()));
 }
 
 /** The slowest page's share of what the question must read, at the platform's pace: the pages are read at once. */
@@ -590,7 +590,7 @@ function floorOf(floor: NonNullable<Question["floor"]>, pages: Pages): Floor {
     return { pageId, conversations, customers, calls };
   });
   const slowest = perPage.reduce((a, b) => (b.calls > a.calls ? b : a));
-  const what = [`${slowest.conversations} conversations${floor.since ? " active since the span began" : ""} / ${CONVERSATIONS_A_CALL} a call`, ...(floor.people ? [`${slowest.customers} page customers / ${CUSTOMERS_A_CALL} a call`] : [])].join(" + ");
+  const what = [`${slowest.conversations} conversations${floor.read ? ` ${floor.read.which}` : ""} / ${CONVERSATIONS_A_CALL} a call`, ...(floor.people ? [`${slowest.customers} page customers / ${CUSTOMERS_A_CALL} a call`] : [])].join(" + ");
   const ms = (slowest.calls / CALLS_A_SECOND) * 1000;
   return { ms, text: `page ${slowest.pageId}, the slowest to read: ${what} = ${slowest.calls} calls, at ${CALLS_A_SECOND} a second ${round(ms / 1000, 1)} s` };
 }
