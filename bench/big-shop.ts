@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { compare, emitPages, type Loose, QUESTIONS, type Question } from "./data-scale.js";
+import { compare, emitPages, type Floor, floorFor, type Loose, QUESTIONS, type Question } from "./data-scale.js";
 import { type Row, round, rssMb } from "./measure.js";
 import { type ForkedSandbox, forkSandbox } from "./sandbox-fork.js";
 import type { Answer } from "./sandbox-process.js";
@@ -132,9 +132,7 @@ async function probe(emit: (row: Row) => void, options: BigShopOptions, sandbox:
     clearInterval(sampler);
     if (!gone()) await server.stop().catch(() => undefined);
   }
-  const { truth } = await sandbox.ask<Extract<Answer, { op: "truth" }>>({ op: "truth", question: { kind: "conversations" } });
-  const biggest = Math.max(...Object.values(truth.groups).map((g) => g.count));
-  for (const p of probed) report(emit, where, p, biggest);
+  for (const p of probed) report(emit, where, p, await floorFor(sandbox, p.question));
   emit({
     figure: `${where}: the server's peak resident memory, sampled every second throughout`,
     value: round(peakMb, 0),
@@ -198,7 +196,7 @@ async function ask(sandbox: ForkedSandbox, client: Awaited<ReturnType<typeof sta
   return { ...p, requests: total, busiest: pace.busiest, busiestPage: pace.page, limited: pace.limited };
 }
 
-function report(emit: (row: Row) => void, where: string, p: Probed, biggest: number): void {
+function report(emit: (row: Row) => void, where: string, p: Probed, floor: Floor | undefined): void {
   const name = `${where}: ${p.question.label}`;
   const longest = Math.max(0, ...p.callMs);
   emit({
@@ -224,7 +222,7 @@ function report(emit: (row: Row) => void, where: string, p: Probed, biggest: num
     target: `none past 3x the real wait + 60 s (${tooLong} were), at most 2 too early (${early} were): ${judged.map((a) => `${round(a.seconds, 0)} s at ${round(a.at / 1000, 0)} s (real ${a.real === undefined ? "-" : round(a.real, 0)} s)`).join(", ") || "none"}`,
     pass: p.exactAt !== undefined && tooLong === 0 && early <= 2,
   });
-  const floorS = p.question.readsInbox ? Math.ceil(biggest / 60) / 5 : undefined;
+  const floorS = floor && floor.ms / 1000;
   const exactS = p.exactAt === undefined ? Number.NaN : p.exactAt / 1000;
   emit({
     figure: `${name}, first ask to the exact answer`,
@@ -233,7 +231,7 @@ function report(emit: (row: Row) => void, where: string, p: Probed, biggest: num
     target:
       floorS === undefined
         ? `exact against the sandbox's records${p.wrong ? `: NOT EXACT: ${p.wrong}` : ""}; ${p.requests} upstream requests (the POS documents no rate limit: no floor)`
-        : `<= 1.3x the platform floor (${biggest} conversations on the biggest page / 60 a call / 5 calls a second: ${round(floorS, 1)} s); ratio ${round(exactS / floorS, 2)}${p.wrong ? `; NOT EXACT: ${p.wrong}` : ""}; ${p.requests} upstream requests`,
+        : `<= 1.3x the platform floor (${floor!.text}); ratio ${round(exactS / floorS, 2)}${p.wrong ? `; NOT EXACT: ${p.wrong}` : ""}; ${p.requests} upstream requests`,
     pass: p.exactAt !== undefined && (floorS === undefined || exactS <= 1.3 * floorS),
   });
 }

@@ -1,5 +1,6 @@
 import type { Sandbox } from "../src/sandbox/index.js";
 import type { OrderRecord } from "../src/sandbox/pos/types.js";
+import { conversion, neverOrdered, pageCustomers } from "./funnel-truth.js";
 import { merchantTruth } from "./merchant-truth.js";
 
 // The answers the data-scale questions must give, counted from the sandbox's raw records in its
@@ -15,20 +16,41 @@ export type TruthQuestion =
   | { kind: "awaiting" }
   /** Conversations begun from `sinceMs` to before `untilMs`, per page id. */
   | { kind: "created"; sinceMs: number; untilMs: number }
-  /** Every conversation, per page id (what bounds reading a page's list). */
-  | { kind: "conversations" }
+  /** Every conversation (updated from `updatedSinceMs` on, where given), per page id: what bounds reading a page's list, newest activity first. */
+  | { kind: "conversations"; updatedSinceMs?: number }
   /** The merchant's questions (issue 34), counted as test/tools/orders/merchant-questions.test.ts and test/tools/inbox/open-orders.test.ts count them. */
   | { kind: "first-buyers"; sinceMs: number }
   | { kind: "unsold"; sinceMs: number }
   | { kind: "returns"; sinceMs: number }
   | { kind: "posts"; sinceMs: number }
-  | { kind: "open-order-chats"; pageId: string; waitedMs: number };
+  | { kind: "open-order-chats"; pageId: string; waitedMs: number }
+  /** The chat-to-order funnel (issue 40), joined as test/helpers/chat-sales.ts joins (funnel-truth.ts). */
+  | { kind: "never-ordered"; pageId: string; sinceMs: number; untilMs: number }
+  | { kind: "conversion"; sinceMs: number; untilMs: number; days: number }
+  /** Every active page's customers, per page id (what the funnel's join reads). */
+  | { kind: "page-customers" };
+
+/** A group's figures: what it counts (orders, or conversations), for orders their amount; for the funnel the people and the sales. */
+export interface Figures {
+  count: number;
+  amount?: number;
+  people?: number;
+  ordered?: number;
+  people_ordered?: number;
+  orders?: number;
+}
 
 export interface Truth {
   /** Label -> what the group counts (orders, or conversations) and, for orders, their amount. */
-  groups: Record<string, { count: number; amount?: number }>;
+  groups: Record<string, Figures>;
   /** Every match, those left out of the groups' figures among them. */
   total: number;
+  /** The funnel's figures over every match. */
+  people?: number;
+  ordered?: number;
+  people_ordered?: number;
+  orders?: number;
+  amount?: number;
 }
 
 const NONE = "(none)";
@@ -41,8 +63,15 @@ export function truth(sandbox: Sandbox, question: TruthQuestion): Truth {
     case "created":
       return conversationTruth(sandbox, false, [question.sinceMs, question.untilMs]);
     case "awaiting":
+      return conversationTruth(sandbox, true);
     case "conversations":
-      return conversationTruth(sandbox, question.kind === "awaiting");
+      return conversationTruth(sandbox, false, undefined, question.updatedSinceMs);
+    case "never-ordered":
+      return neverOrdered(sandbox, question.pageId, question.sinceMs, question.untilMs);
+    case "conversion":
+      return conversion(sandbox, question.sinceMs, question.untilMs, question.days);
+    case "page-customers":
+      return pageCustomers(sandbox);
     default:
       return merchantTruth(sandbox, question);
   }
@@ -74,7 +103,7 @@ function orderTruth(sandbox: Sandbox, keys: OrderKey[], sinceMs: number): Truth 
   return { groups, total: matched.length };
 }
 
-function conversationTruth(sandbox: Sandbox, awaiting: boolean, created?: [number, number]): Truth {
+function conversationTruth(sandbox: Sandbox, awaiting: boolean, created?: [number, number], updatedSince?: number): Truth {
   const state = sandbox.messaging;
   const active = new Set(state.pages.map((p) => p.id));
   const groups: Truth["groups"] = {};
@@ -82,6 +111,7 @@ function conversationTruth(sandbox: Sandbox, awaiting: boolean, created?: [numbe
   for (const c of state.conversations) {
     if (!active.has(c.page_id)) continue;
     if (created && !(at(c.inserted_at) >= created[0] && at(c.inserted_at) < created[1])) continue;
+    if (updatedSince !== undefined && at(c.updated_at) < updatedSince) continue;
     const last = state.messages[c.id]?.at(-1);
     if (awaiting && (!last || last.from.admin_id !== undefined)) continue;
     groups[c.page_id] = { count: (groups[c.page_id]?.count ?? 0) + 1 };

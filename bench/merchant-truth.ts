@@ -1,14 +1,14 @@
-import { normalizePhone } from "../src/format/phone.js";
 import type { Sandbox } from "../src/sandbox/index.js";
 import type { ConversationRecord } from "../src/sandbox/messaging/types.js";
 import type { OrderRecord } from "../src/sandbox/pos/types.js";
 import type { Truth, TruthQuestion } from "./data-truth.js";
+import { chatJoin } from "./funnel-truth.js";
 
 // The merchant's questions' answers from the sandbox's raw records, counted as the tests count
 // them at the demo's size (test/tools/orders/merchant-questions.test.ts,
 // test/tools/inbox/open-orders.test.ts), never from the server's code.
 
-type Merchant = Exclude<TruthQuestion, { kind: "orders" | "awaiting" | "created" | "conversations" }>;
+type Merchant = Extract<TruthQuestion, { kind: "first-buyers" | "unsold" | "returns" | "posts" | "open-order-chats" }>;
 
 const at = (recordTime: string) => Date.parse(`${recordTime.slice(0, 23)}Z`);
 const voided = (o: OrderRecord) => o.status === 6 || o.status === 7;
@@ -50,9 +50,8 @@ export function merchantTruth(sandbox: Sandbox, question: Merchant): Truth {
       return { groups, total: Object.values(groups).reduce((n, g) => n + g.count, 0) };
     }
     case "open-order-chats": {
-      const open = live.filter((o) => UNDELIVERED.has(o.status));
-      const profiles = pageCustomers(sandbox);
-      const chats = waiting(sandbox, question.pageId, question.waitedMs).filter((c) => linked(c, open, profiles));
+      const join = chatJoin(sandbox, live.filter((o) => UNDELIVERED.has(o.status)));
+      const chats = waiting(sandbox, question.pageId, question.waitedMs).filter((c) => join.ordersOf(c).length > 0);
       return { groups: {}, total: chats.length };
     }
   }
@@ -75,26 +74,4 @@ function waiting(sandbox: Sandbox, pageId: string, waitedMs: number): Conversati
     const since = at(c.last_customer_interactive_at ?? c.updated_at);
     return c.page_id === pageId && !c.is_removed && !!last && last.from.admin_id === undefined && Date.now() - since >= waitedMs;
   });
-}
-
-/** The pages' customers by `<page>/<psid>`, and every psid of a global id (the person on every page). */
-function pageCustomers(sandbox: Sandbox) {
-  const byPsid = new Map(sandbox.messaging.customers.map((p) => [`${p.page_id}/${p.psid}`, p]));
-  const psidsOf = new Map<string, string[]>();
-  for (const p of sandbox.messaging.customers) if (p.global_id) psidsOf.set(p.global_id, [...(psidsOf.get(p.global_id) ?? []), p.psid]);
-  return { byPsid, psidsOf };
-}
-
-/**
- * Whether an open order is the chat's: it names the chat, its customer's social id is the chat's
- * customer's (the psid, the global id their page customer holds, or that id's psid on another
- * page), or its bill phone one the chat captured or their page customer holds.
- */
-function linked(c: ConversationRecord, open: OrderRecord[], profiles: ReturnType<typeof pageCustomers>): boolean {
-  const profile = profiles.byPsid.get(`${c.page_id}/${c.from.id}`);
-  const global = profile?.global_id ?? undefined;
-  const psids = new Set([c.customers[0]?.fb_id, c.from.id, c.from_psid, global, ...(global ? (profiles.psidsOf.get(global) ?? []) : [])].filter((x): x is string => !!x));
-  const caught = [...c.recent_phone_numbers.map((p) => p.phone_number), ...(profile?.phone_numbers ?? [])];
-  const phones = new Set(caught.map((p) => normalizePhone(p)).filter((p): p is string => !!p));
-  return open.some((o) => o.conversation_id === c.id || (!!o.customer?.fb_id && psids.has(o.customer.fb_id)) || phones.has(normalizePhone(o.bill_phone_number) ?? ""));
 }
