@@ -8,7 +8,8 @@ import type { IndexKind, Progress, ReadSink } from "./row-index.js";
 import { OPEN } from "./store.js";
 
 // What the conversation index keeps of each conversation of a page, and how it reads them: the v2
-// list, newest activity first, walked by update time.
+// list, newest activity first, walked by update time (or newest first by creation, for the chats
+// begun in a span).
 
 type Loose = Record<string, unknown>;
 
@@ -108,13 +109,18 @@ export function conversationKeys(c: Conversation): string[] {
 export const V2_PAGE = 60;
 /** What the read's messages call the list, and the range it reads by. */
 const LIST = "conversation list";
-const UPDATED: RangeOf<Conversation> = { list: LIST, rows: "conversations", time: "updated", params: ["since", "until"], timeOf: (c) => unix(c.updated_at) };
+/** The two orders of the list: by the last activity, or by creation (`order_by`, which since/until then range over). */
+const ORDERS = {
+  updated_at: { list: LIST, rows: "conversations", time: "updated", params: ["since", "until"], timeOf: (c) => unix(c.updated_at) },
+  inserted_at: { list: LIST, rows: "conversations", time: "created", params: ["since", "until"], timeOf: (c) => unix(c.inserted_at) },
+} satisfies Record<string, RangeOf<Conversation>>;
+type ListOrder = keyof typeof ORDERS;
 /** An end far enough ahead that a clock ahead of ours still falls inside it. */
 const AHEAD_S = 86_400;
 
 /**
- * Every conversation of a page updated from `since` (null: all time) to `until` (undefined: now
- * on). The list is newest first and takes since/until; each call's `until` is the update time of
+ * Every conversation of a page updated (`by` inserted_at: created) from `since` (null: all time)
+ * to `until` (undefined: now on). The list is newest first and takes since/until; each call's `until` is the update time of
  * the last conversation read, so a conversation updated during the walk moves above it and out of
  * what is left (the next refresh reads it), and none shifts into a place already passed. Only when
  * a whole call's conversations share one second is the list's own cursor followed within it.
@@ -130,7 +136,9 @@ export async function readConversations(
   until: number | undefined,
   progress: Progress,
   sink: ReadSink<Conversation>,
+  by: ListOrder = "updated_at",
 ): Promise<void> {
+  const order = ORDERS[by];
   const top = until ?? OPEN;
   let upper = until ?? Math.floor(Date.now() / 1000) + AHEAD_S;
   let after: string | undefined;
@@ -139,8 +147,8 @@ export async function readConversations(
   // that second, serves them again; nothing above it comes back (the range check sees to that).
   let atUpper = new Set<string>();
   for (;;) {
-    const { conversations } = await list({ since: since ?? 0, until: upper, ...(after ? { last_conversation_id: after } : {}) });
-    const outside = rangeCheck(UPDATED, { from: since ?? 0, to: upper });
+    const { conversations } = await list({ since: since ?? 0, until: upper, ...(by === "inserted_at" ? { order_by: by } : {}), ...(after ? { last_conversation_id: after } : {}) });
+    const outside = rangeCheck(order, { from: since ?? 0, to: upper });
     let fresh = 0;
     for (const c of conversations) {
       const ignored = outside(c);
@@ -153,10 +161,10 @@ export async function readConversations(
     await progress(read, undefined, `conversations read: ${read}`);
     const last = conversations[conversations.length - 1];
     if (conversations.length < V2_PAGE || !last) return sink.covered([since ?? 0, top]);
-    const at = unix(last.updated_at);
-    if (at === undefined) throw new Error("a conversation in the list has no update time");
+    const at = order.timeOf(last);
+    if (at === undefined) throw new Error(`a conversation in the list has no ${order.time} time`);
     sink.covered([at + 1, top]);
-    const atLast = conversations.filter((c) => unix(c.updated_at) === at).map((c) => String(c.id));
+    const atLast = conversations.filter((c) => order.timeOf(c) === at).map((c) => String(c.id));
     if (at < upper) [upper, after, atUpper] = [at, undefined, new Set(atLast)];
     else {
       after = String(last.id);
@@ -183,19 +191,25 @@ export function conversationKind(pageId: string): IndexKind<Conversation, Messag
     heavy: [],
     columns: {},
     keys: conversationKeys,
+    ...listBy(pageId, "updated_at"),
+    created: listBy(pageId, "inserted_at"),
+    listed: (c) => (c as Loose).is_removed !== true,
+    checkEveryMs: 3_600_000,
+  };
+}
+
+/** The page's list read and counted in one of its orders. */
+function listBy(pageId: string, by: ListOrder): Pick<IndexKind<Conversation, MessagingClient>, "read" | "count"> {
+  return {
     async read(client, since, until, progress, sink) {
-      await readConversations((q) => client.listConversations(pageId, q), since, until, progress, {
-        rows: (batch) => sink.rows(batch.map(indexedConversation)),
-        covered: sink.covered,
-      });
+      const rows = (batch: readonly Conversation[]) => sink.rows(batch.map(indexedConversation));
+      await readConversations((q) => client.listConversations(pageId, q), since, until, progress, { ...sink, rows }, by);
     },
     async count(client, since, until) {
       const from = Math.max(since ?? 0, until - COUNT_SPAN_S + 1);
       if (from > until) return { since: from, count: 0 };
-      const { total } = await client.listConversationsPaged(pageId, { since: from, until, page_number: 1, order_by: "updated_at" });
+      const { total } = await client.listConversationsPaged(pageId, { since: from, until, page_number: 1, order_by: by });
       return total === undefined ? undefined : { since: from, count: total };
     },
-    listed: (c) => (c as Loose).is_removed !== true,
-    checkEveryMs: 3_600_000,
   };
 }

@@ -62,7 +62,17 @@ export interface IndexKind<R, C> extends TableShape<R> {
   count(client: C, since: number | null, until: number): Promise<{ since: number | null; count: number } | undefined>;
   /** How long an agreeing count check is trusted. */
   checkEveryMs: number;
+  /**
+   * The list ordered by creation, where the upstream has one: `read` and `count` as above, of the
+   * rows created within the span. A question about the rows begun in a span then reads those
+   * alone, not every row active since (a month's new chats are a fraction of those touched since).
+   */
+  created?: Pick<IndexKind<R, C>, "read" | "count">;
 }
+
+/** What a question needs held: every row updated from a time on (null: all time), or every row created within a span. */
+export type Need = number | null | { inserted: Span };
+const byCreation = (need: Need): need is { inserted: Span } => typeof need === "object" && need !== null;
 
 export interface IndexPolicy {
   /** An answer within this long of the last refresh uses the rows as they are. */
@@ -130,6 +140,16 @@ export interface IndexView<R> {
 const newestFirst = (need: number | null) => need ?? 0;
 /** Whether rows held from `held` on answer a question that needs every row from `need` on. */
 export const covers = (held: number | null, need: number | null) => held === null || (need !== null && held <= need);
+
+/** The spans of creation time whose every row `meta` holds: those read by creation, and all since `from` (a row is updated when created). */
+function createdHeld(meta: IndexMeta): Span[] {
+  return meta.from === NOTHING ? (meta.created ?? []) : addSpan(meta.created ?? [], [meta.from ?? 0, OPEN]);
+}
+
+/** Whether what `meta` holds whole answers `need` (a read under way aside). */
+function holdsWhole(meta: IndexMeta, need: Need): boolean {
+  return byCreation(need) ? gaps(need.inserted, createdHeld(meta)).length === 0 : covers(meta.from, need);
+}
 
 type Outcome = "done" | "late" | { error: unknown };
 
@@ -207,7 +227,7 @@ export class RowIndex<R, C extends object> {
    * `deadline` (ms) it answers at once with what is held: the rows read so far (`partial`) while a
    * read goes on, or the rows as last refreshed while a refresh does.
    */
-  async view(client: C, need: number | null, progress: Progress, deadline = Number.POSITIVE_INFINITY): Promise<IndexView<R>> {
+  async view(client: C, need: Need, progress: Progress, deadline = Number.POSITIVE_INFINITY): Promise<IndexView<R>> {
     await this.ready();
     const arrived = Date.now();
     this.listeners.add(progress);
@@ -227,13 +247,13 @@ export class RowIndex<R, C extends object> {
         const outcome = await byDeadline(Promise.race([extending.promise, this.moved.promise]), deadline, callSignal(client));
         // A warm read (deadline 0) tells no client when to come back.
         const told = deadline > arrived;
-        if (outcome === "late") return this.partial(told);
+        if (outcome === "late") return this.partial(told, need);
         if (outcome !== "done" && callSignal(client)?.aborted) throw outcome.error;
         // A read that stopped on an error is not begun again by the call that waited on it: it answers with what was read.
         const failed = outcome === "done" ? extending.failed : outcome;
         if (failed) {
           if (failed.error instanceof IndexFull || !this.meta?.reading) throw failed.error;
-          return this.partial(told);
+          return this.partial(told, need);
         }
       }
     } finally {
@@ -247,7 +267,7 @@ export class RowIndex<R, C extends object> {
    * holds or was reading), without waiting for either: a server's start, or an answer that did
    * without the index. Resolves, once the stored copy is loaded, with whether it started anything.
    */
-  async warm(client: C, need?: number | null): Promise<boolean> {
+  async warm(client: C, need?: Need): Promise<boolean> {
     try {
       await this.ready();
       const from = need === undefined ? this.heldFrom() : need;
@@ -271,7 +291,7 @@ export class RowIndex<R, C extends object> {
   }
 
   /** Whether the index already holds what `need` asks (loading its stored copy first): a question may then use it cheaply. */
-  async holds(need: number | null): Promise<boolean> {
+  async holds(need: Need): Promise<boolean> {
     await this.ready();
     return this.holdsNow(need);
   }
@@ -375,26 +395,30 @@ export class RowIndex<R, C extends object> {
   }
 
   /** Holds what `need` asks, refreshed since the call arrived or within the refresh interval. */
-  private fresh(need: number | null, arrived: number): boolean {
+  private fresh(need: Need, arrived: number): boolean {
     const meta = this.meta;
     return (
       !!meta && this.holdsNow(need) && (meta.asOf >= arrived || ((meta.dirtyAt ?? 0) <= meta.asOf && Date.now() - meta.asOf < this.policy.refreshMs))
     );
   }
 
-  /** Every row updated from `need` on is held, or read by the read under way (a refresh brings in what changed since). */
-  private holdsNow(need: number | null): boolean {
+  /** Every row `need` asks is held, or read by the read under way (a refresh brings in what changed since). */
+  private holdsNow(need: Need): boolean {
     const meta = this.meta;
     if (!meta) return false;
-    if (covers(meta.from, need)) return true;
-    const back = meta.reading && heldBack(meta.reading.done, meta.reading.span[1]);
-    return need !== null && back !== undefined && back <= need;
+    if (holdsWhole(meta, need)) return true;
+    const reading = meta.reading;
+    if (!reading) return false;
+    if (byCreation(need)) return reading.by === "inserted" && gaps(need.inserted, reading.done).length === 0;
+    const back = !reading.by && heldBack(reading.done, reading.span[1]);
+    return need !== null && back !== undefined && back !== false && back <= need;
   }
 
-  /** Where the index holds every row from, or was reading back to; undefined when it holds nothing. */
-  private heldFrom(): number | null | undefined {
+  /** Where the index holds every row from, or what it was reading; undefined when it holds nothing. */
+  private heldFrom(): Need | undefined {
     const meta = this.meta;
     if (!meta) return undefined;
+    if (meta.reading?.by) return { inserted: meta.reading.span };
     if (meta.reading) return meta.reading.span[0] === 0 ? null : meta.reading.span[0];
     return meta.from === NOTHING ? undefined : meta.from;
   }
@@ -409,13 +433,18 @@ export class RowIndex<R, C extends object> {
     };
   }
 
-  /** The rows read so far, and how far the read got; `told`: a client is told when to ask again. */
-  private partial(told: boolean): IndexView<R> {
+  /**
+   * The rows read so far, and how far the read got; `told`: a client is told when to ask again. A
+   * read by creation, for a question by update, says neither how far back nor how long: another
+   * read follows it. (A read by update answers one by creation: a row is updated when created.)
+   */
+  private partial(told: boolean, need: Need): IndexView<R> {
     const reading = this.meta?.reading;
     // Nothing read yet (another replica's read has written nothing so far).
     if (!this.meta) return { rows: [], select: () => [], asOf: Date.now(), partial: { read: 0 } };
     if (!reading) return this.whole();
     const read = this.table.size;
+    if (reading.by && !byCreation(need)) return this.whole(reading.started, { read, failed: reading.failed });
     const pace = this.pace.rowsPerSecond(read);
     const left = reading.expected === undefined ? undefined : Math.max(0, reading.expected - read);
     const eta = left !== undefined && pace ? Math.ceil(left / pace) : undefined;
@@ -448,7 +477,7 @@ export class RowIndex<R, C extends object> {
     return this.refreshing;
   }
 
-  private extendOnce(client: C, need: number | null): Run {
+  private extendOnce(client: C, need: Need): Run {
     if (!this.extending) {
       const run: Run = {
         promise: this.extend(this.detached(client), need).then(
@@ -509,7 +538,7 @@ export class RowIndex<R, C extends object> {
    * the lease reads and writes as it goes, the others follow what it writes (their calls answer
    * from it), and one of them goes on from there if the reader stops or dies (its lease lapses).
    */
-  private async extend(client: C, need: number | null): Promise<void> {
+  private async extend(client: C, need: Need): Promise<void> {
     const { shared } = this;
     if (!shared) return whileReading(() => this.extendHeld(client, need));
     this.pace.restart(this.table.size);
@@ -528,7 +557,7 @@ export class RowIndex<R, C extends object> {
       await new Promise((resolve) => setTimeout(resolve, FOLLOW_MS));
       await this.pullShared();
       this.wake();
-      if (this.meta && covers(this.meta.from, need)) return;
+      if (this.meta && holdsWhole(this.meta, need)) return;
     }
   }
 
@@ -538,24 +567,20 @@ export class RowIndex<R, C extends object> {
    * as they come and the read's state saved every few seconds; once all is read the span is held,
    * and the next refresh reads what changed since the read began.
    */
-  private async extendHeld(client: C, need: number | null): Promise<void> {
-    const from = newestFirst(need);
+  private async extendHeld(client: C, asked: Need): Promise<void> {
     let meta = this.meta;
     if (!meta) {
       this.table.clear();
       this.replacing = this.shared !== undefined;
-      meta = { schema: SCHEMA, from: NOTHING, watermark: 0, asOf: 0, checkedAt: 0 };
+      // A read by creation keeps no watermark of its own (its rows' updates are in no order): the refresh after it reads from its start.
+      meta = { schema: SCHEMA, from: NOTHING, watermark: byCreation(asked) ? Math.floor(Date.now() / 1000) : 0, asOf: 0, checkedAt: 0 };
     }
-    const held = meta.from;
-    if (held === null) return;
+    if (holdsWhole(meta, asked)) return;
     if (this.table.size > this.policy.maxRows) throw this.full();
-    const top = held === NOTHING ? OPEN : held - 1;
     const before = meta.reading;
-    // A read saved earlier goes on: what it read whole stays read (changes since are the refresh's).
-    const reading: Reading =
-      before && before.span[0] <= from
-        ? { ...before, failed: undefined }
-        : { span: [Math.min(from, before?.span[0] ?? from), top], started: before?.started ?? Date.now(), done: before?.done ?? [] };
+    // Only a list by creation reads by creation; a read by update under way goes on (what it reads answers the question too).
+    const need = byCreation(asked) && (!this.kind.created || (before && !before.by)) ? asked.inserted[0] : asked;
+    const reading = byCreation(need) ? this.creationReading(meta, need.inserted) : this.updateReading(meta, newestFirst(need));
     this.meta = { ...meta, reading };
     this.pace.restart(this.table.size);
     const sink: ReadSink<R> = {
@@ -564,7 +589,7 @@ export class RowIndex<R, C extends object> {
         if (this.shared) this.unsaved.push(...changed);
         this.pace.note(this.table.size);
         if (this.table.size > this.policy.maxRows) throw this.full();
-        if (this.meta) this.meta = { ...this.meta, watermark: this.newest(batch, this.meta.watermark) };
+        if (this.meta && !reading.by) this.meta = { ...this.meta, watermark: this.newest(batch, this.meta.watermark) };
       },
       covered: (span) => {
         const current = this.meta?.reading;
@@ -580,8 +605,9 @@ export class RowIndex<R, C extends object> {
       // where it got a few times before it stops and says why.
       for (let tries = 1; ; tries++) {
         try {
+          const list = (reading.by && this.kind.created) || this.kind;
           for (const [a, b] of gaps(reading.span, reading.done)) {
-            await this.kind.read(metered(client, this.pace), a === 0 ? null : a, b === OPEN ? undefined : b, this.progress, sink);
+            await list.read(metered(client, this.pace), a === 0 ? null : a, b === OPEN ? undefined : b, this.progress, sink);
           }
           break;
         } catch (error) {
@@ -601,14 +627,39 @@ export class RowIndex<R, C extends object> {
     }
     if (this.meta?.reading !== reading) return;
     // Every row of the span is held as of when the read began: the refresh reads from then on.
+    const whole = reading.by ? { created: addSpan(this.meta.created ?? [], reading.span) } : { from: reading.span[0] === 0 ? null : reading.span[0] };
     this.meta = {
       ...this.meta,
-      from: reading.span[0] === 0 ? null : reading.span[0],
+      ...whole,
       reading: undefined,
       watermark: Math.min(this.meta.watermark, Math.floor(reading.started / 1000)),
       asOf: Math.min(this.meta.asOf, reading.started),
     };
     this.checkpoint();
+  }
+
+  /**
+   * The read of every row updated from `from` on, where the index holds less: the part before what
+   * it holds (all of it the first time), going on with a read of that kind saved earlier.
+   */
+  private updateReading(meta: IndexMeta, from: number): Reading {
+    const held = meta.from;
+    const top = held === NOTHING || held === null ? OPEN : held - 1;
+    const before = meta.reading?.by ? undefined : meta.reading;
+    // A read saved earlier goes on: what it read whole stays read (changes since are the refresh's).
+    if (before && before.span[0] <= from) return { ...before, failed: undefined };
+    return { span: [Math.min(from, before?.span[0] ?? from), top], started: before?.started ?? Date.now(), done: before?.done ?? [] };
+  }
+
+  /**
+   * The read of every row created within `span`: what the index holds of it counts as read, and so
+   * does what a read by creation saved earlier read (as of when it began: the refresh reads from then).
+   */
+  private creationReading(meta: IndexMeta, span: Span): Reading {
+    const before = meta.reading?.by ? meta.reading : undefined;
+    if (before && before.span[0] <= span[0] && before.span[1] >= span[1]) return { ...before, failed: undefined };
+    const done = [...createdHeld(meta), ...(before?.done ?? [])].reduce<Span[]>(addSpan, []);
+    return { by: "inserted", span, started: before?.started ?? Date.now(), done };
   }
 
   private full(): IndexFull {
@@ -658,11 +709,12 @@ export class RowIndex<R, C extends object> {
     if (!reading || reading.expected !== undefined) return;
     const held = this.table.size;
     let left = 0;
+    const list = (reading.by && this.kind.created) || this.kind;
     for (const [a, b] of gaps(reading.span, reading.done)) {
       let until = b === OPEN ? Math.floor(Date.now() / 1000) : b;
       // All time has no start to stop at: two empty stretches in a row end it.
       for (let n = 0, empty = 0; n < MAX_COUNTS && until >= a; n++) {
-        const counted = await this.kind.count(client, a === 0 ? null : a, until);
+        const counted = await list.count(client, a === 0 ? null : a, until);
         if (!counted) return;
         left += counted.count;
         const since = counted.since ?? 0;
@@ -726,7 +778,8 @@ export class RowIndex<R, C extends object> {
           covered: () => {},
         });
         this.table.retain(seen);
-        this.meta = { ...this.meta!, watermark, asOf: started };
+        // What was read by creation alone may have been dropped: it is read again when asked.
+        this.meta = { ...this.meta!, watermark, asOf: started, created: undefined };
         this.settle([]);
         continue;
       }

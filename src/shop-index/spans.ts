@@ -1,8 +1,11 @@
-import { OPEN, type Span } from "./store.js";
+// Spans of update (or creation) times, Unix seconds, both ends inclusive, that a read has covered:
+// a read saved as it goes names what it has read whole, so it can go on from there and an answer
+// can say how far back it holds every row.
 
-// Spans of update times (Unix seconds, both ends inclusive) that a read has covered: a read saved
-// as it goes names what it has read whole, so it can go on from there and an answer can say how far
-// back it holds every row.
+export type Span = [number, number];
+
+/** The open end of a span: updates from its start on, whenever they come. */
+export const OPEN = Number.MAX_SAFE_INTEGER;
 
 /** `done` with `span` added, merged with what it touches or adjoins, oldest first. */
 export function addSpan(done: readonly Span[], span: Span): Span[] {

@@ -23,7 +23,7 @@ export function prepareTables(db: DatabaseSync): void {
 type Stored = { body: string; extra: string | null };
 
 /** What of a meta lasts past a load (when it was refreshed and checked is forgotten): a refresh that changed nothing else writes nothing. */
-const lasting = (meta: IndexMeta) => JSON.stringify([meta.schema, meta.from, meta.watermark, meta.dirtyAt ?? null, meta.reading ?? null]);
+const lasting = (meta: IndexMeta) => JSON.stringify([meta.schema, meta.from, meta.watermark, meta.dirtyAt ?? null, meta.created ?? null, meta.reading ?? null]);
 
 const HOW_RANK = Object.keys(JOIN_HOW);
 /** The strongest way a row is reached: its key's first letter, ranked as JOIN_HOW lists them (1 strongest). */

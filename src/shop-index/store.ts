@@ -1,3 +1,5 @@
+import { addSpan, OPEN, type Span } from "./spans.js";
+
 /**
  * Where an index's rows live (a RowTable: an embedded database) and, hosted, how replicas share
  * them (an IndexStore: Redis). The index itself (row-index.ts) decides what to read; a table or a
@@ -7,7 +9,7 @@
  */
 
 /** Raise it whenever a row's stored shape or the meaning of the meta changes: older stores are read as empty. */
-export const SCHEMA = 5;
+export const SCHEMA = 6;
 
 export interface IndexMeta {
   schema: number;
@@ -21,15 +23,23 @@ export interface IndexMeta {
   checkedAt: number;
   /** When a pushed change could not be applied (a row not held): a refresh older than this is stale. */
   dirtyAt?: number;
+  /**
+   * Spans of creation time (Unix seconds, inclusive, merged) whose every row is held: read by
+   * creation (a question about the chats begun in a span), kept up to date since by the refreshes.
+   */
+  created?: Span[];
   /** A read under way, kept so that a later call, another replica or a restart goes on from where it got. */
   reading?: Reading;
 }
 
 /**
- * A read that extends what an index holds, saved as it goes. Its spans are of update times, Unix
- * seconds, both ends inclusive: 0 stands for all time before, OPEN for now on.
+ * A read that extends what an index holds, saved as it goes. Its spans are of update times (of
+ * creation times when `by` says so), Unix seconds, both ends inclusive: 0 stands for all time
+ * before, OPEN for now on.
  */
 export interface Reading {
+  /** "inserted": the rows created within the span, read by the list ordered by creation. */
+  by?: "inserted";
   /** The span the read fills. */
   span: Span;
   /** This process's clock (ms) when it began: what changed after is the next refresh's to read. */
@@ -42,10 +52,7 @@ export interface Reading {
   failed?: string;
 }
 
-export type Span = [number, number];
-
-/** The open end of a span: updates from its start on, whenever they come. */
-export const OPEN = Number.MAX_SAFE_INTEGER;
+export { OPEN, type Span };
 /** What `from` is while an index holds no whole span yet (a first read under way): newer than any row. */
 export const NOTHING = OPEN;
 
@@ -58,6 +65,7 @@ export function mergeMeta(a: IndexMeta, b: IndexMeta): IndexMeta {
     asOf: Math.max(a.asOf, b.asOf),
     checkedAt: Math.max(a.checkedAt, b.checkedAt),
     dirtyAt: Math.max(a.dirtyAt ?? 0, b.dirtyAt ?? 0) || undefined,
+    created: [...(a.created ?? []), ...(b.created ?? [])].reduce<Span[] | undefined>((all, span) => addSpan(all ?? [], span), undefined),
     // The newer account of a read, unless what is held whole already covers it.
     reading: pick(b.reading ?? a.reading, a, b),
   };

@@ -57,7 +57,7 @@ const away = () => new Error("Redis is unavailable");
 function metaOf(text: string): IndexMeta {
   return JSON.parse(text, (key, value: unknown) => {
     if (typeof value === "number" && value >= 9e15) return OPEN;
-    if (key === "done" && !Array.isArray(value)) return [];
+    if ((key === "done" || key === "created") && !Array.isArray(value)) return [];
     return value;
   }) as IndexMeta;
 }
