@@ -175,6 +175,9 @@ export const QUESTIONS: Question[] = [
     args: { page_ids: [MAY_KIDS], waiting_minutes: 2_880, with_open_orders: true, limit: 50 },
     truth: () => ({ kind: "open-order-chats", pageId: MAY_KIDS, waitedMs: 2 * 24 * HOUR }),
     check: (data, truth) => same("chats", data.total, truth.total),
+    // Every chat of the page (a chat waiting since any time), and every page's customers: a chat is
+    // joined to its customer's orders through their phones on every page (page-people.ts).
+    floor: { pages: [MAY_KIDS], people: true },
   },
   // The chat-to-order funnel (issue 40): every page's customers read for the join, the shop's orders viewed in the index.
   {
