@@ -207,15 +207,18 @@ export function orderDetail(order: PosOrder, timeZone: string, names: OrderNames
   const row = orderRow(order, timeZone, names);
   // What the row already says is not said twice: a detail is read whole, every token counts.
   const unlessSame = <T>(value: T, same: unknown) => (value === same ? undefined : value);
+  const items = (order.items ?? []).map(orderItemLine);
   return {
     ...row,
+    // The lines say it: counted apart only where they do not add up to it.
+    item_count: unlessSame(row.item_count, items.reduce((n, it) => n + (it.quantity ?? 0), 0)),
     subtotal: unlessSame(num(order.total_price), row.amount),
     discount: num(order.total_discount) || undefined,
     shipping_fee: num(order.shipping_fee),
     free_shipping: raw.is_free_shipping === true || undefined,
     money_to_collect: unlessSame(num(order.money_to_collect), row.cod),
     payments: payments(order),
-    items: (order.items ?? []).map(orderItemLine),
+    items,
     address: a
       ? {
           receiver_name: unlessSame(sanitizeName(a.full_name), row.customer_name),
@@ -225,7 +228,8 @@ export function orderDetail(order: PosOrder, timeZone: string, names: OrderNames
           full_address: sanitizeText((a.render_type === "new" && a.new_full_address) || a.full_address || placeText(a), { max: 300 }),
         }
       : undefined,
-    warehouse: warehouseId ? { id: warehouseId, name: names.warehouses?.get(warehouseId) } : undefined,
+    // By name, as search_products shows stock and as warehouse_id takes it; the id when the name is not known.
+    warehouse: warehouseId ? (names.warehouses?.get(warehouseId) ?? warehouseId) : undefined,
     page_id: id(order.page_id),
     staff_note: sanitizeText(order.note, { max: 500 }),
     staff_note_print: sanitizeText(order.note_print, { max: 500 }),
@@ -268,9 +272,13 @@ export function carrierNews(order: PosOrder, timeZone: string): z.infer<typeof c
   return {
     carrier_status: sanitizeName(partner.partner_status),
     carrier_updates: latest.length ? latest.map((u) => carrierUpdate(u, timeZone)) : undefined,
-    expected_delivery: recordTime(order.estimate_delivery_date, timeZone),
+    // News only until the parcel arrives: once delivered, returned or canceled, the status says what came of it.
+    expected_delivery: PAST_DELIVERY.has(Number(order.status)) ? undefined : recordTime(order.estimate_delivery_date, timeZone),
   };
 }
+
+/** Statuses past the delivery (received, money collected, returning, partly returned, returned, canceled, deleted). */
+const PAST_DELIVERY = new Set([3, 16, 4, 15, 5, 6, 7]);
 
 export const returnOrderRowSchema = z.looseObject({
   id: z.string().optional(),

@@ -420,7 +420,8 @@ export class RowIndex<R, C extends object> {
     if (!meta) return undefined;
     if (meta.reading?.by) return { inserted: meta.reading.span };
     if (meta.reading) return meta.reading.span[0] === 0 ? null : meta.reading.span[0];
-    return meta.from === NOTHING ? undefined : meta.from;
+    if (meta.from !== NOTHING) return meta.from;
+    return meta.created?.length ? { inserted: meta.created[0]! } : undefined;
   }
 
   private whole(asOf = this.meta!.asOf, partial?: ReadState): IndexView<R> {

@@ -48,7 +48,7 @@ function defaultsTaken(
   const notes: string[] = [];
   if (args.warehouse_id === undefined && ship.warehouse) notes.push(`warehouse: ${ship.warehouse.name}, in the delivery's province with every item in stock (none given)`);
   else if (args.warehouse_id === undefined && detail.warehouse) {
-    notes.push(`warehouse: ${detail.warehouse.name ?? detail.warehouse.id}, the POS's default (none given)${ship.why ? `; ${ship.why}` : ""}`);
+    notes.push(`warehouse: ${detail.warehouse}, the POS's default (none given)${ship.why ? `; ${ship.why}` : ""}`);
   }
   if (args.source === undefined && detail.source) notes.push(`source: ${detail.source}, the POS's default (none given; pass source, e.g. the page the customer wrote on)`);
   // An update through the API cannot change fees later (order-changes.ts), so a fee left out is worth a word now.

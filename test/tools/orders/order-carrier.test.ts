@@ -19,10 +19,19 @@ describe("get_order and the carrier", () => {
     const r = await h.call("get_order", { order_id: `#${order.display_id}` });
     expect(r.isError, r.text).toBe(false);
     expect(r.data.order.carrier_updates).toEqual(latest.map((u) => ({ at: shopTime(u.update_at), status: u.status })));
-    expect(r.data.order.expected_delivery).toBe(shopTime(order.estimate_delivery_date!));
     // The same updates track_order lists in full.
     const tracked = await h.call("track_order", { order_id: `#${order.display_id}` });
     for (const u of r.data.order.carrier_updates) expect(tracked.data.updates).toContainEqual(u);
+  });
+
+  it("says when the carrier expects to deliver while the parcel is on its way, and not once it has arrived", async () => {
+    const onTheWay = h.sandbox.pos.orders.find((o) => !o.is_removed && o.status === 2 && o.estimate_delivery_date)!;
+    const shipped = await h.call("get_order", { order_id: `#${onTheWay.display_id}` });
+    expect(shipped.data.order.expected_delivery).toBe(shopTime(onTheWay.estimate_delivery_date!));
+    const arrived = h.sandbox.pos.orders.find((o) => !o.is_removed && o.status === 3 && o.estimate_delivery_date)!;
+    const received = await h.call("get_order", { order_id: `#${arrived.display_id}` });
+    expect(received.isError, received.text).toBe(false);
+    expect(received.data.order.expected_delivery).toBeUndefined();
   });
 
   it("says nothing of a carrier for an order not yet handed to one", async () => {
