@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PosOrder } from "../../src/clients/schemas/pos.js";
 import { Logger } from "../../src/log.js";
 import { orderVersion } from "../../src/shop-index/order-rows.js";
-import { type IndexMeta, type IndexStore, NOTHING, OPEN, SCHEMA, type Span } from "../../src/shop-index/store.js";
+import { type IndexMeta, type IndexStore, mergeMeta, NOTHING, OPEN, SCHEMA, type Span } from "../../src/shop-index/store.js";
 import { openRedis } from "../../src/state/open.js";
 import { withIndexWrites } from "../../src/state/redis-index.js";
 import type { RedisState } from "../../src/state/redis.js";
@@ -109,6 +109,19 @@ describe("the shared index's writes (real Redis)", () => {
     a.save({ ...reading, reading: { ...started, done: [[1_764_300_000, OPEN]] } }, [], false);
     await a.flush();
     expect((await b.pull(into())) as object).toMatchObject({ meta: { reading: { done: [[1_764_300_000, OPEN]] } } });
+  });
+
+  it("keeps the spans read by creation and a read by creation as written, and merges two replicas' spans", async () => {
+    const [a, b] = await replicas();
+    const byCreation = { by: "inserted" as const, span: [1_761_930_000, 1_764_521_999] as Span, started: 1_764_380_000_123, done: [] as Span[] };
+    a.save({ ...meta, from: NOTHING, created: [[1_759_000_000, OPEN]], reading: byCreation }, [order(1, [0, 1])], true);
+    await a.flush();
+    const loaded = (await b.load(into()))!;
+    expect(loaded).toMatchObject({ from: NOTHING, created: [[1_759_000_000, OPEN]], reading: { by: "inserted", span: byCreation.span, done: [] } });
+    // Two replicas' spans read by creation join where they meet; none read, none kept.
+    const other: IndexMeta = { ...meta, from: NOTHING, created: [[1_700_000_000, 1_758_999_999]] };
+    expect(mergeMeta(loaded, other).created).toEqual([[1_700_000_000, OPEN]]);
+    expect(mergeMeta({ ...meta, from: NOTHING }, { ...meta, from: NOTHING }).created).toBeUndefined();
   });
 
   it("reports a write Redis refuses to the call that made it, and sends it again once Redis takes writes", async () => {
