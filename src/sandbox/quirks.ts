@@ -9,7 +9,8 @@ export interface Quirk {
     | "empty_after_first" // pages after the first answer no rows, while the totals still count them
     | "ignore_range" // the time range asked is ignored: rows of any date are served
     | "first_page_again" // a page past the end (or after the last row) answers the first page again
-    | "fixed_total"; // the total is `total` whatever range or filter is asked
+    | "fixed_total" // the total is `total` whatever range or filter is asked
+    | "range_by_update"; // ordered by creation (order_by), the time range is still of the last update
   /** The lists it applies to: paths containing this text (or matching this pattern); every list when absent. */
   path?: string | RegExp;
   /** fixed_total's total. */
@@ -21,6 +22,7 @@ export interface ListQuirks {
   emptyAfterFirst: boolean;
   ignoreRange: boolean;
   firstPageAgain: boolean;
+  rangeByUpdate: boolean;
   fixedTotal?: number;
 }
 
@@ -48,6 +50,7 @@ export function quirksFor(quirks: readonly Quirk[], method: string, path: string
     emptyAfterFirst: has("empty_after_first"),
     ignoreRange: has("ignore_range"),
     firstPageAgain: has("first_page_again"),
+    rangeByUpdate: has("range_by_update"),
     fixedTotal: met.find((q) => q.kind === "fixed_total")?.total,
   };
 }

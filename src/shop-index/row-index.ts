@@ -2,6 +2,7 @@ import { callSignal, original, signalled } from "../clients/call-signal.js";
 import { cancelledByClient } from "../clients/errors.js";
 import { onAbort } from "../clients/on-abort.js";
 import { isTransient } from "../clients/http.js";
+import { ListMisbehaved, utc } from "../clients/list-checks.js";
 import { whileReading } from "../heap-mode.js";
 import type { Logger } from "../log.js";
 import { metered, ReadPace } from "./read-pace.js";
@@ -204,6 +205,8 @@ export class RowIndex<R, C extends object> {
   private yielding = 0;
   /** What the table is told of the shared store's rows. */
   private readonly into: Into<R>;
+  /** Why the list by creation is not used (it served rows outside the span asked): questions by creation read by update. */
+  private creationRefused: string | undefined;
 
   constructor(
     private readonly kind: IndexKind<R, C>,
@@ -580,7 +583,7 @@ export class RowIndex<R, C extends object> {
     if (this.table.size > this.policy.maxRows) throw this.full();
     const before = meta.reading;
     // Only a list by creation reads by creation; a read by update under way goes on (what it reads answers the question too).
-    const need = byCreation(asked) && (!this.kind.created || (before && !before.by)) ? asked.inserted[0] : asked;
+    const need = byCreation(asked) && (!this.kind.created || this.creationRefused || (before && !before.by)) ? asked.inserted[0] : asked;
     const reading = byCreation(need) ? this.creationReading(meta, need.inserted) : this.updateReading(meta, newestFirst(need));
     this.meta = { ...meta, reading };
     this.pace.restart(this.table.size);
@@ -610,6 +613,7 @@ export class RowIndex<R, C extends object> {
           for (const [a, b] of gaps(reading.span, reading.done)) {
             await list.read(metered(client, this.pace), a === 0 ? null : a, b === OPEN ? undefined : b, this.progress, sink);
           }
+          if (reading.by) await this.confirmCreated(client, reading);
           break;
         } catch (error) {
           if (tries >= READ_TRIES || !isTransient(error) || this.life.signal.aborted) throw error;
@@ -617,6 +621,14 @@ export class RowIndex<R, C extends object> {
         }
       }
     } catch (error) {
+      if (reading.by && error instanceof ListMisbehaved && this.meta?.reading === reading && !this.life.signal.aborted) {
+        // The documents pair since/until with order_by without saying which time they range over:
+        // a list by creation that ranges by anything else is not used again; the question reads by update.
+        this.creationRefused = error.message;
+        this.logger?.info(`${this.kind.name}: read by update from now on: ${error.message}`);
+        this.meta = { ...this.meta, reading: undefined };
+        return this.extendHeld(client, asked);
+      }
       if (this.meta?.reading === reading) {
         reading.failed = message(error);
         this.checkpoint();
@@ -661,6 +673,25 @@ export class RowIndex<R, C extends object> {
     if (before && before.span[0] <= span[0] && before.span[1] >= span[1]) return { ...before, failed: undefined };
     const done = [...createdHeld(meta), ...(before?.done ?? [])].reduce<Span[]>(addSpan, []);
     return { by: "inserted", span, started: before?.started ?? Date.now(), done };
+  }
+
+  /**
+   * The upstream's counts of the rows created within a span read by creation, against those held:
+   * a list by creation that ranged by the last update served fewer (the chats begun in the span and
+   * active after it), and only a chat begun before it and active in it would have shown that.
+   */
+  private async confirmCreated(client: C, reading: Reading): Promise<void> {
+    const count = this.kind.created!.count;
+    // What was created after the read began is the refresh's.
+    const top = Math.min(reading.span[1], Math.floor(reading.started / 1000) - 1);
+    for (let until = top, n = 0; until >= reading.span[0] && n < MAX_COUNTS; n++) {
+      const counted = await count(client, reading.span[0], until);
+      if (!counted) return;
+      const since = Math.max(counted.since ?? 0, reading.span[0]);
+      const held = this.table.countListed(since, until, "inserted");
+      if (held !== counted.count) throw new ListMisbehaved(`the ${this.kind.name} by creation served ${held} created from ${utc(since)} to ${utc(until)}; its count is ${counted.count}`);
+      until = since - 1;
+    }
   }
 
   private full(): IndexFull {

@@ -115,12 +115,12 @@ export class SqliteTable<R> implements RowTable<R> {
     for (const stored of statement.iterate(this.ix, ...args)) yield this.row(stored as Stored, full);
   }
 
-  countListed(since: number | null, until: number): number {
+  countListed(since: number | null, until: number, by: "updated" | "inserted" = "updated"): number {
     const t = this.shape.table;
     const query =
       since === null
-        ? this.prepared(`SELECT count(*) AS n FROM ${t} WHERE ix = ? AND listed = 1 AND updated <= ?`).get(this.ix, until)
-        : this.prepared(`SELECT count(*) AS n FROM ${t} WHERE ix = ? AND listed = 1 AND updated >= ? AND updated <= ?`).get(this.ix, since, until);
+        ? this.prepared(`SELECT count(*) AS n FROM ${t} WHERE ix = ? AND listed = 1 AND ${by} <= ?`).get(this.ix, until)
+        : this.prepared(`SELECT count(*) AS n FROM ${t} WHERE ix = ? AND listed = 1 AND ${by} >= ? AND ${by} <= ?`).get(this.ix, since, until);
     return (query as { n: number }).n;
   }
 

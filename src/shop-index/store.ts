@@ -158,8 +158,8 @@ export interface RowTable<R> {
   retain(seen: ReadonlySet<string>): number;
   /** Every row held that `select` picks, read as it is iterated. */
   scan(select?: Select): IterableIterator<R>;
-  /** Rows the upstream's list shows (not removed) updated within [since, until] (since null: all before). */
-  countListed(since: number | null, until: number): number;
+  /** Rows the upstream's list shows (not removed) updated (`by` inserted: created) within [since, until] (since null: all before). */
+  countListed(since: number | null, until: number, by?: "updated" | "inserted"): number;
   /** The meta kept with the rows, if any (of any schema: the index checks it). */
   meta(): IndexMeta | undefined;
   /** Keeps `meta` with the rows; undefined forgets it. */

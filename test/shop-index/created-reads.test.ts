@@ -114,4 +114,31 @@ describe("the chats begun in a span, read by creation", () => {
       await again.close();
     }
   });
+
+  it("reads by update, exactly, where the list by creation ranges by update (the documents do not say which it ranges over)", async () => {
+    const until = lastMonth()[1];
+    // What such a list leaves out, unseen by any check of the rows it serves: the chats begun in the month and active after it.
+    const missed = perPage((c) => begun(c) && ms(c.updated_at) >= until);
+    expect(missed.size).toBeGreaterThan(0);
+    h.sandbox.misbehave({ kind: "range_by_update", path: "/public_api/v2/pages" });
+    const cold = await startHarness({ shared: h.sandbox, config: { posStatistics: false } });
+    try {
+      h.sandbox.server.resetRecords();
+      const r = await cold.call("list_conversations", ASK);
+      expect(r.isError, r.text).toBe(false);
+      expect(r.data.complete).toBe(true);
+      expect(groupsOf(r.data)).toEqual(perPage(begun));
+      // A page whose list was caught is read by update from then on; another is caught when it serves what gives it away.
+      const caught = cold.logs.flatMap((l) => /conversations of page (\S+): read by update from now on/.exec(l)?.[1] ?? []);
+      expect(caught.length).toBeGreaterThan(0);
+      h.sandbox.server.resetRecords();
+      const again = await cold.call("list_conversations", { ...ASK, since: "this month", until: "now" });
+      expect(again.isError, again.text).toBe(false);
+      expect(groupsOf(again.data)).toEqual(perPage((c) => ms(c.inserted_at) >= until));
+      for (const page of caught) expect(listCalls(cold).byCreation.get(page), page).toBeUndefined();
+    } finally {
+      h.sandbox.behave();
+      await cold.close();
+    }
+  });
 });

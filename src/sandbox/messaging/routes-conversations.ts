@@ -16,6 +16,7 @@ import { cut, listView, type View, walk } from "../ordering.js";
 import { misbehave } from "../quirks.js";
 import { inboxLists } from "./lists.js";
 import { API_EDITOR, assignConversation, markSeen, tagConversation } from "./writes.js";
+import { parseIso, type Range } from "./time.js";
 import type { ConversationRecord } from "./types.js";
 
 const V2_PAGE = 60;
@@ -45,6 +46,16 @@ function unreadFirst(view: View<ConversationRecord>): View<ConversationRecord> {
   return listView([...unread, ...read]);
 }
 
+/** A list in its order with the rows whose last update falls in `range` (the range_by_update quirk). */
+function rangedByUpdate(view: View<ConversationRecord>, range: Range | undefined): View<ConversationRecord> {
+  const kept: ConversationRecord[] = [];
+  for (let i = 0; i < view.length; i++) {
+    const c = view.at(i);
+    if (!range || (parseIso(c.updated_at) >= range.from && parseIso(c.updated_at) <= range.to)) kept.push(c);
+  }
+  return listView(kept);
+}
+
 export function registerConversationRoutes(router: Router, ctx: RouteContext, prefix: string): void {
   const conv = `${prefix}/public_api/v1/pages/:page_id/conversations/:conversation_id`;
   const lists = inboxLists(ctx.state);
@@ -58,7 +69,7 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
     const tags = tagFilter(req);
     const keep = (c: ConversationRecord) =>
       (!tags || tags(c)) && (types.length === 0 || types.includes(c.type)) && (posts.length === 0 || posts.includes(c.post_id ?? ""));
-    const newest = lists.conversations(page.id, orderBy, servedRange(req, range));
+    const newest = req.quirks?.rangeByUpdate && orderBy === "inserted_at" ? rangedByUpdate(lists.conversations(page.id, orderBy), servedRange(req, range)) : lists.conversations(page.id, orderBy, servedRange(req, range));
     const view = req.query.get("unread_first") === "true" ? unreadFirst(newest) : newest;
     // The page after the cursor (none when the cursor is not in the list), read no further than it.
     const cursor = req.query.get("last_conversation_id");
