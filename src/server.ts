@@ -332,11 +332,16 @@ function callContext(base: ResourceContext, ctx: ServerContext, requestId: strin
 
 function toolContext(context: ResourceContext, ctx: ServerContext): ToolContext {
   const token = ctx.mcpReq._meta?.progressToken;
+  // Each notification's progress must be above the last (the spec), and a call's reads of several
+  // pages at once each count their own: the figure sent never falls, the message says whose it is.
+  let sent = 0;
   return {
     ...context,
     async progress(done, total, message) {
       if (token === undefined) return;
-      await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress: done, total, message } }).catch(() => {});
+      sent = Math.max(done, sent + 1);
+      const params = { progressToken: token, progress: sent, total: total === undefined ? undefined : Math.max(total, sent), message };
+      await ctx.mcpReq.notify({ method: "notifications/progress", params }).catch(() => {});
     },
   };
 }

@@ -41,5 +41,16 @@ describe.each(["legacy", "modern"] as const)("progress notifications (%s era)", 
     const waiting = await h.client.callTool({ name: "list_conversations", arguments: { awaiting_reply: true, group_by: ["page"] } }, { onprogress: (p) => conversations.push(p) });
     expect(waiting.isError).toBeFalsy();
     expect(conversations.some((p) => /conversations of page \S+ read: \d+/.test(p.message ?? ""))).toBe(true);
+    // Every page is read at once, each counting its own: what is sent rises all the same (the spec).
+    expect(new Set(conversations.map((p) => /conversations of page (\S+) read/.exec(p.message ?? "")?.[1]).filter(Boolean)).size).toBeGreaterThan(1);
+    for (let i = 1; i < conversations.length; i++) expect(conversations[i]!.progress).toBeGreaterThan(conversations[i - 1]!.progress);
+  });
+
+  it("a join to the orders reports the page customers it reads, the figure still rising", async () => {
+    const seen: Progress[] = [];
+    const joined = await h.client.callTool({ name: "list_conversations", arguments: { ordered: false, group_by: ["page"] } }, { onprogress: (p) => seen.push(p) });
+    expect(joined.isError).toBeFalsy();
+    expect(seen.some((p) => /customers of page \S+ read: \d+/.test(p.message ?? ""))).toBe(true);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
   });
 });

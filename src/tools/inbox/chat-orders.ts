@@ -7,12 +7,12 @@ import { normalizePhone } from "../../format/phone.js";
 import { askAgainIn, readingNote } from "../../format/reading.js";
 import type { ReadState } from "../../shop-index/row-index.js";
 import { sanitizeName } from "../../text/sanitize.js";
-import { readBy, type ToolContext } from "../define.js";
+import type { ToolContext } from "../define.js";
 import { everyOrder } from "../orders/every-order.js";
 import { statusFilter } from "../orders/order-query.js";
 import { cachedShops } from "../pos/resolve-shop.js";
 import { phonesOf } from "./conversation-lookup.js";
-import { pagePeople } from "./page-people.js";
+import { callPeople } from "./page-people.js";
 
 /**
  * list_conversations with_open_orders: the chats whose customer has an order not yet delivered
@@ -82,8 +82,7 @@ function push<K>(map: Map<K, PosOrder[]>, key: K | undefined, order: PosOrder): 
 export async function openOrders(ctx: ToolContext): Promise<OpenOrders> {
   const shops = await shopsOf(ctx);
   const query = { filter_status: statusFilter({ statuses: ["undelivered"] }) };
-  const people = ctx.messaging.activePageIds().then((pageIds) => pagePeople(ctx.messaging, ctx.index, pageIds, readBy(ctx), (ctx.config.index?.refreshSeconds ?? 0) * 1000));
-  people.catch(() => undefined);
+  const people = callPeople(ctx);
   const reads = await Promise.all([...shops.keys()].map(async (shopId) => ({ shopId, read: await everyOrder(ctx, shopId, query) })));
   const known = await people;
   const byChat = new Map<string, PosOrder[]>();

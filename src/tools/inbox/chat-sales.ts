@@ -10,7 +10,7 @@ import { IndexFull, type RowIndex } from "../../shop-index/row-index.js";
 import type { JoinHow, Select } from "../../shop-index/store.js";
 import { readBy, type ToolContext } from "../define.js";
 import { shopsOf } from "./chat-orders.js";
-import { pagePeople } from "./page-people.js";
+import { callPeople } from "./page-people.js";
 
 /**
  * list_conversations ordered / conversion_days: what each chat's customer bought. Every shop's
@@ -82,8 +82,7 @@ export async function chatSales(ctx: ToolContext, window: Window, chatsFrom: num
   const shops = await shopsOf(ctx, field);
   const need = needOf(window, chatsFrom);
   const tz = ctx.config.timezone;
-  const people = ctx.messaging.activePageIds().then((pageIds) => pagePeople(ctx.messaging, ctx.index, pageIds, readBy(ctx), (ctx.config.index?.refreshSeconds ?? 0) * 1000));
-  people.catch(() => undefined);
+  const people = callPeople(ctx);
   const viewed = await Promise.all(
     [...shops.keys()].map(async (shopId) => {
       const orders = index.orders(shopId);

@@ -7,6 +7,7 @@ import { normalizePhone } from "../../format/phone.js";
 import { joinKey } from "../../shop-index/join-keys.js";
 import { ownPeopleDatabase, type PagePerson, PeopleTable } from "../../shop-index/people-table.js";
 import type { ShopIndex } from "../../shop-index/service.js";
+import { readBy, type ToolContext } from "../define.js";
 
 /**
  * The pages' customers as joins to orders need them: a chat shows its customer's page-scoped id
@@ -28,7 +29,12 @@ interface Walks {
   walkedAt?: number;
   /** The last walk begun. */
   turn?: Promise<void>;
+  /** The calls waiting for it, told of each list page read. */
+  waiting: Set<Told>;
 }
+
+/** A call's progress: how many of a page's customers were read. */
+type Told = (read: number, message: string) => void;
 
 /** The list's largest page (the OpenAPI's page_size maximum). */
 const PAGE_SIZE = 100;
@@ -66,20 +72,38 @@ function tableOf(client: MessagingClient, index: ShopIndex | undefined, pageId: 
   return table;
 }
 
+/** Every active page's customers for a call's join, by its deadline, the walk's pages told to it as progress. */
+export function callPeople(ctx: ToolContext): Promise<PagePeople> {
+  const told: Told = (read, message) => void ctx.progress(read, undefined, message).catch(() => {});
+  const people = ctx.messaging.activePageIds().then((pageIds) => pagePeople(ctx.messaging, ctx.index, pageIds, readBy(ctx), (ctx.config.index?.refreshSeconds ?? 0) * 1000, told));
+  people.catch(() => undefined);
+  return people;
+}
+
 /** Brings every page's customers up to date (as of `freshMs` ago), by `deadline` (ms), and answers what they add to a chat. */
-export async function pagePeople(client: MessagingClient, index: ShopIndex | undefined, pageIds: readonly string[], deadline: number, freshMs: number): Promise<PagePeople> {
+export async function pagePeople(
+  client: MessagingClient,
+  index: ShopIndex | undefined,
+  pageIds: readonly string[],
+  deadline: number,
+  freshMs: number,
+  told?: Told,
+): Promise<PagePeople> {
   const notes: string[] = [];
   const tables = new Map(pageIds.map((pageId) => [pageId, tableOf(client, index, pageId)]));
   await Promise.all(
     [...tables].map(async ([pageId, table]) => {
-      const state = walks.get(table.ix) ?? {};
+      const state = walks.get(table.ix) ?? { waiting: new Set<Told>() };
       walks.set(table.ix, state);
+      if (told) state.waiting.add(told);
       // Calls at once walk a page one after another, each from where the last got. A walk goes on
       // past the call that began it (on the shared client: a cancel does not stop it), so the
       // next call finds it further on or done; a call waits for it until its own deadline.
       const turn = (state.turn ?? Promise.resolve()).catch(() => {}).then(async () => {
         if (state.walkedAt !== undefined && Date.now() - state.walkedAt < freshMs) return;
-        await walk(original(client), pageId, table);
+        await walk(original(client), pageId, table, (read) => {
+          for (const call of state.waiting) call(read, `customers of page ${pageId} read: ${read}`);
+        });
         state.walkedAt = Date.now();
       });
       state.turn = turn;
@@ -97,6 +121,7 @@ export async function pagePeople(client: MessagingClient, index: ShopIndex | und
         notes.push(`page ${pageId}'s customers could not be read (${error instanceof Error ? error.message : String(error)}): its chats are joined by their own ids and phones alone`);
       } finally {
         clearTimeout(timer);
+        if (told) state.waiting.delete(told);
       }
     }),
   );
@@ -131,13 +156,15 @@ export async function pagePeople(client: MessagingClient, index: ShopIndex | und
   };
 }
 
-/** Reads the page customers updated since the table's last walk, keeping each list page as it comes. */
-async function walk(client: MessagingClient, pageId: string, table: PeopleTable): Promise<void> {
+/** Reads the page customers updated since the table's last walk, keeping each list page as it comes; `read`: how many so far. */
+async function walk(client: MessagingClient, pageId: string, table: PeopleTable, read: (count: number) => void): Promise<void> {
   const progress = table.progress();
   const at = progress.walk ?? { until: Math.floor(Date.now() / 1000), page: 1 };
-  for (;;) {
+  for (let count = 0; ; ) {
     const { customers } = await client.listPageCustomers(pageId, { since: progress.upTo, until: at.until, page_number: at.page, page_size: PAGE_SIZE, order_by: "updated_at" });
     const people = customers.flatMap((c) => personOf(c) ?? []);
+    count += customers.length;
+    read(count);
     if (customers.length < PAGE_SIZE) {
       table.save(people, { upTo: at.until });
       return;
