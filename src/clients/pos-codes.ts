@@ -46,6 +46,9 @@ export const ORDER_STATUSES = table([
  * The order statuses the list's `updateStatus` takes (the time the order entered that status):
  * the OpenAPI's enum lists every status but waiting_for_confirmation, canceled and deleted.
  */
+/** The statuses before the parcel is received, in the workflow's order: an undelivered order's. */
+export const BEFORE_DELIVERY: readonly number[] = ORDER_STATUSES.slice(0, ORDER_STATUSES.findIndex((row) => row.code === 3)).map((row) => row.code);
+
 export const ORDER_TIME_STATUSES = ORDER_STATUSES.filter((row) => ![17, 6, 7].includes(row.code));
 
 /** Return/exchange order `status` (list filter default -1: all). */

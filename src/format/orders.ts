@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ORDER_STATUSES, PAYMENT_TYPES, RETURN_ORDER_STATUSES, statusName } from "../clients/pos-codes.js";
+import { BEFORE_DELIVERY, ORDER_STATUSES, PAYMENT_TYPES, RETURN_ORDER_STATUSES, statusName } from "../clients/pos-codes.js";
 import type { PosOrder, PosOrderItem, PosReturnOrder } from "../clients/schemas/pos.js";
 import { id, num } from "./compact.js";
 import { sanitizeDeep, sanitizeName, sanitizeText } from "../text/sanitize.js";
@@ -273,12 +273,10 @@ export function carrierNews(order: PosOrder, timeZone: string): z.infer<typeof c
     carrier_status: sanitizeName(partner.partner_status),
     carrier_updates: latest.length ? latest.map((u) => carrierUpdate(u, timeZone)) : undefined,
     // News only until the parcel arrives: once delivered, returned or canceled, the status says what came of it.
-    expected_delivery: PAST_DELIVERY.has(Number(order.status)) ? undefined : recordTime(order.estimate_delivery_date, timeZone),
+    expected_delivery: BEFORE_DELIVERY.includes(Number(order.status)) ? recordTime(order.estimate_delivery_date, timeZone) : undefined,
   };
 }
 
-/** Statuses past the delivery (received, money collected, returning, partly returned, returned, canceled, deleted). */
-const PAST_DELIVERY = new Set([3, 16, 4, 15, 5, 6, 7]);
 
 export const returnOrderRowSchema = z.looseObject({
   id: z.string().optional(),

@@ -120,10 +120,11 @@ const AHEAD_S = 86_400;
 
 /**
  * Every conversation of a page updated (`by` inserted_at: created) from `since` (null: all time)
- * to `until` (undefined: now on). The list is newest first and takes since/until; each call's `until` is the update time of
- * the last conversation read, so a conversation updated during the walk moves above it and out of
- * what is left (the next refresh reads it), and none shifts into a place already passed. Only when
- * a whole call's conversations share one second is the list's own cursor followed within it.
+ * to `until` (undefined: now on). The list is newest first and takes since/until; each call's
+ * `until` is the update (or creation) time of the last conversation read, so a conversation
+ * updated during the walk moves above it and out of what is left (the next refresh reads it), and
+ * none shifts into a place already passed. Only when a whole call's conversations share one
+ * second is the list's own cursor followed within it.
  * Each call's rows go to `sink` as they come, with the span read whole so far: every second above
  * the last conversation's; none is kept here (a first read of a big inbox is hundreds of thousands).
  * A conversation updated outside since/until (the list ignored them), or a call after the list's

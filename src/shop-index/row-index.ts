@@ -205,8 +205,8 @@ export class RowIndex<R, C extends object> {
   private yielding = 0;
   /** What the table is told of the shared store's rows. */
   private readonly into: Into<R>;
-  /** Why the list by creation is not used (it served rows outside the span asked): questions by creation read by update. */
-  private creationRefused: string | undefined;
+  /** The list by creation misbehaved (its rows or count were not the span's): questions by creation read by update. */
+  private creationRefused = false;
 
   constructor(
     private readonly kind: IndexKind<R, C>,
@@ -413,8 +413,9 @@ export class RowIndex<R, C extends object> {
     const reading = meta.reading;
     if (!reading) return false;
     if (byCreation(need)) return reading.by === "inserted" && gaps(need.inserted, reading.done).length === 0;
-    const back = !reading.by && heldBack(reading.done, reading.span[1]);
-    return need !== null && back !== undefined && back !== false && back <= need;
+    if (reading.by || need === null) return false;
+    const back = heldBack(reading.done, reading.span[1]);
+    return back !== undefined && back <= need;
   }
 
   /** Where the index holds every row from, or what it was reading; undefined when it holds nothing. */
@@ -609,9 +610,8 @@ export class RowIndex<R, C extends object> {
       // where it got a few times before it stops and says why.
       for (let tries = 1; ; tries++) {
         try {
-          const list = (reading.by && this.kind.created) || this.kind;
           for (const [a, b] of gaps(reading.span, reading.done)) {
-            await list.read(metered(client, this.pace), a === 0 ? null : a, b === OPEN ? undefined : b, this.progress, sink);
+            await this.listOf(reading).read(metered(client, this.pace), a === 0 ? null : a, b === OPEN ? undefined : b, this.progress, sink);
           }
           if (reading.by) await this.confirmCreated(client, reading);
           break;
@@ -624,7 +624,7 @@ export class RowIndex<R, C extends object> {
       if (reading.by && error instanceof ListMisbehaved && this.meta?.reading === reading && !this.life.signal.aborted) {
         // The documents pair since/until with order_by without saying which time they range over:
         // a list by creation that ranges by anything else is not used again; the question reads by update.
-        this.creationRefused = error.message;
+        this.creationRefused = true;
         this.logger?.info(`${this.kind.name}: read by update from now on: ${error.message}`);
         this.meta = { ...this.meta, reading: undefined };
         return this.extendHeld(client, asked);
@@ -681,7 +681,7 @@ export class RowIndex<R, C extends object> {
    * active after it), and only a chat begun before it and active in it would have shown that.
    */
   private async confirmCreated(client: C, reading: Reading): Promise<void> {
-    const count = this.kind.created!.count;
+    const { count } = this.listOf(reading);
     // What was created after the read began is the refresh's.
     const top = Math.min(reading.span[1], Math.floor(reading.started / 1000) - 1);
     for (let until = top, n = 0; until >= reading.span[0] && n < MAX_COUNTS; n++) {
@@ -692,6 +692,11 @@ export class RowIndex<R, C extends object> {
       if (held !== counted.count) throw new ListMisbehaved(`the ${this.kind.name} by creation served ${held} created from ${utc(since)} to ${utc(until)}; its count is ${counted.count}`);
       until = since - 1;
     }
+  }
+
+  /** The list a read walks and counts: by creation, or by update. */
+  private listOf(reading: Reading): Pick<IndexKind<R, C>, "read" | "count"> {
+    return (reading.by && this.kind.created) || this.kind;
   }
 
   private full(): IndexFull {
@@ -741,7 +746,7 @@ export class RowIndex<R, C extends object> {
     if (!reading || reading.expected !== undefined) return;
     const held = this.table.size;
     let left = 0;
-    const list = (reading.by && this.kind.created) || this.kind;
+    const list = this.listOf(reading);
     for (const [a, b] of gaps(reading.span, reading.done)) {
       let until = b === OPEN ? Math.floor(Date.now() / 1000) : b;
       // All time has no start to stop at: two empty stretches in a row end it.

@@ -69,7 +69,9 @@ export function registerConversationRoutes(router: Router, ctx: RouteContext, pr
     const tags = tagFilter(req);
     const keep = (c: ConversationRecord) =>
       (!tags || tags(c)) && (types.length === 0 || types.includes(c.type)) && (posts.length === 0 || posts.includes(c.post_id ?? ""));
-    const newest = req.quirks?.rangeByUpdate && orderBy === "inserted_at" ? rangedByUpdate(lists.conversations(page.id, orderBy), servedRange(req, range)) : lists.conversations(page.id, orderBy, servedRange(req, range));
+    const served = servedRange(req, range);
+    const byUpdate = req.quirks?.rangeByUpdate && orderBy === "inserted_at";
+    const newest = byUpdate ? rangedByUpdate(lists.conversations(page.id, orderBy), served) : lists.conversations(page.id, orderBy, served);
     const view = req.query.get("unread_first") === "true" ? unreadFirst(newest) : newest;
     // The page after the cursor (none when the cursor is not in the list), read no further than it.
     const cursor = req.query.get("last_conversation_id");

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { InputError } from "../../clients/errors.js";
-import { ORDER_STATUSES, ORDER_TIME_STATUSES, requireStatus } from "../../clients/pos-codes.js";
+import { BEFORE_DELIVERY, ORDER_STATUSES, ORDER_TIME_STATUSES, requireStatus } from "../../clients/pos-codes.js";
 import type { OrderListParams, OrderSort, PosClient } from "../../clients/pos.js";
 import { parseDuration } from "../../format/duration.js";
 import { orderStatusName } from "../../format/orders.js";
@@ -78,9 +78,9 @@ const filterObject = z.object(orderFilterInput);
 export type FilterInput = z.output<typeof filterObject>;
 
 /** Words for sets of statuses: "all" (canceled and deleted among them), "undelivered" (every one before received, in the workflow's order). */
-const STATUS_WORDS: Record<string, number[]> = {
+const STATUS_WORDS: Record<string, readonly number[]> = {
   all: ORDER_STATUSES.map((row) => row.code),
-  undelivered: ORDER_STATUSES.slice(0, ORDER_STATUSES.findIndex((row) => row.code === 3)).map((row) => row.code),
+  undelivered: BEFORE_DELIVERY,
 };
 
 /**
