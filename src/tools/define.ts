@@ -149,11 +149,13 @@ export async function runTool(tool: AnyTool, args: unknown, ctx: ToolContext): P
  * A call may hold its client this long at most (its budget, when longer). Past its deadline, a
  * call that keeps the process busy (making its answer from what it read: a pass over a big shop's
  * rows on a busy machine) is waited for until then: the budget's timer, set again every LOOK_MS,
- * fires late while it works. One that leaves the process idle is waiting on something stuck and
- * answers the budget's error.
+ * fires late while it works. One that leaves the process idle for IDLE_MS is waiting on something
+ * stuck and answers the budget's error: idle for one look only, it may be between two passes (the
+ * timer came due just as one ended: a CI run on a loaded machine once answered a busy call so).
  */
 const HOLD_MS = 45_000;
 const LOOK_MS = 100;
+const IDLE_MS = 500;
 
 /**
  * A read that has not answered by the call's deadline answers then, unless it is making its
@@ -175,9 +177,12 @@ async function withinBudget(tool: AnyTool, args: unknown, ctx: ToolContext): Pro
   const holdUntil = Math.max(ctx.deadline, ctx.deadline - ctx.config.callBudgetSeconds * 1000 + HOLD_MS);
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<ToolResult>((resolve) => {
+    let idleSince: number | undefined;
     const look = (due: number) => {
       const now = Date.now();
-      if (now - due > LOOK_MS && now < holdUntil) {
+      // A timer on time: the process was idle; a late one: it was busy.
+      idleSince = now - due > LOOK_MS ? undefined : (idleSince ?? due);
+      if (now < holdUntil && (idleSince === undefined || now - idleSince < IDLE_MS)) {
         timer = setTimeout(() => look(now + LOOK_MS), LOOK_MS);
         return;
       }
